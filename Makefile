@@ -1,0 +1,70 @@
+# Telemetry Recorder — build, run and test entry points.
+#
+#   make run    installs what is missing, builds tlm (release), records a short
+#               simulated session into recordings/demo and prints its `tlm info`
+#   make test   installs what is missing, builds everything (failing on any
+#               warning in our code) and runs the whole test suite
+#   make bench  runs the benchmarks package (Benchmarks/)
+#   make setup  only the installs: Debian packages and the Python venv
+
+SHELL        := /bin/bash
+.SHELLFLAGS  := -eu -o pipefail -c
+SWIFT        ?= swift
+# Debian's python3, not whatever comes first on PATH.
+PYTHON       := /usr/bin/python3
+VENV         := .venv
+DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev \
+                zstd sqlite3 python3 python3-venv python3-pip
+PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0
+DEMO         := recordings/demo
+DEMO_SECONDS ?= 10s
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup run test build bench clean
+
+setup: $(VENV)/.installed
+	@missing=""; for p in $(DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The independent MCAP reader the tests check our files with.
+$(VENV)/.installed:
+	@for p in python3 python3-venv python3-pip; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || need=1; \
+	done; \
+	if [ -n "$${need:-}" ]; then \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3 python3-venv python3-pip >/dev/null; \
+	fi
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PY_PACKAGES)
+	@touch $@
+
+build: setup
+	$(SWIFT) build -c release --product tlm
+
+run: build
+	@rm -rf $(DEMO)
+	@mkdir -p $(dir $(DEMO))
+	.build/release/tlm record --simulate --duration $(DEMO_SECONDS) --seed 1 --output $(DEMO)
+	@echo
+	.build/release/tlm info $(DEMO)
+
+# Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
+# the suite in parallel.
+test: setup
+	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
+	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
+	  echo "error: warnings in our code (above)"; exit 1; fi
+	$(SWIFT) test --skip-build --parallel
+
+bench: setup
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+clean:
+	rm -rf .build Benchmarks/.build .build-test.log $(VENV) recordings

@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 language mode (the tools
+/// version's default) with complete strict concurrency and explicit imports.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "TelemetryRecorder",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "Devices", targets: ["Devices"]),
+        .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
+        .executable(name: "tlm", targets: ["tlm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found with pkg-config.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Libraries, one concept each; dependencies run one way:
+        // Streams <- Devices <- Recording <- tlm.
+        .target(name: "Streams", swiftSettings: strictSettings),
+        .target(name: "Devices", dependencies: ["Streams"], swiftSettings: strictSettings),
+        .target(
+            name: "Recording",
+            dependencies: [
+                "Devices", "Streams", "CZstd", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "TelemetryTesting", dependencies: ["Streams"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "tlm",
+            dependencies: [
+                "Devices", "Recording", "Streams",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RecordingTests",
+            dependencies: ["Recording", "Devices", "Streams", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams"], swiftSettings: strictSettings),
+        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,83 @@
+/// A GATT characteristic (or service) UUID.
+///
+/// Stored as 128 bits. 16-bit UUIDs are expanded on the Bluetooth base UUID
+/// `0000xxxx-0000-1000-8000-00805F9B34FB`. The description is the canonical
+/// lower-case form, which is also what topics use
+/// (`/diot/<device>/raw/0000d001-0000-1000-8000-00805f9b34fb`).
+///
+/// ```swift
+/// let d001 = CharacteristicUUID(short: 0xD001)
+/// print(d001)            // 0000d001-0000-1000-8000-00805f9b34fb
+/// print(d001.shortValue) // Optional(53249)
+/// ```
+public struct CharacteristicUUID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The most significant 64 bits.
+    public let high: UInt64
+    /// The least significant 64 bits.
+    public let low: UInt64
+
+    /// The low half of the Bluetooth base UUID (`-8000-00805F9B34FB`).
+    static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+    /// The high half of the Bluetooth base UUID with the 16/32-bit slot zeroed.
+    static let baseHigh: UInt64 = 0x0000_0000_0000_1000
+
+    /// Creates a UUID from its two 64-bit halves.
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Creates a UUID from a 16-bit assigned number on the Bluetooth base UUID.
+    ///
+    /// - Parameter short: The 16-bit UUID, for example `0x2A19` (battery level).
+    public init(short: UInt16) {
+        self.init(high: UInt64(short) << 32 | Self.baseHigh, low: Self.baseLow)
+    }
+
+    /// Parses a UUID in the 8-4-4-4-12 form, or a 4-hex-digit short form.
+    ///
+    /// Case is ignored. Returns `nil` for anything else.
+    public init?(_ text: String) {
+        let hex = text.filter { $0 != "-" }
+        if hex.count == 4, text.count == 4, let short = UInt16(hex, radix: 16) {
+            self.init(short: short)
+            return
+        }
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+        guard groups == [8, 4, 4, 4, 12], hex.count == 32,
+              hex.allSatisfy(\.isHexDigit),
+              let high = UInt64(hex.prefix(16), radix: 16),
+              let low = UInt64(hex.suffix(16), radix: 16)
+        else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// The 16-bit assigned number, when this UUID is on the Bluetooth base UUID.
+    public var shortValue: UInt16? {
+        guard low == Self.baseLow, high & 0xFFFF_0000_FFFF_FFFF == Self.baseHigh,
+              high >> 48 == 0
+        else { return nil }
+        return UInt16(truncatingIfNeeded: high >> 32)
+    }
+
+    /// The canonical lower-case 8-4-4-4-12 form.
+    public var description: String {
+        let digits = hexDigits(high, count: 16) + hexDigits(low, count: 16)
+        var out = ""
+        out.reserveCapacity(36)
+        for (offset, character) in digits.enumerated() {
+            if offset == 8 || offset == 12 || offset == 16 || offset == 20 { out.append("-") }
+            out.append(character)
+        }
+        return out
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+}
+
+private func hexDigits(_ value: UInt64, count: Int) -> String {
+    let text = String(value, radix: 16)
+    return String(repeating: "0", count: count - text.count) + text
+}

@@ -1,0 +1,68 @@
+/// Encodes little-endian CDR (XCDR1, as ROS 2 uses it): the 4-byte
+/// encapsulation header `00 01 00 00`, then fields aligned to their own size
+/// relative to the end of the header.
+///
+/// ```swift
+/// var cdr = CDRWriter()
+/// cdr.write(UInt8(1))
+/// cdr.write(Double(2.5)) // padded to offset 8 of the body
+/// print(cdr.bytes.count) // 4 + 16
+/// ```
+package struct CDRWriter: Sendable {
+    /// The encoded message, header included.
+    package private(set) var bytes: [UInt8]
+
+    /// Creates a writer that already holds the encapsulation header.
+    package init(capacity: Int = 64) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
+    }
+
+    /// Clears the body and keeps the header and the capacity.
+    package mutating func reset() {
+        bytes.removeSubrange(4...)
+    }
+
+    @inline(__always) private mutating func align(_ size: Int) {
+        let body = bytes.count - 4
+        let padding = (size - body % size) % size
+        for _ in 0..<padding { bytes.append(0) }
+    }
+
+    @inline(__always) private mutating func appendAligned<T: FixedWidthInteger>(_ value: T) {
+        align(MemoryLayout<T>.size)
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    package mutating func write(_ value: UInt8) { bytes.append(value) }
+    package mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func write(_ value: UInt16) { appendAligned(value) }
+    package mutating func write(_ value: UInt32) { appendAligned(value) }
+    package mutating func write(_ value: Int32) { appendAligned(value) }
+    package mutating func write(_ value: UInt64) { appendAligned(value) }
+    package mutating func write(_ value: Int64) { appendAligned(value) }
+    package mutating func write(_ value: Float) { appendAligned(value.bitPattern) }
+    package mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
+
+    /// A `string`: `u32` length including the NUL, the UTF-8 bytes, the NUL.
+    package mutating func write(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            write(UInt32(utf8.count + 1))
+            bytes.append(contentsOf: utf8)
+        }
+        bytes.append(0)
+    }
+
+    /// A `uint8[]` sequence: `u32` element count, then the bytes.
+    package mutating func writeSequence(_ value: some Collection<UInt8>) {
+        write(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// A fixed-size `uint8[N]` array: the bytes, no length.
+    package mutating func writeArray(_ value: some Collection<UInt8>) {
+        bytes.append(contentsOf: value)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+
+/// The recording's catalog, `index.sqlite`: sessions, devices, streams,
+/// segments, chunks with per-stream counts and statistics, and loss records.
+///
+/// Everything in it can be rebuilt from the segments. It is written
+/// incrementally, one transaction per closed chunk, in WAL mode so readers
+/// (`tlm info`, `sqlite3`, DuckDB) can look while a recording runs. The
+/// schema is documented in `docs/index-schema.md`.
+package final class RecordingIndex: Sendable {
+    private let database: DatabaseQueue
+    /// The index file's path.
+    package let path: String
+
+    /// Opens (creating if needed) the index and migrates it to the current
+    /// schema version.
+    package init(path: String, readOnly: Bool = false) throws(RecordingError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.label = "tlm.index"
+        do {
+            if readOnly, !FileManager.default.fileExists(atPath: path) {
+                throw RecordingError(.notFound, "no index at \(path)")
+            }
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            if !readOnly {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+                try Self.migrator.migrate(database)
+            } else {
+                let applied = try database.read { db in try Self.migrator.appliedIdentifiers(db) }
+                let known = Set(Self.migrator.migrations)
+                if let unknown = applied.first(where: { !known.contains($0) }) {
+                    throw RecordingError(.unsupported, "index \(path) has schema version \(unknown), newer than this tlm")
+                }
+                if applied.isEmpty { throw RecordingError(.index, "\(path) is not a tlm index (no schema)") }
+            }
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw RecordingError(.index, "cannot open index \(path): \(error)")
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+        do { return try database.write(body) }
+        catch { throw RecordingError(.index, "index \(path): \(error)") }
+    }
+
+    /// Runs `body` with a read-only snapshot.
+    func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+        do { return try database.read(body) }
+        catch { throw RecordingError(.index, "index \(path): \(error)") }
+    }
+
+    /// The versioned migrations. A migration is never edited once released;
+    /// a schema change is a new migration appended here and described in
+    /// `docs/index-schema.md`.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE sessions (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    host TEXT NOT NULL,
+                    library TEXT NOT NULL,
+                    seed INTEGER,
+                    started_at INTEGER NOT NULL,
+                    ended_at INTEGER,
+                    metadata TEXT NOT NULL DEFAULT '{}'
+                );
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    family TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    metadata TEXT NOT NULL DEFAULT '{}',
+                    UNIQUE (session_id, family, identifier)
+                );
+                CREATE TABLE streams (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    device_id INTEGER REFERENCES devices(id),
+                    channel_id INTEGER NOT NULL,
+                    topic TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL CHECK (kind IN ('typed', 'raw', 'event')),
+                    schema_name TEXT NOT NULL,
+                    schema_encoding TEXT NOT NULL,
+                    message_encoding TEXT NOT NULL,
+                    unit TEXT,
+                    is_numeric INTEGER NOT NULL
+                );
+                CREATE TABLE segments (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    sequence INTEGER NOT NULL UNIQUE,
+                    path TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+                    start_time INTEGER,
+                    end_time INTEGER,
+                    byte_size INTEGER NOT NULL DEFAULT 0,
+                    uncompressed_size INTEGER NOT NULL DEFAULT 0,
+                    message_count INTEGER NOT NULL DEFAULT 0,
+                    chunk_count INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE chunks (
+                    id INTEGER PRIMARY KEY,
+                    segment_id INTEGER NOT NULL REFERENCES segments(id),
+                    ordinal INTEGER NOT NULL,
+                    offset INTEGER NOT NULL,
+                    length INTEGER NOT NULL,
+                    message_index_length INTEGER NOT NULL,
+                    start_time INTEGER NOT NULL,
+                    end_time INTEGER NOT NULL,
+                    message_count INTEGER NOT NULL,
+                    compression TEXT NOT NULL,
+                    compressed_size INTEGER NOT NULL,
+                    uncompressed_size INTEGER NOT NULL,
+                    UNIQUE (segment_id, ordinal)
+                );
+                CREATE INDEX chunks_by_time ON chunks (start_time, end_time);
+                CREATE TABLE chunk_streams (
+                    chunk_id INTEGER NOT NULL REFERENCES chunks(id),
+                    stream_id INTEGER NOT NULL REFERENCES streams(id),
+                    message_count INTEGER NOT NULL,
+                    first_time INTEGER NOT NULL,
+                    last_time INTEGER NOT NULL,
+                    value_count INTEGER NOT NULL DEFAULT 0,
+                    value_min REAL,
+                    value_max REAL,
+                    value_sum REAL,
+                    PRIMARY KEY (chunk_id, stream_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX chunk_streams_by_stream ON chunk_streams (stream_id, first_time);
+                CREATE TABLE losses (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    stream_id INTEGER REFERENCES streams(id),
+                    time INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    reason TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }()
+}

@@ -1,0 +1,24 @@
+public import Devices
+
+/// The recorded form of a raw notification: schema `tlm/msg/RawNotification`
+/// (`ros2msg`, CDR), one stream per characteristic
+/// (`/<family>/<device>/raw/<uuid>`). It carries the bytes, the
+/// characteristic and the receive time, so a recording can be decoded again.
+public enum RawNotificationMessage {
+    /// The schema.
+    public static let schema = MessageSchema(name: "tlm/msg/RawNotification", text: """
+        # A BLE notification exactly as received.
+        string characteristic
+        uint64 receive_time
+        uint8[] data
+        """)
+
+    /// Encodes a notification.
+    public static func encode(_ notification: RawNotification) -> [UInt8] {
+        var cdr = CDRWriter(capacity: 64 + notification.bytes.count)
+        cdr.write(notification.characteristic.description)
+        cdr.write(notification.receiveTime)
+        cdr.writeSequence(notification.bytes)
+        return cdr.bytes
+    }
+}

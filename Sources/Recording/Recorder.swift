@@ -1,0 +1,364 @@
+import Foundation
+import GRDB
+public import Devices
+
+/// Records streams into a recording directory: MCAP segments under
+/// `segments/` and the catalog `index.sqlite`.
+///
+/// A recorder is owned by one task (it is not `Sendable`); feed it from a
+/// single consumer loop. Each closed chunk is written to its segment and
+/// committed to the index in one transaction, so a crash loses at most the
+/// open chunk. Call ``close(at:)`` to close the open chunk and segment.
+///
+/// ```swift
+/// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))
+/// let speed = try recorder.addStream(StreamDescriptor(
+///     topic: "/comodule/SCOOT-01/speed", kind: .typed, schema: schema, isNumeric: true))
+/// try recorder.write(speed, logTime: now, payload: cdrBytes, numericValue: 21.5)
+/// try recorder.close(at: now)
+/// ```
+public final class Recorder {
+    /// Facts about the session, stored in the index and as MCAP Metadata.
+    public struct Session: Sendable, Hashable {
+        /// A name for the session.
+        public var name: String
+        /// Where packets come from: `simulate`, `live`, `capture`, `replay`.
+        public var source: String
+        /// The host's name (defaults to this machine's).
+        public var host: String
+        /// The simulation seed, if simulated.
+        public var seed: UInt64?
+        /// Further facts (pipeline, operator, ...).
+        public var metadata: [String: String]
+
+        /// Creates session facts.
+        public init(name: String, source: String, host: String? = nil,
+                    seed: UInt64? = nil, metadata: [String: String] = [:]) {
+            self.name = name
+            self.source = source
+            self.host = host ?? ProcessInfo.processInfo.hostName
+            self.seed = seed
+            self.metadata = metadata
+        }
+    }
+
+    /// The recording directory.
+    public let directory: String
+    /// The settings in use.
+    public let configuration: RecorderConfiguration
+    /// The library string written into every segment's Header.
+    public static let library = "tlm \(TelemetryRecorderVersion.current)"
+
+    private let index: RecordingIndex
+    private let sessionID: Int64
+    private let session: Session
+    private var streams: [StreamRecord] = []
+    private var schemaIDs: [MessageSchema: UInt16] = [:]
+    private var devices: [DeviceHandle: [String: String]] = [:]
+    private var segment: SegmentWriter?
+    private var segmentRowID: Int64 = 0
+    private var segmentSequence = 0
+    private var segmentFirstTime: UInt64?
+    private var chunkFirstTime: UInt64?
+    private var closed = false
+
+    /// Creates a recording directory (it must not exist, or be empty) and
+    /// starts its session.
+    ///
+    /// - Throws: ``RecordingError`` if the directory holds anything, the
+    ///   configuration is invalid, or a file cannot be created.
+    public init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+                startTime: UInt64 = Recorder.now()) throws(RecordingError) {
+        try configuration.validate()
+        let files = FileManager.default
+        if let existing = try? files.contentsOfDirectory(atPath: directory), !existing.isEmpty {
+            throw RecordingError(.invalidConfiguration, "\(directory) already exists and is not empty; choose a new output directory")
+        }
+        do {
+            try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
+        } catch {
+            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)")
+        }
+        self.directory = directory
+        self.configuration = configuration
+        self.session = session
+        self.index = try RecordingIndex(path: directory + "/index.sqlite")
+        let metadata = Self.json(session.metadata)
+        self.sessionID = try index.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (name, source, host, library, seed, started_at, metadata)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [session.name, session.source, session.host, Self.library,
+                            session.seed.map { Int64(bitPattern: $0) }, Int64(clamping: startTime), metadata])
+            return db.lastInsertedRowID
+        }
+        try openSegment()
+    }
+
+    /// The host clock: nanoseconds since the Unix epoch.
+    public static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// Registers a device of the session.
+    public func addDevice(family: DeviceFamily, identifier: String, name: String,
+                          metadata: [String: String] = [:]) throws(RecordingError) -> DeviceHandle {
+        try ensureOpen()
+        let id = try index.write { db in
+            try db.execute(
+                sql: "INSERT INTO devices (session_id, family, identifier, name, metadata) VALUES (?, ?, ?, ?, ?)",
+                arguments: [sessionID, family.rawValue, identifier, name, Self.json(metadata)])
+            return db.lastInsertedRowID
+        }
+        let handle = DeviceHandle(id: id, family: family, identifier: identifier)
+        var facts = metadata
+        facts["family"] = family.rawValue
+        facts["identifier"] = identifier
+        facts["name"] = name
+        devices[handle] = facts
+        try segment?.writeMetadata(name: "device", facts)
+        return handle
+    }
+
+    /// Registers a stream. Its MCAP channel id is the same in every segment.
+    ///
+    /// - Throws: ``RecordingError`` if the topic is already registered.
+    public func addStream(_ descriptor: StreamDescriptor) throws(RecordingError) -> StreamHandle {
+        try ensureOpen()
+        guard streams.count < Int(UInt16.max) - 1 else {
+            throw RecordingError(.invalidConfiguration, "a recording holds at most \(UInt16.max - 1) streams")
+        }
+        if streams.contains(where: { $0.descriptor.topic == descriptor.topic }) {
+            throw RecordingError(.invalidConfiguration, "stream \(descriptor.topic) is already registered")
+        }
+        let channelID = UInt16(streams.count + 1)
+        let schemaID: UInt16
+        if let known = schemaIDs[descriptor.schema] {
+            schemaID = known
+        } else {
+            schemaID = UInt16(schemaIDs.count + 1)
+            schemaIDs[descriptor.schema] = schemaID
+        }
+        let streamID = try index.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO streams (session_id, device_id, channel_id, topic, kind, schema_name,
+                                         schema_encoding, message_encoding, unit, is_numeric)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
+                            descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
+                            descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric])
+            return db.lastInsertedRowID
+        }
+        var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
+        if let unit = descriptor.unit { metadata["unit"] = unit }
+        let channel = SegmentChannel(id: channelID, topic: descriptor.topic, schemaID: schemaID,
+                                     schema: descriptor.schema, metadata: metadata)
+        streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
+        return StreamHandle(channelID: channelID, streamID: streamID, topic: descriptor.topic)
+    }
+
+    /// Records one message.
+    ///
+    /// - Parameters:
+    ///   - stream: A stream from ``addStream(_:)``.
+    ///   - logTime: Host receive time, nanoseconds since the Unix epoch.
+    ///   - publishTime: Device time when the device gives one; defaults to `logTime`.
+    ///   - payload: The encoded message (CDR for typed streams).
+    ///   - numericValue: The value the index keeps statistics of, for numeric streams.
+    public func write(_ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
+                      payload: UnsafeRawBufferPointer, numericValue: Double? = nil) throws(RecordingError) {
+        try ensureOpen()
+        let slot = Int(stream.channelID) - 1
+        guard streams.indices.contains(slot), streams[slot].streamID == stream.streamID else {
+            throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+        }
+        // A segment spans less than the rotation duration of log time; a chunk
+        // less than the chunk age.
+        if let duration = configuration.segmentDuration, let first = segmentFirstTime, logTime > first,
+           logTime - first >= duration.nanosecondsClamped {
+            try closeSegment()
+        } else if let first = chunkFirstTime, logTime > first,
+                  logTime - first >= configuration.chunkAge.nanosecondsClamped {
+            try closeChunk()
+        }
+        if segment == nil { try openSegment() }
+        let sequence = streams[slot].nextSequence
+        streams[slot].nextSequence &+= 1
+        if chunkFirstTime == nil { chunkFirstTime = logTime }
+        if segmentFirstTime == nil { segmentFirstTime = logTime }
+        if let closedChunk = try segment!.write(
+            channel: streams[slot].channel, sequence: sequence, logTime: logTime,
+            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue) {
+            try committed(closedChunk)
+        }
+    }
+
+    /// Records one message.
+    public func write(_ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
+                      payload: [UInt8], numericValue: Double? = nil) throws(RecordingError) {
+        try payload.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+            try write(stream, logTime: logTime, publishTime: publishTime, payload: raw, numericValue: numericValue)
+        }
+    }
+
+    /// Writes a loss record: `count` elements of `stream` (or of the session,
+    /// when `nil`) were lost at `time` for `reason`.
+    public func recordLoss(stream: StreamHandle?, time: UInt64, count: Int, reason: String) throws(RecordingError) {
+        try ensureOpen()
+        guard count > 0 else { return }
+        try index.write { db in
+            try db.execute(
+                sql: "INSERT INTO losses (session_id, stream_id, time, count, reason) VALUES (?, ?, ?, ?, ?)",
+                arguments: [sessionID, stream?.streamID, Int64(clamping: time), count, reason])
+        }
+    }
+
+    /// Closes the open chunk if its oldest message is older than the
+    /// configured chunk age at `now`. Call it on a timer so a quiet stream's
+    /// data does not sit in memory.
+    public func closeChunkIfDue(now: UInt64) throws(RecordingError) {
+        try ensureOpen()
+        if let first = chunkFirstTime, now > first, now - first >= configuration.chunkAge.nanosecondsClamped {
+            try closeChunk()
+        }
+    }
+
+    /// Closes the open chunk and segment, ends the session and commits the
+    /// index. Calling it again does nothing.
+    public func close(at endTime: UInt64 = Recorder.now()) throws(RecordingError) {
+        guard !closed else { return }
+        try closeSegment()
+        closed = true
+        try index.write { db in
+            try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ?",
+                           arguments: [Int64(clamping: endTime), sessionID])
+        }
+    }
+
+    // MARK: - Chunks and segments
+
+    private func closeChunk() throws(RecordingError) {
+        chunkFirstTime = nil
+        guard let segment, let chunk = try segment.closeChunk() else { return }
+        try committed(chunk)
+    }
+
+    /// Commits a closed chunk to the index and rotates the segment if due.
+    private func committed(_ chunk: ClosedChunk) throws(RecordingError) {
+        chunkFirstTime = nil
+        try commitToIndex(chunk)
+        if let segment, segment.byteSize >= configuration.segmentSize { try closeSegment() }
+    }
+
+    private func commitToIndex(_ chunk: ClosedChunk) throws(RecordingError) {
+        let segmentRowID = self.segmentRowID
+        let streamIDs = chunk.channels.map { streams[Int($0.channelID) - 1].streamID }
+        try index.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
+                                        end_time, message_count, compression, compressed_size, uncompressed_size)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
+                            Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
+                            Int64(clamping: chunk.endTime), chunk.messageCount, chunk.compression,
+                            Int64(chunk.compressedSize), Int64(chunk.uncompressedSize)])
+            let chunkID = db.lastInsertedRowID
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
+                                           value_count, value_min, value_max, value_sum)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (statistics, streamID) in zip(chunk.channels, streamIDs) {
+                let numeric = statistics.numericCount > 0
+                try insert.execute(arguments: [
+                    chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
+                    Int64(clamping: statistics.lastTime), statistics.numericCount,
+                    numeric ? statistics.minimum : nil, numeric ? statistics.maximum : nil,
+                    numeric ? statistics.sum : nil,
+                ])
+            }
+            try db.execute(
+                sql: """
+                    UPDATE segments SET
+                        start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
+                        byte_size = ?, uncompressed_size = uncompressed_size + ?,
+                        message_count = message_count + ?, chunk_count = chunk_count + 1
+                    WHERE id = ?
+                    """,
+                arguments: [Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
+                            Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
+                            Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
+                            segmentRowID])
+        }
+    }
+
+    private func openSegment() throws(RecordingError) {
+        segmentSequence += 1
+        let relative = String(format: "segments/%06d.mcap", segmentSequence)
+        var options = SegmentWriter.Options()
+        options.library = Self.library
+        options.chunkSize = configuration.chunkSize
+        options.zstdLevel = configuration.zstdLevel
+        let writer = try SegmentWriter(path: directory + "/" + relative, sequence: segmentSequence, options: options)
+        var facts = session.metadata
+        facts["name"] = session.name
+        facts["source"] = session.source
+        facts["host"] = session.host
+        facts["library"] = Self.library
+        facts["segment"] = String(segmentSequence)
+        if let seed = session.seed { facts["seed"] = String(seed) }
+        try writer.writeMetadata(name: "session", facts)
+        for (_, device) in devices.sorted(by: { $0.key.id < $1.key.id }) {
+            try writer.writeMetadata(name: "device", device)
+        }
+        let sequence = segmentSequence
+        segmentRowID = try index.write { db in
+            try db.execute(
+                sql: "INSERT INTO segments (session_id, sequence, path, state, byte_size) VALUES (?, ?, ?, 'open', ?)",
+                arguments: [sessionID, sequence, relative, Int64(writer.byteSize)])
+            return db.lastInsertedRowID
+        }
+        segment = writer
+        segmentFirstTime = nil
+        chunkFirstTime = nil
+    }
+
+    private func closeSegment() throws(RecordingError) {
+        guard let writer = segment else { return }
+        segment = nil
+        chunkFirstTime = nil
+        let (last, closedSegment) = try writer.close()
+        if let last { try commitToIndex(last) }
+        let rowID = segmentRowID
+        try index.write { db in
+            try db.execute(
+                sql: "UPDATE segments SET state = 'closed', byte_size = ? WHERE id = ?",
+                arguments: [Int64(closedSegment.byteSize), rowID])
+        }
+    }
+
+    private func ensureOpen() throws(RecordingError) {
+        if closed { throw RecordingError(.closed, "the recording in \(directory) is closed") }
+    }
+
+    private static func json(_ map: [String: String]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: map, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A registered stream's writer-side state.
+private struct StreamRecord {
+    var descriptor: StreamDescriptor
+    var channel: SegmentChannel
+    var streamID: Int64
+    var nextSequence: UInt32 = 0
+}

@@ -1,0 +1,72 @@
+public import Devices
+
+/// Describes one recorded stream: its topic, schema and what kind of data it
+/// carries. Each stream is one MCAP channel.
+///
+/// Topics follow `/<family>/<device>/<stream>`; raw notifications of a
+/// characteristic are the stream `/<family>/<device>/raw/<uuid>`.
+public struct StreamDescriptor: Sendable, Hashable {
+    /// What a stream carries.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Decoded, typed values.
+        case typed
+        /// Raw notifications, byte for byte.
+        case raw
+        /// Events that carry no measurement (for example "channel empty").
+        case event
+    }
+
+    /// The topic, for example `/diot/9F3A0C11/acc_x`.
+    public var topic: String
+    /// What the stream carries.
+    public var kind: Kind
+    /// The schema of its messages.
+    public var schema: MessageSchema
+    /// A unit for display (metadata only; values are never rescaled).
+    public var unit: String?
+    /// Whether messages carry a numeric value the index keeps statistics of.
+    public var isNumeric: Bool
+    /// The device the stream comes from.
+    public var device: DeviceHandle?
+
+    /// Creates a stream descriptor.
+    public init(topic: String, kind: Kind, schema: MessageSchema, unit: String? = nil, isNumeric: Bool = false,
+                device: DeviceHandle? = nil) {
+        self.topic = topic
+        self.kind = kind
+        self.schema = schema
+        self.unit = unit
+        self.isNumeric = isNumeric
+        self.device = device
+    }
+
+    /// The topic of a stream of a device: `/<family>/<device>/<stream>`.
+    public static func topic(family: DeviceFamily, device: String, stream: String) -> String {
+        "/\(family.rawValue)/\(device)/\(stream)"
+    }
+
+    /// The topic of a characteristic's raw notifications.
+    public static func rawTopic(family: DeviceFamily, device: String, characteristic: CharacteristicUUID) -> String {
+        "/\(family.rawValue)/\(device)/raw/\(characteristic)"
+    }
+}
+
+/// A device registered with a ``Recorder``.
+public struct DeviceHandle: Sendable, Hashable {
+    /// The index's row id of the device.
+    public let id: Int64
+    /// The device's family.
+    public let family: DeviceFamily
+    /// The identifier used in topics.
+    public let identifier: String
+}
+
+/// A stream registered with a ``Recorder``; pass it to ``Recorder/write(_:logTime:publishTime:payload:numericValue:)``.
+public struct StreamHandle: Sendable, Hashable {
+    /// The MCAP channel id, the same in every segment of the recording.
+    public let channelID: UInt16
+    /// The index's row id of the stream.
+    public let streamID: Int64
+    /// The topic.
+    public let topic: String
+}

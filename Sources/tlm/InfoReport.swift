@@ -1,0 +1,114 @@
+import Foundation
+import Recording
+
+/// Renders ``RecordingInfo`` as the aligned text `tlm info` prints.
+struct InfoReport {
+    let info: RecordingInfo
+
+    init(_ info: RecordingInfo) { self.info = info }
+
+    var text: String {
+        var out = ""
+        let session = info.session
+        var source = session.source
+        if let seed = session.seed { source += ", seed \(seed)" }
+        out += line("Recording", info.directory)
+        out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
+        out += line("Started", Self.timestamp(session.startedAt))
+        if let ended = session.endedAt {
+            out += line("Ended", "\(Self.timestamp(ended))  (\(Self.seconds(ended &- session.startedAt)))")
+        } else {
+            out += line("Ended", "not closed (recording, or interrupted)")
+        }
+        out += line("Devices", "\(info.devices.count)")
+        for device in info.devices {
+            out += "  \(device.family)  \(device.identifier)  \(device.name)\n"
+        }
+        out += line("Streams", "\(info.streams.count), \(Self.grouped(info.messageCount)) messages")
+        let topicWidth = max(5, info.streams.map(\.topic.count).max() ?? 0)
+        let schemaWidth = max(6, info.streams.map(\.schema.count).max() ?? 0)
+        out += "  " + pad("TOPIC", topicWidth) + "  " + pad("SCHEMA", schemaWidth)
+            + "  " + leftPad("MESSAGES", 9) + "  " + leftPad("RATE", 10) + "  UNIT   FIRST .. LAST\n"
+        for stream in info.streams {
+            var rate = "-"
+            var range = "-"
+            if let first = stream.firstTime, let last = stream.lastTime {
+                range = Self.clock(first) + " .. " + Self.clock(last)
+                if last > first, stream.messageCount > 1 {
+                    rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
+                }
+            }
+            out += "  " + pad(stream.topic, topicWidth) + "  " + pad(stream.schema, schemaWidth)
+                + "  " + leftPad(Self.grouped(stream.messageCount), 9) + "  " + leftPad(rate, 10)
+                + "  " + pad(stream.unit ?? "-", 5) + "  " + range + "\n"
+        }
+        let closed = info.segments.filter { $0.state == "closed" }.count
+        let uncompressed = info.segments.reduce(0) { $0 + $1.uncompressedSize }
+        out += line("Segments", "\(info.segments.count) (\(closed) closed), \(Self.bytes(info.byteSize)) on disk, "
+                    + "\(Self.bytes(uncompressed)) uncompressed")
+        for segment in info.segments {
+            out += "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "
+                + "\(Self.grouped(segment.messageCount)) messages  \(segment.chunkCount) chunks\n"
+        }
+        out += line("Compression", String(format: "%.2f : 1 (zstd)", info.compressionRatio))
+        if info.losses.isEmpty {
+            out += line("Loss", "none")
+        } else {
+            out += line("Loss", "\(Self.grouped(info.lossCount)) in \(info.losses.count) records")
+            for loss in info.losses.prefix(20) {
+                out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)  \(loss.reason)\n"
+            }
+            if info.losses.count > 20 { out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n" }
+        }
+        return out
+    }
+
+    private func line(_ label: String, _ value: String) -> String {
+        pad(label, 12) + value + "\n"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private func leftPad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    static func timestamp(_ nanoseconds: UInt64) -> String {
+        let date = Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
+        return Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+
+    static func clock(_ nanoseconds: UInt64) -> String {
+        let seconds = nanoseconds / 1_000_000_000
+        let millis = (nanoseconds / 1_000_000) % 1000
+        let day = seconds % 86_400
+        return String(format: "%02d:%02d:%02d.%03d", day / 3600, (day / 60) % 60, day % 60, millis)
+    }
+
+    static func seconds(_ nanoseconds: UInt64) -> String {
+        String(format: "%.3f s", Double(nanoseconds) / 1e9)
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var out = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return out
+    }
+
+    static func bytes(_ count: UInt64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import Recording
+
+/// `tlm`: records BLE telemetry into MCAP segments with a SQLite index.
+@main
+struct TLM: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tlm",
+        abstract: "Record BLE device telemetry into zstd-compressed MCAP segments with a SQLite index.",
+        discussion: """
+            Examples:
+              tlm record --simulate --duration 10s --output ride
+              tlm info ride
+            """,
+        version: TelemetryRecorderVersion.current,
+        subcommands: [RecordCommand.self, InfoCommand.self]
+    )
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Testing
+import Devices
+@testable import Recording
+
+@Suite struct RecorderTests {
+    static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")
+
+    static func makeRecorder(_ configuration: RecorderConfiguration = .init(), label: String = #function) throws -> (Recorder, String) {
+        let directory = makeTemporaryDirectory(label) + "/rec"
+        let recorder = try Recorder(directory: directory, configuration: configuration,
+                                    session: .init(name: "test", source: "simulate", host: "testhost", seed: 42),
+                                    startTime: 1_000)
+        return (recorder, directory)
+    }
+
+    static func cdr(_ value: Double) -> [UInt8] {
+        [0, 1, 0, 0] + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+    }
+
+    @Test func indexIsWrittenOneTransactionPerClosedChunkWhileRecording() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 1024
+        let (recorder, directory) = try Self.makeRecorder(configuration)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
+        for index in 0..<200 {
+            try recorder.write(stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)), numericValue: Double(index))
+        }
+        // Before close: a second connection already sees the closed chunks.
+        let reader = try DatabaseQueue(path: directory + "/index.sqlite")
+        let (chunks, counted) = try reader.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks")!,
+             try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM chunk_streams")!)
+        }
+        #expect(chunks >= 5)
+        #expect(counted > 0 && counted < 200)
+        try recorder.close(at: 99_000)
+
+        let totals = try reader.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT SUM(message_count) AS n, SUM(value_count) AS v, MIN(value_min) AS lo, MAX(value_max) AS hi,
+                       SUM(value_sum) AS s, MIN(first_time) AS f, MAX(last_time) AS l FROM chunk_streams
+                """)!
+        }
+        #expect(totals["n"] as Int == 200)
+        #expect(totals["v"] as Int == 200)
+        #expect(totals["lo"] as Double == 0 && totals["hi"] as Double == 199)
+        #expect(totals["s"] as Double == Double(199 * 200 / 2))
+        #expect(totals["f"] as Int64 == 10_000 && totals["l"] as Int64 == 10_199)
+        let segment = try reader.read { db in try Row.fetchOne(db, sql: "SELECT * FROM segments")! }
+        #expect(segment["state"] as String == "closed")
+        #expect(segment["message_count"] as Int == 200)
+        let size = try FileManager.default.attributesOfItem(atPath: directory + "/segments/000001.mcap")[.size] as! Int
+        #expect(segment["byte_size"] as Int == size)
+    }
+
+    @Test func infoReportsStreamsSegmentsAndLossFromTheIndex() throws {
+        let (recorder, directory) = try Self.makeRecorder()
+        let device = try recorder.addDevice(family: .diot, identifier: "ABCD", name: "DIoT-ABCD")
+        let a = try recorder.addStream(StreamDescriptor(topic: "/diot/ABCD/acc_x", kind: .typed, schema: Self.schema,
+                                                        unit: "g", isNumeric: true, device: device))
+        let b = try recorder.addStream(StreamDescriptor(topic: "/diot/ABCD/raw/x", kind: .raw, schema: Self.schema, device: device))
+        for index in 0..<10 { try recorder.write(a, logTime: 2_000 + UInt64(index) * 100, payload: Self.cdr(1)) }
+        try recorder.write(b, logTime: 2_050, payload: Self.cdr(2))
+        try recorder.recordLoss(stream: a, time: 2_500, count: 3, reason: "buffer full")
+        try recorder.close(at: 5_000)
+
+        let info = try RecordingInfo.load(from: directory)
+        #expect(info.session.name == "test" && info.session.seed == 42 && info.session.host == "testhost")
+        #expect(info.session.startedAt == 1_000 && info.session.endedAt == 5_000)
+        #expect(info.devices == [.init(family: "diot", identifier: "ABCD", name: "DIoT-ABCD")])
+        #expect(info.streams.map(\.topic) == ["/diot/ABCD/acc_x", "/diot/ABCD/raw/x"])
+        #expect(info.streams[0].messageCount == 10 && info.streams[0].unit == "g")
+        #expect(info.streams[0].firstTime == 2_000 && info.streams[0].lastTime == 2_900)
+        #expect(info.streams[1].messageCount == 1)
+        #expect(info.segments.count == 1 && info.segments[0].state == "closed" && info.segments[0].messageCount == 11)
+        #expect(info.losses == [.init(topic: "/diot/ABCD/acc_x", time: 2_500, count: 3, reason: "buffer full")])
+        #expect(info.compressionRatio > 0)
+    }
+
+    @Test func segmentsRotateBySizeAndEachIsACompleteMCAPFile() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 16 << 10
+        configuration.segmentSize = 64 << 10
+        let (recorder, directory) = try Self.makeRecorder(configuration)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/raw", kind: .raw, schema: Self.schema))
+        var generator = SplitMix(seed: 3)
+        for index in 0..<400 {
+            let payload = (0..<1000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            try recorder.write(stream, logTime: 1_000_000 + UInt64(index), payload: payload)
+        }
+        try recorder.close()
+        let info = try RecordingInfo.load(from: directory)
+        #expect(info.segments.count >= 4)
+        #expect(info.segments.allSatisfy { $0.state == "closed" })
+        #expect(info.segments.reduce(0) { $0 + $1.messageCount } == 400)
+        #expect(info.streams[0].messageCount == 400)
+        for segment in info.segments {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + segment.path)))
+            let records = try scanRecords(bytes)
+            #expect(records.last?.opcode == 0x02)
+            #expect(UInt64(bytes.count) == segment.byteSize)
+            // Every segment defines the schema and channel it uses.
+            #expect(records.contains { $0.opcode == 0x03 } && records.contains { $0.opcode == 0x04 })
+        }
+    }
+
+    @Test func segmentsRotateByDurationAndChunksCloseByAge() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkAge = .milliseconds(100)
+        configuration.segmentDuration = .seconds(1)
+        let (recorder, directory) = try Self.makeRecorder(configuration)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema))
+        // 3 s of messages at 100 Hz.
+        for index in 0..<300 {
+            try recorder.write(stream, logTime: 1_000_000_000 + UInt64(index) * 10_000_000, payload: Self.cdr(0))
+        }
+        try recorder.close()
+        let info = try RecordingInfo.load(from: directory)
+        #expect(info.segments.count == 3)
+        // 100 ms chunks: about 10 per segment.
+        #expect(info.segments.map(\.chunkCount) == [10, 10, 10])
+    }
+
+    @Test func closeChunkIfDueClosesAQuietChunk() throws {
+        let (recorder, directory) = try Self.makeRecorder()
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema))
+        try recorder.write(stream, logTime: 1_000_000_000, payload: Self.cdr(0))
+        try recorder.closeChunkIfDue(now: 1_500_000_000)
+        let reader = try DatabaseQueue(path: directory + "/index.sqlite")
+        #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM chunks") } == 0)
+        try recorder.closeChunkIfDue(now: 2_000_000_000)
+        #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM chunks") } == 1)
+        try recorder.close()
+    }
+
+    @Test func aNonEmptyOutputDirectoryIsRefused() throws {
+        let directory = makeTemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: directory + "/keep.txt", contents: Data("x".utf8)))
+        let error = #expect(throws: RecordingError.self) {
+            _ = try Recorder(directory: directory, session: .init(name: "x", source: "simulate"))
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("not empty") == true)
+    }
+
+    @Test(arguments: [
+        { (c: inout RecorderConfiguration) in c.zstdLevel = 0 },
+        { (c: inout RecorderConfiguration) in c.chunkSize = 10 },
+        { (c: inout RecorderConfiguration) in c.chunkAge = .zero },
+        { (c: inout RecorderConfiguration) in c.segmentSize = 100 },
+        { (c: inout RecorderConfiguration) in c.segmentDuration = .seconds(-1) },
+    ] as [@Sendable (inout RecorderConfiguration) -> Void])
+    func invalidConfigurationsAreRejected(_ change: @Sendable (inout RecorderConfiguration) -> Void) {
+        var configuration = RecorderConfiguration()
+        change(&configuration)
+        #expect(throws: RecordingError.self) { try configuration.validate() }
+    }
+
+    @Test func duplicateTopicsAndUseAfterCloseAreErrors() throws {
+        let (recorder, _) = try Self.makeRecorder()
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema))
+        #expect(throws: RecordingError.self) {
+            _ = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema))
+        }
+        try recorder.close()
+        try recorder.close() // idempotent
+        let error = #expect(throws: RecordingError.self) { try recorder.write(stream, logTime: 1, payload: [0]) }
+        #expect(error?.code == .closed)
+    }
+
+    @Test func infoOnSomethingThatIsNotARecordingSaysSo() throws {
+        let missing = #expect(throws: RecordingError.self) { _ = try RecordingInfo.load(from: "/nonexistent/rec") }
+        #expect(missing?.code == .notFound)
+        let empty = makeTemporaryDirectory()
+        let noIndex = #expect(throws: RecordingError.self) { _ = try RecordingInfo.load(from: empty) }
+        #expect(noIndex?.code == .notFound)
+        #expect(FileManager.default.createFile(atPath: empty + "/index.sqlite", contents: Data("not sqlite".utf8)))
+        let garbage = #expect(throws: RecordingError.self) { _ = try RecordingInfo.load(from: empty) }
+        #expect(garbage?.code == .index)
+    }
+}
+
+/// A small deterministic generator for test payloads.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
