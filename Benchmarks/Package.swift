@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// Benchmarks for Telemetry Recorder (ordo-one/benchmark). Run with `make bench`
+// from the repository root, or `swift package --disable-sandbox benchmark` here.
+import PackageDescription
+
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "TelemetryRecorder", path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DecodeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/DecodeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
