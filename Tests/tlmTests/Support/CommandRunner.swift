@@ -1,0 +1,83 @@
+import Foundation
+
+/// The result of running a command.
+struct CommandResult {
+    var status: Int32
+    var output: String
+    var errors: String
+}
+
+/// The repository's root, found from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The `tlm` executable built next to the test bundle.
+let tlmPath: String = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("tlm").path
+
+/// Starts a process with its output captured in files (so a large output can
+/// never block it on a full pipe).
+func start(_ executable: String, _ arguments: [String]) throws -> (Process, URL, URL) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-run-\(UUID().uuidString)")
+    let outURL = base.appendingPathExtension("out")
+    let errURL = base.appendingPathExtension("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    try process.run()
+    return (process, outURL, errURL)
+}
+
+/// Waits for a started process, at most `timeout`; kills it past that.
+func finish(_ started: (Process, URL, URL), timeout: Duration = .seconds(60)) throws -> CommandResult {
+    let (process, outURL, errURL) = started
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        throw CommandError("\(process.executableURL!.lastPathComponent) \(process.arguments ?? []) timed out")
+    }
+    process.waitUntilExit()
+    let output = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+    let errors = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+    try? FileManager.default.removeItem(at: outURL)
+    try? FileManager.default.removeItem(at: errURL)
+    return CommandResult(status: process.terminationStatus, output: output, errors: errors)
+}
+
+/// Runs `tlm` with arguments and waits for it.
+func tlm(_ arguments: String...) throws -> CommandResult {
+    try finish(try start(tlmPath, arguments))
+}
+
+/// A fresh temporary directory path (not created), unique per call.
+func temporaryPath(_ label: String = #function) -> String {
+    NSTemporaryDirectory() + "tlm-cli-\(label.filter { $0.isLetter })-\(UUID().uuidString.prefix(8))"
+}
+
+/// Runs the independent Python MCAP reader over segments, returning its JSON.
+func readWithPython(_ segmentPaths: [String]) throws -> [String: Any] {
+    let python = repositoryRoot + "/.venv/bin/python"
+    guard FileManager.default.isExecutableFile(atPath: python) else {
+        throw CommandError("no \(python): run `make setup` (or `make test`) to create the venv with the mcap reader")
+    }
+    let result = try finish(try start(python, [repositoryRoot + "/Tests/Python/read_mcap.py"] + segmentPaths))
+    guard result.status == 0 else { throw CommandError("the Python mcap reader failed: \(result.errors)") }
+    guard let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
+        throw CommandError("the Python mcap reader printed no JSON object")
+    }
+    return json
+}
+
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
