@@ -56,12 +56,12 @@ run: build
 	.build/release/tlm info $(DEMO)
 
 # Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
-# the suite in parallel.
+# the suite (swift-testing runs tests in parallel).
 test: setup
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
 	  echo "error: warnings in our code (above)"; exit 1; fi
-	$(SWIFT) test --skip-build --parallel
+	$(SWIFT) test --skip-build
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

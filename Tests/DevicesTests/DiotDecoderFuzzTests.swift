@@ -1,21 +1,9 @@
-import Devices
+@testable import Devices
 import Testing
 
 @Suite struct DiotDecoderFuzzTests {
-    /// A test-local SplitMix64, so the random inputs are the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func hundredThousandRandomValuesDecodeOrThrowByTheLengthRule() {
-        var generator = Generator(state: 0x5EED)
+        var generator = DiotRandom(seed: 0x5EED)
         let decoder = DiotDecoder()
         let characteristics = (0xD000...0xD00A).map { CharacteristicUUID(short: UInt16($0)) }
         var counts = (records: 0, empty: 0, errors: 0)

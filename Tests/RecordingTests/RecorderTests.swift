@@ -85,7 +85,7 @@ import Devices
         configuration.segmentSize = 64 << 10
         let (recorder, directory) = try Self.makeRecorder(configuration)
         let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/raw", kind: .raw, schema: Self.schema))
-        var generator = SplitMix(seed: 3)
+        var generator = SystemRandomNumberGenerator()
         for index in 0..<400 {
             let payload = (0..<1000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             try recorder.write(stream, logTime: 1_000_000 + UInt64(index), payload: payload)
@@ -182,15 +182,3 @@ import Devices
     }
 }
 
-/// A small deterministic generator for test payloads.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,0 +1,48 @@
+/// The iterator of a subject: one consumer with its own buffer.
+///
+/// It implements `next(isolation:)`, so waiting for the next element costs
+/// no executor hop. Dropping the iterator unsubscribes the consumer.
+public struct SubjectIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
+    /// The consumer; `nil` once the iteration ended.
+    private var consumer: SubjectConsumer<Element, Failure>?
+
+    init(consumer: SubjectConsumer<Element, Failure>) {
+        self.consumer = consumer
+    }
+
+    /// Returns the next element, waiting for one if the buffer is empty.
+    ///
+    /// - Parameter actor: The caller's isolation; the wait resumes on it.
+    /// - Returns: The next element, or `nil` once the subject finished (and
+    ///   the buffer is drained), the consuming task was cancelled, or the
+    ///   iteration already ended.
+    /// - Throws: The subject's failure, once, after the buffer is drained.
+    public mutating func next(
+        isolation actor: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Element? {
+        guard let current = consumer else {
+            return nil
+        }
+        switch await current.storage.next(current.id, isolation: actor) {
+        case .success(let element?):
+            return element
+        case .success(nil):
+            consumer = nil
+            return nil
+        case .failure(let error):
+            consumer = nil
+            throw error
+        }
+    }
+
+    /// Returns the next element, waiting for one if the buffer is empty.
+    ///
+    /// - Returns: The next element, or `nil` once the iteration ended.
+    /// - Throws: The subject's failure, once.
+    public mutating func next() async throws(Failure) -> Element? {
+        try await next(isolation: nil)
+    }
+}
+
+@available(*, unavailable)
+extension SubjectIterator: Sendable {}

@@ -1,0 +1,244 @@
+/// The state of a multicast subject: its consumers, their buffers and
+/// waiting continuations, and how it ended.
+///
+/// A pure value: every method mutates the state and returns what the caller
+/// must do (resume which continuations with what) once it has left the lock.
+struct SubjectStateMachine<Element: Sendable, Failure: Error> {
+    typealias Continuation = UnsafeContinuation<Result<Element?, Failure>, Never>
+
+    /// How the subject ended.
+    enum Terminal {
+        case finished
+        case failed(Failure)
+
+        var result: Result<Element?, Failure> {
+            switch self {
+            case .finished: .success(nil)
+            case .failed(let error): .failure(error)
+            }
+        }
+    }
+
+    /// One consumer (iterator) and what it has not received yet.
+    struct Consumer {
+        let id: Int
+        var buffer = Queue<Element>()
+        /// Set while the consumer is suspended in `next`; its buffer is then empty.
+        var continuation: Continuation?
+    }
+
+    /// Continuations to resume, outside the lock, all with the same result.
+    enum Resumption {
+        case none
+        case one(Continuation)
+        case many([Continuation])
+
+        func resume(with result: Result<Element?, Failure>) {
+            switch self {
+            case .none:
+                break
+            case .one(let continuation):
+                continuation.resume(returning: result)
+            case .many(let continuations):
+                for continuation in continuations {
+                    continuation.resume(returning: result)
+                }
+            }
+        }
+
+        mutating func append(_ continuation: Continuation) {
+            switch self {
+            case .none: self = .one(continuation)
+            case .one(let first): self = .many([first, continuation])
+            case .many(var all):
+                self = .none
+                all.append(continuation)
+                self = .many(all)
+            }
+        }
+    }
+
+    /// A task waiting until at least `count` consumers are suspended.
+    struct SuspensionWaiter {
+        let id: Int
+        let count: Int
+        let continuation: UnsafeContinuation<Void, Never>
+    }
+
+    let policy: SubjectBufferingPolicy
+    private(set) var consumers: [Consumer] = []
+    private var suspensionWaiters: [SuspensionWaiter] = []
+    private var nextID = 0
+    private(set) var terminal: Terminal?
+    /// Elements dropped by the buffering policy, over all consumers.
+    private(set) var droppedCount = 0
+
+    init(policy: SubjectBufferingPolicy) {
+        switch policy {
+        case .unbounded:
+            break
+        case .bufferingNewest(let limit), .bufferingOldest(let limit):
+            precondition(limit >= 0, "A subject's buffer limit must not be negative, got \(limit)")
+        }
+        self.policy = policy
+    }
+
+    /// The number of consumers suspended in `next`.
+    var suspendedCount: Int {
+        consumers.lazy.filter { $0.continuation != nil }.count
+    }
+
+    mutating func makeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Registers a consumer; it receives every element sent from now on.
+    mutating func subscribe() -> Int {
+        let id = makeID()
+        consumers.append(Consumer(id: id))
+        return id
+    }
+
+    /// Registers a task that waits until `count` consumers are suspended,
+    /// unless that is already the case (then returns `false`).
+    mutating func waitForSuspended(_ id: Int, count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        guard suspendedCount < count else {
+            return false
+        }
+        suspensionWaiters.append(SuspensionWaiter(id: id, count: count, continuation: continuation))
+        return true
+    }
+
+    /// Removes a suspension waiter (cancelled); returns it if it was waiting.
+    mutating func removeSuspensionWaiter(_ id: Int) -> SuspensionWaiter? {
+        guard let index = suspensionWaiters.firstIndex(where: { $0.id == id }) else {
+            return nil
+        }
+        return suspensionWaiters.remove(at: index)
+    }
+
+    /// Removes and returns the suspension waiters now satisfied.
+    private mutating func satisfiedSuspensionWaiters() -> [SuspensionWaiter] {
+        guard !suspensionWaiters.isEmpty else {
+            return []
+        }
+        let suspended = suspendedCount
+        var satisfied: [SuspensionWaiter] = []
+        suspensionWaiters.removeAll { waiter in
+            guard waiter.count <= suspended else {
+                return false
+            }
+            satisfied.append(waiter)
+            return true
+        }
+        return satisfied
+    }
+
+    /// Offers an element to every consumer.
+    mutating func send(_ element: Element) -> (SubjectSendResult, Resumption) {
+        if terminal != nil {
+            return (.terminated, .none)
+        }
+        if consumers.isEmpty {
+            return (.noConsumers, .none)
+        }
+        var resumption = Resumption.none
+        var dropped = 0
+        for index in consumers.indices {
+            if let continuation = consumers[index].continuation {
+                consumers[index].continuation = nil
+                resumption.append(continuation)
+                continue
+            }
+            switch policy {
+            case .unbounded:
+                consumers[index].buffer.append(element)
+            case .bufferingNewest(let limit):
+                if limit == 0 {
+                    dropped += 1
+                } else {
+                    if consumers[index].buffer.count >= limit {
+                        _ = consumers[index].buffer.popFirst()
+                        dropped += 1
+                    }
+                    consumers[index].buffer.append(element)
+                }
+            case .bufferingOldest(let limit):
+                if consumers[index].buffer.count >= limit {
+                    dropped += 1
+                } else {
+                    consumers[index].buffer.append(element)
+                }
+            }
+        }
+        droppedCount += dropped
+        let result: SubjectSendResult = dropped > 0 ? .dropped(count: dropped) : .enqueued(consumers: consumers.count)
+        return (result, resumption)
+    }
+
+    /// Ends the subject, if it has not ended yet; consumers drain their
+    /// buffers, then receive the terminal event.
+    mutating func terminate(_ end: Terminal) -> Resumption {
+        guard terminal == nil else {
+            return .none
+        }
+        terminal = end
+        var resumption = Resumption.none
+        consumers.removeAll { consumer in
+            guard let continuation = consumer.continuation else {
+                return false
+            }
+            resumption.append(continuation)
+            return true
+        }
+        return resumption
+    }
+
+    /// What a consumer receives now without waiting, or `nil` if it must wait.
+    ///
+    /// A consumer that received its terminal event, was cancelled or
+    /// unsubscribed receives `nil` (end) forever.
+    mutating func poll(_ id: Int) -> Result<Element?, Failure>? {
+        guard let index = consumers.firstIndex(where: { $0.id == id }) else {
+            return .success(nil)
+        }
+        if let element = consumers[index].buffer.popFirst() {
+            return .success(element)
+        }
+        if let terminal {
+            consumers.remove(at: index)
+            return terminal.result
+        }
+        return nil
+    }
+
+    /// What `suspend` asks the caller to do after leaving the lock.
+    enum SuspendAction {
+        /// Resume the consumer at once with this result.
+        case resume(Result<Element?, Failure>)
+        /// The consumer is parked; resume these suspension waiters.
+        case suspended([SuspensionWaiter])
+    }
+
+    /// Parks a consumer's continuation, unless it can be served at once.
+    mutating func suspend(_ id: Int, _ continuation: Continuation) -> SuspendAction {
+        if let result = poll(id) {
+            return .resume(result)
+        }
+        // poll returned nil, so the consumer exists.
+        let index = consumers.firstIndex { $0.id == id }!
+        precondition(consumers[index].continuation == nil, "Two concurrent next() calls on one subject iterator")
+        consumers[index].continuation = continuation
+        return .suspended(satisfiedSuspensionWaiters())
+    }
+
+    /// Removes a consumer (cancelled or dropped), discarding its buffer;
+    /// returns its continuation if it was waiting.
+    mutating func remove(_ id: Int) -> Continuation? {
+        guard let index = consumers.firstIndex(where: { $0.id == id }) else {
+            return nil
+        }
+        return consumers.remove(at: index).continuation
+    }
+}

@@ -1,0 +1,93 @@
+import Synchronization
+
+/// The shared, lock-protected state of a subject, referenced by the
+/// subject, its subscriptions and its iterators.
+///
+/// The lock guards the ``SubjectStateMachine``; every method resumes
+/// continuations only after releasing it.
+final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
+    private let state: Mutex<SubjectStateMachine<Element, Failure>>
+
+    init(policy: SubjectBufferingPolicy) {
+        state = Mutex(SubjectStateMachine(policy: policy))
+    }
+
+    var droppedCount: Int {
+        state.withLock { $0.droppedCount }
+    }
+
+    var consumerCount: Int {
+        state.withLock { $0.consumers.count }
+    }
+
+    var isTerminated: Bool {
+        state.withLock { $0.terminal != nil }
+    }
+
+    /// Waits until at least `count` consumers are suspended in `next`;
+    /// returns early if the waiting task is cancelled.
+    func waitForSuspended(atLeast count: Int) async {
+        let id = state.withLock { $0.makeID() }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                // Cancellation is checked under the lock, so a handler that
+                // runs later finds the waiter registered.
+                let waiting = state.withLock { state in
+                    !Task.isCancelled && state.waitForSuspended(id, count: count, continuation)
+                }
+                if !waiting {
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.removeSuspensionWaiter(id) }
+            waiter?.continuation.resume()
+        }
+    }
+
+    func subscribe() -> Int {
+        state.withLock { $0.subscribe() }
+    }
+
+    func send(_ element: Element) -> SubjectSendResult {
+        let (result, resumption) = state.withLock { $0.send(element) }
+        resumption.resume(with: .success(element))
+        return result
+    }
+
+    func terminate(_ end: SubjectStateMachine<Element, Failure>.Terminal) {
+        let resumption = state.withLock { $0.terminate(end) }
+        resumption.resume(with: end.result)
+    }
+
+    /// Removes a consumer and ends its pending `next` with `nil`.
+    func remove(_ id: Int) {
+        let continuation = state.withLock { $0.remove(id) }
+        continuation?.resume(returning: .success(nil))
+    }
+
+    /// The consumer's next event: an element, the end (`nil`) or the failure.
+    func next(_ id: Int, isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
+        if Task.isCancelled {
+            remove(id)
+            return .success(nil)
+        }
+        if let result = state.withLock({ $0.poll(id) }) {
+            return result
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                switch state.withLock({ $0.suspend(id, continuation) }) {
+                case .resume(let result):
+                    continuation.resume(returning: result)
+                case .suspended(let waiters):
+                    for waiter in waiters {
+                        waiter.continuation.resume()
+                    }
+                }
+            }
+        } onCancel: {
+            self.remove(id)
+        }
+    }
+}
