@@ -15,12 +15,16 @@ struct RecordCommand: AsyncParsableCommand {
 
             Examples:
               tlm record --simulate --duration 10s --output ride
-              tlm record --simulate --seed 7 --chunk-age 250ms --zstd-level 5
+              tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
             """
     )
 
-    @Flag(help: "Record a simulated DIoT device (seeded, deterministic values).")
+    @Flag(help: "Record simulated devices (seeded, deterministic values), one per family.")
     var simulate = false
+
+    @Option(name: .customLong("family"),
+            help: "With --simulate: a family to simulate (repeatable). Default: every family.")
+    var families: [FamilyArgument] = []
 
     @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.")
     var duration: DurationArgument?
@@ -52,6 +56,10 @@ struct RecordCommand: AsyncParsableCommand {
             throw ValidationError("nothing to record: pass --simulate (live BLE capture arrives with the Capture module)")
         }
         do { try recorderConfiguration.validate() } catch { throw ValidationError(error.message) }
+        for family in families.map(\.family) where !simulatableFamilies.contains(family) {
+            throw ValidationError("the \(family.rawValue) simulator is not available yet; choose from "
+                                  + simulatableFamilies.map(\.rawValue).joined(separator: ", "))
+        }
     }
 
     var recorderConfiguration: RecorderConfiguration {
@@ -66,10 +74,12 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = output ?? "tlm-" + Self.timestampForName()
+        let chosen = families.isEmpty ? simulatableFamilies : families.map(\.family)
         let session = SimulatedSession(
-            directory: directory, configuration: recorderConfiguration, seed: seed, duration: duration?.duration)
+            directory: directory, configuration: recorderConfiguration, seed: seed, duration: duration?.duration,
+            families: chosen)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
-        print("Recording a simulated DIoT device (seed \(seed)) to \(directory)"
+        print("Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
               + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
         let summary: SimulatedSession.Summary
         do {
@@ -91,4 +101,16 @@ struct RecordCommand: AsyncParsableCommand {
         let style = Date.ISO8601FormatStyle(timeSeparator: .omitted)
         return style.format(Date()).replacingOccurrences(of: ":", with: "")
     }
+}
+
+/// A device family on the command line, by its name (`diot`, `jacquard`, ...).
+struct FamilyArgument: ExpressibleByArgument, Hashable {
+    let family: DeviceFamily
+
+    init?(argument: String) {
+        guard let family = DeviceFamily(rawValue: argument.lowercased()) else { return nil }
+        self.family = family
+    }
+
+    static var allValueStrings: [String] { DeviceFamily.allCases.map(\.rawValue) }
 }

@@ -3,8 +3,8 @@ import Foundation
 import Recording
 import Streams
 
-/// A simulated recording session: a seeded DIoT simulator paced by the
-/// continuous clock feeds raw notifications through a bounded
+/// A simulated recording session: seeded simulators of the chosen families,
+/// paced by the continuous clock, feed raw notifications through a bounded
 /// ``PassthroughSubject`` (the ingest buffer) into the recorder. Anything the
 /// buffer drops is written as a loss record.
 struct SimulatedSession {
@@ -20,7 +20,7 @@ struct SimulatedSession {
 
     /// Events on the ingest buffer: packets, and ticks that close quiet chunks.
     enum Event: Sendable {
-        case notification(RawNotification)
+        case notification(device: Int, RawNotification)
         case tick(UInt64)
     }
 
@@ -31,41 +31,44 @@ struct SimulatedSession {
     let configuration: RecorderConfiguration
     let seed: UInt64
     let duration: Duration?
+    let families: [DeviceFamily]
 
     func run(stop: SignalWatcher) async throws -> Summary {
-        let simulator = DiotSimulator(seed: seed)
+        let devices = simulatedDevices(families: families, seed: seed)
         let recorder = try Recorder(
             directory: directory, configuration: configuration,
             session: .init(name: URL(fileURLWithPath: directory).lastPathComponent, source: "simulate", seed: seed,
-                           metadata: ["simulated_families": "diot"]))
-        let diot = try DiotDeviceRecorder(
-            recorder: recorder, identifier: simulator.deviceIdentifier, name: simulator.deviceName,
-            metadata: ["advertisement": simulator.advertisement().map { String(format: "%02x", $0) }.joined()])
+                           metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ",")]))
+        var deviceRecorders: [any DeviceRecorder] = []
+        for device in devices { deviceRecorders.append(try device.makeRecorder(recorder)) }
 
         let ingest = PassthroughSubject<Event, Never>(bufferingPolicy: .bufferingOldest(Self.ingestCapacity))
         let events = ingest.subscribe()
         let duration = self.duration
-        let producer = Task { [simulator] in
-            var simulator = simulator
+        let producer = Task { [devices] in
+            var devices = devices
+            // The next notification of each device; the earliest goes first
+            // (ties: the device listed first).
+            var pending = devices.indices.map { devices[$0].nextNotification() }
             let clock = ContinuousClock()
             let start = clock.now
-            let startTime = Recorder.now()
             var nextTick = Duration.milliseconds(200)
-            while !Task.isCancelled {
-                let simulated = simulator.next()
-                if let duration, simulated.offset >= duration { break }
-                while nextTick <= simulated.offset {
+            while !Task.isCancelled, !pending.isEmpty {
+                let index = pending.indices.min { pending[$0].offset < pending[$1].offset }!
+                let (offset, characteristic, bytes) = pending[index]
+                if let duration, offset >= duration { break }
+                pending[index] = devices[index].nextNotification()
+                while nextTick <= offset {
                     try? await clock.sleep(until: start + nextTick)
                     if Task.isCancelled { break }
                     _ = ingest.send(.tick(Recorder.now()))
                     nextTick += .milliseconds(200)
                 }
-                try? await clock.sleep(until: start + simulated.offset)
+                try? await clock.sleep(until: start + offset)
                 if Task.isCancelled { break }
                 // Host receive time is the wall clock at delivery.
-                var raw = simulated.rawNotification(startTime: startTime)
-                raw.receiveTime = Recorder.now()
-                _ = ingest.send(.notification(raw))
+                let raw = RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: Recorder.now())
+                _ = ingest.send(.notification(device: index, raw))
             }
             ingest.finish()
         }
@@ -83,8 +86,8 @@ struct SimulatedSession {
         do {
             for await event in events {
                 switch event {
-                case .notification(let raw):
-                    try diot.record(raw)
+                case .notification(let device, let raw):
+                    try deviceRecorders[device].record(raw)
                 case .tick(let now):
                     try recorder.closeChunkIfDue(now: now)
                     try recordDrops(at: now)

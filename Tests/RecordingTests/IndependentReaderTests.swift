@@ -15,7 +15,8 @@ import Devices
         var simulator = DiotSimulator(seed: 7)
         let recorder = try Recorder(directory: directory, configuration: configuration,
                                     session: .init(name: "python", source: "simulate", seed: 7), startTime: start)
-        let diot = try DiotDeviceRecorder(recorder: recorder, identifier: simulator.deviceIdentifier, name: simulator.deviceName)
+        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
+                                            identifier: simulator.deviceIdentifier, name: simulator.deviceName)
 
         var expected: [String: [(record: DiotRecord, time: UInt64)]] = [:]
         var notifications: [RawNotification] = []

@@ -8,19 +8,19 @@
 /// cdr.write(Double(2.5)) // padded to offset 8 of the body
 /// print(cdr.bytes.count) // 4 + 16
 /// ```
-package struct CDRWriter: Sendable {
+public struct CDRWriter: Sendable {
     /// The encoded message, header included.
-    package private(set) var bytes: [UInt8]
+    public private(set) var bytes: [UInt8]
 
     /// Creates a writer that already holds the encapsulation header.
-    package init(capacity: Int = 64) {
+    public init(capacity: Int = 64) {
         bytes = []
         bytes.reserveCapacity(capacity)
         bytes.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
     }
 
     /// Clears the body and keeps the header and the capacity.
-    package mutating func reset() {
+    public mutating func reset() {
         bytes.removeSubrange(4...)
     }
 
@@ -35,18 +35,31 @@ package struct CDRWriter: Sendable {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    package mutating func write(_ value: UInt8) { bytes.append(value) }
-    package mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    package mutating func write(_ value: UInt16) { appendAligned(value) }
-    package mutating func write(_ value: UInt32) { appendAligned(value) }
-    package mutating func write(_ value: Int32) { appendAligned(value) }
-    package mutating func write(_ value: UInt64) { appendAligned(value) }
-    package mutating func write(_ value: Int64) { appendAligned(value) }
-    package mutating func write(_ value: Float) { appendAligned(value.bitPattern) }
-    package mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
+    /// Appends a `uint8`.
+    public mutating func write(_ value: UInt8) { bytes.append(value) }
+    /// Appends an `int8`.
+    public mutating func write(_ value: Int8) { bytes.append(UInt8(bitPattern: value)) }
+    /// Appends a `bool` (one byte, 0 or 1).
+    public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    /// Appends a `uint16`, aligned to 2.
+    public mutating func write(_ value: UInt16) { appendAligned(value) }
+    /// Appends an `int16`, aligned to 2.
+    public mutating func write(_ value: Int16) { appendAligned(value) }
+    /// Appends a `uint32`, aligned to 4.
+    public mutating func write(_ value: UInt32) { appendAligned(value) }
+    /// Appends an `int32`, aligned to 4.
+    public mutating func write(_ value: Int32) { appendAligned(value) }
+    /// Appends a `uint64`, aligned to 8.
+    public mutating func write(_ value: UInt64) { appendAligned(value) }
+    /// Appends an `int64`, aligned to 8.
+    public mutating func write(_ value: Int64) { appendAligned(value) }
+    /// Appends a `float32`, aligned to 4.
+    public mutating func write(_ value: Float) { appendAligned(value.bitPattern) }
+    /// Appends a `float64`, aligned to 8.
+    public mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
 
     /// A `string`: `u32` length including the NUL, the UTF-8 bytes, the NUL.
-    package mutating func write(_ value: String) {
+    public mutating func write(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             write(UInt32(utf8.count + 1))
@@ -56,13 +69,13 @@ package struct CDRWriter: Sendable {
     }
 
     /// A `uint8[]` sequence: `u32` element count, then the bytes.
-    package mutating func writeSequence(_ value: some Collection<UInt8>) {
+    public mutating func writeSequence(_ value: some Collection<UInt8>) {
         write(UInt32(value.count))
         bytes.append(contentsOf: value)
     }
 
     /// A fixed-size `uint8[N]` array: the bytes, no length.
-    package mutating func writeArray(_ value: some Collection<UInt8>) {
+    public mutating func writeArray(_ value: some Collection<UInt8>) {
         bytes.append(contentsOf: value)
     }
 }
