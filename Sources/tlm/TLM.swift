@@ -11,8 +11,9 @@ struct TLM: AsyncParsableCommand {
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm info ride
+              tlm decode --family diot --characteristic D001 "09 00 00 80 3F"
             """,
         version: TelemetryRecorderVersion.current,
-        subcommands: [RecordCommand.self, InfoCommand.self]
+        subcommands: [RecordCommand.self, InfoCommand.self, DecodeCommand.self]
     )
 }
