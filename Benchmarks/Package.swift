@@ -11,9 +11,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Plain C decoders of the same formats: the speed reference.
+        .target(name: "CDecoders", cSettings: [.unsafeFlags(["-O2"])]),
         .executableTarget(
             name: "DecodeBenchmarks",
             dependencies: [
+                "CDecoders",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
             ],
