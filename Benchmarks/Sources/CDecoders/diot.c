@@ -7,7 +7,8 @@ static const uint8_t diot_types[44] = {
     0, 0, 0, 0, 0, 2, 1, 1, 2, 1, 2, 0, 0, 2, 0, 0, 2, 1, 0, 0, 2, 3,
 };
 
-int c_diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_record *out, size_t capacity) {
+static inline int diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_record *out,
+                              size_t capacity) {
     if (length == 1 && bytes[0] == 0) return 0;
     if (length == 0 || length % 5 != 0) return -1;
     size_t count = length / 5;
@@ -36,4 +37,23 @@ int c_diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_r
         out[i].value = value;
     }
     return (int)count;
+}
+
+int c_diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_record *out, size_t capacity) {
+    return diot_decode(bytes, length, channel, out, capacity);
+}
+
+double c_diot_decode_batch(const uint8_t *data, const uint32_t *lengths, const uint8_t *channels, size_t count,
+                           size_t *values) {
+    c_diot_record records[64];
+    double sum = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        int n = diot_decode(data, lengths[i], channels[i], records, 64);
+        for (int j = 0; j < n; j++) sum += records[j].value;
+        if (n > 0) total += (size_t)n;
+        data += lengths[i];
+    }
+    *values = total;
+    return sum;
 }

@@ -20,4 +20,11 @@ typedef struct {
 // or -1 for a malformed length.
 int c_diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_record *out, size_t capacity);
 
+// Decodes `count` notifications laid out back to back in `data` (lengths in
+// `lengths`, channels in `channels`) in one call, the strongest form of the C
+// reference: no call per packet. Returns the sum of the values and stores
+// their number in `values`; malformed packets are skipped.
+double c_diot_decode_batch(const uint8_t *data, const uint32_t *lengths, const uint8_t *channels, size_t count,
+                           size_t *values);
+
 #endif
