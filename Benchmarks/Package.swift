@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "TelemetryRecorder", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The peer the Streams operators are measured against.
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     ],
     targets: [
         // Plain C decoders of the same formats: the speed reference.
@@ -21,6 +23,16 @@ let package = Package(
                 .product(name: "Devices", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/DecodeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "StreamsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Streams", package: "TelemetryRecorder"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            path: "Benchmarks/StreamsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
