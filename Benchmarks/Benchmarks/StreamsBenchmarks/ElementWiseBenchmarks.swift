@@ -89,7 +89,7 @@ func handWrittenChain(input: Int, output: Int) async -> Int {
     var sum = 0
     var count = 0
     var iterator = Counter().makeAsyncIterator()
-    while count < output, let value = await iterator.next() {
+    while count < output, let value = await iterator.next(isolation: #isolation) {
         let mapped = value &* 3
         if mapped & 1 == 0 {
             sum &+= mapped
