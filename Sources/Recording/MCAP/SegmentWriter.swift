@@ -334,22 +334,16 @@ package final class SegmentWriter {
     }
 
     static func appendSchema(id: UInt16, _ schema: MessageSchema, to out: inout MCAPByteBuffer) {
-        let slot = out.beginRecord(.schema)
-        out.append(id)
-        out.appendString(schema.name)
-        out.appendString(schema.encoding)
-        out.appendBytes32(Array(schema.text.utf8))
-        out.endRecord(slot)
+        MCAPRecord.schema(.init(id: id, name: schema.name, encoding: schema.encoding, data: Array(schema.text.utf8)))
+            .encode(into: &out)
     }
 
     static func appendChannel(_ channel: SegmentChannel, to out: inout MCAPByteBuffer) {
-        let slot = out.beginRecord(.channel)
-        out.append(channel.id)
-        out.append(channel.schemaID)
-        out.appendString(channel.topic)
-        out.appendString(channel.schema.messageEncoding)
-        out.appendStringMap(channel.metadata)
-        out.endRecord(slot)
+        MCAPRecord.channel(.init(
+            id: channel.id, schemaID: channel.schemaID, topic: channel.topic,
+            messageEncoding: channel.schema.messageEncoding,
+            metadata: channel.metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) }))
+            .encode(into: &out)
     }
 }
 

@@ -34,3 +34,22 @@ struct PythonReaderError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Runs a script from `Tests/Python` with the venv's Python; fails with its stderr.
+func runPython(script: String, arguments: [String]) throws {
+    let python = repositoryRoot + "/.venv/bin/python"
+    guard FileManager.default.isExecutableFile(atPath: python) else {
+        throw PythonReaderError("no \(python): run `make setup` (or `make test`) to create the venv")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [repositoryRoot + "/Tests/Python/" + script] + arguments
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw PythonReaderError("\(script) failed (\(process.terminationStatus)): \(errorText)")
+    }
+}

@@ -1,0 +1,145 @@
+/// Reads an MCAP file front to back, record by record, without using its
+/// summary: what a reader of a file still being written, or of a damaged one,
+/// can rely on.
+///
+/// With `expandChunks` (the default) a Chunk is replaced by the records in
+/// it (decompressed, its CRC checked), and the Message Index records after it
+/// are skipped, since they point into the chunk; the output is then the
+/// record list of the MCAP conformance suite. The DataEnd CRC is checked
+/// when it is not zero. Every length is checked against the bytes, so a
+/// hostile file gives an error, never a trap.
+///
+/// Not `Sendable`: one reader belongs to one task.
+package struct MCAPStreamReader {
+    private let bytes: [UInt8]
+    private var position = 0
+    private var pending: [MCAPRecord] = []
+    private var pendingIndex = 0
+    private var afterChunk = false
+    private var finished = false
+    private let expandChunks: Bool
+
+    /// Starts reading `bytes`, a whole MCAP file.
+    ///
+    /// - Throws: ``RecordingError`` (`.corrupt`) if the file does not start with the MCAP magic.
+    package init(bytes: [UInt8], expandChunks: Bool = true) throws(RecordingError) {
+        guard bytes.count >= 8, Array(bytes[0..<8]) == mcapMagic else {
+            throw RecordingError(.corrupt, "not an MCAP file: the magic bytes are missing")
+        }
+        self.bytes = bytes
+        self.position = 8
+        self.expandChunks = expandChunks
+    }
+
+    /// The next record, or `nil` after the Footer and closing magic.
+    ///
+    /// - Throws: ``RecordingError`` (`.corrupt` or `.unsupported`) naming the offset.
+    package mutating func next() throws(RecordingError) -> MCAPRecord? {
+        while true {
+            if pendingIndex < pending.count {
+                defer { pendingIndex += 1 }
+                return pending[pendingIndex]
+            }
+            if finished { return nil }
+            let start = position
+            guard bytes.count - position >= 9 else {
+                throw RecordingError(.corrupt, "truncated record header at offset \(position)")
+            }
+            let opcode = bytes[position]
+            var length: UInt64 = 0
+            for index in 0..<8 { length |= UInt64(bytes[position + 1 + index]) << (8 * index) }
+            guard length <= UInt64(bytes.count - position - 9) else {
+                throw RecordingError(.corrupt, "record at offset \(start) (opcode \(opcode)) claims \(length) bytes; "
+                                     + "only \(bytes.count - position - 9) remain")
+            }
+            let bodyStart = position + 9
+            let body = bytes[bodyStart..<(bodyStart + Int(length))]
+            position = bodyStart + Int(length)
+            let record = try MCAPRecord.parse(opcode: opcode, body: body)
+            switch record {
+            case .chunk(let chunk) where expandChunks:
+                pending = try Self.records(in: chunk, at: start)
+                pendingIndex = 0
+                afterChunk = true
+                continue
+            case .messageIndex where expandChunks && afterChunk:
+                continue
+            case .dataEnd(let dataEnd):
+                if dataEnd.dataSectionCRC != 0 {
+                    let computed = bytes.withUnsafeBytes { raw -> UInt32 in
+                        var crc = CRC32()
+                        crc.update(UnsafeRawBufferPointer(rebasing: raw[0..<start]))
+                        return crc.value
+                    }
+                    guard computed == dataEnd.dataSectionCRC else {
+                        throw RecordingError(.corrupt, "data section CRC mismatch: DataEnd says "
+                                             + "\(dataEnd.dataSectionCRC), the bytes give \(computed)")
+                    }
+                }
+            case .footer:
+                guard bytes.count - position == 8, Array(bytes[position...]) == mcapMagic else {
+                    throw RecordingError(.corrupt, "the Footer at offset \(start) is not followed by the closing magic")
+                }
+                finished = true
+            default:
+                break
+            }
+            afterChunk = false
+            return record
+        }
+    }
+
+    /// Every remaining record.
+    package mutating func readAll() throws(RecordingError) -> [MCAPRecord] {
+        var records: [MCAPRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    /// Decompresses a chunk, checks its size and CRC, and parses its records.
+    static func records(in chunk: MCAPRecord.Chunk, at offset: Int) throws(RecordingError) -> [MCAPRecord] {
+        let data: [UInt8]
+        switch chunk.compression {
+        case "":
+            data = chunk.records
+        case "zstd":
+            guard chunk.uncompressedSize <= UInt64(Int32.max) else {
+                throw RecordingError(.corrupt, "chunk at offset \(offset) claims \(chunk.uncompressedSize) "
+                                     + "uncompressed bytes")
+            }
+            data = try chunk.records.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+                try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
+            }
+        default:
+            throw RecordingError(.unsupported, "chunk at offset \(offset) uses compression '\(chunk.compression)'")
+        }
+        guard UInt64(data.count) == chunk.uncompressedSize else {
+            throw RecordingError(.corrupt, "chunk at offset \(offset) holds \(data.count) bytes, "
+                                 + "its header says \(chunk.uncompressedSize)")
+        }
+        if chunk.uncompressedCRC != 0 {
+            let computed = CRC32.checksum(data)
+            guard computed == chunk.uncompressedCRC else {
+                throw RecordingError(.corrupt, "chunk at offset \(offset): CRC \(chunk.uncompressedCRC) expected, "
+                                     + "\(computed) computed")
+            }
+        }
+        var records: [MCAPRecord] = []
+        var position = 0
+        while position < data.count {
+            guard data.count - position >= 9 else {
+                throw RecordingError(.corrupt, "chunk at offset \(offset): truncated record at \(position)")
+            }
+            let opcode = data[position]
+            var length: UInt64 = 0
+            for index in 0..<8 { length |= UInt64(data[position + 1 + index]) << (8 * index) }
+            guard length <= UInt64(data.count - position - 9) else {
+                throw RecordingError(.corrupt, "chunk at offset \(offset): record at \(position) overruns the chunk")
+            }
+            let bodyStart = position + 9
+            records.append(try MCAPRecord.parse(opcode: opcode, body: data[bodyStart..<(bodyStart + Int(length))]))
+            position = bodyStart + Int(length)
+        }
+        return records
+    }
+}
