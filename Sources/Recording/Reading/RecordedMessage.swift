@@ -1,0 +1,13 @@
+/// One message read back from a recording.
+public struct RecordedMessage: Sendable, Hashable {
+    /// The stream's topic.
+    public var topic: String
+    /// The per-stream counter the recorder assigned (gaps mean loss).
+    public var sequence: UInt32
+    /// Host receive time, nanoseconds since the Unix epoch.
+    public var logTime: UInt64
+    /// Device time when the device gives one, else the log time.
+    public var publishTime: UInt64
+    /// The encoded message (CDR for typed streams, with its 4-byte header).
+    public var payload: [UInt8]
+}
