@@ -255,71 +255,16 @@ package final class SegmentWriter {
         let last = try closeChunk()
         isClosed = true
 
-        var tail = MCAPByteBuffer(capacity: 4096 + chunkIndexes.count)
-        let dataEnd = tail.beginRecord(.dataEnd)
-        // The data CRC covers every byte before the DataEnd record.
-        tail.append(file.crc.value)
-        tail.endRecord(dataEnd)
-
-        let summaryStart = file.offset + UInt64(tail.count)
-        var groups: [(MCAPOpcode, UInt64, UInt64)] = []
-        // Offsets within `tail` map to file offsets by adding file.offset.
-        let base = file.offset
-        func addGroup(_ opcode: MCAPOpcode, _ body: (inout MCAPByteBuffer) -> Void) {
-            let before = tail.count
-            body(&tail)
-            if tail.count > before {
-                groups.append((opcode, base + UInt64(before), UInt64(tail.count - before)))
-            }
-        }
-        addGroup(.schema) { out in
-            for id in schemas.keys.sorted() { Self.appendSchema(id: id, schemas[id]!, to: &out) }
-        }
-        addGroup(.channel) { out in
-            for id in channels.keys.sorted() { Self.appendChannel(channels[id]!, to: &out) }
-        }
-        addGroup(.statistics) { out in
-            let slot = out.beginRecord(.statistics)
-            out.append(messageCount)
-            out.append(UInt16(schemas.count))
-            out.append(UInt32(channels.count))
-            out.append(UInt32(0)) // attachments
-            out.append(UInt32(metadataCount))
-            out.append(UInt32(chunkCount))
-            out.append(messageCount > 0 ? messageStart : 0)
-            out.append(messageCount > 0 ? messageEnd : 0)
-            let mapSlot = out.reserveLength32()
-            for id in channelMessageCounts.keys.sorted() {
-                out.append(id)
-                out.append(channelMessageCounts[id]!)
-            }
-            out.patchLength32(at: mapSlot)
-            out.endRecord(slot)
-        }
-        addGroup(.chunkIndex) { out in out.append(raw: chunkIndexes.bytes) }
-        addGroup(.metadataIndex) { out in out.append(raw: metadataIndexes.bytes) }
-
-        let summaryOffsetStart = base + UInt64(tail.count)
-        for (opcode, start, length) in groups {
-            let slot = tail.beginRecord(.summaryOffset)
-            tail.append(opcode.rawValue)
-            tail.append(start)
-            tail.append(length)
-            tail.endRecord(slot)
-        }
-        // The Footer's length is fixed (20), written up front because the
-        // summary CRC covers the opcode and length fields too.
-        tail.append(MCAPOpcode.footer.rawValue)
-        tail.append(UInt64(20))
-        tail.append(summaryStart)
-        tail.append(summaryOffsetStart)
-        // The summary CRC covers the summary start through summary_offset_start.
-        let crcFrom = Int(summaryStart - base)
-        var summaryCRC = CRC32()
-        tail.bytes.withUnsafeBytes { summaryCRC.update(UnsafeRawBufferPointer(rebasing: $0[crcFrom...])) }
-        tail.append(summaryCRC.value)
-        tail.append(raw: mcapMagic)
-        try file.write(tail.bytes)
+        let statistics = MCAPRecord.Statistics(
+            messageCount: messageCount, schemaCount: UInt16(schemas.count), channelCount: UInt32(channels.count),
+            attachmentCount: 0, metadataCount: UInt32(metadataCount), chunkCount: UInt32(chunkCount),
+            messageStartTime: messageCount > 0 ? messageStart : 0, messageEndTime: messageCount > 0 ? messageEnd : 0,
+            channelMessageCounts: channelMessageCounts.keys.sorted().map { .init(channelID: $0, count: channelMessageCounts[$0]!) })
+        let tail = SegmentTail.bytes(
+            base: file.offset, dataCRC: file.crc.value,
+            schemas: schemas.map { Self.schemaRecord(id: $0.key, $0.value) }, channels: channels.values.map(\.record),
+            statistics: statistics, chunkIndexes: chunkIndexes.bytes, metadataIndexes: metadataIndexes.bytes)
+        try file.write(tail)
         try file.close()
 
         let segment = ClosedSegment(
@@ -333,17 +278,24 @@ package final class SegmentWriter {
         if isClosed { throw RecordingError(.closed, "segment \(path) is already closed") }
     }
 
+    static func schemaRecord(id: UInt16, _ schema: MessageSchema) -> MCAPRecord.Schema {
+        .init(id: id, name: schema.name, encoding: schema.encoding, data: Array(schema.text.utf8))
+    }
+
     static func appendSchema(id: UInt16, _ schema: MessageSchema, to out: inout MCAPByteBuffer) {
-        MCAPRecord.schema(.init(id: id, name: schema.name, encoding: schema.encoding, data: Array(schema.text.utf8)))
-            .encode(into: &out)
+        MCAPRecord.schema(schemaRecord(id: id, schema)).encode(into: &out)
     }
 
     static func appendChannel(_ channel: SegmentChannel, to out: inout MCAPByteBuffer) {
-        MCAPRecord.channel(.init(
-            id: channel.id, schemaID: channel.schemaID, topic: channel.topic,
-            messageEncoding: channel.schema.messageEncoding,
-            metadata: channel.metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) }))
-            .encode(into: &out)
+        MCAPRecord.channel(channel.record).encode(into: &out)
+    }
+}
+
+extension SegmentChannel {
+    /// The Channel record: metadata in key order, so output is stable.
+    var record: MCAPRecord.Channel {
+        .init(id: id, schemaID: schemaID, topic: topic, messageEncoding: schema.messageEncoding,
+              metadata: metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
     }
 }
 
