@@ -20,6 +20,9 @@ package final class RecordingIndex: Sendable {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.label = "tlm.index"
+        // A reader (`tlm info` while recording) and the writer may meet on a
+        // lock, for example while the writer switches to WAL: wait, don't fail.
+        configuration.busyMode = .timeout(10)
         do {
             if readOnly, !FileManager.default.fileExists(atPath: path) {
                 throw RecordingError(.notFound, "no index at \(path)")

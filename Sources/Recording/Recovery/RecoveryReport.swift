@@ -1,0 +1,30 @@
+/// What `recover` found and did, segment by segment.
+public struct RecoveryReport: Sendable, Hashable, Codable {
+    /// One segment's outcome.
+    public struct Segment: Sendable, Hashable, Codable {
+        /// The segment's path relative to the recording.
+        public var path: String
+        /// Whether the segment lacked its summary and Footer (a crash left it open).
+        public var wasOpen: Bool
+        /// Complete chunks kept.
+        public var chunks: Int
+        /// Messages in the kept chunks.
+        public var messages: Int
+        /// Bytes of a torn or damaged tail that were cut off.
+        public var discardedBytes: UInt64
+        /// Why the tail was cut, when it was.
+        public var reason: String?
+    }
+
+    /// Every segment, in order.
+    public var segments: [Segment]
+    /// Whether `index.sqlite` was missing and was rebuilt from the segments.
+    public var indexRebuilt: Bool
+    /// Chunk rows the index was missing and now has.
+    public var chunksIndexed: Int
+    /// Whether anything changed; a second `recover` reports `false`.
+    public var changed: Bool
+
+    /// Bytes cut off over all segments.
+    public var discardedBytes: UInt64 { segments.reduce(0) { $0 + $1.discardedBytes } }
+}

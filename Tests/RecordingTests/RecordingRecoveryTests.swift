@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import Devices
+@testable import Recording
+
+@Suite struct RecordingRecoveryTests {
+    /// A recording left as a crash leaves it: chunks on disk, no summary,
+    /// the recorder never closed. Returns the directory and the info the
+    /// index had at the "crash".
+    static func crashedRecording(notifications: Int = 800) throws -> (String, RecordingInfo) {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 4096
+        let directory = makeTemporaryDirectory() + "/rec"
+        var simulator = DiotSimulator(seed: 9)
+        let recorder = try Recorder(directory: directory, configuration: configuration,
+                                    session: .init(name: "crash", source: "simulate", seed: 9), startTime: 1)
+        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
+        for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000)) }
+        // No close: the open chunk is lost, as in a kill -9.
+        return (directory, try RecordingInfo.load(from: directory))
+    }
+
+    static func segment(_ directory: String) -> String { directory + "/segments/000001.mcap" }
+
+    static func append(_ bytes: [UInt8], to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+    }
+
+    @Test func aTornTailIsCutAndTheSegmentClosedWithEveryCommittedChunk() throws {
+        let (directory, atCrash) = try Self.crashedRecording()
+        #expect(atCrash.segments[0].state == "open")
+        // A chunk that was being written when the power went: its first 100 bytes.
+        var torn: [UInt8] = [MCAPOpcode.chunk.rawValue] + withUnsafeBytes(of: UInt64(5000).littleEndian) { Array($0) }
+        torn += [UInt8](repeating: 0xAB, count: 91)
+        try Self.append(torn, to: Self.segment(directory))
+
+        let report = try RecordingRecovery.recover(directory: directory)
+        #expect(report.changed && !report.indexRebuilt)
+        #expect(report.segments.count == 1 && report.segments[0].wasOpen)
+        #expect(report.segments[0].discardedBytes == 100)
+        #expect(report.segments[0].chunks == atCrash.segments[0].chunkCount)
+        #expect(report.segments[0].messages == atCrash.messageCount)
+        #expect(report.chunksIndexed == 0)
+
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.segment(directory))))
+        var reader = try MCAPStreamReader(bytes: bytes)
+        let messages = try reader.readAll().filter { if case .message = $0 { true } else { false } }
+        #expect(messages.count == atCrash.messageCount)
+        _ = try readWithPython([Self.segment(directory)]) // CRCs, summary CRC, decoding
+
+        let after = try RecordingInfo.load(from: directory)
+        #expect(after.segments[0].state == "closed")
+        #expect(after.segments[0].byteSize == UInt64(bytes.count))
+        #expect(after.messageCount == atCrash.messageCount)
+        #expect(after.session.endedAt != nil)
+        #expect(after.losses.count == 1 && after.losses[0].reason.contains("100 torn bytes"))
+    }
+
+    @Test func recoveryIsIdempotent() throws {
+        let (directory, _) = try Self.crashedRecording(notifications: 300)
+        _ = try RecordingRecovery.recover(directory: directory)
+        let once = try Data(contentsOf: URL(fileURLWithPath: Self.segment(directory)))
+        let infoOnce = try RecordingInfo.load(from: directory)
+        let again = try RecordingRecovery.recover(directory: directory)
+        #expect(!again.changed)
+        #expect(again.discardedBytes == 0 && again.chunksIndexed == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Self.segment(directory))) == once)
+        #expect(try RecordingInfo.load(from: directory) == infoOnce)
+    }
+
+    @Test func aTearInsideTheLastChunksMessageIndexesKeepsTheChunk() throws {
+        let (directory, atCrash) = try Self.crashedRecording(notifications: 400)
+        let path = Self.segment(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        // Cut 20 bytes into the message indexes after the last chunk.
+        let last = try SegmentScan.scan(bytes).chunks.last!
+        let cut = Int(last.offset + last.length) + 20
+        #expect(cut < bytes.count)
+        bytes.removeLast(bytes.count - cut)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let report = try RecordingRecovery.recover(directory: directory)
+        #expect(report.segments[0].chunks == atCrash.segments[0].chunkCount)
+        #expect(report.segments[0].discardedBytes == 20)
+        let recovered = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var reader = try MCAPStreamReader(bytes: recovered, expandChunks: false)
+        let records = try reader.readAll()
+        let indexes = records.filter { if case .messageIndex = $0 { true } else { false } }.count
+        #expect(indexes == SegmentScan.scanChannelsTotal(try SegmentScan.scan(recovered)))
+        _ = try readWithPython([path])
+    }
+
+    @Test func aMissingIndexIsRebuiltFromTheSegments() throws {
+        let (directory, _) = try Self.crashedRecording(notifications: 500)
+        _ = try RecordingRecovery.recover(directory: directory)
+        let before = try RecordingInfo.load(from: directory)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+
+        let report = try RecordingRecovery.recover(directory: directory)
+        #expect(report.indexRebuilt && report.changed && report.discardedBytes == 0)
+        let rebuilt = try RecordingInfo.load(from: directory)
+        #expect(rebuilt.session.name == "crash" && rebuilt.session.seed == 9)
+        #expect(rebuilt.devices.map(\.identifier) == ["DEV"])
+        #expect(rebuilt.streams.map(\.topic) == before.streams.map(\.topic))
+        #expect(rebuilt.streams.map(\.messageCount) == before.streams.map(\.messageCount))
+        #expect(rebuilt.streams.map(\.unit) == before.streams.map(\.unit))
+        #expect(rebuilt.segments.map(\.byteSize) == before.segments.map(\.byteSize))
+        // Per-chunk statistics of numeric streams are rebuilt from the payloads.
+        let reader = try RecordingReader(directory: directory)
+        let topic = try #require(rebuilt.streams.first { $0.topic.hasSuffix("/acc_x") }?.topic)
+        #expect(try reader.messages(topics: [topic]).count == rebuilt.streams.first { $0.topic == topic }?.messageCount)
+    }
+
+    @Test func somethingThatIsNotARecordingIsAClearError() throws {
+        let empty = makeTemporaryDirectory()
+        let error = #expect(throws: RecordingError.self) { _ = try RecordingRecovery.recover(directory: empty) }
+        #expect(error?.code == .notFound)
+    }
+}
+
+extension SegmentScan {
+    /// Channels over all chunks: the Message Index records a complete segment has.
+    static func scanChannelsTotal(_ scan: SegmentScan) -> Int { scan.chunks.reduce(0) { $0 + $1.channels.count } }
+}
