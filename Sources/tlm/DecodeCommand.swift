@@ -17,6 +17,9 @@ struct DecodeCommand: ParsableCommand {
               tlm decode --family diot --characteristic D001 "09 00 00 80 3F 0A 00 00 00 00"
               tlm decode --family diot --characteristic 0000d003-0000-1000-8000-00805f9b34fb 0448000000 00
               tlm decode --family diot --characteristic D001 --file packets.txt
+              tlm decode --family jacquard --characteristic d2f2b8d1-d165-445c-b0e1-2d6b642ec57b \\
+                C00D0800101718 00CA070408321002
+              tlm decode --family comodule --characteristic c0de0002-0000-4000-8000-00805f9b34fb 01010002E803
             """
     )
 
@@ -29,6 +32,9 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "Read one hex notification per line from this file ('-' for standard input).",
             completion: .file())
     var file: String?
+
+    @Option(help: "Comodule: a property table file (JSON) instead of the default table.", completion: .file())
+    var propertyTable: String?
 
     @Argument(help: "Notifications as hex, one argument each; spaces, ':' and '-' between bytes are ignored.")
     var notifications: [String] = []
@@ -68,10 +74,22 @@ struct DecodeCommand: ParsableCommand {
         let failures: Int
         switch family.family {
         case .diot: failures = decode(with: DiotDecoder(), uuid, packets)
-        default:
-            throw CLIError("the \(family.family.rawValue) decoder is not available yet")
+        case .jacquard: failures = decode(with: JacquardDecoder(), uuid, packets)
+        case .comodule: failures = decode(with: ComoduleDecoder(table: try loadPropertyTable()), uuid, packets)
+        case .fjorden: failures = decode(with: FjordenDecoder(), uuid, packets)
+        case .obvious: failures = decode(with: ObviousDecoder(), uuid, packets)
         }
         if failures > 0 { throw ExitCode(3) }
+    }
+
+    /// The Comodule property table: the default, or the one from `--property-table`.
+    func loadPropertyTable() throws -> ComodulePropertyTable {
+        guard let propertyTable else { return .default }
+        do {
+            return try ComodulePropertyTable.load(contentsOfFile: propertyTable)
+        } catch {
+            throw CLIError("\(propertyTable): \(error.description)")
+        }
     }
 
     /// Decodes every packet with one decoder, printing a JSON line per value or error.

@@ -16,15 +16,19 @@ struct RecordCommand: AsyncParsableCommand {
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
+              tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
             """
     )
 
-    @Flag(help: "Record simulated devices (seeded, deterministic values), one per family.")
+    @Flag(help: "Record simulated devices (seeded, deterministic values), one per family: diot, comodule, jacquard, fjorden, obvious.")
     var simulate = false
 
     @Option(name: .customLong("family"),
             help: "With --simulate: a family to simulate (repeatable). Default: every family.")
     var families: [FamilyArgument] = []
+
+    @Option(help: "With --simulate: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets).")
+    var scenario: SimulationScenario = .clean
 
     @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.")
     var duration: DurationArgument?
@@ -77,7 +81,7 @@ struct RecordCommand: AsyncParsableCommand {
         let chosen = families.isEmpty ? simulatableFamilies : families.map(\.family)
         let session = SimulatedSession(
             directory: directory, configuration: recorderConfiguration, seed: seed, duration: duration?.duration,
-            families: chosen)
+            families: chosen, scenario: scenario)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         print("Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
               + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")

@@ -32,13 +32,15 @@ struct SimulatedSession {
     let seed: UInt64
     let duration: Duration?
     let families: [DeviceFamily]
+    let scenario: SimulationScenario
 
     func run(stop: SignalWatcher) async throws -> Summary {
-        let devices = simulatedDevices(families: families, seed: seed)
+        let devices = simulatedDevices(families: families, seed: seed, scenario: scenario)
         let recorder = try Recorder(
             directory: directory, configuration: configuration,
             session: .init(name: URL(fileURLWithPath: directory).lastPathComponent, source: "simulate", seed: seed,
-                           metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ",")]))
+                           metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ","),
+                                       "scenario": scenario.rawValue]))
         var deviceRecorders: [any DeviceRecorder] = []
         for device in devices { deviceRecorders.append(try device.makeRecorder(recorder)) }
 

@@ -93,3 +93,34 @@ import Recording
         #expect(first["acc_x"]!.prefix(20) != other["acc_x"]!.prefix(20))
     }
 }
+
+@Suite struct RecordFamiliesTests {
+    @Test func recordsAllFiveFamiliesByDefault() throws {
+        let output = temporaryPath()
+        let result = try tlm("record", "--simulate", "--duration", "2s", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let info = try RecordingInfo.load(from: output)
+        #expect(Set(info.devices.map(\.family)) == ["diot", "comodule", "jacquard", "fjorden", "obvious"])
+        for family in ["diot", "comodule", "jacquard", "fjorden", "obvious"] {
+            #expect(info.streams.contains { $0.topic.hasPrefix("/\(family)/") && $0.kind != "raw" && $0.messageCount > 0 },
+                    "no typed stream of \(family)")
+        }
+        #expect(info.lossCount == 0)
+    }
+
+    @Test func aChosenFamilyAloneIsRecorded() throws {
+        let output = temporaryPath()
+        #expect(try tlm("record", "--simulate", "--family", "fjorden", "--duration", "1s", "--output", output).status == 0)
+        #expect(try RecordingInfo.load(from: output).devices.map(\.family) == ["fjorden"])
+    }
+
+    @Test func theFaultsScenarioRecordsLossAndExitsThree() throws {
+        let output = temporaryPath()
+        let result = try tlm("record", "--simulate", "--scenario", "faults", "--family", "jacquard", "--duration", "3s",
+                             "--output", output)
+        #expect(result.status == 3, "\(result.output) \(result.errors)")
+        let info = try RecordingInfo.load(from: output)
+        #expect(info.lossCount > 0)
+        #expect(info.losses.allSatisfy { $0.reason.hasPrefix("malformed packet") })
+    }
+}

@@ -74,6 +74,25 @@ public struct CDRWriter: Sendable {
         bytes.append(contentsOf: value)
     }
 
+    /// A sequence of integers (`uint16[]`, `int32[]`, ...): `u32` count, then
+    /// the elements, each aligned to its size.
+    public mutating func writeIntegerSequence<T: FixedWidthInteger>(_ values: [T]) {
+        write(UInt32(values.count))
+        for value in values { appendAligned(value) }
+    }
+
+    /// A `bool[]` sequence: `u32` count, then one byte each.
+    public mutating func writeBoolSequence(_ values: [Bool]) {
+        write(UInt32(values.count))
+        for value in values { write(value) }
+    }
+
+    /// A `string[]` sequence: `u32` count, then each string.
+    public mutating func writeStringSequence(_ values: [String]) {
+        write(UInt32(values.count))
+        for value in values { write(value) }
+    }
+
     /// A fixed-size `uint8[N]` array: the bytes, no length.
     public mutating func writeArray(_ value: some Collection<UInt8>) {
         bytes.append(contentsOf: value)

@@ -6,6 +6,7 @@ import Devices
 enum NumericSchemas {
     static let valueOffsets: [String: Int] = [
         DiotEvent.sampleSchema.name: 16, // 4-byte header, 4 × uint8, uint32, then float64 value
+        ComoduleFrame.rangeSchema.name: 4, // 4-byte header, then float64 value
     ]
 
     /// The numeric value of a message, if its schema is numeric.
