@@ -7,6 +7,8 @@ import Benchmark
 /// (`Sources/CDecoders`, -O2), it runs on the same input in the same run.
 let benchmarks: @Sendable () -> Void = {
     diotBenchmarks()
+    jacquardBenchmarks()
+    profileBenchmarks()
 }
 
 /// The configuration every decode benchmark uses.

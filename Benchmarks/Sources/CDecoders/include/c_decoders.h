@@ -27,4 +27,21 @@ int c_diot_decode(const uint8_t *bytes, size_t length, uint8_t channel, c_diot_r
 double c_diot_decode_batch(const uint8_t *data, const uint32_t *lengths, const uint8_t *channels, size_t count,
                            size_t *values);
 
+// Jacquard: per-characteristic fragment reassembly (FIRST/LAST/counter
+// header, LEB128 length, 1024-byte limit) and a protobuf walk to the gesture
+// event (Notification ext 917 -> DataChannel field 1 -> inference event).
+typedef struct {
+    uint8_t buffer[1024];
+    size_t length;
+    size_t expected;
+    int next_counter;
+    int in_progress;
+} c_jacquard_reassembler;
+
+// Decodes gesture notifications laid out back to back (lengths in
+// `lengths`) through one reassembler. Returns the sum of the gesture ids and
+// stores their number in `gestures`; malformed packets are skipped.
+long long c_jacquard_decode_gestures_batch(c_jacquard_reassembler *reassembler, const uint8_t *data,
+                                           const uint32_t *lengths, size_t count, size_t *gestures);
+
 #endif
