@@ -25,6 +25,18 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .systemLibrary(name: "CZstdBench", path: "Sources/CZstdBench", pkgConfig: "libzstd"),
+        .executableTarget(
+            name: "RecordingBenchmarks",
+            dependencies: [
+                "CZstdBench",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/RecordingBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [

@@ -1,0 +1,112 @@
+import Benchmark
+import CZstdBench
+import Devices
+import Foundation
+import Recording
+
+/// Record throughput of small messages (DIoT samples: 20-byte CDR payloads)
+/// into zstd level 3 segments with the index, against compressing the same
+/// serialized chunk bytes with zstd alone (the limit) and against the Python
+/// `mcap` writer writing the same messages (the peer a user would script).
+/// One iteration = 1M messages; `throughput` × 1M = messages/s.
+let benchmarks: @Sendable () -> Void = {
+    let messages = 1_000_000
+    let payload = DiotEvent.record(DiotRecord(channel: DiotChannel(1)!, index: 0, feature: .accX, raw: 0x3F80_0000))
+    var cdr = CDRWriter()
+    _ = payload.encode(into: &cdr)
+    let bytes = cdr.bytes
+    let configuration = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 10)
+
+    Benchmark("Record 1M DIoT messages, zstd 3 + index", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = NSTemporaryDirectory() + "tlm-bench-\(UUID().uuidString)"
+            benchmark.startMeasurement()
+            let recorder = try! Recorder(directory: directory, session: .init(name: "bench", source: "benchmark"))
+            let streams = (0..<6).map { index in
+                try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
+                                                         schema: DiotEvent.sampleSchema, isNumeric: true))
+            }
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<messages {
+                    try! recorder.write(streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000,
+                                        payload: raw, numericValue: Double(index & 1023))
+                }
+            }
+            try! recorder.close()
+            benchmark.stopMeasurement()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    // The same serialized Message records, in 1 MiB chunks, through zstd level 3 alone.
+    let chunks = serializedChunks(messages: messages, payload: bytes)
+    Benchmark("zstd 3 alone on the same 1M serialized messages", configuration: configuration) { benchmark in
+        let context = ZSTD_createCCtx()
+        var output = [UInt8](repeating: 0, count: ZSTD_compressBound(1 << 21))
+        for _ in benchmark.scaledIterations {
+            var total = 0
+            for chunk in chunks {
+                total += chunk.withUnsafeBytes { raw in
+                    output.withUnsafeMutableBytes { out in
+                        ZSTD_compressCCtx(context, out.baseAddress, out.count, raw.baseAddress, raw.count, 3)
+                    }
+                }
+            }
+            blackHole(total)
+        }
+        ZSTD_freeCCtx(context)
+    }
+
+    Benchmark("Python mcap writer, 1M DIoT messages, zstd (subprocess, includes interpreter start)",
+              configuration: .init(metrics: [.throughput, .wallClock], maxDuration: .seconds(60), maxIterations: 3)) { benchmark in
+        let script = """
+            import sys, io
+            from mcap.writer import Writer, CompressionType
+            payload = bytes.fromhex(sys.argv[2])
+            out = io.BytesIO()
+            w = Writer(out, compression=CompressionType.ZSTD)
+            w.start(profile="", library="bench")
+            s = w.register_schema(name="tlm/msg/DiotSample", encoding="ros2msg", data=b"float64 value")
+            ch = [w.register_channel(topic=f"/diot/BENCH/s{i}", message_encoding="cdr", schema_id=s) for i in range(6)]
+            n = int(sys.argv[1])
+            for i in range(n):
+                w.add_message(channel_id=ch[i % 6], log_time=1_000_000_000 + i * 1000, data=payload,
+                              publish_time=1_000_000_000 + i * 1000, sequence=i // 6)
+            w.finish()
+            """
+        let python = FileManager.default.currentDirectoryPath + "/../.venv/bin/python"
+        for _ in benchmark.scaledIterations {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", script, String(messages), bytes.map { String(format: "%02x", $0) }.joined()]
+            try! process.run()
+            process.waitUntilExit()
+            precondition(process.terminationStatus == 0, "the Python writer failed (is .venv there? run make setup)")
+        }
+    }
+}
+
+/// Message records (the bytes a chunk holds) for `messages` messages, cut
+/// into 1 MiB pieces as the recorder's chunks are.
+func serializedChunks(messages: Int, payload: [UInt8]) -> [[UInt8]] {
+    var chunks: [[UInt8]] = []
+    var current: [UInt8] = []
+    current.reserveCapacity(1 << 20 + 64)
+    for index in 0..<messages {
+        let time = 1_000_000_000 + UInt64(index) * 1_000
+        current.append(0x05)
+        withUnsafeBytes(of: UInt64(2 + 4 + 8 + 8 + payload.count).littleEndian) { current.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(index % 6 + 1).littleEndian) { current.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(index / 6).littleEndian) { current.append(contentsOf: $0) }
+        withUnsafeBytes(of: time.littleEndian) { current.append(contentsOf: $0) }
+        withUnsafeBytes(of: time.littleEndian) { current.append(contentsOf: $0) }
+        current.append(contentsOf: payload)
+        if current.count >= 1 << 20 {
+            chunks.append(current)
+            current.removeAll(keepingCapacity: true)
+        }
+    }
+    if !current.isEmpty { chunks.append(current) }
+    return chunks
+}
