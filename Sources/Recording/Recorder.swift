@@ -61,6 +61,8 @@ public final class Recorder {
     private var segmentFirstTime: UInt64?
     private var chunkFirstTime: UInt64?
     private var closed = false
+    private let chunkAgeNanoseconds: UInt64
+    private let segmentDurationNanoseconds: UInt64?
 
     /// Creates a recording directory (it must not exist, or be empty) and
     /// starts its session.
@@ -81,6 +83,8 @@ public final class Recorder {
         }
         self.directory = directory
         self.configuration = configuration
+        self.chunkAgeNanoseconds = configuration.chunkAge.nanosecondsClamped
+        self.segmentDurationNanoseconds = configuration.segmentDuration?.nanosecondsClamped
         self.session = session
         self.index = try RecordingIndex(path: directory + "/index.sqlite")
         let metadata = Self.json(session.metadata)
@@ -180,11 +184,11 @@ public final class Recorder {
         }
         // A segment spans less than the rotation duration of log time; a chunk
         // less than the chunk age.
-        if let duration = configuration.segmentDuration, let first = segmentFirstTime, logTime > first,
-           logTime - first >= duration.nanosecondsClamped {
+        if let duration = segmentDurationNanoseconds, let first = segmentFirstTime, logTime > first,
+           logTime - first >= duration {
             try closeSegment()
         } else if let first = chunkFirstTime, logTime > first,
-                  logTime - first >= configuration.chunkAge.nanosecondsClamped {
+                  logTime - first >= chunkAgeNanoseconds {
             try closeChunk()
         }
         if segment == nil { try openSegment() }
@@ -192,8 +196,10 @@ public final class Recorder {
         streams[slot].nextSequence &+= 1
         if chunkFirstTime == nil { chunkFirstTime = logTime }
         if segmentFirstTime == nil { segmentFirstTime = logTime }
-        if let closedChunk = try segment!.write(
-            channel: streams[slot].channel, sequence: sequence, logTime: logTime,
+        let writer = segment!
+        if !writer.isDefined(stream.channelID) { writer.define(streams[slot].channel) }
+        if let closedChunk = try writer.write(
+            channelID: stream.channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue) {
             try committed(closedChunk)
         }
@@ -224,7 +230,7 @@ public final class Recorder {
     /// data does not sit in memory.
     public func closeChunkIfDue(now: UInt64) throws(RecordingError) {
         try ensureOpen()
-        if let first = chunkFirstTime, now > first, now - first >= configuration.chunkAge.nanosecondsClamped {
+        if let first = chunkFirstTime, now > first, now - first >= chunkAgeNanoseconds {
             try closeChunk()
         }
     }

@@ -45,6 +45,25 @@ package struct MCAPByteBuffer: Sendable {
         bytes.append(contentsOf: raw)
     }
 
+    /// Appends a whole Message record (opcode, length, header fields, data)
+    /// with one copy of its 31-byte header: the writer's hot path.
+    @inline(__always)
+    package mutating func appendMessageRecord(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
+    ) {
+        var header: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &header) { raw in
+            raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
+            raw.storeBytes(of: UInt64(22 + payload.count).littleEndian, toByteOffset: 1, as: UInt64.self)
+            raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
+            raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
+            raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
+            raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<31]))
+        }
+        bytes.append(contentsOf: payload)
+    }
+
     /// Appends an MCAP `String`: a `u32` byte length, then UTF-8 bytes.
     package mutating func appendString(_ value: String) {
         var value = value

@@ -27,6 +27,8 @@ package final class SegmentWriter {
     // Recording-wide definitions this segment has written, by id.
     private var schemas: [UInt16: MessageSchema] = [:]
     private var channels: [UInt16: SegmentChannel] = [:]
+    /// `definedChannels[id]`: the channel's records are in this segment (dense, for the hot path).
+    private var definedChannels: [Bool] = []
 
     // The open chunk.
     private var chunkRecords = MCAPByteBuffer(capacity: 1 << 20)
@@ -104,39 +106,44 @@ package final class SegmentWriter {
     ///   - numericValue: The message's numeric value, for the per-chunk
     ///     statistics of numeric streams; `nil` for other streams.
     package func write(
-        channel: SegmentChannel,
+        channelID: UInt16,
         sequence: UInt32,
         logTime: UInt64,
         publishTime: UInt64,
         payload: UnsafeRawBufferPointer,
         numericValue: Double?
     ) throws(RecordingError) -> ClosedChunk? {
-        try ensureOpen()
-        if channels[channel.id] == nil { define(channel) }
-
-        let id = Int(channel.id)
-        if id >= chunkChannels.count {
-            chunkChannels.append(contentsOf: repeatElement(ChannelAccumulator(), count: id + 1 - chunkChannels.count))
+        guard !isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
+        let id = Int(channelID)
+        guard id < definedChannels.count, definedChannels[id] else {
+            throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
         }
-        if chunkChannels[id].messageCount == 0 { chunkChannelsUsed.append(channel.id) }
+        if chunkChannels[id].messageCount == 0 { chunkChannelsUsed.append(channelID) }
         chunkChannels[id].add(time: logTime, offset: UInt64(chunkRecords.count), value: numericValue)
-
-        let slot = chunkRecords.beginRecord(.message)
-        chunkRecords.append(channel.id)
-        chunkRecords.append(sequence)
-        chunkRecords.append(logTime)
-        chunkRecords.append(publishTime)
-        chunkRecords.append(raw: payload)
-        chunkRecords.endRecord(slot)
-
-        chunkStart = min(chunkStart, logTime)
-        chunkEnd = max(chunkEnd, logTime)
+        chunkRecords.appendMessageRecord(channelID: channelID, sequence: sequence, logTime: logTime,
+                                         publishTime: publishTime, payload: payload)
+        if logTime < chunkStart { chunkStart = logTime }
+        if logTime > chunkEnd { chunkEnd = logTime }
         chunkMessageCount += 1
         return chunkRecords.count >= options.chunkSize ? try closeChunk() : nil
     }
 
-    /// Writes the Schema and Channel records into the open chunk.
-    private func define(_ channel: SegmentChannel) {
+    /// Whether the segment has written the channel's definition.
+    @inline(__always)
+    package func isDefined(_ channelID: UInt16) -> Bool {
+        Int(channelID) < definedChannels.count && definedChannels[Int(channelID)]
+    }
+
+    /// Writes the Schema and Channel records into the open chunk; call it
+    /// once per channel before the channel's first message in this segment.
+    package func define(_ channel: SegmentChannel) {
+        let id = Int(channel.id)
+        if id >= definedChannels.count {
+            definedChannels.append(contentsOf: repeatElement(false, count: id + 1 - definedChannels.count))
+            chunkChannels.append(contentsOf: repeatElement(ChannelAccumulator(), count: id + 1 - chunkChannels.count))
+        }
+        guard !definedChannels[id] else { return }
+        definedChannels[id] = true
         if schemas[channel.schemaID] == nil {
             schemas[channel.schemaID] = channel.schema
             Self.appendSchema(id: channel.schemaID, channel.schema, to: &chunkRecords)
