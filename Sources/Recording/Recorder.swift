@@ -61,6 +61,7 @@ public final class Recorder {
     private var segmentFirstTime: UInt64?
     private var chunkFirstTime: UInt64?
     private var closed = false
+    private var lossStream: StreamHandle?
     private let chunkAgeNanoseconds: UInt64
     private let segmentDurationNanoseconds: UInt64?
 
@@ -214,15 +215,23 @@ public final class Recorder {
     }
 
     /// Writes a loss record: `count` elements of `stream` (or of the session,
-    /// when `nil`) were lost at `time` for `reason`.
+    /// when `nil`) were lost at `time` for `reason`. It goes into the index and,
+    /// as a message on `/tlm/loss`, into the segment.
     public func recordLoss(stream: StreamHandle?, time: UInt64, count: Int, reason: String) throws(RecordingError) {
         try ensureOpen()
         guard count > 0 else { return }
         try index.write { db in
             try db.execute(
-                sql: "INSERT INTO losses (session_id, stream_id, time, count, reason) VALUES (?, ?, ?, ?, ?)",
-                arguments: [sessionID, stream?.streamID, Int64(clamping: time), count, reason])
+                sql: "INSERT INTO losses (session_id, stream_id, topic, time, count, reason) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [sessionID, stream?.streamID, stream?.topic, Int64(clamping: time), count, reason])
         }
+        // And in the segment, on /tlm/loss.
+        if lossStream == nil {
+            lossStream = try addStream(StreamDescriptor(topic: LossRecordMessage.topic, kind: .event,
+                                                        schema: LossRecordMessage.schema))
+        }
+        try write(lossStream!, logTime: time,
+                  payload: LossRecordMessage.encode(stream: stream?.topic, time: time, count: count, reason: reason))
     }
 
     /// Closes the open chunk if its oldest message is older than the

@@ -125,7 +125,7 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                         messageCount: row["message_count"], chunkCount: row["chunk_count"])
             }
             let losses = try Row.fetchAll(db, sql: """
-                SELECT s.topic, l.time, l.count, l.reason FROM losses l
+                SELECT COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason FROM losses l
                 LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.time, l.id
                 """).map { row in
                 Loss(topic: row["topic"], time: UInt64(max(0, row["time"] as Int64)), count: row["count"],

@@ -70,11 +70,12 @@ import Devices
         #expect(info.session.name == "test" && info.session.seed == 42 && info.session.host == "testhost")
         #expect(info.session.startedAt == 1_000 && info.session.endedAt == 5_000)
         #expect(info.devices == [.init(family: "diot", identifier: "ABCD", name: "DIoT-ABCD")])
-        #expect(info.streams.map(\.topic) == ["/diot/ABCD/acc_x", "/diot/ABCD/raw/x"])
+        // The loss record is also a message on /tlm/loss, in the segment.
+        #expect(info.streams.map(\.topic) == ["/diot/ABCD/acc_x", "/diot/ABCD/raw/x", "/tlm/loss"])
         #expect(info.streams[0].messageCount == 10 && info.streams[0].unit == "g")
         #expect(info.streams[0].firstTime == 2_000 && info.streams[0].lastTime == 2_900)
         #expect(info.streams[1].messageCount == 1)
-        #expect(info.segments.count == 1 && info.segments[0].state == "closed" && info.segments[0].messageCount == 11)
+        #expect(info.segments.count == 1 && info.segments[0].state == "closed" && info.segments[0].messageCount == 12)
         #expect(info.losses == [.init(topic: "/diot/ABCD/acc_x", time: 2_500, count: 3, reason: "buffer full")])
         #expect(info.compressionRatio > 0)
     }

@@ -93,6 +93,32 @@ import Devices
         _ = try readWithPython([path])
     }
 
+    @Test func lossRecordsAreInTheSegmentAndComeBackWithARebuiltIndex() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "loss", source: "simulate"), startTime: 1)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
+        var cdr = CDRWriter()
+        _ = DiotEvent.channelEmpty(DiotChannel(1)!).encode(into: &cdr)
+        let empty = try recorder.addStream(StreamDescriptor(topic: "/t/d/e", kind: .event, schema: DiotEvent.channelEmptySchema))
+        try recorder.write(empty, logTime: 10, payload: cdr.bytes)
+        try recorder.recordLoss(stream: stream, time: 20, count: 3, reason: "buffer full")
+        try recorder.recordLoss(stream: nil, time: 30, count: 1, reason: "disconnected 2.0 s")
+        try recorder.close(at: 40)
+        let before = try RecordingInfo.load(from: directory)
+        #expect(before.losses.count == 2)
+        // In the segment: messages on /tlm/loss that any MCAP reader sees.
+        let python = try readWithPython([directory + "/segments/000001.mcap"])
+        let messages = (python["segments"] as! [[String: Any]])[0]["messages"] as! [[String: Any]]
+        let losses = messages.filter { $0["topic"] as? String == "/tlm/loss" }.map { $0["fields"] as! [String: Any] }
+        #expect(losses.count == 2)
+        #expect(losses.first?["reason"] as? String == "buffer full" && losses.first?["count"] as? Int == 3)
+        #expect(losses.first?["stream"] as? String == "/t/d/v")
+
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        _ = try RecordingRecovery.recover(directory: directory)
+        #expect(try RecordingInfo.load(from: directory).losses == before.losses)
+    }
+
     @Test func aMissingIndexIsRebuiltFromTheSegments() throws {
         let (directory, _) = try Self.crashedRecording(notifications: 500)
         _ = try RecordingRecovery.recover(directory: directory)

@@ -153,6 +153,14 @@ package final class RecordingIndex: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // Loss rows keep their stream's topic, so a loss on a stream that
+            // never wrote a message (no stream row after a rebuild) stays named.
+            try db.execute(sql: """
+                ALTER TABLE losses ADD COLUMN topic TEXT;
+                UPDATE losses SET topic = (SELECT topic FROM streams WHERE streams.id = losses.stream_id);
+                """)
+        }
         return migrator
     }()
 }

@@ -242,6 +242,24 @@ extension RecordingRecovery {
                     arguments: [path, Int64(size), Int64(uncompressed), messages, scan.chunks.count,
                                 start.map { Int64(clamping: $0) }, end.map { Int64(clamping: $0) }, segmentID])
             }
+            if report.indexRebuilt {
+                // Loss rows come back from the segments' /tlm/loss messages.
+                let lossChannels = Set(scans.flatMap { $0.scan.channels.values }
+                    .filter { $0.topic == LossRecordMessage.topic }.map(\.id))
+                for message in scans.flatMap({ $0.scan.chunks.flatMap(\.messages) })
+                where lossChannels.contains(message.channelID) {
+                    guard let loss = LossRecordMessage.decode(message.data) else { continue }
+                    let streamID = try loss.stream.flatMap {
+                        try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE topic = ?", arguments: [$0])
+                    }
+                    try db.execute(
+                        sql: """
+                            INSERT INTO losses (session_id, stream_id, topic, time, count, reason) VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [session, streamID, loss.stream, Int64(clamping: loss.time),
+                                    Int64(clamping: loss.count), loss.reason])
+                }
+            }
             try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
                            arguments: [Int64(clamping: lastTime), session])
             for segment in report.segments where segment.discardedBytes > 0 {

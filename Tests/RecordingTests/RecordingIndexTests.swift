@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Recording
+
+@Suite struct RecordingIndexTests {
+    @Test func aVersion1IndexMigratesToTheCurrentSchemaKeepingItsRows() throws {
+        let path = makeTemporaryDirectory() + "/index.sqlite"
+        let old = try DatabaseQueue(path: path)
+        try RecordingIndex.migrator.migrate(old, upTo: "v1")
+        try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO sessions (id, name, source, host, library, started_at) VALUES (1, 's', 'simulate', 'h', 'l', 0);
+                INSERT INTO streams (id, session_id, channel_id, topic, kind, schema_name, schema_encoding, message_encoding, is_numeric)
+                    VALUES (7, 1, 1, '/diot/D/acc_x', 'typed', 'tlm/msg/DiotSample', 'ros2msg', 'cdr', 1);
+                INSERT INTO losses (session_id, stream_id, time, count, reason) VALUES (1, 7, 5, 2, 'buffer full');
+                """)
+        }
+        try old.close()
+        let index = try RecordingIndex(path: path)
+        let (applied, topic) = try index.read { db in
+            (try RecordingIndex.migrator.appliedIdentifiers(db),
+             try String.fetchOne(db, sql: "SELECT topic FROM losses"))
+        }
+        #expect(applied == ["v1", "v2"])
+        #expect(topic == "/diot/D/acc_x")
+    }
+
+    @Test func anIndexFromANewerTlmIsRefusedClearly() throws {
+        let directory = makeTemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory + "/index.sqlite")
+        try RecordingIndex.migrator.migrate(queue)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
+        try queue.close()
+        let error = #expect(throws: RecordingError.self) {
+            _ = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
+        }
+        #expect(error?.code == .unsupported)
+    }
+
+    @Test func theIndexIsReadableWithTheSqlite3Shell() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "shell", source: "simulate"), startTime: 0)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .raw, schema: RawNotificationMessage.schema))
+        for index in 0..<10 { try recorder.write(stream, logTime: UInt64(index), payload: [0, 1, 0, 0]) }
+        try recorder.close()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [directory + "/index.sqlite",
+                             "SELECT s.topic, SUM(c.message_count) FROM chunk_streams c JOIN streams s ON s.id = c.stream_id GROUP BY s.topic"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text == "/t/d/v|10\n")
+    }
+}
