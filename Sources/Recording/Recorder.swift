@@ -288,8 +288,8 @@ public final class Recorder {
             let chunkID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                           value_count, value_min, value_max, value_sum)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           value_count, value_min, value_max, value_sum, value_first, value_last)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (statistics, streamID) in zip(chunk.channels, streamIDs) {
                 let numeric = statistics.numericCount > 0
@@ -297,7 +297,8 @@ public final class Recorder {
                     chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
                     Int64(clamping: statistics.lastTime), statistics.numericCount,
                     numeric ? statistics.minimum : nil, numeric ? statistics.maximum : nil,
-                    numeric ? statistics.sum : nil,
+                    numeric ? statistics.sum : nil, numeric ? statistics.firstValue : nil,
+                    numeric ? statistics.lastValue : nil,
                 ])
             }
             try db.execute(

@@ -22,7 +22,7 @@ import Testing
             (try RecordingIndex.migrator.appliedIdentifiers(db),
              try String.fetchOne(db, sql: "SELECT topic FROM losses"))
         }
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == Set(RecordingIndex.migrator.migrations))
         #expect(topic == "/diot/D/acc_x")
     }
 

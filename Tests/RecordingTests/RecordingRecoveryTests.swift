@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import Devices
 @testable import Recording
@@ -123,9 +124,17 @@ import Devices
         let (directory, _) = try Self.crashedRecording(notifications: 500)
         _ = try RecordingRecovery.recover(directory: directory)
         let before = try RecordingInfo.load(from: directory)
+        let statistics = "SELECT c.offset, cs.message_count, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, "
+            + "cs.value_first, cs.value_last FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id "
+            + "JOIN streams s ON s.id = cs.stream_id ORDER BY c.offset, s.topic"
+        let statisticsBefore = try DatabaseQueue(path: directory + "/index.sqlite").read { try Row.fetchAll($0, sql: statistics) }
+        #expect(statisticsBefore.contains { ($0["value_count"] as Int) > 0 })
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
 
         let report = try RecordingRecovery.recover(directory: directory)
+        // Per-chunk statistics, numeric values included, are rebuilt from the payloads exactly.
+        let statisticsAfter = try DatabaseQueue(path: directory + "/index.sqlite").read { try Row.fetchAll($0, sql: statistics) }
+        #expect(statisticsAfter == statisticsBefore)
         #expect(report.indexRebuilt && report.changed && report.discardedBytes == 0)
         let rebuilt = try RecordingInfo.load(from: directory)
         #expect(rebuilt.session.name == "crash" && rebuilt.session.seed == 9)

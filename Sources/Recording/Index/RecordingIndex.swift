@@ -161,6 +161,14 @@ package final class RecordingIndex: Sendable {
                 UPDATE losses SET topic = (SELECT topic FROM streams WHERE streams.id = losses.stream_id);
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            // The values at a chunk's first and last message time, so first/last
+            // aggregates over whole chunks need no decompression.
+            try db.execute(sql: """
+                ALTER TABLE chunk_streams ADD COLUMN value_first REAL;
+                ALTER TABLE chunk_streams ADD COLUMN value_last REAL;
+                """)
+        }
         return migrator
     }()
 }

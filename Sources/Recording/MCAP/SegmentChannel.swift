@@ -29,6 +29,10 @@ package struct ChunkChannelStatistics: Sendable, Hashable {
     package var minimum: Double
     package var maximum: Double
     package var sum: Double
+    /// The values at `firstTime` and `lastTime` (the earliest and the latest
+    /// message; for equal times, the first and the last written).
+    package var firstValue: Double?
+    package var lastValue: Double?
 }
 
 /// A chunk that the writer has closed and written, as the index records it.

@@ -318,13 +318,15 @@ private struct ChannelAccumulator {
     var minimum = Double.infinity
     var maximum = -Double.infinity
     var sum = 0.0
+    var firstValue: Double?
+    var lastValue: Double?
 
     @inline(__always) mutating func add(time: UInt64, offset: UInt64, value: Double?) {
         entries.append(time)
         entries.append(offset)
         messageCount += 1
-        firstTime = min(firstTime, time)
-        lastTime = max(lastTime, time)
+        if time < firstTime { firstTime = time; firstValue = value }
+        if time >= lastTime { lastTime = time; lastValue = value }
         if let value, !value.isNaN {
             numericCount += 1
             minimum = min(minimum, value)
@@ -336,7 +338,8 @@ private struct ChannelAccumulator {
     func statistics(channelID: UInt16) -> ChunkChannelStatistics {
         ChunkChannelStatistics(
             channelID: channelID, messageCount: messageCount, firstTime: firstTime, lastTime: lastTime,
-            numericCount: numericCount, minimum: minimum, maximum: maximum, sum: sum)
+            numericCount: numericCount, minimum: minimum, maximum: maximum, sum: sum,
+            firstValue: firstValue, lastValue: lastValue)
     }
 
     mutating func reset() {

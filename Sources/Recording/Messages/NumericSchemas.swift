@@ -5,7 +5,7 @@ import Devices
 /// `recover` uses it to rebuild per-chunk statistics from segment bytes alone.
 enum NumericSchemas {
     static let valueOffsets: [String: Int] = [
-        DiotEvent.sampleSchema.name: 16, // 4-byte header, 4 × uint8, uint32, then float64 value
+        DiotEvent.sampleSchema.name: 12, // 4-byte header, 4 × uint8, uint32, then float64 value at body offset 8
         ComoduleFrame.rangeSchema.name: 4, // 4-byte header, then float64 value
     ]
 

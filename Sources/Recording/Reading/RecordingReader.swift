@@ -16,7 +16,7 @@ import GRDB
 public final class RecordingReader {
     /// The recording directory.
     public let directory: String
-    private let index: RecordingIndex
+    let index: RecordingIndex
     /// Stream topics by MCAP channel id.
     private let topicsByChannel: [UInt16: String]
     /// Bytes read from segment files so far, for checking that a query
@@ -24,6 +24,10 @@ public final class RecordingReader {
     public private(set) var bytesRead: UInt64 = 0
     /// Chunks read so far.
     public private(set) var chunksRead = 0
+    /// Open segment files, by path.
+    private var files: [String: FileHandle] = [:]
+
+    deinit { for handle in files.values { try? handle.close() } }
 
     /// Opens a recording for reading.
     ///
@@ -66,41 +70,11 @@ public final class RecordingReader {
                 """, arguments: [lower, upper, lower, upper])
         }
         var found: [(message: RecordedMessage, order: Int)] = []
-        var files: [String: FileHandle] = [:]
-        defer { for handle in files.values { try? handle.close() } }
         for row in chunks {
-            let path = directory + "/" + (row["path"] as String)
-            let handle: FileHandle
-            if let open = files[path] {
-                handle = open
-            } else {
-                guard let opened = FileHandle(forReadingAtPath: path) else {
-                    throw RecordingError(.notFound, "segment \(path) is missing")
-                }
-                files[path] = opened
-                handle = opened
-            }
             let offset = UInt64(row["offset"] as Int64)
-            let length = Int(row["length"] as Int64)
-            let bytes: [UInt8]
-            do {
-                try handle.seek(toOffset: offset)
-                bytes = [UInt8](try handle.read(upToCount: length) ?? Data())
-            } catch {
-                throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)")
-            }
-            guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue else {
-                throw RecordingError(.corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
-            }
-            bytesRead += UInt64(length)
-            chunksRead += 1
-            guard case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) else {
-                throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
-            }
-            for record in try MCAPStreamReader.records(in: chunk, at: Int(offset)) {
-                guard case .message(let message) = record, wanted.contains(message.channelID),
-                      message.logTime >= UInt64(lower), message.logTime < UInt64(upper)
-                else { continue }
+            for message in try messages(inChunkAt: offset, length: Int(row["length"] as Int64), path: row["path"],
+                                        channelID: nil)
+            where wanted.contains(message.channelID) && message.logTime >= UInt64(lower) && message.logTime < UInt64(upper) {
                 found.append((RecordedMessage(topic: topicsByChannel[message.channelID]!, sequence: message.sequence,
                                               logTime: message.logTime, publishTime: message.publishTime,
                                               payload: message.data), found.count))
@@ -108,5 +82,70 @@ public final class RecordingReader {
         }
         found.sort { ($0.message.logTime, $0.order) < ($1.message.logTime, $1.order) }
         return found.map(\.message)
+    }
+
+    /// Reads one chunk (located by the index) and returns its messages, of
+    /// one channel or all, in file order.
+    func messages(inChunkAt offset: UInt64, length: Int, path relative: String, channelID: UInt16?)
+        throws(RecordingError) -> [MCAPRecord.Message]
+    {
+        let path = directory + "/" + relative
+        let handle: FileHandle
+        if let open = files[path] {
+            handle = open
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: path) else {
+                throw RecordingError(.notFound, "segment \(path) is missing")
+            }
+            files[path] = opened
+            handle = opened
+        }
+        let bytes: [UInt8]
+        do {
+            try handle.seek(toOffset: offset)
+            bytes = [UInt8](try handle.read(upToCount: length) ?? Data())
+        } catch {
+            throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)")
+        }
+        guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue else {
+            throw RecordingError(.corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
+        }
+        bytesRead += UInt64(length)
+        chunksRead += 1
+        guard case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) else {
+            throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
+        }
+        return try MCAPStreamReader.records(in: chunk, at: Int(offset)).compactMap { record in
+            guard case .message(let message) = record, channelID == nil || message.channelID == channelID else { return nil }
+            return message
+        }
+    }
+
+    /// A stream's row in the index.
+    func streamRow(topic: String) throws(RecordingError) -> (id: Int64, channelID: UInt16, schema: String?) {
+        let row = try index.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, channel_id, schema_name FROM streams WHERE topic = ?", arguments: [topic])
+        }
+        guard let row else { throw RecordingError(.notFound, "no stream \(topic) in \(directory)") }
+        return (row["id"], UInt16(row["channel_id"] as Int), row["schema_name"])
+    }
+
+    /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
+    func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
+        try index.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.path, c.offset, c.length, cs.first_time, cs.last_time, cs.value_count, cs.value_min,
+                       cs.value_max, cs.value_sum, cs.value_first, cs.value_last
+                FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
+                ORDER BY s.sequence, c.ordinal
+                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row in
+                ChunkStatisticsRow(
+                    path: row["path"], offset: UInt64(row["offset"] as Int64), length: Int(row["length"] as Int64),
+                    firstTime: UInt64(max(0, row["first_time"] as Int64)), lastTime: UInt64(max(0, row["last_time"] as Int64)),
+                    valueCount: row["value_count"], minimum: row["value_min"], maximum: row["value_max"],
+                    sum: row["value_sum"], firstValue: row["value_first"], lastValue: row["value_last"])
+            }
+        }
     }
 }

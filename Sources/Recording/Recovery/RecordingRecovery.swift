@@ -218,18 +218,25 @@ extension RecordingRecovery {
                     let chunkID = db.lastInsertedRowID
                     for (channelID, share) in chunk.channels {
                         guard let streamID = streamIDs[channelID] else { continue }
-                        let values = chunk.messages.filter { $0.channelID == channelID }
-                            .compactMap { NumericSchemas.value(schema: schemaNames[channelID] ?? "", payload: $0.data) }
-                            .filter { !$0.isNaN }
+                        let timed = chunk.messages.filter { $0.channelID == channelID }
+                            .compactMap { message in
+                                NumericSchemas.value(schema: schemaNames[channelID] ?? "", payload: message.data)
+                                    .map { (time: message.logTime, value: $0) }
+                            }
+                        let values = timed.map(\.value).filter { !$0.isNaN }
+                        // The values at the first and last times, as the writer keeps them.
+                        let first = timed.min { $0.time < $1.time }?.value
+                        let last = timed.last { $0.time == (timed.map(\.time).max() ?? 0) }?.value
                         try db.execute(
                             sql: """
                                 INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                                           value_count, value_min, value_max, value_sum)
-                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                           value_count, value_min, value_max, value_sum,
+                                                           value_first, value_last)
+                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                                 """,
                             arguments: [chunkID, streamID, share.entries.count, Int64(clamping: share.firstTime),
                                         Int64(clamping: share.lastTime), values.count, values.min(), values.max(),
-                                        values.isEmpty ? nil : values.reduce(0, +)])
+                                        values.isEmpty ? nil : values.reduce(0, +), first, last])
                     }
                     added += 1
                 }
