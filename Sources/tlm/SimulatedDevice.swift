@@ -124,7 +124,7 @@ func simulatedDevices(families: [DeviceFamily], seed: UInt64, scenario: Simulati
     return families.map { family -> any SimulatedDevice in
         let familySeed = seed ^ (UInt64(DeviceFamily.allCases.firstIndex(of: family)!) << 56)
         return switch family {
-        case .diot: DiotSimulator(seed: seed)
+        case .diot: DiotSimulator(seed: seed, configuration: faults ? .stress : .default)
         case .jacquard: JacquardSimulator(seed: familySeed, configuration: faults ? .stress : .default)
         case .comodule: ComoduleSimulator(seed: familySeed, configuration: faults ? .default : .clean)
         case .fjorden: FjordenSimulator(seed: familySeed, configuration: faults ? .default : .clean)

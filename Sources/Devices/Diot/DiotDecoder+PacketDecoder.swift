@@ -2,18 +2,15 @@ extension DiotDecoder: PacketDecoder {
     /// DIoT.
     public static var family: DeviceFamily { .diot }
 
-    /// Decodes a data-channel notification through the family-neutral
-    /// ``PacketDecoder`` interface: each record, in order, or one
-    /// ``DiotEvent/channelEmpty(_:)``.
+    /// Decodes a notification from any DIoT characteristic through the
+    /// family-neutral ``PacketDecoder`` interface: each data-channel record
+    /// in order or one ``DiotEvent/channelEmpty(_:)``, and the events of the
+    /// command, battery, device information, chip id and debug
+    /// characteristics (see ``decodeEvents(_:from:emit:)``).
     ///
-    /// - Throws: ``DiotDecodeError`` as ``decode(_:)`` does.
+    /// - Throws: ``DiotDecodeError`` as ``decodeEvents(_:from:emit:)`` does.
     @inlinable
     public func decode(_ notification: RawNotification, emit: (DiotEvent) -> Void) throws(DiotDecodeError) {
-        switch try decode(notification) {
-        case .empty(let channel):
-            emit(.channelEmpty(channel))
-        case .records(let records):
-            for record in records { emit(.record(record)) }
-        }
+        try decodeEvents(notification.bytes, from: notification.characteristic, emit: emit)
     }
 }

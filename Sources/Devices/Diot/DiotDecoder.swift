@@ -1,4 +1,7 @@
-/// Decodes DIoT data-channel notifications (D001…D009) into feature records.
+/// Decodes DIoT data-channel notifications (D001…D009) into feature records,
+/// and, through ``decodeEvents(_:from:emit:)`` and the ``PacketDecoder``
+/// conformance, the other DIoT characteristics (command replies, battery,
+/// device information, chip id, debug log) into ``DiotEvent``s.
 ///
 /// Rules, from the vendor SDK:
 /// - a value whose length is a non-zero multiple of 5 is that many 5-byte

@@ -9,6 +9,16 @@
 /// every platform: the simulator uses its own generator (SplitMix64) and its
 /// own sine, never the system's.
 ///
+/// Scenario controls (all off in ``Configuration/default``): the link adds
+/// jitter, bursts and disconnect gaps (nothing is notified in a gap; the
+/// signals go on), a fraction of data notifications is replaced by malformed
+/// packets (``SimulatedNotification/isMalformed``), and with
+/// ``Configuration/connectReads`` the session starts, and every reconnect
+/// restarts, with the reads and command replies a central makes on connect:
+/// device information, chip id, battery level, the C001 feature settings, the
+/// C002 channel map and the C003 rates describing the configuration, and a
+/// debug log line.
+///
 /// ```swift
 /// var simulator = DiotSimulator(seed: 42)
 /// let decoder = DiotDecoder()
@@ -20,7 +30,12 @@
 /// print(simulator.deviceName) // DIoT-xxxx, fixed by the seed
 /// ```
 public struct DiotSimulator: Sendable {
-    /// What the simulated device sends: which features on which channel, how often.
+    /// What the simulated device sends (which features on which channel, how
+    /// often) and how its link behaves. Times are in seconds; rates are
+    /// probabilities in 0…1. Negative or non-finite times and rates count as 0.
+    ///
+    /// DIoT packets carry no sequence number, so there is no sequence-gap
+    /// control: a lost notification (a disconnect gap) is simply absent.
     public struct Configuration: Sendable, Hashable {
         /// One data channel's binding: the features packed, in order, in each
         /// of its notifications, and its notification rate.
@@ -51,6 +66,29 @@ public struct DiotSimulator: Sendable {
         public var bindings: [ChannelBinding]
         /// Unix seconds at offset zero, the base for date features such as `currentDate`.
         public var startDate: UInt32
+        /// Maximum delivery delay added to each notification (uniform in
+        /// `0…jitter`); offsets stay non-decreasing.
+        public var jitter: Double
+        /// Probability that a delivery opens a burst window: everything
+        /// generated in the next ``burstHold`` seconds arrives at its end.
+        public var burstProbability: Double
+        /// Length of a burst window.
+        public var burstHold: Double
+        /// Mean connected time between disconnects (at least 1 s; each
+        /// stretch is `U(0.5, 1.5)` times it); `nil` never disconnects.
+        public var meanConnectedTime: Double?
+        /// Length of a disconnect gap, drawn uniformly (capped at a day).
+        /// Nothing is notified in a gap.
+        public var disconnectGap: ClosedRange<Double>
+        /// Probability that a data notification is replaced by a malformed
+        /// one on the same channel: empty, a single non-zero byte, or a length
+        /// that is not a multiple of 5.
+        public var malformedRate: Double
+        /// Whether the session starts, and each reconnect restarts, with the
+        /// connect-time reads: device information, chip id, battery level and
+        /// the C001, C002 and C003 replies describing ``bindings``, then a
+        /// debug log line.
+        public var connectReads: Bool
 
         /// Creates a configuration.
         ///
@@ -58,15 +96,41 @@ public struct DiotSimulator: Sendable {
         ///   - bindings: At least one channel binding.
         ///   - startDate: Unix seconds at offset zero (default 1 700 000 000,
         ///     2023-11-14T22:13:20Z).
-        public init(bindings: [ChannelBinding], startDate: UInt32 = 1_700_000_000) {
+        ///   - jitter: Maximum delivery delay, seconds (default 0).
+        ///   - burstProbability: Probability per delivery that a burst starts (default 0).
+        ///   - burstHold: Length of a burst window, seconds (default 0.1).
+        ///   - meanConnectedTime: Mean seconds between disconnects, or `nil`
+        ///     (the default) for a link that never drops.
+        ///   - disconnectGap: Seconds of silence per disconnect (default 2…10).
+        ///   - malformedRate: Probability per data notification of a malformed packet (default 0).
+        ///   - connectReads: Whether to send the connect-time reads and replies (default `false`).
+        public init(
+            bindings: [ChannelBinding],
+            startDate: UInt32 = 1_700_000_000,
+            jitter: Double = 0,
+            burstProbability: Double = 0,
+            burstHold: Double = 0.1,
+            meanConnectedTime: Double? = nil,
+            disconnectGap: ClosedRange<Double> = 2...10,
+            malformedRate: Double = 0,
+            connectReads: Bool = false
+        ) {
             self.bindings = bindings
             self.startDate = startDate
+            self.jitter = jitter
+            self.burstProbability = burstProbability
+            self.burstHold = burstHold
+            self.meanConnectedTime = meanConnectedTime
+            self.disconnectGap = disconnectGap
+            self.malformedRate = malformedRate
+            self.connectReads = connectReads
         }
 
         /// A wearable: IMU acceleration on ch1 and angular rate on ch2 at 50 Hz,
         /// heart rate and oxygen on ch3 at 1 Hz, temperature and humidity on ch4
         /// at 0.5 Hz, step counter and activity level on ch5 at 1 Hz, and the
-        /// device clock on ch6 at 0.2 Hz.
+        /// device clock on ch6 at 0.2 Hz. A perfect link, no malformed
+        /// packets, no connect-time reads.
         public static let `default` = Configuration(bindings: [
             ChannelBinding(channel: DiotChannel(unchecked: 1), features: [.accX, .accY, .accZ], rate: 50),
             ChannelBinding(channel: DiotChannel(unchecked: 2), features: [.gyroX, .gyroY, .gyroZ], rate: 50),
@@ -79,23 +143,75 @@ public struct DiotSimulator: Sendable {
             ),
             ChannelBinding(channel: DiotChannel(unchecked: 6), features: [.currentDate], rate: 0.2),
         ])
+
+        /// The same as ``default``: a well-behaved device (named like the other
+        /// families' fault-free presets).
+        public static let clean = Configuration.default
+
+        /// The ``default`` wearable with connect-time reads (device
+        /// information, chip id, battery, command replies, a debug line) and
+        /// otherwise no faults.
+        public static let withConnectReads = Configuration(bindings: Configuration.default.bindings, connectReads: true)
+
+        /// Every fault at once on the ``default`` wearable, with connect-time
+        /// reads: 5 ms jitter, bursts (0.5 % of deliveries hold 100 ms), a
+        /// disconnect about every minute for 1…5 s, and 1 % malformed data packets.
+        public static let stress = Configuration(
+            bindings: Configuration.default.bindings,
+            jitter: 0.005,
+            burstProbability: 0.005,
+            burstHold: 0.1,
+            meanConnectedTime: 60,
+            disconnectGap: 1...5,
+            malformedRate: 0.01,
+            connectReads: true
+        )
+
+        /// A DIoT IMU: acceleration (x, y, z) on ch1 and angular rate on ch2,
+        /// each at `rate` notifications per second, on a perfect link.
+        ///
+        /// ```swift
+        /// var simulator = DiotSimulator(seed: 1, configuration: .imu(rate: 200))
+        /// print(simulator.next().records.map(\.feature)) // [accX, accY, accZ]
+        /// ```
+        ///
+        /// - Parameter rate: Notifications per second per channel (default
+        ///   100); positive and finite.
+        /// - Returns: The configuration.
+        public static func imu(rate: Double = 100) -> Configuration {
+            Configuration(bindings: [
+                ChannelBinding(channel: DiotChannel(unchecked: 1), features: [.accX, .accY, .accZ], rate: rate),
+                ChannelBinding(channel: DiotChannel(unchecked: 2), features: [.gyroX, .gyroY, .gyroZ], rate: rate),
+            ])
+        }
+
+        /// A DIoT IMU at 100 Hz: ``imu(rate:)`` with the default rate.
+        public static let imu100Hz = Configuration.imu(rate: 100)
     }
 
     /// One simulated notification, with the ground truth it encodes.
     public struct SimulatedNotification: Sendable, Hashable {
-        /// Time since the start of the simulation: notification `k` of a channel
-        /// at rate `r` is at `k / r` seconds, rounded to the nanosecond.
+        /// Time since the start of the simulation (non-decreasing). On a
+        /// perfect link, notification `k` of a channel at rate `r` is at
+        /// `k / r` seconds, rounded to the nanosecond; jitter and bursts delay it.
         public var offset: Duration
-        /// The channel that notifies.
+        /// The data channel that notifies. For a notification on another
+        /// characteristic (``isDataChannel`` is `false`: a connect-time read
+        /// or command reply) it is channel 1, a placeholder.
         public var channel: DiotChannel
-        /// The data characteristic that notifies (D00N for channel N).
+        /// The characteristic that notifies (D00N for channel N on a data channel).
         public var characteristic: CharacteristicUUID
         /// The notification's value in DIoT wire format.
         public var bytes: [UInt8]
-        /// The records ``bytes`` encodes, in order (empty for the `00` packet).
+        /// The records ``bytes`` encodes, in order (empty for the `00` packet,
+        /// a malformed packet and other characteristics).
         public var records: [DiotRecord]
+        /// Whether ``bytes`` is deliberately malformed: the decoder must throw.
+        public var isMalformed: Bool
+        /// The events of a notification that is not on a data channel.
+        private var serviceEvents: [DiotEvent]
 
-        /// Creates a simulated notification.
+        /// Creates a well-formed data-channel notification.
         ///
         /// - Parameters:
         ///   - offset: Time since the start of the simulation.
@@ -108,6 +224,44 @@ public struct DiotSimulator: Sendable {
             self.characteristic = channel.characteristic
             self.bytes = bytes
             self.records = records
+            self.isMalformed = false
+            self.serviceEvents = []
+        }
+
+        /// Creates a notification on any characteristic from the events it
+        /// encodes.
+        ///
+        /// - Parameters:
+        ///   - offset: Time since the start of the simulation.
+        ///   - characteristic: The characteristic that notifies.
+        ///   - bytes: The value.
+        ///   - expected: The events the decoder emits for it, or `nil` when
+        ///     the value is deliberately malformed.
+        public init(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: [DiotEvent]?) {
+            self.offset = offset
+            self.characteristic = characteristic
+            let dataChannel = DiotGATT.dataChannel(for: characteristic)
+            self.channel = dataChannel ?? DiotChannel(unchecked: 1)
+            self.bytes = bytes
+            self.isMalformed = expected == nil
+            let events = expected ?? []
+            self.records = events.compactMap { event in
+                if case .record(let record) = event { record } else { nil }
+            }
+            self.serviceEvents = dataChannel == nil ? events : []
+        }
+
+        /// Whether the characteristic is a data channel (D001…D009).
+        public var isDataChannel: Bool {
+            DiotGATT.dataChannel(for: characteristic) != nil
+        }
+
+        /// The events ``DiotDecoder/decodeEvents(_:from:emit:)`` emits for
+        /// ``bytes``, or `nil` for a malformed packet.
+        public var expected: [DiotEvent]? {
+            if isMalformed { return nil }
+            guard isDataChannel else { return serviceEvents }
+            return records.isEmpty ? [.channelEmpty(channel)] : records.map(DiotEvent.record)
         }
 
         /// The notification as received, stamped `startTime + offset`.
@@ -135,6 +289,32 @@ public struct DiotSimulator: Sendable {
     private let phases: [[Double]]
     /// Noise source, from the seed.
     private var random: DiotRandom
+    /// The link: disconnect gaps, jitter and bursts.
+    private var link: RecorderProfileLink
+    /// Whether deliveries go through the link (jitter or bursts on); otherwise
+    /// offsets are the exact nominal times.
+    private let delaysDeliveries: Bool
+    /// Whether the link ever disconnects.
+    private let disconnects: Bool
+    /// The malformed-packet rate, sanitised.
+    private let malformedRate: Double
+    /// Source of malformed-packet decisions and bytes.
+    private var faults: DiotRandom
+    /// Notifications generated but not yet returned (connect-time reads, and
+    /// the data notification that follows a reconnect's reads).
+    private var pending: [SimulatedNotification] = []
+    /// Whether the session-start reads have been queued.
+    private var started = false
+    /// Battery level at offset zero, percent.
+    private let initialBattery: Double
+    /// Phase for the person settings of the C001 reply.
+    private let personPhase: Double
+
+    /// The chip identifier the device reports on FFD1 (8 bytes from the seed).
+    public let chipID: [UInt8]
+    /// The device information strings the device reports (service 180A),
+    /// derived from the seed.
+    public let deviceInformation: [DiotDeviceInformationField: String]
 
     /// Creates a simulator.
     ///
@@ -163,6 +343,35 @@ public struct DiotSimulator: Sendable {
         phases = configuration.bindings.map { binding in binding.features.map { _ in identity.nextUnit() } }
         random = DiotRandom(seed: identity.next())
         emitted = Array(repeating: 0, count: configuration.bindings.count)
+        // Everything below draws after the generators above, so `.default` bytes never change.
+        link = RecorderProfileLink(
+            seed: identity.next(),
+            jitter: configuration.jitter,
+            burstProbability: configuration.burstProbability,
+            burstHold: configuration.burstHold,
+            meanConnectedTime: configuration.meanConnectedTime,
+            disconnectGap: configuration.disconnectGap
+        )
+        delaysDeliveries =
+            (configuration.jitter.isFinite && configuration.jitter > 0)
+            || (configuration.burstProbability.isFinite && configuration.burstProbability > 0)
+        disconnects = configuration.meanConnectedTime.map { $0.isFinite && $0 > 0 } ?? false
+        let rate = configuration.malformedRate
+        malformedRate = rate.isFinite && rate > 0 ? min(rate, 1) : 0
+        faults = DiotRandom(seed: identity.next())
+        var device = DiotRandom(seed: identity.next())
+        let chip = device.next()
+        chipID = (0..<8).map { UInt8(truncatingIfNeeded: chip >> (8 * UInt64($0))) }
+        initialBattery = 60 + Double(device.next() % 41)
+        personPhase = device.nextUnit()
+        let version = device.next()
+        deviceInformation = [
+            .manufacturerName: "Daatrics Ltd",
+            .modelNumber: "DIoT wearable (simulated)",
+            .hardwareRevision: "rev \(Character(UnicodeScalar(UInt8(65 + version % 4))))",
+            .firmwareRevision: "2.\((version >> 8) % 10).\((version >> 16) % 20)",
+            .softwareRevision: "sim-1",
+        ]
     }
 
     /// The device UUID as 32 lower-case hex digits: the device's identifier in topics.
@@ -194,12 +403,32 @@ public struct DiotSimulator: Sendable {
         return nanoseconds < 0x1p62 ? Int64(nanoseconds) : 1 << 62
     }
 
-    /// Produces the next notification in time order across all channels.
+    /// Produces the next notification in offset order.
     ///
-    /// Ties go to the lower channel number, then to the earlier binding.
+    /// Data notifications are generated in nominal time order across all
+    /// channels; ties go to the lower channel number, then to the earlier
+    /// binding. Connect-time reads (when configured) come before the data of
+    /// the session start and of each reconnect.
     ///
-    /// - Returns: The notification, its offset and the records it encodes.
+    /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        while true {
+            if !pending.isEmpty { return pending.removeFirst() }
+            if !started {
+                started = true
+                if configuration.connectReads {
+                    queueConnectReads(atNanoseconds: 0)
+                    continue
+                }
+            }
+            guard let notification = nextDataNotification() else { continue }
+            if pending.isEmpty { return notification }
+            pending.append(notification)
+        }
+    }
+
+    /// The next data notification, or `nil` when it falls in a disconnect gap.
+    private mutating func nextDataNotification() -> SimulatedNotification? {
         var chosen = 0
         var chosenOffset = nextOffset(ofBinding: 0)
         for index in configuration.bindings.indices.dropFirst() {
@@ -215,18 +444,120 @@ public struct DiotSimulator: Sendable {
         emitted[chosen] += 1
         let binding = configuration.bindings[chosen]
         let seconds = Double(chosenOffset) / 1e9
+        if disconnects {
+            switch link.state(at: seconds) {
+            case .disconnected: return nil
+            case .reconnected: if configuration.connectReads { queueConnectReads(atNanoseconds: chosenOffset) }
+            case .connected: break
+            }
+        }
         var records: [DiotRecord] = []
         records.reserveCapacity(binding.features.count)
         for (index, feature) in binding.features.enumerated() {
             let raw = value(of: feature, at: seconds, phase: phases[chosen][index])
             records.append(DiotRecord(channel: binding.channel, index: index, feature: feature, raw: raw))
         }
-        return SimulatedNotification(
-            offset: .nanoseconds(chosenOffset),
-            channel: binding.channel,
-            bytes: DiotWire.encode(records: records),
-            records: records
-        )
+        let offset = deliveryOffset(nominalNanoseconds: chosenOffset)
+        let bytes = DiotWire.encode(records: records)
+        if malformedRate > 0, faults.nextUnit() < malformedRate {
+            return SimulatedNotification(
+                offset: offset,
+                characteristic: binding.channel.characteristic,
+                bytes: malformed(from: bytes),
+                expected: nil
+            )
+        }
+        return SimulatedNotification(offset: offset, channel: binding.channel, bytes: bytes, records: records)
+    }
+
+    /// When a notification generated at a nominal time reaches the host.
+    private mutating func deliveryOffset(nominalNanoseconds: Int64) -> Duration {
+        guard delaysDeliveries else { return .nanoseconds(nominalNanoseconds) }
+        return link.deliveryOffset(nominal: Double(nominalNanoseconds) / 1e9)
+    }
+
+    /// The features the C001 reply reports: alert thresholds and the wearer's data.
+    private static let settingFeatures: [DiotFeature] = [
+        .hrAlertTriggerTop, .hrAlertTriggerBottom, .oxygenAlertTriggerBottom, .temperatureAlertTriggerTop,
+        .temperatureAlertTriggerBottom, .personAge, .personHeight, .personWeight, .personGender,
+    ]
+
+    /// The battery level at `seconds`: the seeded start, minus 1 % per 10 minutes.
+    private func batteryPercent(at seconds: Double) -> UInt8 {
+        UInt8(min(max(Self.roundDown(initialBattery - seconds / 600 + 0.5), 0), 100))
+    }
+
+    /// Queues the connect-time reads, in the order a central makes them:
+    /// device information, chip id, battery, then the C001, C002 and C003
+    /// fetch replies, then a debug log line.
+    private mutating func queueConnectReads(atNanoseconds nominal: Int64) {
+        let seconds = Double(nominal) / 1e9
+        var reads: [(CharacteristicUUID, [UInt8], [DiotEvent])] = []
+        for field in DiotDeviceInformationField.allCases {
+            let value = deviceInformation[field] ?? ""
+            reads.append((field.characteristic, Array(value.utf8), [.deviceInformation(field: field, value: value)]))
+        }
+        reads.append((DiotGATT.chipID, chipID, [.chipID(chipID)]))
+        let battery = batteryPercent(at: seconds)
+        reads.append((DiotGATT.batteryLevel, [battery], [.battery(percent: battery)]))
+        var settings: [DiotFeatureSetting] = []
+        for (index, feature) in Self.settingFeatures.enumerated() {
+            let raw = value(of: feature, at: seconds, phase: personPhase)
+            settings.append(DiotFeatureSetting(index: index, feature: feature, raw: raw))
+        }
+        reads.append((
+            DiotGATT.featuresCommand,
+            DiotWire.encode(featureSettings: settings),
+            settings.map(DiotEvent.featureSetting)
+        ))
+        var bindings: [(channel: DiotChannel, feature: DiotFeature)] = []
+        var rates: [(channel: DiotChannel, milliseconds: UInt32)] = []
+        for binding in configuration.bindings {
+            let features = binding.features.isEmpty ? [DiotFeature.empty] : binding.features
+            bindings += features.map { (binding.channel, $0) }
+            if !rates.contains(where: { $0.channel == binding.channel }) {
+                let milliseconds = min(max(Self.roundDown(1_000 / binding.rate + 0.5), 0), 4_294_967_295)
+                rates.append((binding.channel, UInt32(milliseconds)))
+            }
+        }
+        reads.append((
+            DiotGATT.channelsCommand,
+            DiotWire.encode(channelBindings: bindings),
+            bindings.map { DiotEvent.channelBinding(channel: $0.channel, feature: $0.feature) }
+        ))
+        reads.append((
+            DiotGATT.ratesCommand,
+            DiotWire.encode(channelRates: rates),
+            rates.map { DiotEvent.channelRate(channel: $0.channel, milliseconds: $0.milliseconds) }
+        ))
+        let line = "[\(nominal / 1_000_000) ms] ble: connected, \(rates.count) channels, battery \(battery)%"
+        reads.append((DiotGATT.debugLog, Array(line.utf8) + [0x0D, 0x0A], [.debugLog(line)]))
+        for (characteristic, bytes, events) in reads {
+            pending.append(
+                SimulatedNotification(
+                    offset: deliveryOffset(nominalNanoseconds: nominal),
+                    characteristic: characteristic,
+                    bytes: bytes,
+                    expected: events
+                )
+            )
+        }
+    }
+
+    /// A data-channel value that breaks the length rule: empty, one non-zero
+    /// byte, or 2…16 bytes that are not a multiple of 5 (starting with the
+    /// well-formed value's bytes).
+    private mutating func malformed(from bytes: [UInt8]) -> [UInt8] {
+        switch faults.next() % 4 {
+        case 0: return []
+        case 1: return [1 &+ UInt8(truncatingIfNeeded: faults.next() % 255)]
+        default:
+            var length = 2 + Int(faults.next() % 13)
+            if length % 5 == 0 { length += 1 }
+            var value = Array(bytes.prefix(length))
+            while value.count < length { value.append(UInt8(truncatingIfNeeded: faults.next())) }
+            return value
+        }
     }
 
     /// The raw value bits of `feature` at `t` seconds.

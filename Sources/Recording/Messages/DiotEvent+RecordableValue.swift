@@ -9,6 +9,17 @@ public import Devices
 ///   `UInt32`, Android `Int32`) stay derivable.
 /// - "Channel empty" (the single byte `00`) goes to
 ///   `/diot/<device>/channel_empty`, schema `tlm/msg/DiotChannelEmpty`.
+/// - Command replies: C001 feature settings to `features`
+///   (`tlm/msg/DiotFeatureSetting`), C002 bindings to `channel_map`
+///   (`tlm/msg/DiotChannelBinding`), C003 rates to `channel_rates`
+///   (`tlm/msg/DiotChannelRate`, unit ms).
+/// - The battery level to `battery` (`tlm/msg/DiotBattery`), device
+///   information strings to `device_information` (`tlm/msg/DeviceInformation`,
+///   shared with Fjorden), the chip id to `chip_id` (`tlm/msg/DiotChipId`) and
+///   debug log lines to `debug_log` (`tlm/msg/DiotDebugLog`).
+///
+/// Stream keys: the feature code (0…255) for records, 256 for channel empty,
+/// 257…263 for the other events.
 extension DiotEvent: RecordableValue {
     /// The `tlm/msg/DiotSample` schema.
     public static let sampleSchema = MessageSchema(name: "tlm/msg/DiotSample", text: """
@@ -28,6 +39,51 @@ extension DiotEvent: RecordableValue {
         uint8 channel
         """)
 
+    /// The `tlm/msg/DiotFeatureSetting` schema.
+    public static let featureSettingSchema = MessageSchema(name: "tlm/msg/DiotFeatureSetting", text: """
+        # One record of a DIoT C001 features reply (data-channel record layout, no channel).
+        # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
+        uint8 index
+        uint8 feature_code
+        uint8 value_type
+        uint32 raw
+        float64 value
+        """)
+
+    /// The `tlm/msg/DiotChannelBinding` schema.
+    public static let channelBindingSchema = MessageSchema(name: "tlm/msg/DiotChannelBinding", text: """
+        # One pair of a DIoT C002 channels reply: the feature bound to a data channel (0 = none).
+        uint8 channel
+        uint8 feature_code
+        string feature
+        """)
+
+    /// The `tlm/msg/DiotChannelRate` schema.
+    public static let channelRateSchema = MessageSchema(name: "tlm/msg/DiotChannelRate", text: """
+        # One entry of a DIoT C003 rates reply: a data channel's period in milliseconds (0 = auto).
+        uint8 channel
+        uint32 milliseconds
+        """)
+
+    /// The `tlm/msg/DiotBattery` schema.
+    public static let batterySchema = MessageSchema(name: "tlm/msg/DiotBattery", text: """
+        # DIoT battery level (2A19) in percent, 0…100.
+        uint8 percent
+        """)
+
+    /// The `tlm/msg/DiotChipId` schema.
+    public static let chipIDSchema = MessageSchema(name: "tlm/msg/DiotChipId", text: """
+        # DIoT chip identifier (FFD1): the raw bytes and their lower-case hex.
+        uint8[] id
+        string hex
+        """)
+
+    /// The `tlm/msg/DiotDebugLog` schema.
+    public static let debugLogSchema = MessageSchema(name: "tlm/msg/DiotDebugLog", text: """
+        # One ASCII line of the DIoT debug command-line log (FF71).
+        string line
+        """)
+
     /// The `value_type` field's code for a value type.
     public static func valueTypeCode(_ type: DiotValueType?) -> UInt8 {
         switch type {
@@ -43,6 +99,13 @@ extension DiotEvent: RecordableValue {
         switch self {
         case .record(let record): Int(record.feature.rawValue)
         case .channelEmpty: 256
+        case .featureSetting: 257
+        case .channelBinding: 258
+        case .channelRate: 259
+        case .battery: 260
+        case .deviceInformation: 261
+        case .chipID: 262
+        case .debugLog: 263
         }
     }
 
@@ -53,6 +116,20 @@ extension DiotEvent: RecordableValue {
                            isNumeric: true)
         case .channelEmpty:
             RecordedStream(name: "channel_empty", kind: .event, schema: Self.channelEmptySchema)
+        case .featureSetting:
+            RecordedStream(name: "features", schema: Self.featureSettingSchema)
+        case .channelBinding:
+            RecordedStream(name: "channel_map", schema: Self.channelBindingSchema)
+        case .channelRate:
+            RecordedStream(name: "channel_rates", schema: Self.channelRateSchema, unit: "ms")
+        case .battery:
+            RecordedStream(name: "battery", schema: Self.batterySchema, unit: "%")
+        case .deviceInformation:
+            RecordedStream(name: "device_information", schema: FjordenValue.deviceInformationSchema)
+        case .chipID:
+            RecordedStream(name: "chip_id", schema: Self.chipIDSchema)
+        case .debugLog:
+            RecordedStream(name: "debug_log", kind: .event, schema: Self.debugLogSchema)
         }
     }
 
@@ -69,6 +146,36 @@ extension DiotEvent: RecordableValue {
             return value
         case .channelEmpty(let channel):
             cdr.write(channel.rawValue)
+            return nil
+        case .featureSetting(let setting):
+            cdr.write(UInt8(truncatingIfNeeded: setting.index))
+            cdr.write(setting.feature.rawValue)
+            cdr.write(Self.valueTypeCode(setting.feature.valueType))
+            cdr.write(setting.raw)
+            cdr.write(setting.value.numericValue)
+            return nil
+        case .channelBinding(let channel, let feature):
+            cdr.write(channel.rawValue)
+            cdr.write(feature.rawValue)
+            cdr.write(feature.name)
+            return nil
+        case .channelRate(let channel, let milliseconds):
+            cdr.write(channel.rawValue)
+            cdr.write(milliseconds)
+            return nil
+        case .battery(let percent):
+            cdr.write(percent)
+            return nil
+        case .deviceInformation(let field, let value):
+            cdr.write(field.rawValue)
+            cdr.write(value)
+            return nil
+        case .chipID(let bytes):
+            cdr.writeSequence(bytes)
+            cdr.write(Self.hex(bytes))
+            return nil
+        case .debugLog(let line):
+            cdr.write(line)
             return nil
         }
     }
