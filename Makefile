@@ -56,12 +56,13 @@ run: build
 	.build/release/tlm info $(DEMO)
 
 # Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
+# the suite with every decoder fed a million or more random packets (TLM_FUZZ_SCALE),
 # the suite (swift-testing runs tests in parallel).
 test: setup
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
 	  echo "error: warnings in our code (above)"; exit 1; fi
-	$(SWIFT) test --skip-build
+	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-10} $(SWIFT) test --skip-build
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

@@ -13,7 +13,7 @@ import Testing
         let characteristics = shorts.map(CharacteristicUUID.init(short:))
         var decoded = 0
         var codes: [String: Int] = [:]
-        for _ in 0..<120_000 {
+        for _ in 0..<(120_000 * fuzzScale) {
             let length =
                 Int.random(in: 0...3, using: &generator) == 0
                 ? Int.random(in: 0...40, using: &generator) : Int.random(in: 0...11, using: &generator)

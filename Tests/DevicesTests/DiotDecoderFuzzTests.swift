@@ -7,7 +7,7 @@ import Testing
         let decoder = DiotDecoder()
         let characteristics = (0xD000...0xD00A).map { CharacteristicUUID(short: UInt16($0)) }
         var counts = (records: 0, empty: 0, errors: 0)
-        for _ in 0..<100_000 {
+        for _ in 0..<(100_000 * fuzzScale) {
             // Mostly short values, biased towards the interesting lengths 0…11.
             let length =
                 Int.random(in: 0...3, using: &generator) == 0

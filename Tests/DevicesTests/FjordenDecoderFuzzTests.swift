@@ -12,7 +12,7 @@ import Testing
             CharacteristicUUID(short: 0x2A26), CharacteristicUUID(short: 0x2A37), FjordenGATT.service,
         ]
         var counts = (decoded: 0, errors: 0)
-        for round in 0..<100_000 {
+        for round in 0..<(100_000 * fuzzScale) {
             var bytes: [UInt8]
             var characteristic: CharacteristicUUID
             if round % 2 == 0 {

@@ -20,7 +20,7 @@ import Testing
             JacquardGATT.characteristics + [JacquardGATT.notify, JacquardGATT.notify, JacquardGATT.response]
         var counts = (values: 0, errors: 0)
         var codes = Set<JacquardDecodeError.Code>()
-        for round in 0..<240_000 {
+        for round in 0..<(240_000 * fuzzScale) {
             var characteristic: CharacteristicUUID
             var bytes: [UInt8]
             switch round % 4 {

@@ -12,7 +12,7 @@ import Testing
             CharacteristicUUID(short: 0x2A19),
         ]
         var counts = (decoded: 0, errors: 0)
-        for round in 0..<100_000 {
+        for round in 0..<(100_000 * fuzzScale) {
             var bytes: [UInt8]
             if round % 2 == 0 {
                 let length =
