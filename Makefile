@@ -56,8 +56,8 @@ run: build
 	.build/release/tlm info $(DEMO)
 
 # Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
-# the suite with every decoder fed a million or more random packets (TLM_FUZZ_SCALE),
-# the suite (swift-testing runs tests in parallel).
+# the suite (swift-testing runs tests in parallel), feeding every decoder a
+# million or more random and mutated packets (TLM_FUZZ_SCALE=10).
 test: setup
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
