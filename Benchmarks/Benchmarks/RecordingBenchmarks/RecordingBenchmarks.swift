@@ -39,6 +39,32 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Reading: a 10M-message recording (and a 1M one, to show `info` does not grow with size).
+    let large = makeRecording(messages: 10_000_000, bytes: bytes)
+    let small = makeRecording(messages: 1_000_000, bytes: bytes)
+    let totalBytes = (try? FileManager.default.contentsOfDirectory(atPath: large.directory + "/segments"))?
+        .compactMap { try? FileManager.default.attributesOfItem(atPath: large.directory + "/segments/" + $0)[.size] as? Int }
+        .reduce(0, +) ?? 0
+    do {
+        let probe = try! RecordingReader(directory: large.directory)
+        let slice = try! probe.messages(topics: large.topics, from: large.sliceStart, to: large.sliceEnd)
+        print("1% range read of 10M messages: \(slice.count) messages, \(probe.chunksRead) chunks, "
+              + "\(probe.bytesRead) of \(totalBytes) segment bytes read (\(String(format: "%.2f", 100 * Double(probe.bytesRead) / Double(max(totalBytes, 1))))%)")
+    }
+
+    Benchmark("Indexed read of 1% (time range) of a 10M-message recording", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let reader = try! RecordingReader(directory: large.directory)
+            blackHole(try! reader.messages(topics: large.topics, from: large.sliceStart, to: large.sliceEnd).count)
+        }
+    }
+    Benchmark("info on a 10M-message recording", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! RecordingInfo.load(from: large.directory)) }
+    }
+    Benchmark("info on a 1M-message recording", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! RecordingInfo.load(from: small.directory)) }
+    }
+
     // The same serialized Message records, in 1 MiB chunks, through zstd level 3 alone.
     let chunks = serializedChunks(messages: messages, payload: bytes)
     Benchmark("zstd 3 alone on the same 1M serialized messages", configuration: configuration) { benchmark in
@@ -109,4 +135,32 @@ func serializedChunks(messages: Int, payload: [UInt8]) -> [[UInt8]] {
     }
     if !current.isEmpty { chunks.append(current) }
     return chunks
+}
+
+/// A recording of `messages` DIoT messages on 6 streams, 1 µs apart.
+struct BenchmarkRecording {
+    let directory: String
+    let topics: [String]
+    let sliceStart: UInt64
+    let sliceEnd: UInt64
+}
+
+func makeRecording(messages: Int, bytes: [UInt8]) -> BenchmarkRecording {
+    let directory = NSTemporaryDirectory() + "tlm-bench-read-\(messages)-\(UUID().uuidString)"
+    let recorder = try! Recorder(directory: directory, session: .init(name: "bench", source: "benchmark"))
+    let streams = (0..<6).map { index in
+        try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
+                                                 schema: DiotEvent.sampleSchema, isNumeric: true))
+    }
+    let start: UInt64 = 1_000_000_000
+    bytes.withUnsafeBytes { raw in
+        for index in 0..<messages {
+            try! recorder.write(streams[index % 6], logTime: start + UInt64(index) * 1_000, payload: raw,
+                                numericValue: Double(index & 1023))
+        }
+    }
+    try! recorder.close()
+    let span = UInt64(messages) * 1_000
+    return BenchmarkRecording(directory: directory, topics: streams.map(\.topic), sliceStart: start + span / 2,
+                              sliceEnd: start + span / 2 + span / 100)
 }
