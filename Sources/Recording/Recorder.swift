@@ -291,7 +291,14 @@ public final class Recorder {
                                            value_count, value_min, value_max, value_sum, value_first, value_last)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            let totals = try db.cachedStatement(sql: """
+                UPDATE streams SET message_count = message_count + ?,
+                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
+                WHERE id = ?
+                """)
             for (statistics, streamID) in zip(chunk.channels, streamIDs) {
+                let first = Int64(clamping: statistics.firstTime), last = Int64(clamping: statistics.lastTime)
+                try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
                 let numeric = statistics.numericCount > 0
                 try insert.execute(arguments: [
                     chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),

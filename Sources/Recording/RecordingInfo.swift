@@ -106,12 +106,11 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
             let devices = try Row.fetchAll(db, sql: "SELECT family, identifier, name FROM devices ORDER BY id").map {
                 Device(family: $0["family"], identifier: $0["identifier"], name: $0["name"])
             }
+            // Per-stream totals are kept up to date per chunk (schema v4):
+            // one row per stream, whatever the recording's size.
             let streams = try Row.fetchAll(db, sql: """
-                SELECT s.topic, s.kind, s.schema_name, s.unit,
-                       COALESCE(SUM(c.message_count), 0) AS count,
-                       MIN(c.first_time) AS first, MAX(c.last_time) AS last
-                FROM streams s LEFT JOIN chunk_streams c ON c.stream_id = s.id
-                GROUP BY s.id ORDER BY s.topic
+                SELECT topic, kind, schema_name, unit, message_count AS count, first_time AS first, last_time AS last
+                FROM streams ORDER BY topic
                 """).map { row in
                 Stream(topic: row["topic"], kind: row["kind"], schema: row["schema_name"], unit: row["unit"],
                        messageCount: row["count"],

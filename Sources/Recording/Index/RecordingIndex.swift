@@ -169,6 +169,29 @@ package final class RecordingIndex: Sendable {
                 ALTER TABLE chunk_streams ADD COLUMN value_last REAL;
                 """)
         }
+        migrator.registerMigration("v4") { db in
+            // Running per-stream totals, updated in each chunk's transaction,
+            // so `info` reads one row per stream whatever the recording's size.
+            try db.execute(sql: """
+                ALTER TABLE streams ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE streams ADD COLUMN first_time INTEGER;
+                ALTER TABLE streams ADD COLUMN last_time INTEGER;
+                UPDATE streams SET
+                    message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
+                    first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
+                    last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id);
+                """)
+        }
         return migrator
     }()
+
+    /// Recomputes the per-stream totals from `chunk_streams` (after recovery added rows).
+    static func refreshStreamTotals(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE streams SET
+                message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
+                first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
+                last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id)
+            """)
+    }
 }

@@ -267,6 +267,7 @@ extension RecordingRecovery {
                                     Int64(clamping: loss.count), loss.reason])
                 }
             }
+            try RecordingIndex.refreshStreamTotals(db)
             try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
                            arguments: [Int64(clamping: lastTime), session])
             for segment in report.segments where segment.discardedBytes > 0 {
