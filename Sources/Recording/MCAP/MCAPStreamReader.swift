@@ -107,8 +107,12 @@ package struct MCAPStreamReader {
                 throw RecordingError(.corrupt, "chunk at offset \(offset) claims \(chunk.uncompressedSize) "
                                      + "uncompressed bytes")
             }
-            data = try chunk.records.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
-                try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
+            do {
+                data = try chunk.records.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+                    try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
+                }
+            } catch {
+                throw RecordingError(error.code, "chunk at offset \(offset): \(error.message)")
             }
         default:
             throw RecordingError(.unsupported, "chunk at offset \(offset) uses compression '\(chunk.compression)'")

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import Testing
+import Devices
+@testable import Recording
+
+@Suite struct RecordingVerifierTests {
+    static func makeRecording() throws -> String {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 4096
+        let directory = makeTemporaryDirectory() + "/rec"
+        var simulator = DiotSimulator(seed: 4)
+        let recorder = try Recorder(directory: directory, configuration: configuration,
+                                    session: .init(name: "verify", source: "simulate"), startTime: 1)
+        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "V", name: "V")
+        for _ in 0..<500 { try diot.record(simulator.next().rawNotification(startTime: 1_000_000_000)) }
+        try recorder.close()
+        return directory
+    }
+
+    static let segment = "/segments/000001.mcap"
+
+    static func bytes(_ directory: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + segment)))
+    }
+
+    static func write(_ bytes: [UInt8], _ directory: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + segment))
+    }
+
+    /// Rewrites the Footer's summary CRC after a tamper, so only the check
+    /// under test can notice.
+    static func refreshSummaryCRC(_ bytes: inout [UInt8]) {
+        let footerAt = bytes.count - 8 - 29
+        let summaryStart = Int(readLE(bytes, footerAt + 9, UInt64.self))
+        let crc = CRC32.checksum(Array(bytes[summaryStart..<(footerAt + 9 + 16)]))
+        for index in 0..<4 { bytes[footerAt + 9 + 16 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+    }
+
+    /// The summary's records with their offsets.
+    static func summaryRecords(_ bytes: [UInt8]) throws -> [ScannedRecord] {
+        let footerAt = bytes.count - 8 - 29
+        let summaryStart = Int(readLE(bytes, footerAt + 9, UInt64.self))
+        let offsetsStart = Int(readLE(bytes, footerAt + 17, UInt64.self))
+        return try scanRecordBodies(bytes, from: summaryStart, to: offsetsStart)
+    }
+
+    @Test func aFreshRecordingIsClean() throws {
+        let directory = try Self.makeRecording()
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.isClean, "\(report.findings)")
+        #expect(report.segments == 1)
+        #expect(report.messages == (try RecordingInfo.load(from: directory)).messageCount)
+    }
+
+    @Test func aFlippedChunkByteIsNamed() throws {
+        let directory = try Self.makeRecording()
+        let chunk = try #require(try scanRecords(try Self.bytes(directory)).first { $0.opcode == 0x06 })
+        var bytes = try Self.bytes(directory)
+        bytes[chunk.offset + 9 + chunk.body.count - 5] ^= 0x10
+        try Self.write(bytes, directory)
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.contains { $0.message.contains("unreadable") && $0.message.contains("chunk") }, "\(report.findings)")
+    }
+
+    @Test func aTruncatedSegmentIsNamed() throws {
+        let directory = try Self.makeRecording()
+        let bytes = try Self.bytes(directory)
+        try Self.write(Array(bytes.prefix(bytes.count / 2)), directory)
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.contains { $0.message.contains("no valid summary") }, "\(report.findings)")
+        #expect(report.findings.contains { $0.file == "index.sqlite" && $0.message.contains("bytes") })
+    }
+
+    @Test func wrongStatisticsAreNamed() throws {
+        let directory = try Self.makeRecording()
+        var bytes = try Self.bytes(directory)
+        let statistics = try #require(try Self.summaryRecords(bytes).first { $0.opcode == 0x0B })
+        bytes[statistics.offset + 9] &+= 1 // message_count
+        Self.refreshSummaryCRC(&bytes)
+        try Self.write(bytes, directory)
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.map(\.message).contains { $0.hasPrefix("Statistics say") && $0.contains("messages; the chunks hold") },
+                "\(report.findings)")
+    }
+
+    @Test func aWrongChunkIndexIsNamed() throws {
+        let directory = try Self.makeRecording()
+        var bytes = try Self.bytes(directory)
+        let chunkIndex = try #require(try Self.summaryRecords(bytes).first { $0.opcode == 0x08 })
+        bytes[chunkIndex.offset + 9 + 24] &+= 1 // chunk_length
+        Self.refreshSummaryCRC(&bytes)
+        try Self.write(bytes, directory)
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.contains { $0.message.contains("Chunk Index") && $0.message.contains("does not match") },
+                "\(report.findings)")
+    }
+
+    @Test func indexRowsThatDisagreeWithTheSegmentsAreNamed() throws {
+        let directory = try Self.makeRecording()
+        let index = try DatabaseQueue(path: directory + "/index.sqlite")
+        try index.write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM chunks")!
+            try db.execute(sql: "DELETE FROM chunk_streams WHERE chunk_id = ?", arguments: [last])
+            try db.execute(sql: "DELETE FROM chunks WHERE id = ?", arguments: [last])
+            try db.execute(sql: "UPDATE streams SET message_count = message_count + 7 WHERE topic LIKE '%acc_x'")
+        }
+        try index.close()
+        let report = try RecordingVerifier.verify(directory: directory)
+        let messages = report.findings.filter { $0.file == "index.sqlite" }.map(\.message)
+        #expect(messages.contains { $0.contains("chunks in segments/000001.mcap; the file has") }, "\(messages)")
+        #expect(messages.contains { $0.contains("acc_x has") }, "\(messages)")
+        // The deleted chunk's messages also leave every stream's total one chunk short of the segments:
+        // the index is checked against the bytes, stream by stream.
+        #expect(messages.allSatisfy { $0.contains("chunks in") || $0.contains(" has ") })
+    }
+
+    @Test func aMissingIndexIsNamedNotThrown() throws {
+        let directory = try Self.makeRecording()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.map(\.message).contains { $0.contains("tlm recover") })
+    }
+}
