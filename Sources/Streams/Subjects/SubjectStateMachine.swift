@@ -72,8 +72,46 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     private(set) var terminal: Terminal?
     /// Elements dropped by the buffering policy, over all consumers.
     private(set) var droppedCount = 0
+    /// How many of the latest sent elements a new consumer receives first
+    /// (`0` for a passthrough subject).
+    let replayLimit: Int
+    /// Whether a consumer subscribing after the end still receives the
+    /// replayed elements before the end (a replay subject), or only the end
+    /// (a current-value subject).
+    let replaysAfterTermination: Bool
+    /// The latest sent elements, at most `replayLimit`, as a ring: once
+    /// full, the oldest is at `replayHead`.
+    private var replayRing: [Element] = []
+    private var replayHead = 0
 
-    init(policy: SubjectBufferingPolicy) {
+    /// The latest sent elements, oldest first, at most `replayLimit`.
+    var replayBuffer: [Element] {
+        Array(replayRing[replayHead...] + replayRing[..<replayHead])
+    }
+
+    /// Keeps `element` for replay, forgetting the oldest beyond the limit.
+    private mutating func keepForReplay(_ element: Element) {
+        guard replayLimit > 0 else {
+            return
+        }
+        if replayRing.count < replayLimit {
+            replayRing.append(element)
+        } else {
+            replayRing[replayHead] = element
+            replayHead = (replayHead + 1) % replayLimit
+        }
+    }
+
+    init(
+        policy: SubjectBufferingPolicy,
+        replayLimit: Int = 0,
+        initialReplay: [Element] = [],
+        replaysAfterTermination: Bool = false
+    ) {
+        precondition(replayLimit >= 0, "A subject's replay count must not be negative, got \(replayLimit)")
+        self.replayLimit = replayLimit
+        self.replayRing = Array(initialReplay.suffix(replayLimit))
+        self.replaysAfterTermination = replaysAfterTermination
         switch policy {
         case .unbounded:
             break
@@ -94,9 +132,19 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// Registers a consumer; it receives every element sent from now on.
+    ///
+    /// With a replay limit, the consumer's buffer starts with the replayed
+    /// elements (not subject to the buffering policy), so it receives them
+    /// first, without a gap or duplicate against later sends.
     mutating func subscribe() -> Int {
         let id = makeID()
-        consumers.append(Consumer(id: id))
+        var consumer = Consumer(id: id)
+        if terminal == nil || replaysAfterTermination {
+            for offset in replayRing.indices {
+                consumer.buffer.append(replayRing[(replayHead + offset) % replayRing.count])
+            }
+        }
+        consumers.append(consumer)
         return id
     }
 
@@ -140,6 +188,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         if terminal != nil {
             return (.terminated, .none)
         }
+        keepForReplay(element)
         if consumers.isEmpty {
             return (.noConsumers, .none)
         }

@@ -12,6 +12,29 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         state = Mutex(SubjectStateMachine(policy: policy))
     }
 
+    /// A storage whose new consumers first receive up to `replayLimit` of
+    /// the latest sent elements (`initialReplay` until something is sent).
+    init(
+        policy: SubjectBufferingPolicy,
+        replayLimit: Int,
+        initialReplay: [Element],
+        replaysAfterTermination: Bool
+    ) {
+        state = Mutex(
+            SubjectStateMachine(
+                policy: policy,
+                replayLimit: replayLimit,
+                initialReplay: initialReplay,
+                replaysAfterTermination: replaysAfterTermination
+            )
+        )
+    }
+
+    /// The latest sent elements kept for replay, oldest first.
+    var replayBuffer: [Element] {
+        state.withLock { $0.replayBuffer }
+    }
+
     var droppedCount: Int {
         state.withLock { $0.droppedCount }
     }

@@ -1,0 +1,163 @@
+extension Publisher where Self: Sendable, Element: Sendable {
+    /// Groups elements into arrays by time: a chunk opens with its first
+    /// element and is emitted when the interval has passed since then.
+    ///
+    /// Empty chunks are never emitted, and no timer runs while no chunk is
+    /// open. An element arriving exactly at a chunk's closing instant belongs
+    /// to that chunk.
+    ///
+    /// ```
+    /// interval: 3 ticks
+    /// input   ab---c-d
+    /// output  ---(ab)----(cd)      (each chunk shown joined)
+    /// ```
+    ///
+    /// On finish a partial chunk is emitted at the finish instant, then the
+    /// finish; on failure it is dropped and the error thrown at once.
+    ///
+    /// ```swift
+    /// let clock = ContinuousClock()
+    /// for await batch in samples.chunked(every: .seconds(1), clock: clock) {
+    ///     writer.append(contentsOf: batch)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: How long a chunk stays open after its first element.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: A publisher of non-empty arrays.
+    public func chunked<C: Clock>(every interval: C.Duration, clock: C) -> ChunkedByTimePublisher<Self, C> {
+        ChunkedByTimePublisher(base: self, clock: clock, interval: interval, count: nil)
+    }
+
+    /// Groups elements into arrays by time on the `ContinuousClock`; see
+    /// ``chunked(every:clock:)``.
+    ///
+    /// ```swift
+    /// for await batch in samples.chunked(every: .seconds(1)) { write(batch) }
+    /// ```
+    ///
+    /// - Parameter interval: How long a chunk stays open after its first element.
+    /// - Returns: A publisher of non-empty arrays.
+    public func chunked(every interval: Duration) -> ChunkedByTimePublisher<Self, ContinuousClock> {
+        chunked(every: interval, clock: ContinuousClock())
+    }
+
+    /// Groups elements into arrays of at most `count`, emitted when full or
+    /// when the interval has passed since the chunk's first element,
+    /// whichever comes first.
+    ///
+    /// A full chunk is emitted at the instant of its last element and the
+    /// next element opens a new chunk with a new interval.
+    ///
+    /// ```
+    /// count: 2, interval: 3 ticks
+    /// input   abc----d|
+    /// output  -(ab)---c--[d|]      (each chunk shown joined)
+    /// ```
+    ///
+    /// On finish a partial chunk is emitted at the finish instant, then the
+    /// finish; on failure it is dropped and the error thrown at once.
+    ///
+    /// ```swift
+    /// let clock = ContinuousClock()
+    /// for await batch in samples.chunked(count: 256, every: .seconds(1), clock: clock) {
+    ///     writer.append(contentsOf: batch)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: The most elements of a chunk; must be positive.
+    ///   - interval: How long a chunk stays open after its first element.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: A publisher of non-empty arrays of at most `count` elements.
+    public func chunked<C: Clock>(count: Int, every interval: C.Duration, clock: C) -> ChunkedByTimePublisher<Self, C> {
+        precondition(count > 0, "chunked(count:every:clock:) needs a positive count, got \(count)")
+        return ChunkedByTimePublisher(base: self, clock: clock, interval: interval, count: count)
+    }
+
+    /// Groups elements into arrays by count or time on the
+    /// `ContinuousClock`; see ``chunked(count:every:clock:)``.
+    ///
+    /// ```swift
+    /// for await batch in samples.chunked(count: 256, every: .seconds(1)) { write(batch) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: The most elements of a chunk; must be positive.
+    ///   - interval: How long a chunk stays open after its first element.
+    /// - Returns: A publisher of non-empty arrays of at most `count` elements.
+    public func chunked(count: Int, every interval: Duration) -> ChunkedByTimePublisher<Self, ContinuousClock> {
+        chunked(count: count, every: interval, clock: ContinuousClock())
+    }
+}
+
+/// A ``Publisher`` that groups the elements of its base into arrays by time, or by count or time; see ``Publisher/chunked(every:clock:)`` and ``Publisher/chunked(count:every:clock:)``.
+///
+/// Its iterator runs the upstream in a task of its own, started by the
+/// first `next`, and a timer task on the clock; both are cancelled when the
+/// stream ends, when the consuming task is cancelled and when the iterator
+/// is released. `ChunkedByTimePublisher` is `Sendable`.
+public struct ChunkedByTimePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+    /// The element type.
+    public typealias Element = [Base.Element]
+    /// The failure type.
+    public typealias Failure = Base.Failure
+
+    typealias Machine = ChunkedByTimeStateMachine<Base.Element, Base.Failure, C.Instant>
+
+    let base: Base
+    let clock: C
+    let interval: C.Duration
+    let count: Int?
+
+    init(base: Base, clock: C, interval: C.Duration, count: Int?) {
+        self.base = base
+        self.clock = clock
+        self.interval = interval
+        self.count = count
+    }
+
+    /// Makes an iterator; the upstream starts with its first `next`.
+    ///
+    /// - Returns: A new iterator with its own upstream iteration and timer.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval, count: count), base: base, clock: clock))
+    }
+
+    /// The iterator of a ``ChunkedByTimePublisher``.
+    ///
+    /// Releasing it before the end cancels the upstream task and the timer.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// The element type.
+        public typealias Element = [Base.Element]
+        /// The failure type.
+        public typealias Failure = Base.Failure
+
+        let iteration: ClockedIteration<Machine, Base, C>
+
+        /// Returns the next element, waiting for the upstream or the clock, on
+        /// the caller's isolation.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next element, or `nil` once the stream ended or the
+        ///   consuming task was cancelled (and forever after).
+        /// - Throws: The stream's failure, once.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            try await iteration.next(isolation: actor)
+        }
+
+        /// Returns the next element.
+        ///
+        /// - Returns: The next element, or `nil` once the stream ended.
+        /// - Throws: The stream's failure, once.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ChunkedByTimePublisher.Iterator: Sendable {}

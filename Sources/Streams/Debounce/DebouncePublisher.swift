@@ -1,0 +1,121 @@
+extension Publisher where Self: Sendable, Element: Sendable {
+    /// Emits an element once no newer element arrived for the interval.
+    ///
+    /// Each element restarts the wait; the element emitted is the latest,
+    /// at its arrival instant plus `interval`.
+    ///
+    /// ```
+    /// interval: 3 ticks
+    /// input   a-b----c--|
+    /// output  -----b----[c|]
+    /// ```
+    ///
+    /// - If the upstream finishes while an element is pending, that element
+    ///   is emitted at the finish instant, then the finish.
+    /// - If the upstream fails while an element is pending, the element is
+    ///   dropped and the error is thrown at once. An error that arrives while
+    ///   the consumer is not waiting is kept and thrown by its next call,
+    ///   never turned into `nil`.
+    /// - An element arriving exactly at the pending element's deadline is
+    ///   processed before the timer: it replaces the pending element.
+    ///
+    /// The upstream is consumed eagerly by a task of the iterator (at most
+    /// one element is pending). Cancelling the consumer cancels that task and
+    /// the timer, and `next` returns `nil`.
+    ///
+    /// ```swift
+    /// let clock = ContinuousClock()
+    /// for await query in keystrokes.debounce(for: .milliseconds(300), clock: clock) {
+    ///     search(query)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: How long the upstream must stay quiet.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: A debounced publisher.
+    public func debounce<C: Clock>(for interval: C.Duration, clock: C) -> DebouncePublisher<Self, C> {
+        DebouncePublisher(base: self, clock: clock, interval: interval)
+    }
+
+    /// Emits an element once no newer element arrived for the interval,
+    /// measured on the `ContinuousClock`; see ``debounce(for:clock:)``.
+    ///
+    /// ```swift
+    /// for await query in keystrokes.debounce(for: .milliseconds(300)) { search(query) }
+    /// ```
+    ///
+    /// - Parameter interval: How long the upstream must stay quiet.
+    /// - Returns: A debounced publisher.
+    public func debounce(for interval: Duration) -> DebouncePublisher<Self, ContinuousClock> {
+        debounce(for: interval, clock: ContinuousClock())
+    }
+}
+
+/// A ``Publisher`` that emits an element of its base once no newer one arrived for an interval; see ``Publisher/debounce(for:clock:)``.
+///
+/// Its iterator runs the upstream in a task of its own, started by the
+/// first `next`, and a timer task on the clock; both are cancelled when the
+/// stream ends, when the consuming task is cancelled and when the iterator
+/// is released. `DebouncePublisher` is `Sendable`.
+public struct DebouncePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+    /// The element type.
+    public typealias Element = Base.Element
+    /// The failure type.
+    public typealias Failure = Base.Failure
+
+    typealias Machine = DebounceStateMachine<Base.Element, Base.Failure, C.Instant>
+
+    let base: Base
+    let clock: C
+    let interval: C.Duration
+
+    init(base: Base, clock: C, interval: C.Duration) {
+        self.base = base
+        self.clock = clock
+        self.interval = interval
+    }
+
+    /// Makes an iterator; the upstream starts with its first `next`.
+    ///
+    /// - Returns: A new iterator with its own upstream iteration and timer.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval), base: base, clock: clock))
+    }
+
+    /// The iterator of a ``DebouncePublisher``.
+    ///
+    /// Releasing it before the end cancels the upstream task and the timer.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// The element type.
+        public typealias Element = Base.Element
+        /// The failure type.
+        public typealias Failure = Base.Failure
+
+        let iteration: ClockedIteration<Machine, Base, C>
+
+        /// Returns the next element, waiting for the upstream or the clock, on
+        /// the caller's isolation.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next element, or `nil` once the stream ended or the
+        ///   consuming task was cancelled (and forever after).
+        /// - Throws: The stream's failure, once.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            try await iteration.next(isolation: actor)
+        }
+
+        /// Returns the next element.
+        ///
+        /// - Returns: The next element, or `nil` once the stream ended.
+        /// - Throws: The stream's failure, once.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension DebouncePublisher.Iterator: Sendable {}

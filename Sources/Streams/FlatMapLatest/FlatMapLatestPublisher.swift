@@ -1,0 +1,119 @@
+extension Publisher where Self: Sendable, Element: Sendable {
+    /// Maps each element to a publisher and emits the elements of the
+    /// latest one only: a new element cancels the current inner publisher.
+    ///
+    /// When an outer element arrives, the current inner is cancelled, the
+    /// elements it delivered that the consumer has not taken yet are
+    /// discarded, and no element of it is ever emitted afterwards; then the
+    /// inner for the new element starts. The result finishes when the outer
+    /// publisher and the latest inner finished. An error of the outer
+    /// publisher, the latest inner or the transform cancels everything
+    /// else and is thrown after the elements already received; the error of
+    /// a superseded inner (often its cancellation) is ignored. Cancelling the
+    /// consuming task or dropping the iterator cancels the outer iteration
+    /// and the inner.
+    ///
+    /// ```swift
+    /// // Follow whichever device the user selected last.
+    /// let readings = selectedDevice.flatMapLatest { device in device.readings }
+    /// //  outer:   -A--------B--------|
+    /// //  A:        -a1--a2----a3 (cancelled; a3 never emitted)
+    /// //  B:                 -b1---b2-|
+    /// //  result:  --a1--a2---b1---b2-|
+    /// ```
+    ///
+    /// Also known as `switchToLatest` (Combine), `flatMapLatest` (RxSwift)
+    /// and `switchMap` (RxJS).
+    ///
+    /// - Parameter transform: Makes the inner publisher for an outer
+    ///   element; runs in the task iterating the outer publisher and may
+    ///   throw `Failure`.
+    /// - Returns: A publisher of the latest inner publisher's elements.
+    public func flatMapLatest<Inner: Publisher & Sendable>(
+        _ transform: @escaping @Sendable (Element) throws(Failure) -> Inner
+    ) -> FlatMapLatestPublisher<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
+        FlatMapLatestPublisher(base: self, transform: transform)
+    }
+}
+
+/// A ``Publisher`` that emits the elements of the inner publisher made from
+/// its base's latest element; see ``Publisher/flatMapLatest(_:)``.
+///
+/// It is `Sendable`: its base is and the transform is `@Sendable`.
+public struct FlatMapLatestPublisher<Base: Publisher & Sendable, Inner: Publisher & Sendable>: Publisher, Sendable
+where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// The element type: the inner publishers' element.
+    public typealias Element = Inner.Element
+    /// The failure type, shared by the base, the inners and the transform.
+    public typealias Failure = Base.Failure
+
+    let base: Base
+    let transform: @Sendable (Base.Element) throws(Failure) -> Inner
+
+    init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
+        self.base = base
+        self.transform = transform
+    }
+
+    /// Makes an iterator; its first `next()` starts iterating the base.
+    ///
+    /// - Returns: A new iterator, with its own iteration of the base.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(storage: FlatMapLatestStorage(base: base, transform: transform))
+    }
+
+    /// The iterator of a ``FlatMapLatestPublisher``.
+    ///
+    /// Dropping it cancels the outer iteration and the inner. After it
+    /// returned `nil` or threw, it returns `nil`.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var token: IterationToken<FlatMapLatestStorage<Base, Inner>>?
+
+        init(storage: FlatMapLatestStorage<Base, Inner>) {
+            token = IterationToken(storage) { $0.cancel() }
+        }
+
+        /// Waits until at least `count` elements delivered by the upstreams
+        /// wait for this consumer, or the iteration ended. Meant for tests that
+        /// need an element to have reached the operator before they act.
+        package func waitForBufferedElements(atLeast count: Int) async {
+            await token?.storage.waitForBuffered(atLeast: count)
+        }
+
+        /// Returns the next element of the latest inner publisher.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next element, or `nil` once the base and the latest
+        ///   inner finished, the consuming task was cancelled, or the
+        ///   iteration already ended.
+        /// - Throws: The first failure, after the elements already received.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            guard let current = token else {
+                return nil
+            }
+            switch await current.storage.next(isolation: actor) {
+            case .success(let element?):
+                return element
+            case .success(nil):
+                token = nil
+                return nil
+            case .failure(let error):
+                token = nil
+                throw error
+            }
+        }
+
+        /// Returns the next element of the latest inner publisher.
+        ///
+        /// - Returns: The next element, or `nil` once the iteration ended.
+        /// - Throws: The first failure.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension FlatMapLatestPublisher.Iterator: Sendable {}

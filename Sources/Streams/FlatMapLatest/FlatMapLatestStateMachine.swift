@@ -1,0 +1,114 @@
+/// The state of a flat-map-latest: a ``MergeStateMachine`` in which at most
+/// one inner publisher, the latest, is live.
+///
+/// A new outer element retires the current inner in the merge (what it
+/// buffered is discarded and whatever it delivers later is ignored) in the
+/// same step as it registers the new one, so no element of a superseded
+/// inner is emitted afterwards. A pure value: methods return what the
+/// caller must do once it has left the lock.
+struct FlatMapLatestStateMachine<Element, Failure: Error> {
+    typealias Merge = MergeStateMachine<Element, Failure>
+
+    private enum State {
+        /// No inner runs (none started yet, or the latest finished).
+        case noInner
+        /// The latest inner is this producer.
+        case inner(Int)
+        /// Ended: no inner is started any more.
+        case stopped
+    }
+
+    private(set) var merge = Merge()
+    private var state: State = .noInner
+
+    /// Starts the merge, open until the outer upstream finishes; `false` if
+    /// it had started already.
+    mutating func start() -> Bool {
+        if case .startProducers = merge.start(producers: 0, open: true) {
+            return true
+        }
+        return false
+    }
+
+    /// What `switchToNewInner` asks the caller to do.
+    enum SwitchAction {
+        /// Start the new inner as producer `producer`; cancel the superseded
+        /// one's task, and resume its delivery with `false` if it waited.
+        case start(producer: Int, superseded: Int?, stopped: Merge.ProducerContinuation?)
+        /// The iteration ended: the outer iteration must stop.
+        case stop
+    }
+
+    /// An outer element arrived: the current inner is superseded.
+    mutating func switchToNewInner() -> SwitchAction {
+        var superseded: Int?
+        var stopped: Merge.ProducerContinuation?
+        switch state {
+        case .stopped:
+            return .stop
+        case .noInner:
+            break
+        case .inner(let current):
+            superseded = current
+            stopped = merge.retire(current)
+        }
+        guard let producer = merge.addProducer() else {
+            state = .stopped
+            return .stop
+        }
+        state = .inner(producer)
+        return .start(producer: producer, superseded: superseded, stopped: stopped)
+    }
+
+    mutating func deliver(
+        _ producer: Int,
+        _ element: Element,
+        _ continuation: Merge.ProducerContinuation
+    ) -> Merge.DeliverAction {
+        merge.deliver(producer, element, continuation)
+    }
+
+    mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        merge.waitForBuffered(count, continuation)
+    }
+
+    mutating func next(_ continuation: Merge.ConsumerContinuation?) -> Merge.NextAction? {
+        merge.next(continuation)
+    }
+
+    /// An inner finished; a superseded inner's finish is ignored.
+    mutating func innerFinished(_ producer: Int) -> Merge.EndAction {
+        if case .inner(producer) = state {
+            state = .noInner
+        }
+        return merge.producerFinished(producer)
+    }
+
+    /// An inner failed; a superseded inner's failure (often its
+    /// cancellation) is ignored.
+    mutating func innerFailed(_ producer: Int, _ error: Failure) -> Merge.EndAction {
+        let action = merge.producerFailed(producer, error)
+        if merge.isFailing || merge.isTerminated {
+            state = .stopped
+        }
+        return action
+    }
+
+    /// The outer upstream finished: the result finishes once the latest
+    /// inner did.
+    mutating func outerFinished() -> Merge.EndAction {
+        merge.close()
+    }
+
+    /// The outer upstream or the transform failed.
+    mutating func outerFailed(_ error: Failure) -> Merge.EndAction {
+        state = .stopped
+        return merge.fail(error)
+    }
+
+    /// The consumer was cancelled or dropped its iterator.
+    mutating func cancel() -> Merge.EndAction {
+        state = .stopped
+        return merge.cancel()
+    }
+}

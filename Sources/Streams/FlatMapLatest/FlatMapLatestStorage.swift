@@ -1,0 +1,219 @@
+import Synchronization
+
+/// The shared state of one flat-map-latest iteration: the lock-protected
+/// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,
+/// and one task per inner publisher, which the storage owns so that it can
+/// cancel a superseded inner on its own.
+///
+/// Cancelling the consumer, dropping the iterator, a failure or the end
+/// cancels the outer task and every inner task. Continuations are resumed
+/// only after the lock is released.
+final class FlatMapLatestStorage<Base: Publisher & Sendable, Inner: Publisher & Sendable>: Sendable
+where Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    typealias Element = Inner.Element
+    typealias Failure = Base.Failure
+    typealias Machine = FlatMapLatestStateMachine<Element, Failure>
+
+    private let state = Mutex(Machine())
+    private let base: Base
+    private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
+    private let outerTask = TaskHandle()
+    private let innerTasks = KeyedTaskHandles()
+
+    init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
+        self.base = base
+        self.transform = transform
+    }
+
+    private func perform(_ action: Machine.Merge.EndAction) {
+        if action.cancelTasks {
+            outerTask.cancel()
+            innerTasks.cancelAll()
+        }
+        for producer in action.stoppedProducers {
+            producer.resume(returning: false)
+        }
+        if let (consumer, result) = action.consumer {
+            consumer.resume(returning: result)
+        }
+    }
+
+    private func deliver(_ producer: Int, _ element: Element) async -> Bool {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+            switch state.withLock({ $0.deliver(producer, element, continuation) }) {
+            case .handOver(let consumer, let producer):
+                consumer.resume(returning: .success(element))
+                producer.resume(returning: true)
+            case .buffered(let waiters):
+                for waiter in waiters {
+                    waiter.resume()
+                }
+            case .stop(let producer):
+                producer.resume(returning: false)
+            }
+        }
+    }
+
+    /// Iterates one inner publisher as producer `producer`.
+    private func runInner(_ inner: Inner, _ producer: Int) async {
+        defer { innerTasks.finished(producer) }
+        var iterator = inner.makeAsyncIterator()
+        do throws(Failure) {
+            while let element = try await iterator.next(isolation: nil) {
+                guard await deliver(producer, element) else {
+                    return
+                }
+            }
+            perform(state.withLock { $0.innerFinished(producer) })
+        } catch {
+            perform(state.withLock { $0.innerFailed(producer, error) })
+        }
+    }
+
+    /// Iterates the outer upstream; each element supersedes the current
+    /// inner and starts a new one.
+    private func run() async {
+        var outer = base.makeAsyncIterator()
+        do throws(Failure) {
+            while let element = try await outer.next(isolation: nil) {
+                let inner = try transform(element)
+                switch state.withLock({ $0.switchToNewInner() }) {
+                case .stop:
+                    return
+                case .start(let producer, let superseded, let stopped):
+                    if let superseded {
+                        innerTasks.cancel(superseded)
+                    }
+                    stopped?.resume(returning: false)
+                    innerTasks.insert(producer, Task { await self.runInner(inner, producer) })
+                }
+            }
+            perform(state.withLock { $0.outerFinished() })
+        } catch {
+            perform(state.withLock { $0.outerFailed(error) })
+        }
+    }
+
+    /// Ends the iteration: the consumer gets `nil`, everything stops.
+    func cancel() {
+        perform(state.withLock { $0.cancel() })
+    }
+
+    /// Waits until at least `count` delivered elements wait in the buffer
+    /// for the consumer, or the iteration ended. For tests: it tells a test
+    /// that an element has reached the operator.
+    func waitForBuffered(atLeast count: Int) async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            if !state.withLock({ $0.waitForBuffered(count, continuation) }) {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The consumer's next event: an element, the end (`nil`) or the failure.
+    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
+        if Task.isCancelled {
+            cancel()
+            return .success(nil)
+        }
+        if state.withLock({ $0.start() }) {
+            outerTask.set(Task { await self.run() })
+        }
+        if let action = state.withLock({ $0.next(nil) }) {
+            return handle(action)
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: Machine.Merge.ConsumerContinuation) in
+                guard let action = state.withLock({ $0.next(continuation) }) else {
+                    continuation.resume(returning: .success(nil))
+                    return
+                }
+                if case .suspended = action {
+                    return
+                }
+                continuation.resume(returning: handle(action))
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    private func handle(_ action: Machine.Merge.NextAction) -> Result<Element?, Failure> {
+        switch action {
+        case .resume(let result, let producer):
+            producer?.resume(returning: true)
+            return result
+        case .end(let result):
+            outerTask.cancel()
+            innerTasks.cancelAll()
+            return result
+        case .suspended:
+            preconditionFailure("handled by the caller")
+        }
+    }
+}
+
+/// Tasks identified by an `Int`, each cancellable on its own or all at
+/// once. A task is inserted just after it was created, so a cancel or its
+/// end can come first: a task cancelled before it was inserted is
+/// cancelled when inserted, and one that ended before is not kept.
+final class KeyedTaskHandles: Sendable {
+    private struct State {
+        var tasks: [Int: Task<Void, Never>] = [:]
+        /// Tasks that ended before they were inserted.
+        var ended: Set<Int> = []
+        /// Tasks cancelled before they were inserted.
+        var cancelledEarly: Set<Int> = []
+        var allCancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Keeps `task` under `key` until it ends; cancels it at once if it was
+    /// cancelled already.
+    func insert(_ key: Int, _ task: Task<Void, Never>) {
+        let cancel = state.withLock { state -> Bool in
+            let cancelled = state.allCancelled || state.cancelledEarly.remove(key) != nil
+            if state.ended.remove(key) == nil, !state.allCancelled {
+                state.tasks[key] = task
+            }
+            return cancelled
+        }
+        if cancel {
+            task.cancel()
+        }
+    }
+
+    /// Forgets the task under `key`: it ended.
+    func finished(_ key: Int) {
+        state.withLock { state in
+            if state.tasks.removeValue(forKey: key) == nil, !state.allCancelled {
+                state.ended.insert(key)
+            }
+        }
+    }
+
+    /// Cancels the task under `key`, now or when it is inserted.
+    func cancel(_ key: Int) {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard let task = state.tasks[key] else {
+                state.cancelledEarly.insert(key)
+                return nil
+            }
+            return task
+        }
+        task?.cancel()
+    }
+
+    /// Cancels every task, and every task inserted from now on.
+    func cancelAll() {
+        let tasks = state.withLock { state in
+            state.allCancelled = true
+            defer { state.tasks.removeAll() }
+            return Array(state.tasks.values)
+        }
+        for task in tasks {
+            task.cancel()
+        }
+    }
+}

@@ -1,0 +1,115 @@
+extension Publisher where Self: Sendable, Element: Sendable {
+    /// Emits the latest element at each tick, if a new one arrived since the
+    /// previous tick.
+    ///
+    /// Ticks are `interval` apart, starting from the iterator's first `next`.
+    /// An element arriving exactly at a tick belongs to that tick. Ticks
+    /// without a new element emit nothing; the timer only runs while a new
+    /// element waits for its tick.
+    ///
+    /// ```
+    /// interval: 3 ticks
+    /// input   -ab-c-----d|
+    /// output  ---b--c-----[d|]
+    /// ```
+    ///
+    /// On finish an element that arrived since the last tick is emitted at
+    /// the finish instant, then the finish; on failure it is dropped and the
+    /// error thrown at once.
+    ///
+    /// ```swift
+    /// let clock = ContinuousClock()
+    /// for await position in gps.sample(every: .seconds(1), clock: clock) {
+    ///     plot(position)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The time between ticks.
+    ///   - clock: The clock that measures the ticks.
+    /// - Returns: A sampled publisher.
+    public func sample<C: Clock>(every interval: C.Duration, clock: C) -> SamplePublisher<Self, C> {
+        SamplePublisher(base: self, clock: clock, interval: interval)
+    }
+
+    /// Emits the latest new element at each tick of the `ContinuousClock`;
+    /// see ``sample(every:clock:)``.
+    ///
+    /// ```swift
+    /// for await position in gps.sample(every: .seconds(1)) { plot(position) }
+    /// ```
+    ///
+    /// - Parameter interval: The time between ticks.
+    /// - Returns: A sampled publisher.
+    public func sample(every interval: Duration) -> SamplePublisher<Self, ContinuousClock> {
+        sample(every: interval, clock: ContinuousClock())
+    }
+}
+
+/// A ``Publisher`` that emits the latest new element of its base at each tick; see ``Publisher/sample(every:clock:)``.
+///
+/// Its iterator runs the upstream in a task of its own, started by the
+/// first `next`, and a timer task on the clock; both are cancelled when the
+/// stream ends, when the consuming task is cancelled and when the iterator
+/// is released. `SamplePublisher` is `Sendable`.
+public struct SamplePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+    /// The element type.
+    public typealias Element = Base.Element
+    /// The failure type.
+    public typealias Failure = Base.Failure
+
+    typealias Machine = SampleStateMachine<Base.Element, Base.Failure, C.Instant>
+
+    let base: Base
+    let clock: C
+    let interval: C.Duration
+
+    init(base: Base, clock: C, interval: C.Duration) {
+        self.base = base
+        self.clock = clock
+        self.interval = interval
+    }
+
+    /// Makes an iterator; the upstream starts with its first `next`.
+    ///
+    /// - Returns: A new iterator with its own upstream iteration and timer.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval), base: base, clock: clock))
+    }
+
+    /// The iterator of a ``SamplePublisher``.
+    ///
+    /// Releasing it before the end cancels the upstream task and the timer.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// The element type.
+        public typealias Element = Base.Element
+        /// The failure type.
+        public typealias Failure = Base.Failure
+
+        let iteration: ClockedIteration<Machine, Base, C>
+
+        /// Returns the next element, waiting for the upstream or the clock, on
+        /// the caller's isolation.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next element, or `nil` once the stream ended or the
+        ///   consuming task was cancelled (and forever after).
+        /// - Throws: The stream's failure, once.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            try await iteration.next(isolation: actor)
+        }
+
+        /// Returns the next element.
+        ///
+        /// - Returns: The next element, or `nil` once the stream ended.
+        /// - Throws: The stream's failure, once.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension SamplePublisher.Iterator: Sendable {}

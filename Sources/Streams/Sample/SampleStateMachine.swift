@@ -1,0 +1,80 @@
+/// The logic of ``SamplePublisher``: at each tick of a fixed grid that
+/// starts with the iteration, the latest element if a new one arrived since
+/// the previous tick.
+///
+/// The timer runs only while a new element waits for its tick, so an idle
+/// upstream costs no wake-ups.
+struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    typealias Input = Element
+    typealias UpstreamFailure = Failure
+    typealias Output = Element
+    typealias Action = ClockedAction<Output, Failure, Instant>
+
+    private enum State {
+        case initial
+        /// The next tick of the grid; `latest` is the element that arrived
+        /// since the previous tick (the timer is armed when it is set).
+        case running(nextTick: Instant, latest: Element?)
+    }
+
+    private var state = State.initial
+    let interval: Instant.Duration
+
+    init(interval: Instant.Duration) {
+        self.interval = interval
+    }
+
+    mutating func start(at now: Instant) -> Action {
+        state = .running(nextTick: now.advanced(by: interval), latest: nil)
+        return .none
+    }
+
+    /// An element at a tick's instant belongs to that tick.
+    mutating func receive(_ input: Element, at now: Instant) -> Action {
+        guard case .running(var nextTick, let latest) = state else {
+            return .none
+        }
+        if latest != nil {
+            state = .running(nextTick: nextTick, latest: input)
+            return .none
+        }
+        let behind = nextTick.duration(to: now)
+        if behind > .zero {
+            let ticks = Int((behind / interval).rounded(.down))
+            nextTick = nextTick.advanced(by: interval * ticks)
+            while nextTick < now {
+                nextTick = nextTick.advanced(by: interval)
+            }
+        }
+        state = .running(nextTick: nextTick, latest: input)
+        return Action(timer: .arm(nextTick))
+    }
+
+    /// An element that arrived since the last tick is emitted at the finish
+    /// instant, then the finish.
+    mutating func finish(at now: Instant) -> Action {
+        guard case .running(_, let latest?) = state else {
+            return Action(timer: .cancel, end: .finish)
+        }
+        state = .initial
+        return Action(outputs: .one(latest), timer: .cancel, end: .finish)
+    }
+
+    /// An element waiting for its tick is dropped; the error ends the stream
+    /// at once.
+    mutating func fail(_ error: Failure) -> Action {
+        state = .initial
+        return Action(end: .fail(error))
+    }
+
+    mutating func timerFired(at deadline: Instant) -> Action {
+        guard case .running(_, let latest) = state else {
+            return .none
+        }
+        state = .running(nextTick: deadline.advanced(by: interval), latest: nil)
+        guard let latest else {
+            return .none
+        }
+        return .emit(latest)
+    }
+}

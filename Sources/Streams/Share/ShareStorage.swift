@@ -1,0 +1,143 @@
+import Synchronization
+
+/// The shared state of a shared or replayed publisher: the lock-protected
+/// ``ShareStateMachine`` and the upstream iteration task of each
+/// generation.
+///
+/// Every copy of the publisher and every iterator refer to one storage. An
+/// upstream iteration is a task the storage owns; it is cancelled when the
+/// last consumer goes away. Continuations are resumed only after the lock
+/// is released.
+final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Element: Sendable {
+    typealias Element = Base.Element
+    typealias Failure = Base.Failure
+    typealias Machine = ShareStateMachine<Element, Failure>
+
+    private let state: Mutex<Machine>
+    private let base: Base
+    private let tasks = KeyedTaskHandles()
+
+    init(base: Base, policy: ShareBufferingPolicy, replayLimit: Int?) {
+        self.base = base
+        state = Mutex(Machine(policy: policy, replayLimit: replayLimit))
+    }
+
+    var droppedCount: Int {
+        state.withLock { $0.droppedCount }
+    }
+
+    func subscribe(_ dropped: ShareDropCounter) -> Int {
+        state.withLock { $0.subscribe(dropped) }
+    }
+
+    /// Removes a consumer and ends its pending `next` with `nil`.
+    func remove(_ id: Int) {
+        let (continuation, action) = state.withLock { $0.remove(id) }
+        perform(action)
+        continuation?.resume(returning: .success(nil))
+    }
+
+    private func perform(_ action: Machine.Action) {
+        if let generation = action.cancel {
+            tasks.cancel(generation)
+        }
+        if let (continuation, pull) = action.demand {
+            continuation.resume(returning: pull)
+        }
+        if let generation = action.start {
+            tasks.insert(generation, Task { await self.run(generation) })
+        }
+    }
+
+    private func waitForDemand(_ generation: Int) async -> Bool {
+        await withUnsafeContinuation { (continuation: Machine.DemandContinuation) in
+            if let pull = state.withLock({ $0.waitForDemand(generation, continuation) }) {
+                continuation.resume(returning: pull)
+            }
+        }
+    }
+
+    /// One upstream iteration: pull while there is demand, publish each
+    /// element, then publish the end.
+    private func run(_ generation: Int) async {
+        defer { tasks.finished(generation) }
+        var iterator = base.makeAsyncIterator()
+        do throws(Failure) {
+            while await waitForDemand(generation) {
+                guard let element = try await iterator.next(isolation: nil) else {
+                    for consumer in state.withLock({ $0.terminate(generation, .finished) }) {
+                        consumer.resume(returning: .success(nil))
+                    }
+                    return
+                }
+                guard let consumers = state.withLock({ $0.publish(generation, element) }) else {
+                    return
+                }
+                for consumer in consumers {
+                    consumer.resume(returning: .success(element))
+                }
+            }
+        } catch {
+            for consumer in state.withLock({ $0.terminate(generation, .failed(error)) }) {
+                consumer.resume(returning: .failure(error))
+            }
+        }
+    }
+
+    /// A consumer's next event: an element, the end (`nil`) or the failure.
+    func next(_ id: Int, isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
+        if Task.isCancelled {
+            remove(id)
+            return .success(nil)
+        }
+        if case .resume(let result, let action) = state.withLock({ $0.next(id, nil) }) {
+            perform(action)
+            return result
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: Machine.ConsumerContinuation) in
+                switch state.withLock({ $0.next(id, continuation) }) {
+                case .resume(let result, let action):
+                    perform(action)
+                    continuation.resume(returning: result)
+                case .suspended(let action):
+                    perform(action)
+                case nil:
+                    preconditionFailure("next with a continuation always decides")
+                }
+            }
+        } onCancel: {
+            self.remove(id)
+        }
+    }
+}
+
+/// A consumer of a shared publisher; releasing it unsubscribes.
+final class ShareConsumer<Base: Publisher & Sendable>: Sendable where Base.Element: Sendable {
+    let storage: ShareStorage<Base>
+    let id: Int
+    let dropped = ShareDropCounter()
+
+    init(storage: ShareStorage<Base>) {
+        self.storage = storage
+        id = storage.subscribe(dropped)
+    }
+
+    deinit {
+        storage.remove(id)
+    }
+}
+
+/// The number of elements a consumer's buffering policy dropped: written
+/// under the share's lock, read by the consumer's iterator at any time.
+final class ShareDropCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var value: Int {
+        count.load(ordering: .relaxed)
+    }
+
+    func increment() {
+        count.add(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,71 @@
+/// The logic of ``ThrottlePublisher``: at most one element per interval,
+/// measured from the last emission.
+struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    typealias Input = Element
+    typealias UpstreamFailure = Failure
+    typealias Output = Element
+    typealias Action = ClockedAction<Output, Failure, Instant>
+
+    private enum State {
+        /// No emission within the last interval: the next element passes at once.
+        case idle
+        /// An element was emitted; the window ends at `end`, holding at most
+        /// one element.
+        case window(end: Instant, held: Element?)
+    }
+
+    private var state = State.idle
+    let interval: Instant.Duration
+    let latest: Bool
+
+    init(interval: Instant.Duration, latest: Bool) {
+        self.interval = interval
+        self.latest = latest
+    }
+
+    mutating func start(at now: Instant) -> Action {
+        .none
+    }
+
+    mutating func receive(_ input: Element, at now: Instant) -> Action {
+        switch state {
+        case .idle:
+            let end = now.advanced(by: interval)
+            state = .window(end: end, held: nil)
+            return .emit(input, timer: .arm(end))
+        case .window(let end, let held):
+            state = .window(end: end, held: latest ? input : (held ?? input))
+            return .none
+        }
+    }
+
+    /// A held element is emitted at the finish instant, then the finish.
+    mutating func finish(at now: Instant) -> Action {
+        guard case .window(_, let held?) = state else {
+            return Action(timer: .cancel, end: .finish)
+        }
+        state = .idle
+        return Action(outputs: .one(held), timer: .cancel, end: .finish)
+    }
+
+    /// A held element is dropped; the error ends the stream at once.
+    mutating func fail(_ error: Failure) -> Action {
+        state = .idle
+        return Action(end: .fail(error))
+    }
+
+    /// The window ended: a held element is emitted now and opens the next
+    /// window; otherwise the throttle is idle again.
+    mutating func timerFired(at deadline: Instant) -> Action {
+        guard case .window(_, let held) = state else {
+            return .none
+        }
+        guard let held else {
+            state = .idle
+            return .none
+        }
+        let end = deadline.advanced(by: interval)
+        state = .window(end: end, held: nil)
+        return .emit(held, timer: .arm(end))
+    }
+}

@@ -1,0 +1,178 @@
+extension Publisher where Self: Sendable, Element: Sendable {
+    /// Zips this publisher with another: pairs their elements in order, the
+    /// first with the first, the second with the second, and so on.
+    ///
+    /// Each base runs at most one element ahead: it waits until its element
+    /// was paired before it produces the next. The result finishes, and
+    /// cancels the other base, as soon as one base finished (its partner
+    /// elements can never be paired). If a base fails, the other is
+    /// cancelled and the error is thrown at once. Cancelling the consuming
+    /// task or dropping the iterator cancels both bases.
+    ///
+    /// ```swift
+    /// let requests = PassthroughSubject<Int, Never>()
+    /// let responses = PassthroughSubject<String, Never>()
+    /// for await (request, response) in requests.zip(responses) { print(request, response) }
+    /// //  requests:  -1--2-----3--|
+    /// //  responses: ----a---b------c
+    /// //  result:    ----(1,a)-(2,b)-(3,c)|
+    /// ```
+    ///
+    /// - Parameter other: The publisher to zip with; same failure type.
+    /// - Returns: A publisher of `(Element, Other.Element)` tuples.
+    public func zip<Other: Publisher & Sendable>(
+        _ other: Other
+    ) -> ZipPublisher<Self, Other> where Other.Element: Sendable, Other.Failure == Failure {
+        ZipPublisher(self, other)
+    }
+
+    /// Zips this publisher with two others into triples, in order.
+    ///
+    /// Behaves as ``zip(_:)``, over three bases.
+    ///
+    /// ```swift
+    /// for await (x, y, z) in xs.zip(ys, zs) { print(x, y, z) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - second: The second publisher.
+    ///   - third: The third publisher.
+    /// - Returns: A publisher of `(Element, Second.Element, Third.Element)` tuples.
+    public func zip<Second: Publisher & Sendable, Third: Publisher & Sendable>(
+        _ second: Second,
+        _ third: Third
+    ) -> Zip3Publisher<Self, Second, Third>
+    where Second.Element: Sendable, Second.Failure == Failure, Third.Element: Sendable, Third.Failure == Failure {
+        Zip3Publisher(self, second, third)
+    }
+}
+
+/// A ``Publisher`` that zips 2 bases into tuples; see ``Publisher/zip(_:)``.
+///
+/// It is `Sendable`: its bases are.
+public struct ZipPublisher<Base1: Publisher & Sendable, Base2: Publisher & Sendable>: Publisher, Sendable
+where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.Failure {
+    /// The element type: a tuple of the bases' elements, in base order.
+    public typealias Element = (Base1.Element, Base2.Element)
+    /// The failure type of the bases.
+    public typealias Failure = Base1.Failure
+
+    let base1: Base1
+    let base2: Base2
+
+    init(_ base1: Base1, _ base2: Base2) {
+        self.base1 = base1
+        self.base2 = base2
+    }
+
+    /// Makes an iterator; its first `next()` starts iterating the bases.
+    ///
+    /// - Returns: A new iterator, with its own iteration of the bases.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2)]))
+    }
+
+    /// The iterator of a ``ZipPublisher``.
+    ///
+    /// Dropping it cancels the bases' tasks. After it returned `nil` or
+    /// threw, it returns `nil`.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var iteration: TupleIteration<ZipStateMachine<Failure>>
+
+        init(storage: TupleStorage<ZipStateMachine<Failure>>) {
+            iteration = TupleIteration(storage: storage)
+        }
+
+        /// Returns the next tuple, waiting for the bases if needed.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next tuple, or `nil` once a base finished, the
+        ///   consuming task was cancelled, or the iteration already ended.
+        /// - Throws: The first base failure.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            guard let values = try await iteration.next(isolation: actor) else {
+                return nil
+            }
+            return (values[0] as! Base1.Element, values[1] as! Base2.Element)
+        }
+
+        /// Returns the next tuple.
+        ///
+        /// - Returns: The next tuple, or `nil` once the iteration ended.
+        /// - Throws: The first base failure.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ZipPublisher.Iterator: Sendable {}
+
+/// A ``Publisher`` that zips 3 bases into tuples; see ``Publisher/zip(_:_:)``.
+///
+/// It is `Sendable`: its bases are.
+public struct Zip3Publisher<Base1: Publisher & Sendable, Base2: Publisher & Sendable, Base3: Publisher & Sendable>: Publisher, Sendable
+where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.Failure, Base3.Element: Sendable, Base3.Failure == Base1.Failure {
+    /// The element type: a tuple of the bases' elements, in base order.
+    public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
+    /// The failure type of the bases.
+    public typealias Failure = Base1.Failure
+
+    let base1: Base1
+    let base2: Base2
+    let base3: Base3
+
+    init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
+        self.base1 = base1
+        self.base2 = base2
+        self.base3 = base3
+    }
+
+    /// Makes an iterator; its first `next()` starts iterating the bases.
+    ///
+    /// - Returns: A new iterator, with its own iteration of the bases.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2), TupleStorage.runner(base3)]))
+    }
+
+    /// The iterator of a ``Zip3Publisher``.
+    ///
+    /// Dropping it cancels the bases' tasks. After it returned `nil` or
+    /// threw, it returns `nil`.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var iteration: TupleIteration<ZipStateMachine<Failure>>
+
+        init(storage: TupleStorage<ZipStateMachine<Failure>>) {
+            iteration = TupleIteration(storage: storage)
+        }
+
+        /// Returns the next tuple, waiting for the bases if needed.
+        ///
+        /// - Parameter actor: The caller's isolation; the wait resumes on it.
+        /// - Returns: The next tuple, or `nil` once a base finished, the
+        ///   consuming task was cancelled, or the iteration already ended.
+        /// - Throws: The first base failure.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(Failure) -> Element? {
+            guard let values = try await iteration.next(isolation: actor) else {
+                return nil
+            }
+            return (values[0] as! Base1.Element, values[1] as! Base2.Element, values[2] as! Base3.Element)
+        }
+
+        /// Returns the next tuple.
+        ///
+        /// - Returns: The next tuple, or `nil` once the iteration ended.
+        /// - Throws: The first base failure.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Zip3Publisher.Iterator: Sendable {}

@@ -1,0 +1,5 @@
+/// The storage of a zip iteration: the tuple storage (one producer child
+/// task per base, started by the first `next`, cancelled by the consumer's
+/// cancellation, a dropped iterator or the end) driving a
+/// ``ZipStateMachine``.
+typealias ZipStorage<Failure: Error> = TupleStorage<ZipStateMachine<Failure>>
