@@ -5,6 +5,7 @@ import Benchmark
 /// and `Malloc (total)` divided by the elements for allocations per element.
 let benchmarks: @Sendable () -> Void = {
     elementWiseBenchmarks()
+    combiningBenchmarks()
 }
 
 /// The configuration the Streams benchmarks use.
