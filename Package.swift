@@ -39,7 +39,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "TelemetryTesting", dependencies: ["Streams"], swiftSettings: strictSettings),
+        // Test support users import: the manual clock, marble tests, and
+        // recordings shipped as test resources, replayed.
+        .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
         .executableTarget(
             name: "tlm",
             dependencies: [
@@ -56,7 +58,12 @@ let package = Package(
             dependencies: ["Recording", "Devices", "Streams", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TelemetryTestingTests",
+            dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices"], swiftSettings: strictSettings),
     ]
 )

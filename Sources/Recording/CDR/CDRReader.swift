@@ -31,6 +31,13 @@ package struct CDRReader {
     package mutating func uint64() -> UInt64? { integer(UInt64.self) }
     package mutating func float64() -> Double? { integer(UInt64.self).map(Double.init(bitPattern:)) }
 
+    /// A `uint8[]` sequence: `u32` count, then the bytes.
+    package mutating func byteSequence() -> [UInt8]? {
+        guard let count = uint32(), Int(count) <= bytes.count - position else { return nil }
+        defer { position += Int(count) }
+        return Array(bytes[position..<(position + Int(count))])
+    }
+
     /// A `string`: length including the NUL, the bytes, the NUL.
     package mutating func string() -> String? {
         guard let length = uint32(), length >= 1, Int(length) <= bytes.count - position else { return nil }

@@ -13,6 +13,14 @@ public enum RawNotificationMessage {
         uint8[] data
         """)
 
+    /// Decodes a recorded raw notification; `nil` for a payload that is not one.
+    public static func decode(_ payload: [UInt8]) -> RawNotification? {
+        guard var reader = CDRReader(payload), let text = reader.string(), let characteristic = CharacteristicUUID(text),
+              let time = reader.uint64(), let bytes = reader.byteSequence()
+        else { return nil }
+        return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time)
+    }
+
     /// Encodes a notification.
     public static func encode(_ notification: RawNotification) -> [UInt8] {
         var cdr = CDRWriter(capacity: 64 + notification.bytes.count)
