@@ -141,6 +141,33 @@ import Devices
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(8).joined(separator: "\n"))")
+
+        // Our own typed reading decodes the same fields from the schemas in the segments.
+        let reader = try RecordingReader(directory: directory)
+        var typedMismatches: [String] = []
+        for (topic, values) in expected {
+            let typed = try reader.typedMessages(topics: [topic])
+            #expect(typed.count == values.count, "\(topic)")
+            for (message, value) in zip(typed, values) {
+                for (name, want) in Self.expectedFields(value) where !Self.same(message[name].map(Self.plain), want) {
+                    typedMismatches.append("\(topic) \(name): \(String(describing: message[name])) != \(want)")
+                }
+            }
+        }
+        #expect(typedMismatches.isEmpty, "\(typedMismatches.prefix(8).joined(separator: "\n"))")
+    }
+
+    /// A decoded field in the shape the Python reader's JSON has (floats as text).
+    static func plain(_ value: CDRValue) -> Any {
+        switch value {
+        case .bool(let flag): flag
+        case .int(let number): Int(number)
+        case .uint(let number): Int(number)
+        case .double(let number): "\(number)"
+        case .string(let text): text
+        case .bytes(let bytes): bytes.map(Int.init)
+        case .array(let items): items.map(plain)
+        }
     }
 
     /// Compares a Python-decoded field with an expected value (floats arrive

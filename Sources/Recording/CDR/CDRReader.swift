@@ -27,15 +27,22 @@ package struct CDRReader {
     }
 
     package mutating func uint8() -> UInt8? { integer(UInt8.self) }
+    package mutating func integerValue<T: FixedWidthInteger>(_ type: T.Type) -> T? { integer(type) }
+
+    /// `count` raw bytes (a fixed or counted `uint8` array's elements).
+    package mutating func bytes(_ count: Int) -> [UInt8]? {
+        guard count >= 0, count <= bytes.count - position else { return nil }
+        defer { position += count }
+        return Array(bytes[position..<(position + count)])
+    }
     package mutating func uint32() -> UInt32? { integer(UInt32.self) }
     package mutating func uint64() -> UInt64? { integer(UInt64.self) }
     package mutating func float64() -> Double? { integer(UInt64.self).map(Double.init(bitPattern:)) }
 
     /// A `uint8[]` sequence: `u32` count, then the bytes.
     package mutating func byteSequence() -> [UInt8]? {
-        guard let count = uint32(), Int(count) <= bytes.count - position else { return nil }
-        defer { position += Int(count) }
-        return Array(bytes[position..<(position + Int(count))])
+        guard let count = uint32() else { return nil }
+        return bytes(Int(count))
     }
 
     /// A `string`: length including the NUL, the bytes, the NUL.

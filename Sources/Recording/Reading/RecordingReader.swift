@@ -121,6 +121,11 @@ public final class RecordingReader {
         }
     }
 
+    /// Segment paths, in order.
+    func segmentPaths() throws(RecordingError) -> [String] {
+        try index.read { db in try String.fetchAll(db, sql: "SELECT path FROM segments ORDER BY sequence") }
+    }
+
     /// A stream's row in the index.
     func streamRow(topic: String) throws(RecordingError) -> (id: Int64, channelID: UInt16, schema: String?) {
         let row = try index.read { db in

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A message read back with its fields decoded from the schema.
+public struct TypedMessage: Sendable {
+    /// The message as recorded.
+    public var message: RecordedMessage
+    /// The schema's name, for example `tlm/msg/DiotSample`.
+    public var schema: String
+    /// The fields, in the schema's order.
+    public var fields: [(name: String, value: CDRValue)]
+
+    /// A field's value by name.
+    public subscript(field: String) -> CDRValue? { fields.first { $0.name == field }?.value }
+}
+
+extension RecordingReader {
+    /// The messages of `topics` with `from <= logTime < to`, in log-time
+    /// order, decoded into fields by their streams' `ros2msg` schemas (read
+    /// from the segments' summaries — only the tail of each file).
+    ///
+    /// - Throws: ``RecordingError`` when a schema cannot be read or a payload
+    ///   does not match its schema.
+    public func typedMessages(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+        -> [TypedMessage]
+    {
+        let definitions = try schemaDefinitions()
+        return try messages(topics: topics, from: from, to: to).map { (message: RecordedMessage) throws(RecordingError) in
+            guard let (name, definition) = definitions[message.topic] else {
+                throw RecordingError(.corrupt, "no schema for \(message.topic) in the segments' summaries")
+            }
+            return TypedMessage(message: message, schema: name, fields: try definition.decode(message.payload))
+        }
+    }
+
+    /// Each topic's schema, from the Schema and Channel records of the segments' summaries.
+    func schemaDefinitions() throws(RecordingError) -> [String: (String, ROS2MessageDefinition)] {
+        var result: [String: (String, ROS2MessageDefinition)] = [:]
+        for path in try segmentPaths() {
+            let summary = try Self.summaryRecords(of: directory + "/" + path)
+            let schemas = Dictionary(summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
+                                     uniquingKeysWith: { first, _ in first })
+            for case .channel(let channel) in summary where result[channel.topic] == nil {
+                guard let schema = schemas[channel.schemaID] else { continue }
+                let text = String(decoding: schema.data, as: UTF8.self)
+                result[channel.topic] = (schema.name, try ROS2MessageDefinition(parsing: text))
+            }
+        }
+        return result
+    }
+
+    /// The summary records of a closed segment, read from its tail.
+    static func summaryRecords(of path: String) throws(RecordingError) -> [MCAPRecord] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RecordingError(.notFound, "segment \(path) is missing")
+        }
+        defer { try? handle.close() }
+        do {
+            let size = try handle.seekToEnd()
+            guard size >= 8 + 37 else { throw RecordingError(.corrupt, "\(path) is too short to have a footer") }
+            try handle.seek(toOffset: size - 37)
+            let tail = [UInt8](try handle.read(upToCount: 37) ?? Data())
+            guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
+                  case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
+                  footer.summaryStart > 0, footer.summaryStart < size - 37
+            else { throw RecordingError(.corrupt, "\(path) has no summary (open segment? run `tlm recover`)") }
+            let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
+            try handle.seek(toOffset: footer.summaryStart)
+            let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
+            var records: [MCAPRecord] = []
+            var position = 0
+            while position + 9 <= bytes.count {
+                var length = 0
+                for index in 0..<8 { length |= Int(bytes[position + 1 + index]) << (8 * index) }
+                guard length >= 0, length <= bytes.count - position - 9 else { break }
+                records.append(try MCAPRecord.parse(opcode: bytes[position], body: bytes[(position + 9)..<(position + 9 + length)]))
+                position += 9 + length
+            }
+            return records
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+}
