@@ -53,6 +53,32 @@ import Devices
         #expect(error?.code == .corrupt)
     }
 
+    @Test func readingContinuesFromTheNextIntactChunk() throws {
+        var (directory, bytes, messageCount) = try Self.makeRecording(notifications: 400)
+        let index = try DatabaseQueue(path: directory + "/index.sqlite")
+        let (offset, length, lost) = try index.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT offset, length, message_count FROM chunks ORDER BY offset LIMIT 1 OFFSET 2")!
+            return (row["offset"] as Int, row["length"] as Int, row["message_count"] as Int)
+        }
+        bytes[offset + length - 10] ^= 0x40
+        var reader = try MCAPStreamReader(bytes: bytes, skipDamagedChunks: true)
+        let messages = try reader.readAll().filter { if case .message = $0 { true } else { false } }
+        #expect(messages.count == messageCount - lost)
+        #expect(reader.damagedChunks.map(\.offset) == [offset])
+        #expect(reader.dataCRCMismatch)
+        #expect(reader.damagedChunks.first?.reason.contains("chunk at offset \(offset)") == true)
+
+        // The indexed reader does the same, segment file and all.
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/segments/000001.mcap"))
+        let indexed = try RecordingReader(directory: directory)
+        indexed.skipDamagedChunks = true
+        let read = try indexed.messages(topics: indexed.topics)
+        #expect(read.count == messageCount - lost)
+        #expect(indexed.damagedChunks.count == 1 && indexed.damagedChunks[0].offset == UInt64(offset))
+        let strict = try RecordingReader(directory: directory)
+        #expect(throws: RecordingError.self) { _ = try strict.messages(topics: strict.topics) }
+    }
+
     @Test func hostileBytesNeverTrapOrHang() throws {
         let (_, original, _) = try Self.makeRecording(notifications: 150)
         var generator = SystemRandomNumberGenerator()
@@ -75,7 +101,7 @@ import Devices
                 }
             }
             do {
-                var reader = try MCAPStreamReader(bytes: bytes)
+                var reader = try MCAPStreamReader(bytes: bytes, skipDamagedChunks: round % 8 < 4)
                 _ = try reader.readAll()
                 outcomes.read += 1
             } catch {

@@ -18,17 +18,30 @@ package struct MCAPStreamReader {
     private var afterChunk = false
     private var finished = false
     private let expandChunks: Bool
+    private let skipDamagedChunks: Bool
+    /// Chunks skipped because they failed to decompress or their CRC did not
+    /// match (only with `skipDamagedChunks`): offset and reason.
+    package private(set) var damagedChunks: [(offset: Int, reason: String)] = []
+    /// The DataEnd CRC did not match the bytes (only with `skipDamagedChunks`,
+    /// where damage is reported rather than thrown).
+    package private(set) var dataCRCMismatch = false
 
     /// Starts reading `bytes`, a whole MCAP file.
     ///
+    /// - Parameters:
+    ///   - expandChunks: Replace each Chunk by the records in it.
+    ///   - skipDamagedChunks: Skip a chunk that fails its CRC or does not
+    ///     decompress, note it in ``damagedChunks``, and read on from the
+    ///     next record (its length is still known), instead of failing.
     /// - Throws: ``RecordingError`` (`.corrupt`) if the file does not start with the MCAP magic.
-    package init(bytes: [UInt8], expandChunks: Bool = true) throws(RecordingError) {
+    package init(bytes: [UInt8], expandChunks: Bool = true, skipDamagedChunks: Bool = false) throws(RecordingError) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == mcapMagic else {
             throw RecordingError(.corrupt, "not an MCAP file: the magic bytes are missing")
         }
         self.bytes = bytes
         self.position = 8
         self.expandChunks = expandChunks
+        self.skipDamagedChunks = skipDamagedChunks
     }
 
     /// The next record, or `nil` after the Footer and closing magic.
@@ -58,7 +71,12 @@ package struct MCAPStreamReader {
             let record = try MCAPRecord.parse(opcode: opcode, body: body)
             switch record {
             case .chunk(let chunk) where expandChunks:
-                pending = try Self.records(in: chunk, at: start)
+                do {
+                    pending = try Self.records(in: chunk, at: start)
+                } catch where skipDamagedChunks {
+                    damagedChunks.append((start, error.message))
+                    pending = []
+                }
                 pendingIndex = 0
                 afterChunk = true
                 continue
@@ -71,7 +89,9 @@ package struct MCAPStreamReader {
                         crc.update(UnsafeRawBufferPointer(rebasing: raw[0..<start]))
                         return crc.value
                     }
-                    guard computed == dataEnd.dataSectionCRC else {
+                    if computed != dataEnd.dataSectionCRC, skipDamagedChunks {
+                        dataCRCMismatch = true
+                    } else if computed != dataEnd.dataSectionCRC {
                         throw RecordingError(.corrupt, "data section CRC mismatch: DataEnd says "
                                              + "\(dataEnd.dataSectionCRC), the bytes give \(computed)")
                     }

@@ -24,6 +24,11 @@ public final class RecordingReader {
     public private(set) var bytesRead: UInt64 = 0
     /// Chunks read so far.
     public private(set) var chunksRead = 0
+    /// When true, a chunk that fails its CRC or does not decompress is
+    /// skipped and listed in ``damagedChunks`` instead of failing the read.
+    public var skipDamagedChunks = false
+    /// Chunks skipped as damaged: segment path, offset and reason.
+    public private(set) var damagedChunks: [(path: String, offset: UInt64, reason: String)] = []
     /// Open segment files, by path.
     private var files: [String: FileHandle] = [:]
 
@@ -115,7 +120,14 @@ public final class RecordingReader {
         guard case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) else {
             throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
         }
-        return try MCAPStreamReader.records(in: chunk, at: Int(offset)).compactMap { record in
+        let records: [MCAPRecord]
+        do {
+            records = try MCAPStreamReader.records(in: chunk, at: Int(offset))
+        } catch where skipDamagedChunks {
+            damagedChunks.append((relative, offset, error.message))
+            return []
+        }
+        return records.compactMap { record in
             guard case .message(let message) = record, channelID == nil || message.channelID == channelID else { return nil }
             return message
         }
