@@ -1,12 +1,10 @@
 import Devices
 import Foundation
 import Recording
-import Streams
 
 /// A simulated recording session: seeded simulators of the chosen families,
-/// paced by the continuous clock, feed raw notifications through a bounded
-/// ``PassthroughSubject`` (the ingest buffer) into the recorder. Anything the
-/// buffer drops is written as a loss record.
+/// paced by the continuous clock, feed raw notifications to a
+/// `RecorderService`, whose bounded ingest buffer records every drop as loss.
 struct SimulatedSession {
     /// What a finished session recorded.
     struct Summary {
@@ -16,12 +14,6 @@ struct SimulatedSession {
         var byteSize: UInt64
         var lossCount: Int
         var stoppedBySignal: Bool
-    }
-
-    /// Events on the ingest buffer: packets, and ticks that close quiet chunks.
-    enum Event: Sendable {
-        case notification(device: Int, RawNotification)
-        case tick(UInt64)
     }
 
     /// Capacity of the ingest buffer between the device and the disk.
@@ -36,16 +28,8 @@ struct SimulatedSession {
 
     func run(stop: SignalWatcher) async throws -> Summary {
         let devices = simulatedDevices(families: families, seed: seed, scenario: scenario)
-        let recorder = try Recorder(
-            directory: directory, configuration: configuration,
-            session: .init(name: URL(fileURLWithPath: directory).lastPathComponent, source: "simulate", seed: seed,
-                           metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ","),
-                                       "scenario": scenario.rawValue]))
-        var deviceRecorders: [any DeviceRecorder] = []
-        for device in devices { deviceRecorders.append(try device.makeRecorder(recorder)) }
 
-        let ingest = PassthroughSubject<Event, Never>(bufferingPolicy: .bufferingOldest(Self.ingestCapacity))
-        let events = ingest.subscribe()
+        let service = RecorderService(capacity: Self.ingestCapacity)
         let duration = self.duration
         let producer = Task { [devices] in
             var devices = devices
@@ -54,57 +38,40 @@ struct SimulatedSession {
             var pending = devices.indices.map { devices[$0].nextNotification() }
             let clock = ContinuousClock()
             let start = clock.now
-            var nextTick = Duration.milliseconds(200)
             while !Task.isCancelled, !pending.isEmpty {
                 let index = pending.indices.min { pending[$0].offset < pending[$1].offset }!
                 let (offset, characteristic, bytes) = pending[index]
                 if let duration, offset >= duration { break }
                 pending[index] = devices[index].nextNotification()
-                while nextTick <= offset {
-                    try? await clock.sleep(until: start + nextTick)
-                    if Task.isCancelled { break }
-                    _ = ingest.send(.tick(Recorder.now()))
-                    nextTick += .milliseconds(200)
-                }
                 try? await clock.sleep(until: start + offset)
                 if Task.isCancelled { break }
                 // Host receive time is the wall clock at delivery.
-                let raw = RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: Recorder.now())
-                _ = ingest.send(.notification(device: index, raw))
+                service.send(RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: Recorder.now()),
+                             device: index)
             }
-            ingest.finish()
+            service.finish()
         }
         stop.onSignal { producer.cancel() }
-
-        var reportedDrops = 0
-        func recordDrops(at time: UInt64) throws {
-            let dropped = ingest.droppedCount
-            if dropped > reportedDrops {
-                try recorder.recordLoss(stream: nil, time: time, count: dropped - reportedDrops,
-                                        reason: "ingest buffer full (\(Self.ingestCapacity) notifications)")
-                reportedDrops = dropped
-            }
-        }
-        do {
-            for await event in events {
-                switch event {
-                case .notification(let device, let raw):
-                    try deviceRecorders[device].record(raw)
-                case .tick(let now):
-                    try recorder.closeChunkIfDue(now: now)
-                    try recordDrops(at: now)
-                }
-            }
-            try recordDrops(at: Recorder.now())
-            try recorder.close()
-        } catch {
-            producer.cancel()
-            try? recorder.close()
-            throw error
-        }
+        defer { producer.cancel() }
+        try await service.run { () throws(RecordingError) in try makeRecording(devices) }
         let info = try RecordingInfo.load(from: directory)
         return Summary(messageCount: info.messageCount, streamCount: info.streams.count,
                        segmentCount: info.segments.count, byteSize: info.byteSize, lossCount: info.lossCount,
                        stoppedBySignal: stop.fired)
+    }
+
+    /// The recorder and one device recorder per simulated device, handed to
+    /// the service as one value.
+    private func makeRecording(_ devices: [any SimulatedDevice]) throws(RecordingError)
+        -> (recorder: Recorder, devices: [any DeviceRecorder])
+    {
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: URL(fileURLWithPath: directory).lastPathComponent, source: "simulate", seed: seed,
+                           metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ","),
+                                       "scenario": scenario.rawValue]))
+        var deviceRecorders: [any DeviceRecorder] = []
+        for device in devices { deviceRecorders.append(try device.makeRecorder(recorder)) }
+        return (recorder, deviceRecorders)
     }
 }

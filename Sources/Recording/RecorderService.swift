@@ -1,0 +1,139 @@
+public import Devices
+import Streams
+
+/// Runs a ``Recorder`` as a long-lived service: producers on any thread hand
+/// it notifications through a bounded ingest buffer; one consumer task
+/// decodes and records them, closes chunks that grow old on a timer, and
+/// writes down everything the buffer had to drop. When the input finishes —
+/// or the task running the service is cancelled — it closes the open chunk
+/// and segment and commits the index, so the recording is always complete.
+///
+/// The buffer never grows without bound: when it is full, new notifications
+/// are dropped (``send(_:device:)`` returns `false`) and the drop is recorded
+/// as loss with its count and reason.
+///
+/// ```swift
+/// let service = RecorderService(capacity: 65_536)
+/// let task = Task {
+///     try await service.run {
+///         let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "live"))
+///         return (recorder, [try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
+///                                                     identifier: "9F3A0C11", name: "DIoT-9F3A")])
+///     }
+/// }
+/// service.send(notification, device: 0)   // from a BLE callback, any thread
+/// task.cancel()                           // or service.finish()
+/// ```
+public final class RecorderService: Sendable {
+    /// What flows through the ingest buffer.
+    public enum Input: Sendable {
+        /// A notification for the device at this index of `run`'s `devices`.
+        case notification(device: Int, RawNotification)
+        /// A timer tick: close chunks that are older than the chunk age.
+        case tick(UInt64)
+    }
+
+    private let ingest: PassthroughSubject<Input, Never>
+    private let subscription: SubjectSubscription<Input, Never>
+    /// The buffer's capacity.
+    public let capacity: Int
+
+    /// Creates a service with an ingest buffer of `capacity` notifications.
+    public init(capacity: Int = 65_536) {
+        self.capacity = capacity
+        self.ingest = PassthroughSubject(bufferingPolicy: .bufferingOldest(capacity))
+        // Subscribe now, so nothing sent before `run` starts is missed.
+        self.subscription = ingest.subscribe()
+    }
+
+    /// Hands a notification to the service, from any thread. Returns `false`
+    /// when it was dropped (buffer full, or the service has finished).
+    @discardableResult
+    public func send(_ notification: RawNotification, device: Int) -> Bool {
+        if case .enqueued = ingest.send(.notification(device: device, notification)) { return true }
+        return false
+    }
+
+    /// Notifications dropped so far because the buffer was full.
+    public var droppedCount: Int { ingest.droppedCount }
+
+    /// Ends the input: `run` records what is buffered, closes the recording and returns.
+    public func finish() { ingest.finish() }
+
+    /// Consumes the input until ``finish()`` or cancellation, then closes the recorder.
+    ///
+    /// Cancellation ends the input like ``finish()``: what is already in the
+    /// buffer is still recorded (telemetry that was received is not thrown
+    /// away), then the recording is closed.
+    ///
+    /// - Parameters:
+    ///   - tick: How often quiet chunks are checked for age.
+    ///   - makeRecording: Creates the recorder and the device recorders
+    ///     `send` refers to by index. It runs on the service's own task, which
+    ///     owns them from then on (recorders are not `Sendable`).
+    /// - Throws: ``RecordingError`` from creating or writing the recording;
+    ///   the recording is closed first.
+    public func run(
+        tick: Duration = .milliseconds(200),
+        _ makeRecording: @escaping @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder])
+    ) async throws(RecordingError) {
+        let ingest = self.ingest
+        let subscription = self.subscription
+        let capacity = self.capacity
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                _ = ingest.send(.tick(Recorder.now()))
+            }
+        }
+        // The consumer is an unstructured task, so cancelling the caller does
+        // not cut its iteration short: the handler below ends the input instead.
+        let consumer = Task { () -> Result<Void, RecordingError> in
+            let recorder: Recorder
+            let devices: [any DeviceRecorder]
+            do throws(RecordingError) {
+                (recorder, devices) = try makeRecording()
+            } catch {
+                return .failure(error)
+            }
+            var reported = 0
+            func recordDrops(at time: UInt64) throws(RecordingError) {
+                let dropped = ingest.droppedCount
+                if dropped > reported {
+                    try recorder.recordLoss(stream: nil, time: time, count: dropped - reported,
+                                            reason: "ingest buffer full (\(capacity) notifications)")
+                    reported = dropped
+                }
+            }
+            do throws(RecordingError) {
+                for await input in subscription {
+                    switch input {
+                    case .notification(let device, let notification):
+                        guard devices.indices.contains(device) else {
+                            try recorder.recordLoss(stream: nil, time: notification.receiveTime, count: 1,
+                                                    reason: "notification for unknown device \(device)")
+                            continue
+                        }
+                        try devices[device].record(notification)
+                    case .tick(let now):
+                        try recorder.closeChunkIfDue(now: now)
+                        try recordDrops(at: now)
+                    }
+                }
+                try recordDrops(at: Recorder.now())
+                try recorder.close()
+                return .success(())
+            } catch {
+                try? recorder.close()
+                return .failure(error)
+            }
+        }
+        defer { ticker.cancel() }
+        let result = await withTaskCancellationHandler {
+            await consumer.value
+        } onCancel: {
+            ingest.finish()
+        }
+        try result.get()
+    }
+}
