@@ -27,20 +27,23 @@ struct InfoReport {
         out += line("Streams", "\(info.streams.count), \(Self.grouped(info.messageCount)) messages")
         let topicWidth = max(5, info.streams.map(\.topic.count).max() ?? 0)
         let schemaWidth = max(6, info.streams.map(\.schema.count).max() ?? 0)
+        let unitWidth = max(4, info.streams.map { ($0.unit ?? "-").count }.max() ?? 0)
         out += "  " + pad("TOPIC", topicWidth) + "  " + pad("SCHEMA", schemaWidth)
-            + "  " + leftPad("MESSAGES", 9) + "  " + leftPad("RATE", 10) + "  UNIT   FIRST .. LAST\n"
+            + "  " + leftPad("MESSAGES", 9) + "  " + leftPad("RATE", 10) + "  " + pad("UNIT", unitWidth)
+            + "  FIRST .. LAST\n"
         for stream in info.streams {
             var rate = "-"
             var range = "-"
             if let first = stream.firstTime, let last = stream.lastTime {
                 range = Self.clock(first) + " .. " + Self.clock(last)
-                if last > first, stream.messageCount > 1 {
+                // A rate only means something over at least a second of messages.
+                if last - first >= 1_000_000_000, stream.messageCount > 1 {
                     rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
                 }
             }
             out += "  " + pad(stream.topic, topicWidth) + "  " + pad(stream.schema, schemaWidth)
                 + "  " + leftPad(Self.grouped(stream.messageCount), 9) + "  " + leftPad(rate, 10)
-                + "  " + pad(stream.unit ?? "-", 5) + "  " + range + "\n"
+                + "  " + pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
         }
         let closed = info.segments.filter { $0.state == "closed" }.count
         let uncompressed = info.segments.reduce(0) { $0 + $1.uncompressedSize }
