@@ -27,11 +27,6 @@ extension DiotSimulator: SimulatedDevice {
     var displayName: String { deviceName }
     var facts: [String: String] { ["advertisement": hex(advertisement())] }
 
-    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
-        let next = next()
-        return (next.offset, next.characteristic, next.bytes)
-    }
-
     func makeRecorder(_ recorder: Recorder) throws(RecordingError) -> any DeviceRecorder {
         try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: identifier,
                                  name: displayName, metadata: facts)
@@ -44,11 +39,6 @@ extension JacquardSimulator: SimulatedDevice {
     var displayName: String { "Jacquard-" + identifier.suffix(4).uppercased() }
     var facts: [String: String] { ["tag_uuid": tagUUID, "vendor_id": String(vendorID), "product_id": String(productID)] }
 
-    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
-        let next = next()
-        return (next.offset, next.characteristic, next.bytes)
-    }
-
     func makeRecorder(_ recorder: Recorder) throws(RecordingError) -> any DeviceRecorder {
         try DeviceStreamRecorder(recorder: recorder, decoder: JacquardDecoder(), identifier: identifier,
                                  name: displayName, metadata: facts)
@@ -60,11 +50,6 @@ extension ComoduleSimulator: SimulatedDevice {
     var identifier: String { "SCOOT-" + hex(Array(motorSerial.prefix(2))).uppercased() }
     var displayName: String { identifier }
     var facts: [String: String] { ["motor_serial": hex(motorSerial), "property_table": "default (profile v1)"] }
-
-    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
-        let next = next()
-        return (next.offset, next.characteristic, next.bytes)
-    }
 
     func makeRecorder(_ recorder: Recorder) throws(RecordingError) -> any DeviceRecorder {
         try DeviceStreamRecorder(recorder: recorder, decoder: ComoduleDecoder(), identifier: identifier,
@@ -80,11 +65,6 @@ extension FjordenSimulator: SimulatedDevice {
         Dictionary(deviceInformation.map { ($0.field.rawValue, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
-        let next = next()
-        return (next.offset, next.characteristic, next.bytes)
-    }
-
     func makeRecorder(_ recorder: Recorder) throws(RecordingError) -> any DeviceRecorder {
         try DeviceStreamRecorder(recorder: recorder, decoder: FjordenDecoder(), identifier: identifier,
                                  name: displayName, metadata: facts)
@@ -96,11 +76,6 @@ extension ObviousSimulator: SimulatedDevice {
     var identifier: String { "OBV-" + String(format: "%04X", (seed &* 0x9E37_79B9_7F4A_7C15) >> 48) }
     var displayName: String { identifier }
     var facts: [String: String] { [:] }
-
-    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
-        let next = next()
-        return (next.offset, next.characteristic, next.bytes)
-    }
 
     func makeRecorder(_ recorder: Recorder) throws(RecordingError) -> any DeviceRecorder {
         try DeviceStreamRecorder(recorder: recorder, decoder: ObviousDecoder(), identifier: identifier,
@@ -135,6 +110,13 @@ func simulatedDevices(families: [DeviceFamily], seed: UInt64, scenario: Simulati
 
 /// The families `tlm record --simulate` can simulate: all of them.
 let simulatableFamilies: [DeviceFamily] = DeviceFamily.allCases
+
+extension SimulatedDevice where Self: NotificationSimulator {
+    mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8]) {
+        let next = next()
+        return (next.offset, next.characteristic, next.bytes)
+    }
+}
 
 /// Lower-case hex of bytes.
 func hex(_ bytes: [UInt8]) -> String {

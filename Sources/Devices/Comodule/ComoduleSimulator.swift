@@ -29,7 +29,7 @@
 /// let notification = simulator.next()
 /// print(try decoder.decode(notification.rawNotification(startTime: 0)) == notification.expected) // true
 /// ```
-public struct ComoduleSimulator: Sendable {
+public struct ComoduleSimulator: NotificationSimulator {
     /// What the simulated scooter does and how its link behaves. Times are in
     /// seconds, speeds in km/h; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -130,45 +130,9 @@ public struct ComoduleSimulator: Sendable {
         )
     }
 
-    /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: Sendable, Hashable {
-        /// Time since the start of the simulation (non-decreasing).
-        public var offset: Duration
-        /// The characteristic that notifies.
-        public var characteristic: CharacteristicUUID
-        /// The value in profile-v1 format.
-        public var bytes: [UInt8]
-        /// The frame the bytes encode, or `nil` when they are deliberately
-        /// malformed (the decoder must throw).
-        public var expected: ComoduleFrame?
-
-        /// Creates a simulated notification.
-        ///
-        /// - Parameters:
-        ///   - offset: Time since the start of the simulation.
-        ///   - characteristic: The characteristic that notifies.
-        ///   - bytes: The value.
-        ///   - expected: The encoded frame, `nil` for a malformed packet.
-        public init(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: ComoduleFrame?) {
-            self.offset = offset
-            self.characteristic = characteristic
-            self.bytes = bytes
-            self.expected = expected
-        }
-
-        /// Whether the bytes are deliberately malformed.
-        public var isMalformed: Bool { expected == nil }
-
-        /// The notification as received, stamped `startTime + offset`.
-        ///
-        /// - Parameter startTime: Host time of the simulation start, nanoseconds since the Unix epoch.
-        /// - Returns: A raw notification with this characteristic and bytes.
-        public func rawNotification(startTime: UInt64) -> RawNotification {
-            let (seconds, attoseconds) = offset.components
-            let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-            return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: startTime &+ nanoseconds)
-        }
-    }
+    /// One simulated notification with the ComoduleFrame it encodes as ground truth
+    /// (`nil` when deliberately malformed).
+    public typealias SimulatedNotification = SimulatedPacket<ComoduleFrame>
 
     private enum Phase: Sendable, Hashable {
         case parked(until: Double)

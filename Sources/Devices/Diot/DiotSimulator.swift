@@ -29,7 +29,7 @@
 /// }
 /// print(simulator.deviceName) // DIoT-xxxx, fixed by the seed
 /// ```
-public struct DiotSimulator: Sendable {
+public struct DiotSimulator: NotificationSimulator {
     /// What the simulated device sends (which features on which channel, how
     /// often) and how its link behaves. Times are in seconds; rates are
     /// probabilities in 0…1. Negative or non-finite times and rates count as 0.
@@ -190,7 +190,7 @@ public struct DiotSimulator: Sendable {
     }
 
     /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: Sendable, Hashable {
+    public struct SimulatedNotification: SimulatedNotificationProtocol, Hashable {
         /// Time since the start of the simulation (non-decreasing). On a
         /// perfect link, notification `k` of a channel at rate `r` is at
         /// `k / r` seconds, rounded to the nanosecond; jitter and bursts delay it.
@@ -262,17 +262,6 @@ public struct DiotSimulator: Sendable {
             if isMalformed { return nil }
             guard isDataChannel else { return serviceEvents }
             return records.isEmpty ? [.channelEmpty(channel)] : records.map(DiotEvent.record)
-        }
-
-        /// The notification as received, stamped `startTime + offset`.
-        ///
-        /// - Parameter startTime: Host time of the simulation start, nanoseconds
-        ///   since the Unix epoch.
-        /// - Returns: A raw notification with this characteristic and bytes.
-        public func rawNotification(startTime: UInt64) -> RawNotification {
-            let (seconds, attoseconds) = offset.components
-            let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-            return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: startTime &+ nanoseconds)
         }
     }
 

@@ -23,7 +23,7 @@
 /// let notification = simulator.next()
 /// print(notification.characteristic, notification.expected as Any)
 /// ```
-public struct FjordenSimulator: Sendable {
+public struct FjordenSimulator: NotificationSimulator {
     /// What the simulated grip does and how its link behaves. Times are in
     /// seconds; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -102,45 +102,9 @@ public struct FjordenSimulator: Sendable {
         )
     }
 
-    /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: Sendable, Hashable {
-        /// Time since the start of the simulation (non-decreasing).
-        public var offset: Duration
-        /// The characteristic that notifies.
-        public var characteristic: CharacteristicUUID
-        /// The value in profile-v1 format.
-        public var bytes: [UInt8]
-        /// The value the bytes encode, or `nil` when they are deliberately
-        /// malformed (the decoder must throw).
-        public var expected: FjordenValue?
-
-        /// Creates a simulated notification.
-        ///
-        /// - Parameters:
-        ///   - offset: Time since the start of the simulation.
-        ///   - characteristic: The characteristic that notifies.
-        ///   - bytes: The value.
-        ///   - expected: The encoded value, `nil` for a malformed packet.
-        public init(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: FjordenValue?) {
-            self.offset = offset
-            self.characteristic = characteristic
-            self.bytes = bytes
-            self.expected = expected
-        }
-
-        /// Whether the bytes are deliberately malformed.
-        public var isMalformed: Bool { expected == nil }
-
-        /// The notification as received, stamped `startTime + offset`.
-        ///
-        /// - Parameter startTime: Host time of the simulation start, nanoseconds since the Unix epoch.
-        /// - Returns: A raw notification with this characteristic and bytes.
-        public func rawNotification(startTime: UInt64) -> RawNotification {
-            let (seconds, attoseconds) = offset.components
-            let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-            return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: startTime &+ nanoseconds)
-        }
-    }
+    /// One simulated notification with the FjordenValue it encodes as ground truth
+    /// (`nil` when deliberately malformed).
+    public typealias SimulatedNotification = SimulatedPacket<FjordenValue>
 
     private struct Scheduled: Sendable, Hashable {
         var time: Double

@@ -22,7 +22,7 @@
 ///     print(notification.offset, values == notification.values) // … true
 /// }
 /// ```
-public struct JacquardSimulator: Sendable {
+public struct JacquardSimulator: NotificationSimulator {
     /// What the simulated tag sends, and which faults to inject.
     public struct Configuration: Sendable, Hashable {
         /// Seconds between gestures, drawn uniformly; `nil` sends none.
@@ -153,7 +153,7 @@ public struct JacquardSimulator: Sendable {
     }
 
     /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: Sendable, Hashable {
+    public struct SimulatedNotification: SimulatedNotificationProtocol, Hashable {
         /// Time since the start of the simulation, to the nanosecond; never decreases.
         public var offset: Duration
         /// The characteristic that notifies.
@@ -190,16 +190,6 @@ public struct JacquardSimulator: Sendable {
 
         /// Whether the notification is a malformed packet.
         public var isMalformed: Bool { malformed != nil }
-
-        /// The notification as received, stamped `startTime + offset`.
-        ///
-        /// - Parameter startTime: Host time of the simulation start, nanoseconds since the Unix epoch.
-        /// - Returns: A raw notification with this characteristic and bytes.
-        public func rawNotification(startTime: UInt64) -> RawNotification {
-            let (seconds, attoseconds) = offset.components
-            let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-            return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: startTime &+ nanoseconds)
-        }
     }
 
     /// The seed the simulator was created with.

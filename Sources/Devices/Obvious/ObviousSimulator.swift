@@ -29,7 +29,7 @@
 ///     assert(decoded == notification.expected)
 /// }
 /// ```
-public struct ObviousSimulator: Sendable {
+public struct ObviousSimulator: NotificationSimulator {
     /// What the simulated device does and how its link behaves. Times are in
     /// seconds; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -118,45 +118,9 @@ public struct ObviousSimulator: Sendable {
         )
     }
 
-    /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: Sendable, Hashable {
-        /// Time since the start of the simulation (non-decreasing).
-        public var offset: Duration
-        /// The characteristic that notifies (``ObviousGATT/data``).
-        public var characteristic: CharacteristicUUID
-        /// The value in profile-v1 format.
-        public var bytes: [UInt8]
-        /// The message the bytes encode, or `nil` when they are deliberately
-        /// malformed (the decoder must throw).
-        public var expected: ObviousMessage?
-
-        /// Creates a simulated notification.
-        ///
-        /// - Parameters:
-        ///   - offset: Time since the start of the simulation.
-        ///   - characteristic: The characteristic that notifies.
-        ///   - bytes: The value.
-        ///   - expected: The encoded message, `nil` for a malformed packet.
-        public init(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: ObviousMessage?) {
-            self.offset = offset
-            self.characteristic = characteristic
-            self.bytes = bytes
-            self.expected = expected
-        }
-
-        /// Whether the bytes are deliberately malformed.
-        public var isMalformed: Bool { expected == nil }
-
-        /// The notification as received, stamped `startTime + offset`.
-        ///
-        /// - Parameter startTime: Host time of the simulation start, nanoseconds since the Unix epoch.
-        /// - Returns: A raw notification with this characteristic and bytes.
-        public func rawNotification(startTime: UInt64) -> RawNotification {
-            let (seconds, attoseconds) = offset.components
-            let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-            return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: startTime &+ nanoseconds)
-        }
-    }
+    /// One simulated notification with the ObviousMessage it encodes as ground truth
+    /// (`nil` when deliberately malformed).
+    public typealias SimulatedNotification = SimulatedPacket<ObviousMessage>
 
     private enum UpgradePhase: Sendable, Hashable {
         case idle
