@@ -48,6 +48,20 @@ extension RecordingReader {
         return result
     }
 
+    /// Each topic's Schema and Channel records, from the segments' summaries.
+    package func channelDefinitions() throws(RecordingError) -> [String: (MCAPRecord.Schema, MCAPRecord.Channel)] {
+        var result: [String: (MCAPRecord.Schema, MCAPRecord.Channel)] = [:]
+        for path in try segmentPaths() {
+            let summary = try Self.summaryRecords(of: directory + "/" + path)
+            let schemas = Dictionary(summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
+                                     uniquingKeysWith: { first, _ in first })
+            for case .channel(let channel) in summary where result[channel.topic] == nil {
+                if let schema = schemas[channel.schemaID] { result[channel.topic] = (schema, channel) }
+            }
+        }
+        return result
+    }
+
     /// The summary records of a closed segment, read from its tail.
     static func summaryRecords(of path: String) throws(RecordingError) -> [MCAPRecord] {
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import Recording
+
+@Suite struct QueryExportTests {
+    /// One simulated recording shared by the tests of this suite (read-only).
+    static let recording: String = {
+        let output = temporaryPath("queryexport")
+        let result = try! tlm("record", "--simulate", "--duration", "2s", "--seed", "4", "--output", output)
+        precondition(result.status == 0, result.errors)
+        return output
+    }()
+
+    static func accX() throws -> (topic: String, start: UInt64) {
+        let info = try RecordingInfo.load(from: recording)
+        let topic = try #require(info.streams.first { $0.topic.hasSuffix("/acc_x") }?.topic)
+        return (topic, info.streams.compactMap(\.firstTime).min()!)
+    }
+
+    @Test func aRelativeRangeReturnsExactlyTheMessagesInIt() throws {
+        let (topic, start) = try Self.accX()
+        let result = try tlm("query", Self.recording, "--topic", "/diot/*/acc_x", "--from", "+500ms", "--to", "+1s",
+                             "--format", "csv")
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first == "time,topic,channel,index,feature_code,value_type,raw,value")
+        let expected = try RecordingReader(directory: Self.recording)
+            .messages(topics: [topic], from: start + 500_000_000, to: start + 1_000_000_000)
+        #expect(lines.count - 1 == expected.count)
+        #expect(expected.count >= 24 && expected.count <= 26) // 50 Hz over 0.5 s
+    }
+
+    @Test func aggregatesPerBucketEqualTheMeanOfTheValues() throws {
+        let (topic, start) = try Self.accX()
+        let result = try tlm("query", Self.recording, "--topic", topic, "--every", "500ms", "--agg", "count,mean",
+                             "--format", "jsonl")
+        #expect(result.status == 0, "\(result.errors)")
+        let rows = try result.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
+        }
+        #expect(rows.count >= 4)
+        let typed = try RecordingReader(directory: Self.recording).typedMessages(topics: [topic])
+        let firstBucket = typed.filter { $0.message.logTime < start + 500_000_000 }.compactMap { $0["value"]?.number }
+        #expect(rows[0]["count"] == String(firstBucket.count))
+        let mean = try #require(Double(rows[0]["mean"] ?? ""))
+        #expect(abs(mean - firstBucket.reduce(0, +) / Double(firstBucket.count)) < 1e-9)
+    }
+
+    @Test func anMCAPExportIsOneMergedFileEveryReaderOpens() throws {
+        let output = temporaryPath() + ".mcap"
+        let result = try tlm("export", Self.recording, "--format", "mcap", "--topic", "/diot/*", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let info = try RecordingInfo.load(from: Self.recording)
+        let diot = info.streams.filter { $0.topic.hasPrefix("/diot/") }
+        let python = try readWithPython([output])
+        let segment = try #require((python["segments"] as? [[String: Any]])?.first)
+        let messages = try #require(segment["messages"] as? [[String: Any]])
+        #expect(messages.count == diot.reduce(0) { $0 + $1.messageCount })
+        #expect(Set(messages.map { $0["topic"] as! String }) == Set(diot.map(\.topic)))
+        let times = messages.map { $0["log_time"] as! UInt64 }
+        #expect(times == times.sorted())
+    }
+
+    @Test func aCSVExportSlicesByTopicAndTime() throws {
+        let (topic, start) = try Self.accX()
+        let output = temporaryPath() + ".csv"
+        let result = try tlm("export", Self.recording, "--format", "csv", "--topic", topic, "--from", "+1s",
+                             "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let expected = try RecordingReader(directory: Self.recording).messages(topics: [topic], from: start + 1_000_000_000)
+        #expect(lines.count - 1 == expected.count)
+        #expect(lines.dropFirst().allSatisfy { $0.contains(topic) })
+    }
+
+    @Test(arguments: [
+        (["query", "REC", "--topic", "/nothing/*"], "no topic"),
+        (["query", "REC", "--topic", "*", "--agg", "median"], "--agg"),
+        (["query", "REC", "--topic", "*", "--from", "yesterday"], "from"),
+        (["query", "REC", "--topic", "*", "--from", "+2s", "--to", "+1s"], "range is empty"),
+        (["export", "REC", "--format", "mcap", "--output", "/dev/null"], "already exists"),
+    ])
+    func badQueriesAreClearErrors(arguments: [String], expected: String) throws {
+        let result = try finish(try start(tlmPath, arguments.map { $0 == "REC" ? Self.recording : $0 }))
+        #expect(result.status != 0)
+        #expect(result.errors.contains(expected), "stderr: \(result.errors)")
+    }
+}
