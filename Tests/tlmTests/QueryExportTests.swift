@@ -86,3 +86,39 @@ import Recording
         #expect(result.errors.contains(expected), "stderr: \(result.errors)")
     }
 }
+
+@Suite struct ReplayCommandTests {
+    @Test func replayReproducesEveryStreamOfTheOriginalRecording() throws {
+        let original = QueryExportTests.recording
+        let output = temporaryPath()
+        let result = try tlm("replay", original, "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let before = try RecordingReader(directory: original)
+        let after = try RecordingReader(directory: output)
+        #expect(after.topics == before.topics)
+        for topic in before.topics {
+            let a = try before.messages(topics: [topic]).map { [String($0.logTime)] + $0.payload.map(String.init) }
+            let b = try after.messages(topics: [topic]).map { [String($0.logTime)] + $0.payload.map(String.init) }
+            #expect(a == b, "\(topic)")
+        }
+        #expect(try RecordingInfo.load(from: output).session.source == "replay")
+    }
+
+    @Test func aPacedReplayTakesTheRecordedTimeDividedByTheRate() throws {
+        let output = temporaryPath()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try tlm("replay", QueryExportTests.recording, "--rate", "4", "--output", output)
+        let elapsed = clock.now - started
+        #expect(result.status == 0, "\(result.errors)")
+        // About 2 s of recording at 4× real time: at least 0.4 s (allowing the recording to start late).
+        #expect(elapsed >= .milliseconds(400), "\(elapsed)")
+    }
+
+    @Test func badReplayArgumentsAreClearErrors() throws {
+        let rate = try tlm("replay", QueryExportTests.recording, "--rate", "-1", "--output", temporaryPath())
+        #expect(rate.status != 0 && rate.errors.contains("--rate"))
+        let both = try tlm("replay", QueryExportTests.recording, "--rate", "2", "--as-fast-as-possible", "--output", temporaryPath())
+        #expect(both.status != 0 && both.errors.contains("exclude"))
+    }
+}
