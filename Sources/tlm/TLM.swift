@@ -16,6 +16,6 @@ struct TLM: AsyncParsableCommand {
         version: TelemetryRecorderVersion.current,
         subcommands: [RecordCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self, ReplayCommand.self,
                       DecodeCommand.self,
-                      RecoverCommand.self, VerifyCommand.self]
+                      RecoverCommand.self, VerifyCommand.self, VersionCommand.self]
     )
 }
