@@ -30,11 +30,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Topics to export: a shell glob (default: every topic).")
     var topic: String = "*"
 
-    @Option(help: "Start of the range (inclusive): +10s, ISO 8601, or ns since the epoch.")
-    var from: TimeArgument?
-
-    @Option(help: "End of the range (exclusive).")
-    var to: TimeArgument?
+    @OptionGroup var range: TimeRangeOptions
 
     @Option(help: "The file to write (must not exist).", completion: .file())
     var output: String
@@ -48,9 +44,7 @@ struct ExportCommand: ParsableCommand {
             let info = try RecordingInfo.load(from: recording)
             let matching = topics(matching: topic, in: reader.topics)
             guard !matching.isEmpty else { throw CLIError("no topic of \(recording) matches '\(topic)'") }
-            let start = info.streams.compactMap(\.firstTime).min() ?? 0
-            let lower = from?.resolve(start: start) ?? 0
-            let upper = to?.resolve(start: start) ?? .max
+            let (lower, upper) = range.resolve(info)
             let count: Int
             switch format {
             case .mcap:

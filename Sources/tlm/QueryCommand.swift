@@ -27,11 +27,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Topics to read: a shell glob such as '/diot/*/acc_?'.")
     var topic: String
 
-    @Option(help: "Start of the range (inclusive): +10s, ISO 8601, or ns since the epoch.")
-    var from: TimeArgument?
-
-    @Option(help: "End of the range (exclusive).")
-    var to: TimeArgument?
+    @OptionGroup var range: TimeRangeOptions
 
     @Option(help: "Aggregate per bucket of this width, e.g. 1s, 500ms.")
     var every: DurationArgument?
@@ -57,10 +53,7 @@ struct QueryCommand: ParsableCommand {
             let info = try RecordingInfo.load(from: recording)
             let matching = topics(matching: topic, in: reader.topics)
             guard !matching.isEmpty else { throw CLIError("no topic of \(recording) matches '\(topic)'") }
-            let start = info.streams.compactMap(\.firstTime).min() ?? 0
-            let end = (info.streams.compactMap(\.lastTime).max() ?? start) &+ 1
-            let lower = from?.resolve(start: start) ?? start
-            let upper = to?.resolve(start: start) ?? end
+            let (lower, upper) = range.resolve(info)
             guard upper > lower else { throw CLIError("the range is empty: --to must be after --from") }
             var output = TableOutput(format: format)
             if let every {

@@ -97,21 +97,15 @@ struct ReplayCommand: AsyncParsableCommand {
     static func deviceRecorder(family: DeviceFamily, recorder: Recorder, device: RecordingInfo.Device)
         throws(RecordingError) -> any DeviceRecorder
     {
-        switch family {
-        case .diot:
-            try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: device.identifier, name: device.name)
-        case .jacquard:
-            try DeviceStreamRecorder(recorder: recorder, decoder: JacquardDecoder(), identifier: device.identifier,
-                                     name: device.name)
-        case .comodule:
-            try DeviceStreamRecorder(recorder: recorder, decoder: ComoduleDecoder(), identifier: device.identifier,
-                                     name: device.name)
-        case .fjorden:
-            try DeviceStreamRecorder(recorder: recorder, decoder: FjordenDecoder(), identifier: device.identifier,
-                                     name: device.name)
-        case .obvious:
-            try DeviceStreamRecorder(recorder: recorder, decoder: ObviousDecoder(), identifier: device.identifier,
-                                     name: device.name)
+        func make<D: PacketDecoder>(_ decoder: D) throws(RecordingError) -> any DeviceRecorder where D.Value: RecordableValue {
+            try DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: device.identifier, name: device.name)
+        }
+        return switch family {
+        case .diot: try make(DiotDecoder())
+        case .jacquard: try make(JacquardDecoder())
+        case .comodule: try make(ComoduleDecoder())
+        case .fjorden: try make(FjordenDecoder())
+        case .obvious: try make(ObviousDecoder())
         }
     }
 }
