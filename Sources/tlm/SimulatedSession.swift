@@ -52,8 +52,18 @@ struct SimulatedSession {
             service.finish()
         }
         stop.onSignal { producer.cancel() }
+        let status = Task { [directory] in await RecordingStatus(directory: directory).run() }
         defer { producer.cancel() }
-        try await service.run { () throws(RecordingError) in try makeRecording(devices) }
+        do {
+            try await service.run { () throws(RecordingError) in try makeRecording(devices) }
+        } catch {
+            status.cancel()
+            await status.value
+            throw error
+        }
+        // Clear the status line before the summary is printed.
+        status.cancel()
+        await status.value
         let info = try RecordingInfo.load(from: directory)
         return Summary(messageCount: info.messageCount, streamCount: info.streams.count,
                        segmentCount: info.segments.count, byteSize: info.byteSize, lossCount: info.lossCount,

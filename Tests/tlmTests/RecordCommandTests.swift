@@ -124,3 +124,15 @@ import Recording
         #expect(info.losses.allSatisfy { $0.reason.hasPrefix("malformed packet") })
     }
 }
+
+@Suite struct RecordStatusTests {
+    @Test func withoutATerminalAPlainStatusLineComesEveryFiveSeconds() throws {
+        let output = temporaryPath()
+        let result = try tlm("record", "--simulate", "--family", "diot", "--duration", "6s", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let status = result.output.split(separator: "\n").filter { $0.hasPrefix("00:05  ") }
+        #expect(status.count == 1, "\(result.output)")
+        #expect(status.first?.contains(" messages  ") == true && status.first?.contains("loss 0") == true)
+        #expect(!result.output.contains("\u{1B}[")) // no terminal control codes when not on a terminal
+    }
+}
