@@ -40,10 +40,6 @@ package struct MCAPByteBuffer: Sendable {
         bytes.append(contentsOf: raw)
     }
 
-    /// Appends raw bytes with no length prefix.
-    @inline(__always) package mutating func append(raw: some Collection<UInt8>) {
-        bytes.append(contentsOf: raw)
-    }
 
     /// Appends a whole Message record (opcode, length, header fields, data)
     /// with one copy of its 31-byte header: the writer's hot path.
@@ -62,6 +58,11 @@ package struct MCAPByteBuffer: Sendable {
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<31]))
         }
         bytes.append(contentsOf: payload)
+    }
+
+    /// Appends raw bytes with no length prefix.
+    @inline(__always) package mutating func append(raw: some Collection<UInt8>) {
+        bytes.append(contentsOf: raw)
     }
 
     /// Appends an MCAP `String`: a `u32` byte length, then UTF-8 bytes.

@@ -55,12 +55,9 @@ package struct MCAPStreamReader {
             }
             if finished { return nil }
             let start = position
-            guard bytes.count - position >= 9 else {
+            guard let (opcode, length) = MCAPRecord.header(in: bytes[...], at: position) else {
                 throw RecordingError(.corrupt, "truncated record header at offset \(position)")
             }
-            let opcode = bytes[position]
-            var length: UInt64 = 0
-            for index in 0..<8 { length |= UInt64(bytes[position + 1 + index]) << (8 * index) }
             guard length <= UInt64(bytes.count - position - 9) else {
                 throw RecordingError(.corrupt, "record at offset \(start) (opcode \(opcode)) claims \(length) bytes; "
                                      + "only \(bytes.count - position - 9) remain")
@@ -148,22 +145,6 @@ package struct MCAPStreamReader {
                                      + "\(computed) computed")
             }
         }
-        var records: [MCAPRecord] = []
-        var position = 0
-        while position < data.count {
-            guard data.count - position >= 9 else {
-                throw RecordingError(.corrupt, "chunk at offset \(offset): truncated record at \(position)")
-            }
-            let opcode = data[position]
-            var length: UInt64 = 0
-            for index in 0..<8 { length |= UInt64(data[position + 1 + index]) << (8 * index) }
-            guard length <= UInt64(data.count - position - 9) else {
-                throw RecordingError(.corrupt, "chunk at offset \(offset): record at \(position) overruns the chunk")
-            }
-            let bodyStart = position + 9
-            records.append(try MCAPRecord.parse(opcode: opcode, body: data[bodyStart..<(bodyStart + Int(length))]))
-            position = bodyStart + Int(length)
-        }
-        return records
+        return try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")
     }
 }

@@ -70,12 +70,6 @@ package final class SegmentWriter {
 
     /// The segment's size on disk so far.
     package var byteSize: UInt64 { file.offset }
-    /// Whether a chunk is open with at least one message in it.
-    package var hasOpenChunk: Bool { chunkMessageCount > 0 }
-    /// Uncompressed size of the open chunk's records.
-    package var openChunkSize: Int { chunkRecords.count }
-    /// Log time of the first message in this segment, if any.
-    package var firstMessageTime: UInt64? { messageCount > 0 || chunkMessageCount > 0 ? min(messageStart, chunkStart) : nil }
 
     /// Writes a Metadata record in the data section (outside chunks) and
     /// remembers it for the Metadata Index.

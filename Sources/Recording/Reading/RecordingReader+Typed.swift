@@ -80,16 +80,7 @@ extension RecordingReader {
             let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            var records: [MCAPRecord] = []
-            var position = 0
-            while position + 9 <= bytes.count {
-                var length = 0
-                for index in 0..<8 { length |= Int(bytes[position + 1 + index]) << (8 * index) }
-                guard length >= 0, length <= bytes.count - position - 9 else { break }
-                records.append(try MCAPRecord.parse(opcode: bytes[position], body: bytes[(position + 9)..<(position + 9 + length)]))
-                position += 9 + length
-            }
-            return records
+            return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary")
         } catch let error as RecordingError {
             throw error
         } catch {

@@ -40,13 +40,10 @@ struct SegmentScan {
         var scan = SegmentScan()
         var position = 8
         while true {
-            guard bytes.count - position >= 9 else {
+            guard let (opcode, length) = MCAPRecord.header(in: bytes[...], at: position) else {
                 scan.stopReason = position == bytes.count ? nil : "torn record header"
                 break
             }
-            let opcode = bytes[position]
-            var length: UInt64 = 0
-            for index in 0..<8 { length |= UInt64(bytes[position + 1 + index]) << (8 * index) }
             guard length <= UInt64(bytes.count - position - 9) else {
                 scan.stopReason = "torn record (opcode \(opcode), \(length) bytes claimed)"
                 break

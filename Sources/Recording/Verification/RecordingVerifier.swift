@@ -98,18 +98,8 @@ public enum RecordingVerifier {
         var summary: [MCAPRecord] = []
         do throws(RecordingError) {
             let end = footer.summaryOffsetStart > 0 ? Int(footer.summaryOffsetStart) : footerAt
-            var position = Int(footer.summaryStart)
-            while position < end {
-                guard end - position >= 9 else { throw RecordingError(.corrupt, "truncated summary record at \(position)") }
-                var length: UInt64 = 0
-                for index in 0..<8 { length |= UInt64(bytes[position + 1 + index]) << (8 * index) }
-                guard length <= UInt64(end - position - 9) else {
-                    throw RecordingError(.corrupt, "summary record at \(position) overruns the summary")
-                }
-                summary.append(try MCAPRecord.parse(opcode: bytes[position],
-                                                    body: bytes[(position + 9)..<(position + 9 + Int(length))]))
-                position += 9 + Int(length)
-            }
+            summary = try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<max(Int(footer.summaryStart), end)],
+                                              context: "summary")
         } catch {
             finding("the summary cannot be read: \(error.message)")
         }
