@@ -176,7 +176,7 @@ public struct ComoduleSimulator: NotificationSimulator {
     public private(set) var batteryTemperature: Double
 
     private var random: DiotRandom
-    private var link: RecorderProfileLink
+    private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var started = false
     private var tick = 0
@@ -200,7 +200,7 @@ public struct ComoduleSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = DiotRandom(seed: seed)
-        link = RecorderProfileLink(
+        link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,
             burstProbability: configuration.burstProbability,

@@ -279,7 +279,7 @@ public struct DiotSimulator: NotificationSimulator {
     /// Noise source, from the seed.
     private var random: DiotRandom
     /// The link: disconnect gaps, jitter and bursts.
-    private var link: RecorderProfileLink
+    private var link: SimulatedLink
     /// Whether deliveries go through the link (jitter or bursts on); otherwise
     /// offsets are the exact nominal times.
     private let delaysDeliveries: Bool
@@ -333,7 +333,7 @@ public struct DiotSimulator: NotificationSimulator {
         random = DiotRandom(seed: identity.next())
         emitted = Array(repeating: 0, count: configuration.bindings.count)
         // Everything below draws after the generators above, so `.default` bytes never change.
-        link = RecorderProfileLink(
+        link = SimulatedLink(
             seed: identity.next(),
             jitter: configuration.jitter,
             burstProbability: configuration.burstProbability,

@@ -120,7 +120,7 @@ public struct FjordenSimulator: NotificationSimulator {
     public let deviceInformation: [FjordenDeviceInformation]
 
     private var random: DiotRandom
-    private var link: RecorderProfileLink
+    private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var scheduled: [Scheduled] = []
     private var started = false
@@ -136,7 +136,7 @@ public struct FjordenSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = DiotRandom(seed: seed)
-        link = RecorderProfileLink(
+        link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,
             burstProbability: configuration.burstProbability,
@@ -201,7 +201,7 @@ public struct FjordenSimulator: NotificationSimulator {
     private mutating func scheduleAction() {
         var t = nextActionAt
         func add(_ code: FjordenEventCode, count: UInt8 = 1, after delay: ClosedRange<Double> = 0...0) {
-            t += RecorderProfileLink.uniform(delay, &random)
+            t += SimulatedLink.uniform(delay, &random)
             let explicit = count == 1 && random.nextUnit() < 0.5
             scheduled.append(
                 Scheduled(

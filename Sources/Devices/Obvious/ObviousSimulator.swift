@@ -139,7 +139,7 @@ public struct ObviousSimulator: NotificationSimulator {
     public private(set) var version: ObviousFirmwareVersion
 
     private var random: DiotRandom
-    private var link: RecorderProfileLink
+    private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var started = false
     private var nextToggleAt: Double
@@ -156,7 +156,7 @@ public struct ObviousSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = DiotRandom(seed: seed)
-        link = RecorderProfileLink(
+        link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,
             burstProbability: configuration.burstProbability,

@@ -1,9 +1,7 @@
-/// The radio link of a simulated recorder-profile device (Comodule, Fjorden,
-/// Obvious): when it is connected and when a notification generated at a
-/// nominal time reaches the host.
+/// The radio link of a simulated device: when it is connected and when a
+/// notification generated at a nominal time reaches the host.
 ///
-/// Shared by the three profile simulators (it lives with Comodule, the first
-/// of them). Scenario:
+/// Shared by the DIoT, Comodule, Fjorden and Obvious simulators. Scenario:
 /// - **disconnects**: after a connected stretch of `meanConnectedTime × U(0.5, 1.5)`
 ///   seconds the link drops for a gap drawn from `disconnectGap`; nothing is
 ///   delivered in the gap, and the first time after it reports `.reconnected`;
@@ -15,7 +13,7 @@
 /// A mean connected time below 1 s counts as 1 s and gaps are capped at a
 /// day, so simulators never stall. Delivery offsets never go backwards.
 /// Everything is drawn from the seed.
-struct RecorderProfileLink: Sendable, Hashable {
+struct SimulatedLink: Sendable, Hashable {
     /// Whether the link carries a notification generated at some time.
     enum State: Sendable, Hashable {
         /// Connected, as before.
