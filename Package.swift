@@ -51,11 +51,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Helpers shared by the test targets (not a product): the repository
+        // root, temporary directories, the independent Python MCAP reader.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Devices", "Streams", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Recording", "Devices", "Streams", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -64,6 +67,6 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices"], swiftSettings: strictSettings),
+        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "TestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The result of running a command.
 struct CommandResult {
@@ -6,13 +7,6 @@ struct CommandResult {
     var output: String
     var errors: String
 }
-
-/// The repository's root, found from this file's path.
-let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.path
-}()
 
 /// The `tlm` executable built next to the test bundle.
 let tlmPath: String = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -61,20 +55,6 @@ func tlm(_ arguments: String...) throws -> CommandResult {
 /// A fresh temporary directory path (not created), unique per call.
 func temporaryPath(_ label: String = #function) -> String {
     NSTemporaryDirectory() + "tlm-cli-\(label.filter { $0.isLetter })-\(UUID().uuidString.prefix(8))"
-}
-
-/// Runs the independent Python MCAP reader over segments, returning its JSON.
-func readWithPython(_ segmentPaths: [String]) throws -> [String: Any] {
-    let python = repositoryRoot + "/.venv/bin/python"
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-        throw CommandError("no \(python): run `make setup` (or `make test`) to create the venv with the mcap reader")
-    }
-    let result = try finish(try start(python, [repositoryRoot + "/Tests/Python/read_mcap.py"] + segmentPaths))
-    guard result.status == 0 else { throw CommandError("the Python mcap reader failed: \(result.errors)") }
-    guard let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else {
-        throw CommandError("the Python mcap reader printed no JSON object")
-    }
-    return json
 }
 
 struct CommandError: Error, CustomStringConvertible {
