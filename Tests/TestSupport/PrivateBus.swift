@@ -1,0 +1,103 @@
+public import Foundation
+
+/// A private `dbus-daemon` for one test: started with Debian's session
+/// configuration (any client may own any name, `org.bluez` included) on a
+/// socket in a fresh temporary directory, and stopped by its process id —
+/// never by name, so parallel tests and the machine's own buses are untouched.
+///
+/// ```swift
+/// let bus = try PrivateBus.start()
+/// defer { bus.stop() }
+/// setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.address, 1)   // or pass bus.address on
+/// ```
+public final class PrivateBus: @unchecked Sendable {
+    /// The bus address clients connect to (`unix:path=…,guid=…`).
+    public let address: String
+    /// The daemon's process id.
+    public let pid: Int32
+    /// The temporary directory holding the socket.
+    public let directory: String
+    private let process: Process
+    private let lock = NSLock()
+    private var stopped = false
+
+    private init(address: String, process: Process, directory: String) {
+        self.address = address
+        self.process = process
+        self.pid = process.processIdentifier
+        self.directory = directory
+    }
+
+    /// Starts a daemon and waits until it prints its address.
+    ///
+    /// - Throws: ``PrivateBusError`` when `dbus-daemon` is missing or does not start within 10 s.
+    public static func start() throws -> PrivateBus {
+        let daemon = "/usr/bin/dbus-daemon"
+        guard FileManager.default.isExecutableFile(atPath: daemon) else {
+            throw PrivateBusError("no \(daemon): run `make setup` (Debian package dbus-daemon)")
+        }
+        let directory = makeTemporaryDirectory("bus")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: daemon)
+        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
+                             "--address=unix:path=\(directory)/bus"]
+        let output = Pipe()
+        process.standardOutput = output
+        // "Failed to set fd limit" in containers is harmless; keep stderr quiet.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // The first line of standard output is the address.
+        let reader = output.fileHandleForReading
+        var line = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty {
+                guard process.isRunning, Date() < deadline else {
+                    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                    throw PrivateBusError("dbus-daemon exited or printed no address")
+                }
+                continue
+            }
+            line.append(chunk)
+        }
+        let address = String(decoding: line, as: UTF8.self)
+            .split(separator: "\n").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard address.hasPrefix("unix:") else {
+            kill(process.processIdentifier, SIGKILL)
+            throw PrivateBusError("dbus-daemon printed an unexpected address: \(address)")
+        }
+        return PrivateBus(address: address, process: process, directory: directory)
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL after 2 s) by its process id and
+    /// removes the directory. Safe to call twice.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        terminate(process)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+}
+
+/// Stops a child process by its id: SIGTERM, then SIGKILL if it is still
+/// running after `grace`, then reaps it.
+public func terminate(_ process: Process, grace: TimeInterval = 2) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGTERM)
+    let deadline = Date().addingTimeInterval(grace)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
+/// A failure to start test infrastructure.
+public struct PrivateBusError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
