@@ -1,4 +1,4 @@
-import Synchronization
+import Streams
 
 /// A clock whose time moves only when a test advances it.
 ///
@@ -191,13 +191,13 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a manual clock.
     ///
     /// - Parameter now: The clock's initial time; ``Instant/zero`` by default.
     public init(now: Instant = .zero) {
-        state = Mutex(State(now: now))
+        state = Locked(State(now: now))
     }
 
     /// The clock's current time; it changes only through ``advance(to:)`` and

@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// Consumes the publisher under test and records its events with the tick
 /// of the clock's `now`; lets the driver wait until a number of events
@@ -31,7 +30,7 @@ final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: ManualClock
     private let tick: Duration
 

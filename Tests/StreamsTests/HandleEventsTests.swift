@@ -1,11 +1,10 @@
 import Streams
-import Synchronization
 import TelemetryTesting
 import Testing
 
 /// Records the side effects `handleEvents` runs.
 final class MarbleEventLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     var all: [String] { entries.withLock { $0 } }
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A consumer of a tuple operator waiting in `next`: resumed with the
 /// bases' values (in base order), `nil` for the end, or the failure.
@@ -65,13 +64,13 @@ final class TupleStorage<Machine: TupleStateMachine>: Sendable {
     /// Iterates one base, delivering into the storage as base `index`.
     typealias Runner = @Sendable (TupleStorage, Int) async -> Void
 
-    private let state: Mutex<Machine>
+    private let state: Locked<Machine>
     private let runners: [Runner]
     private let task = TaskHandle()
 
     init(runners: [Runner]) {
         self.runners = runners
-        state = Mutex(Machine(count: runners.count))
+        state = Locked(Machine(count: runners.count))
     }
 
     /// A runner that iterates `base`, delivering each element and waiting

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared state of one flat-map iteration: the lock-protected
 /// ``FlatMapStateMachine`` and the task that iterates the outer upstream
@@ -14,7 +13,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     typealias Failure = Base.Failure
     typealias Machine = FlatMapStateMachine<Element, Failure>
 
-    private let state: Mutex<Machine>
+    private let state: Locked<Machine>
     private let base: Base
     private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     private let task = TaskHandle()
@@ -22,7 +21,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     init(base: Base, maxConcurrency: Int, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
         self.base = base
         self.transform = transform
-        state = Mutex(Machine(maxConcurrency: maxConcurrency))
+        state = Locked(Machine(maxConcurrency: maxConcurrency))
     }
 
     private func perform(_ action: Machine.Action) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared state of one flat-map-latest iteration: the lock-protected
 /// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,
@@ -14,7 +13,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     typealias Failure = Base.Failure
     typealias Machine = FlatMapLatestStateMachine<Element, Failure>
 
-    private let state = Mutex(Machine())
+    private let state = Locked(Machine())
     private let base: Base
     private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     private let outerTask = TaskHandle()
@@ -167,7 +166,7 @@ final class KeyedTaskHandles: Sendable {
         var allCancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Keeps `task` under `key` until it ends; cancels it at once if it was
     /// cancelled already.

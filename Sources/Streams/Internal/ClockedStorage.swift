@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared state of one iterator of a time-based operator: the state
 /// machine, the elements ready for the consumer, the upstream task and the
@@ -49,12 +48,12 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let base: Base
     private let clock: C
 
     init(machine: sending Machine, base: Base, clock: C) {
-        self.state = Mutex(State(machine: machine))
+        self.state = Locked(State(machine: machine))
         self.base = base
         self.clock = clock
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared state of one merge iteration: the lock-protected
 /// ``MergeStateMachine`` and the task that runs one producer per base.
@@ -12,7 +11,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: Sendable {
     /// Iterates one base, delivering into the storage with the given producer identifier.
     typealias Runner = @Sendable (MergeStorage, Int) async -> Void
 
-    private let state = Mutex(MergeStateMachine<Element, Failure>())
+    private let state = Locked(MergeStateMachine<Element, Failure>())
     private let runners: [Runner]
     let task = TaskHandle()
 
@@ -155,7 +154,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: Sendable {
 /// at any time: a cancel that comes before the task is set cancels it as
 /// soon as it is set.
 final class TaskHandle: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
     /// Stores the task, or cancels it at once if ``cancel()`` came first.
     func set(_ task: Task<Void, Never>) {

@@ -13,13 +13,13 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     typealias Failure = Base.Failure
     typealias Machine = ShareStateMachine<Element, Failure>
 
-    private let state: Mutex<Machine>
+    private let state: Locked<Machine>
     private let base: Base
     private let tasks = KeyedTaskHandles()
 
     init(base: Base, policy: ShareBufferingPolicy, replayLimit: Int?) {
         self.base = base
-        state = Mutex(Machine(policy: policy, replayLimit: replayLimit))
+        state = Locked(Machine(policy: policy, replayLimit: replayLimit))
     }
 
     var droppedCount: Int {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared, lock-protected state of a subject, referenced by the
 /// subject, its subscriptions and its iterators.
@@ -6,10 +5,10 @@ import Synchronization
 /// The lock guards the ``SubjectStateMachine``; every method resumes
 /// continuations only after releasing it.
 final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
-    private let state: Mutex<SubjectStateMachine<Element, Failure>>
+    private let state: Locked<SubjectStateMachine<Element, Failure>>
 
     init(policy: SubjectBufferingPolicy) {
-        state = Mutex(SubjectStateMachine(policy: policy))
+        state = Locked(SubjectStateMachine(policy: policy))
     }
 
     /// A storage whose new consumers first receive up to `replayLimit` of
@@ -20,7 +19,7 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         initialReplay: [Element],
         replaysAfterTermination: Bool
     ) {
-        state = Mutex(
+        state = Locked(
             SubjectStateMachine(
                 policy: policy,
                 replayLimit: replayLimit,

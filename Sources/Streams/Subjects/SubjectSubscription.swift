@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A consumer of a subject, subscribed when it was created, as a publisher;
 /// see ``PassthroughSubject/subscribe()``.
@@ -12,11 +11,11 @@ public final class SubjectSubscription<Element: Sendable, Failure: Error>: Publi
 
     private let storage: SubjectStorage<Element, Failure>
     /// The consumer registered at creation, until the first iterator takes it.
-    private let pending: Mutex<SubjectConsumer<Element, Failure>?>
+    private let pending: Locked<SubjectConsumer<Element, Failure>?>
 
     init(storage: SubjectStorage<Element, Failure>) {
         self.storage = storage
-        self.pending = Mutex(SubjectConsumer(storage: storage))
+        self.pending = Locked(SubjectConsumer(storage: storage))
     }
 
     /// Makes an iterator: the first one takes over the consumer subscribed

@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// What a consumer saw: an element, the finish or the failure.
 enum CombiningEvent<Element: Sendable & Equatable, Failure: Error & Equatable>: Equatable, Sendable {
@@ -23,8 +22,8 @@ final class CombiningRecorder<Element: Sendable & Equatable, Failure: Error & Eq
         var waiters: [Waiter] = []
     }
 
-    private let state = Mutex(State())
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let state = Locked(State())
+    private let task: Locked<Task<Void, Never>?> = Locked(nil)
 
     init<P: Publisher & Sendable>(_ publisher: P) where P.Element == Element, P.Failure == Failure {
         let handle = Task { [self] in

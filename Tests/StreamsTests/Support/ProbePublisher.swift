@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// An error for tests.
 enum TestError: Error, Equatable {
@@ -16,7 +15,7 @@ final class Probe: Sendable {
         var iteratorsReleased = 0
     }
 
-    private let state = Mutex(Counts())
+    private let state = Locked(Counts())
 
     var counts: Counts { state.withLock { $0 } }
     var iteratorsMade: Int { counts.iteratorsMade }
