@@ -7,6 +7,13 @@
 /// upstream events and timer firings reach the machine while the consumer
 /// waits. Every method resumes continuations and cancels tasks only after
 /// leaving the lock.
+///
+/// The timer is one long-lived task per iteration, not a task per arming:
+/// re-arming it for a later instant (what debounce and timeout do on every
+/// element) only records the new deadline. The sleeping task finds the
+/// deadline moved when it wakes and sleeps again; a parked task (nothing
+/// armed) is resumed with the deadline. Only a deadline moved *earlier* than
+/// the one being slept towards replaces the task.
 final class ClockedStorage<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>: Sendable
 where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.Instant == Machine.Instant {
     typealias Output = Machine.Output
@@ -29,18 +36,33 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         var end: ClockedAction<Output, Failure, C.Instant>.End?
         var consumer: Consumer?
         var upstream: Task<Void, Never>?
+        /// The timer task, started on the first arming.
         var timer: Task<Void, Never>?
-        var timerGeneration = 0
+        /// Which timer task is current; a replaced one exits when it sees this change.
+        var timerID = 0
+        /// The armed deadline, if any.
+        var deadline: C.Instant?
+        /// The instant the timer task sleeps towards, while it sleeps.
+        var sleepingUntil: C.Instant?
+        /// The timer task, parked because nothing was armed.
+        var timerWaiter: TimerWaiter?
     }
+
+    typealias TimerWaiter = UnsafeContinuation<C.Instant?, Never>
 
     /// What to do after leaving the lock.
     struct Effects {
         var resume: (Consumer, Result<Output?, Failure>)?
         var cancel: [Task<Void, Never>] = []
+        /// A parked timer task and what to wake it with (`nil`: stop).
+        var wakeTimer: (TimerWaiter, C.Instant?)?
 
         func run() {
             for task in cancel {
                 task.cancel()
+            }
+            if let (waiter, deadline) = wakeTimer {
+                waiter.resume(returning: deadline)
             }
             if let (consumer, result) = resume {
                 consumer.resume(returning: result)
@@ -143,10 +165,39 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         if let upstream = state.upstream.take() {
             effects.cancel.append(upstream)
         }
+        stopTimer(&state, effects: &effects)
+    }
+
+    /// Ends the timer task, parked or sleeping, and disarms.
+    private func stopTimer(_ state: inout State, effects: inout Effects) {
         if let timer = state.timer.take() {
             effects.cancel.append(timer)
         }
-        state.timerGeneration += 1
+        if let waiter = state.timerWaiter.take() {
+            effects.wakeTimer = (waiter, nil)
+        }
+        state.timerID += 1
+        state.deadline = nil
+        state.sleepingUntil = nil
+    }
+
+    /// Arms the timer for `deadline`, reusing the timer task where it can.
+    private func arm(_ deadline: C.Instant, _ state: inout State, effects: inout Effects) {
+        state.deadline = deadline
+        if let waiter = state.timerWaiter.take() {
+            state.sleepingUntil = deadline
+            effects.wakeTimer = (waiter, deadline)
+        } else if state.timer == nil {
+            state.timer = startTimer(id: state.timerID)
+        } else if let sleeping = state.sleepingUntil, deadline < sleeping {
+            // Earlier than the task will wake: replace it.
+            let keep = deadline
+            stopTimer(&state, effects: &effects)
+            state.deadline = keep
+            state.timer = startTimer(id: state.timerID)
+        }
+        // Otherwise the task sleeps towards an earlier instant (or is about
+        // to fire) and finds the new deadline when it wakes.
     }
 
     /// Carries out an action of the machine, then serves a waiting consumer.
@@ -168,16 +219,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             case .keep:
                 break
             case .cancel:
-                if let timer = state.timer.take() {
-                    effects.cancel.append(timer)
-                }
-                state.timerGeneration += 1
+                // The task, if sleeping, wakes to find nothing armed and parks.
+                state.deadline = nil
             case .arm(let deadline):
-                if let timer = state.timer.take() {
-                    effects.cancel.append(timer)
-                }
-                state.timerGeneration += 1
-                state.timer = startTimer(deadline: deadline, generation: state.timerGeneration)
+                arm(deadline, &state, effects: &effects)
             }
         }
         if let consumer = state.consumer {
@@ -219,23 +264,57 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         }
     }
 
-    private func startTimer(deadline: C.Instant, generation: Int) -> Task<Void, Never> {
+    /// The timer task: waits for a deadline, sleeps until it, and fires the
+    /// machine if that deadline is still the armed one; until the iteration
+    /// ends or the task is replaced.
+    private func startTimer(id: Int) -> Task<Void, Never> {
         Task {
-            do {
-                try await clock.sleep(until: deadline, tolerance: nil)
-            } catch {
-                return
-            }
-            let effects = state.withLock { state -> Effects in
-                var effects = Effects()
-                guard case .running = state.phase, state.end == nil, state.timerGeneration == generation else {
+            while true {
+                let next: C.Instant? = await withUnsafeContinuation { (waiter: TimerWaiter) in
+                    let armed: C.Instant?? = state.withLock { state in
+                        guard state.timerID == id, case .running = state.phase, state.end == nil else {
+                            return .some(nil)
+                        }
+                        if let deadline = state.deadline {
+                            state.sleepingUntil = deadline
+                            return .some(deadline)
+                        }
+                        state.timerWaiter = waiter
+                        return nil
+                    }
+                    if let armed {
+                        waiter.resume(returning: armed)
+                    }
+                }
+                guard let deadline = next else {
+                    return
+                }
+                if deadline > clock.now {
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        return
+                    }
+                }
+                let effects = state.withLock { state -> Effects in
+                    var effects = Effects()
+                    guard state.timerID == id, case .running = state.phase, state.end == nil else {
+                        return effects
+                    }
+                    state.sleepingUntil = nil
+                    // Disarmed, or moved later: go round again.
+                    guard let armed = state.deadline, armed <= deadline else {
+                        return effects
+                    }
+                    state.deadline = nil
+                    apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
                     return effects
                 }
-                state.timer = nil
-                apply(state.machine.timerFired(at: deadline), to: &state, effects: &effects)
-                return effects
+                effects.run()
+                if Task.isCancelled {
+                    return
+                }
             }
-            effects.run()
         }
     }
 }
