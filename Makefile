@@ -5,6 +5,7 @@
 #   make test   installs what is missing, builds everything (failing on any
 #               warning in our code) and runs the whole test suite
 #   make bench  runs the benchmarks package (Benchmarks/)
+#   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
 
 SHELL        := /bin/bash
@@ -14,13 +15,14 @@ SWIFT        ?= swift
 PYTHON       := /usr/bin/python3
 VENV         := .venv
 DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev \
-                zstd sqlite3 python3 python3-venv python3-pip
+                zstd sqlite3 python3 python3-venv python3-pip \
+                dbus-daemon python3-dbus python3-gi
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0
 DEMO         := recordings/demo
 DEMO_SECONDS ?= 10s
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test build bench clean
+.PHONY: setup run test tsan build bench clean
 
 setup: $(VENV)/.installed
 	@missing=""; for p in $(DEBS); do \
@@ -64,8 +66,13 @@ test: setup
 	  echo "error: warnings in our code (above)"; exit 1; fi
 	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-10} $(SWIFT) test --skip-build
 
+# The whole suite under ThreadSanitizer, in its own build directory.
+tsan: setup
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TLM_FUZZ_SCALE=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 clean:
-	rm -rf .build Benchmarks/.build .build-test.log $(VENV) recordings
+	rm -rf .build .build-tsan Benchmarks/.build .build-test.log $(VENV) recordings
