@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
@@ -26,10 +27,13 @@ let package = Package(
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
         // Streams <- Devices <- Recording <- tlm.
         .target(name: "Streams", swiftSettings: strictSettings),
+        // libdbus wrapper: connections, calls, signals (for BlueZ).
+        .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
         .target(name: "Devices", dependencies: ["Streams"], swiftSettings: strictSettings),
         .target(
             name: "Recording",
@@ -56,6 +60,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "Devices", "Streams", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],

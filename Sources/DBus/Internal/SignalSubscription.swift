@@ -1,0 +1,34 @@
+import Streams
+import Synchronization
+
+/// One ``DBusConnection/signals(_:bufferingPolicy:)`` stream, as the event
+/// loop sees it.
+final class SignalSubscription: Sendable {
+    let id: UInt64
+    let rule: DBusMatchRule
+    let subject: PassthroughSubject<DBusSignal, DBusError>
+    /// Match rules added at the bus for this stream, removed when it ends.
+    let addedMatches = Mutex<[String]>([])
+
+    init(id: UInt64, rule: DBusMatchRule, subject: PassthroughSubject<DBusSignal, DBusError>) {
+        self.id = id
+        self.rule = rule
+        self.subject = subject
+    }
+}
+
+/// Ends a subscription (and removes its match rules) when the last stream or
+/// iterator holding it goes away.
+final class SignalRegistration: Sendable {
+    let core: ConnectionCore
+    let id: UInt64
+
+    init(core: ConnectionCore, id: UInt64) {
+        self.core = core
+        self.id = id
+    }
+
+    deinit {
+        core.unsubscribe(id)
+    }
+}
