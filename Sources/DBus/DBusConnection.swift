@@ -249,7 +249,7 @@ public final class DBusConnection: Sendable {
     /// ```
     public func nameOwnerChanges(
         of name: String, bufferingPolicy: SubjectBufferingPolicy = .bufferingNewest(1024)
-    ) async throws(DBusError) -> some Publisher<DBusNameOwnerChange, DBusError> {
+    ) async throws(DBusError) -> some Publisher<DBusNameOwnerChange, DBusError> & Sendable {
         try Validation.busName(name, "name")
         let signals = try await signals(.nameOwnerChanged(of: name), bufferingPolicy: bufferingPolicy)
         return signals.compactMap { DBusNameOwnerChange($0) }
