@@ -16,12 +16,14 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .executable(name: "tlm", targets: ["tlm"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -43,13 +45,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
+        .target(
+            name: "Pipeline",
+            dependencies: ["Streams", "Devices", "Recording", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings
+        ),
         // Test support users import: the manual clock, marble tests, and
         // recordings shipped as test resources, replayed.
         .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Streams",
+                "Devices", "Recording", "Streams", "Pipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -70,6 +78,11 @@ let package = Package(
             name: "TelemetryTestingTests",
             dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording"],
             resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["Pipeline", "Recording", "Devices", "Streams", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "TestSupport"], swiftSettings: strictSettings),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Devices
 import Foundation
+import Pipeline
 import Recording
 
 /// `tlm record`: records a session until its duration ends or SIGINT/SIGTERM.
@@ -13,22 +14,32 @@ struct RecordCommand: AsyncParsableCommand {
             committed, so the recording is complete. Exit status: 0 when nothing was lost, 3 when loss \
             records were written (see `tlm info`), 1 on an error.
 
+            With --pipeline FILE the devices, the streams to write, the derived streams and the recording \
+            settings come from a pipeline file (docs/pipelines.md); --seed, --scenario and the chunk, segment \
+            and zstd options given on the command line override the file's, and --duration still applies.
+
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
               tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
+              tlm record --pipeline Pipelines/diot-imu.yaml --duration 30s --output imu
+              tlm record --pipeline Pipelines/default.yaml --seed 7 --zstd-level 9
             """
     )
 
     @Flag(help: "Record simulated devices (seeded, deterministic values), one per family: diot, comodule, jacquard, fjorden, obvious.")
     var simulate = false
 
+    @Option(help: "Record what a pipeline file declares: devices, streams, derived streams, settings.",
+            completion: .file(extensions: ["yaml", "yml"]))
+    var pipeline: String?
+
     @Option(name: .customLong("family"),
             help: "With --simulate: a family to simulate (repeatable). Default: every family.")
     var families: [FamilyArgument] = []
 
-    @Option(help: "With --simulate: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets).")
-    var scenario: SimulationScenario = .clean
+    @Option(help: "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's.")
+    var scenario: SimulationScenario?
 
     @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.")
     var duration: DurationArgument?
@@ -37,51 +48,61 @@ struct RecordCommand: AsyncParsableCommand {
             completion: .directory)
     var output: String?
 
-    @Option(help: "Seed of the simulated devices: the same seed gives the same values.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed of the simulated devices: the same seed gives the same values. Default: 1, or the pipeline's.")
+    var seed: UInt64?
 
-    @Option(help: "Close a chunk at this many uncompressed bytes.")
-    var chunkSize: Int = RecorderConfiguration().chunkSize
+    @Option(help: "Close a chunk at this many uncompressed bytes. Default: 1048576, or the pipeline's.")
+    var chunkSize: Int?
 
-    @Option(help: "Close a chunk when its oldest message is this old.")
-    var chunkAge = DurationArgument(argument: "1s")!
+    @Option(help: "Close a chunk when its oldest message is this old. Default: 1s, or the pipeline's.")
+    var chunkAge: DurationArgument?
 
-    @Option(help: "zstd compression level, 1...22.")
-    var zstdLevel: Int = RecorderConfiguration().zstdLevel
+    @Option(help: "zstd compression level, 1...22. Default: 3, or the pipeline's.")
+    var zstdLevel: Int?
 
-    @Option(help: "Start a new segment at this many bytes (e.g. 268435456).")
-    var segmentSize: UInt64 = RecorderConfiguration().segmentSize
+    @Option(help: "Start a new segment at this many bytes (e.g. 268435456). Default: 256 MiB, or the pipeline's.")
+    var segmentSize: UInt64?
 
     @Option(help: "Start a new segment after this much time, e.g. 10m.")
     var segmentDuration: DurationArgument?
 
     func validate() throws {
-        guard simulate else {
-            throw ValidationError("nothing to record: pass --simulate (live BLE capture arrives with the Capture module)")
+        if simulate, pipeline != nil { throw ValidationError("--simulate and --pipeline exclude each other") }
+        if pipeline != nil, !families.isEmpty {
+            throw ValidationError("--family applies to --simulate; a pipeline file declares its own devices")
         }
-        do { try recorderConfiguration.validate() } catch { throw ValidationError(error.message) }
+        guard simulate || pipeline != nil else {
+            throw ValidationError("nothing to record: pass --simulate or --pipeline FILE (live BLE capture arrives with the Capture module)")
+        }
+        do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
         for family in families.map(\.family) where !simulatableFamilies.contains(family) {
             throw ValidationError("the \(family.rawValue) simulator is not available yet; choose from "
                                   + simulatableFamilies.map(\.rawValue).joined(separator: ", "))
         }
     }
 
-    var recorderConfiguration: RecorderConfiguration {
-        var configuration = RecorderConfiguration()
-        configuration.chunkSize = chunkSize
-        configuration.chunkAge = chunkAge.duration
-        configuration.zstdLevel = zstdLevel
-        configuration.segmentSize = segmentSize
-        configuration.segmentDuration = segmentDuration?.duration
+    /// `base` with the settings given on the command line applied on top.
+    func configuration(base: RecorderConfiguration) -> RecorderConfiguration {
+        var configuration = base
+        if let chunkSize { configuration.chunkSize = chunkSize }
+        if let chunkAge { configuration.chunkAge = chunkAge.duration }
+        if let zstdLevel { configuration.zstdLevel = zstdLevel }
+        if let segmentSize { configuration.segmentSize = segmentSize }
+        if let segmentDuration { configuration.segmentDuration = segmentDuration.duration }
         return configuration
     }
 
     func run() async throws {
+        if let pipeline {
+            try await runPipeline(pipeline)
+            return
+        }
+        let seed = self.seed ?? 1
         let directory = output ?? "tlm-" + Self.timestampForName()
         let chosen = families.isEmpty ? simulatableFamilies : families.map(\.family)
         let session = SimulatedSession(
-            directory: directory, configuration: recorderConfiguration, seed: seed, duration: duration?.duration,
-            families: chosen, scenario: scenario)
+            directory: directory, configuration: configuration(base: RecorderConfiguration()), seed: seed,
+            duration: duration?.duration, families: chosen, scenario: scenario ?? .clean)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         print("Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
               + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
@@ -92,6 +113,40 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError(error.message)
         }
         signals.cancel()
+        try report(summary, directory: directory)
+    }
+
+    /// Records what a pipeline file declares.
+    private func runPipeline(_ path: String) async throws {
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(contentsOfFile: path)
+        } catch {
+            throw CLIError(error.description)
+        }
+        let configuration = configuration(base: pipeline.recorderConfiguration())
+        do { try configuration.validate() } catch { throw CLIError(error.message) }
+        let directory = output ?? "tlm-" + Self.timestampForName()
+        let session = PipelineSession(pipeline: pipeline, directory: directory, configuration: configuration,
+                                      duration: duration?.duration, seed: seed, scenario: scenario)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
+        print("Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
+              + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
+              + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
+        let summary: SimulatedSession.Summary
+        do {
+            summary = try await session.run(stop: signals)
+        } catch let error as RecordingError {
+            throw CLIError(error.message)
+        } catch let error as PipelineError {
+            throw CLIError(error.description)
+        }
+        signals.cancel()
+        try report(summary, directory: directory)
+    }
+
+    /// Prints the summary; exit status 3 when loss was recorded.
+    private func report(_ summary: SimulatedSession.Summary, directory: String) throws {
         print("Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
               + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
               + (summary.stoppedBySignal ? " (stopped by signal)" : "") + ".")

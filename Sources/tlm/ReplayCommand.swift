@@ -1,6 +1,7 @@
 import ArgumentParser
 import Devices
 import Foundation
+import Pipeline
 import Recording
 
 /// `tlm replay REC --output NEWREC`: a recording's raw streams, decoded again, into a new recording.
@@ -14,9 +15,15 @@ struct ReplayCommand: AsyncParsableCommand {
             original's (that is how a recording serves as a test fixture). As fast as possible by default; \
             --rate 1 replays in real time, --rate 10 ten times faster. Ctrl-C stops and closes cleanly.
 
+            With --pipeline FILE the decoded values also run through the pipeline's derived streams, on the \
+            messages' log time, and its record patterns and recording settings apply to the new recording \
+            (its devices are the recording's): replaying a recording made with the same pipeline reproduces \
+            its derived streams exactly, values and log times.
+
             Examples:
               tlm replay ride --output ride-again
               tlm replay ride --rate 1 --from +30s --to +60s --output excerpt
+              tlm replay imu --pipeline Pipelines/diot-imu.yaml --output imu-again
             """
     )
 
@@ -25,6 +32,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @Option(help: "The new recording directory (must not exist or be empty).", completion: .directory)
     var output: String
+
+    @Option(help: "Run the decoded values through this pipeline file's derived streams.",
+            completion: .file(extensions: ["yaml", "yml"]))
+    var pipeline: String?
 
     @Option(help: "Pace the replay at this multiple of real time (default: as fast as possible).")
     var rate: Double?
@@ -46,9 +57,13 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         defer { signals.cancel() }
+        var loaded: Pipeline?
+        if let pipeline {
+            do { loaded = try Pipeline(contentsOfFile: pipeline) } catch { throw CLIError(error.description) }
+        }
         let summary: String
         do {
-            summary = try await replayAll(signals: signals)
+            summary = try await replayAll(signals: signals, pipeline: loaded)
         } catch {
             throw CLIError(error.message)
         }
@@ -56,19 +71,25 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     /// Replays everything; returns the summary line.
-    private func replayAll(signals: SignalWatcher) async throws(RecordingError) -> String {
+    private func replayAll(signals: SignalWatcher, pipeline: Pipeline?) async throws(RecordingError) -> String {
         let info = try RecordingInfo.load(from: recording)
         let replay = try RecordingReplay(directory: recording, from: from?.duration ?? .zero, to: to?.duration)
+        let name = URL(fileURLWithPath: output).lastPathComponent
         let recorder = try Recorder(
-            directory: output, configuration: RecorderConfiguration(),
-            session: .init(name: URL(fileURLWithPath: output).lastPathComponent, source: "replay",
-                           seed: info.session.seed, metadata: ["replay_of": recording]))
+            directory: output, configuration: pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
+            session: pipeline?.session(name: name, source: "replay", seed: info.session.seed,
+                                       metadata: ["replay_of": recording])
+                ?? .init(name: name, source: "replay", seed: info.session.seed, metadata: ["replay_of": recording]))
+        let engine = try pipeline.map { pipeline throws(RecordingError) in
+            try PipelineEngine(pipeline: pipeline, recorder: recorder)
+        }
         var devices: [any DeviceRecorder] = []
         var notifications: [ReplayItem] = []
         for device in info.devices {
             guard let family = DeviceFamily(rawValue: device.family) else { continue }
             let index = devices.count
-            devices.append(try Self.deviceRecorder(family: family, recorder: recorder, device: device))
+            devices.append(try Self.deviceRecorder(family: family, recorder: recorder, identifier: device.identifier,
+                                                   name: device.name, engine: engine))
             for notification in try replay.rawNotifications(of: device.identifier) {
                 notifications.append(ReplayItem(order: notifications.count, device: index, notification: notification))
             }
@@ -87,18 +108,31 @@ struct ReplayCommand: AsyncParsableCommand {
             try devices[item.device].record(item.notification)
             replayed += 1
         }
+        try engine?.finish()
         try recorder.close()
         let result = try RecordingInfo.load(from: output)
         return "Replayed \(replayed) notifications of \(devices.count) device(s) into \(output): "
-            + "\(result.messageCount) messages" + (signals.fired ? " (stopped by signal)." : ".")
+            + "\(result.messageCount) messages"
+            + (engine.map { ", \($0.derivedCount) derived values" } ?? "")
+            + (signals.fired ? " (stopped by signal)." : ".")
     }
 
-    /// A device recorder with the family's decoder.
-    static func deviceRecorder(family: DeviceFamily, recorder: Recorder, device: RecordingInfo.Device)
+    /// A device recorder with the family's decoder; with an engine, its
+    /// record patterns pick the typed streams written and every decoded value
+    /// goes to it.
+    static func deviceRecorder(family: DeviceFamily, recorder: Recorder, identifier: String, name: String,
+                               metadata: [String: String] = [:], engine: PipelineEngine?)
         throws(RecordingError) -> any DeviceRecorder
     {
+        var recordsTypedStream: ((String) -> Bool)?
+        var observer: ((ObservedValue) throws(RecordingError) -> Void)?
+        if let engine {
+            recordsTypedStream = engine.recordsTypedStream
+            observer = engine.observe
+        }
         func make<D: PacketDecoder>(_ decoder: D) throws(RecordingError) -> any DeviceRecorder where D.Value: RecordableValue {
-            try DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: device.identifier, name: device.name)
+            try DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: identifier, name: name,
+                                     metadata: metadata, recordsTypedStream: recordsTypedStream, observer: observer)
         }
         return switch family {
         case .diot: try make(DiotDecoder())

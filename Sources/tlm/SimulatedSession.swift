@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Pipeline
 import Recording
 
 /// A simulated recording session: seeded simulators of the chosen families,

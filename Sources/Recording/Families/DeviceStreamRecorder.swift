@@ -5,6 +5,11 @@ public import Devices
 /// the value's typed stream (`/<family>/<device>/<stream>`). A notification
 /// that fails to decode stays on the raw stream and becomes a loss record.
 ///
+/// Two optional hooks serve pipelines: `recordsTypedStream` decides, once
+/// per typed topic, whether that stream is written (raw streams always are,
+/// so a recording can be decoded again), and `observer` sees every decoded
+/// value, written or not, right after it was handled.
+///
 /// Not `Sendable`: it belongs to the task that owns the ``Recorder``.
 ///
 /// ```swift
@@ -21,7 +26,9 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     private var decoder: Decoder
     private var rawStreams: [CharacteristicUUID: StreamHandle] = [:]
     /// Typed streams by ``RecordableValue/streamKey``.
-    private var typedStreams: [StreamHandle?] = []
+    private var typedStreams: [TypedStream?] = []
+    private let recordsTypedStream: ((String) -> Bool)?
+    private let observer: ((ObservedValue) throws(RecordingError) -> Void)?
     private var cdr = CDRWriter(capacity: 256)
     private var failure: RecordingError?
 
@@ -33,10 +40,18 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     ///   - identifier: The device id used in topics.
     ///   - name: A display name.
     ///   - metadata: Further device facts (firmware, model, advertisement, ...).
+    ///   - recordsTypedStream: Whether to write the typed stream with this
+    ///     topic, asked once per topic; `nil` writes every stream. Raw streams
+    ///     are always written.
+    ///   - observer: Called with every decoded value after it was handled,
+    ///     on the recorder's task; an error it throws ends ``record(_:)`` with it.
     public init(recorder: Recorder, decoder: Decoder, identifier: String, name: String,
-                metadata: [String: String] = [:]) throws(RecordingError) {
+                metadata: [String: String] = [:], recordsTypedStream: ((String) -> Bool)? = nil,
+                observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil) throws(RecordingError) {
         self.recorder = recorder
         self.decoder = decoder
+        self.recordsTypedStream = recordsTypedStream
+        self.observer = observer
         self.device = try recorder.addDevice(family: Decoder.family, identifier: identifier, name: name,
                                              metadata: metadata)
     }
@@ -64,10 +79,16 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let stream = try typedStream(for: value)
         cdr.reset()
         let numeric = value.encode(into: &cdr)
-        try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
-            try recorder.write(stream, logTime: time, payload: payload, numericValue: numeric)
+        if let handle = stream.handle {
+            try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+                try recorder.write(handle, logTime: time, payload: payload, numericValue: numeric)
+            }
         }
         decodedCount += 1
+        if let observer {
+            try observer(ObservedValue(topic: stream.topic, logTime: time, numericValue: numeric,
+                                       schema: stream.schema, payload: cdr.bytes, isRecorded: stream.handle != nil))
+        }
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> StreamHandle {
@@ -80,17 +101,29 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         return stream
     }
 
-    private func typedStream(for value: Decoder.Value) throws(RecordingError) -> StreamHandle {
+    private func typedStream(for value: Decoder.Value) throws(RecordingError) -> TypedStream {
         let key = value.streamKey
         if key < typedStreams.count, let known = typedStreams[key] { return known }
         let spec = value.streamSpec
-        let stream = try recorder.addStream(StreamDescriptor(
-            topic: StreamDescriptor.topic(family: Decoder.family, device: device.identifier, stream: spec.name),
-            kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric, device: device))
+        let topic = StreamDescriptor.topic(family: Decoder.family, device: device.identifier, stream: spec.name)
+        var handle: StreamHandle?
+        if recordsTypedStream?(topic) ?? true {
+            handle = try recorder.addStream(StreamDescriptor(
+                topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
+                device: device))
+        }
+        let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {
             typedStreams.append(contentsOf: repeatElement(nil, count: key + 1 - typedStreams.count))
         }
         typedStreams[key] = stream
         return stream
     }
+}
+
+/// A typed stream of a device: its topic and schema, and its handle when it is written.
+private struct TypedStream {
+    let topic: String
+    let schema: MessageSchema
+    let handle: StreamHandle?
 }

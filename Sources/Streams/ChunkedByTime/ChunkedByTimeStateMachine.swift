@@ -1,11 +1,11 @@
 /// The logic of ``ChunkedByTimePublisher``: a chunk opens with its first
 /// element and closes when the interval has passed since then, or when it
 /// holds `count` elements, whichever comes first.
-struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    typealias Input = Element
-    typealias UpstreamFailure = Failure
-    typealias Output = [Element]
-    typealias Action = ClockedAction<Output, Failure, Instant>
+package struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    package typealias Input = Element
+    package typealias UpstreamFailure = Failure
+    package typealias Output = [Element]
+    package typealias Action = ClockedAction<Output, Failure, Instant>
 
     private enum State {
         case empty
@@ -13,22 +13,22 @@ struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: Ins
     }
 
     private var state = State.empty
-    let interval: Instant.Duration
+    package let interval: Instant.Duration
     /// The most elements of a chunk, or `nil` for time only.
-    let count: Int?
+    package let count: Int?
 
-    init(interval: Instant.Duration, count: Int?) {
+    package init(interval: Instant.Duration, count: Int?) {
         self.interval = interval
         self.count = count
     }
 
-    mutating func start(at now: Instant) -> Action {
+    package mutating func start(at now: Instant) -> Action {
         .none
     }
 
     /// An element that arrives at the closing instant of a chunk belongs to
     /// that chunk.
-    mutating func receive(_ input: Element, at now: Instant) -> Action {
+    package mutating func receive(_ input: Element, at now: Instant) -> Action {
         var chunk: [Element]
         var timer = Action.Timer.keep
         switch state {
@@ -51,7 +51,7 @@ struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: Ins
     }
 
     /// A partial chunk is emitted at the finish instant, then the finish.
-    mutating func finish(at now: Instant) -> Action {
+    package mutating func finish(at now: Instant) -> Action {
         guard case .open(let chunk) = state else {
             return Action(timer: .cancel, end: .finish)
         }
@@ -60,12 +60,12 @@ struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: Ins
     }
 
     /// A partial chunk is dropped; the error ends the stream at once.
-    mutating func fail(_ error: Failure) -> Action {
+    package mutating func fail(_ error: Failure) -> Action {
         state = .empty
         return Action(end: .fail(error))
     }
 
-    mutating func timerFired(at deadline: Instant) -> Action {
+    package mutating func timerFired(at deadline: Instant) -> Action {
         guard case .open(let chunk) = state else {
             return .none
         }

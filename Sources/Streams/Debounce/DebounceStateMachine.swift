@@ -1,10 +1,10 @@
 /// The logic of ``DebouncePublisher``: the latest element waits until no
 /// newer one arrived for the interval.
-struct DebounceStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    typealias Input = Element
-    typealias UpstreamFailure = Failure
-    typealias Output = Element
-    typealias Action = ClockedAction<Output, Failure, Instant>
+package struct DebounceStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    package typealias Input = Element
+    package typealias UpstreamFailure = Failure
+    package typealias Output = Element
+    package typealias Action = ClockedAction<Output, Failure, Instant>
 
     private enum State {
         case idle
@@ -13,27 +13,27 @@ struct DebounceStateMachine<Element: Sendable, Failure: Error, Instant: InstantP
     }
 
     private var state = State.idle
-    let interval: Instant.Duration
+    package let interval: Instant.Duration
 
-    init(interval: Instant.Duration) {
+    package init(interval: Instant.Duration) {
         self.interval = interval
     }
 
-    mutating func start(at now: Instant) -> Action {
+    package mutating func start(at now: Instant) -> Action {
         .none
     }
 
     /// A newer element replaces the pending one and restarts the wait; an
     /// element arriving at the pending one's deadline is processed here
     /// before the timer, so the pending one is never emitted.
-    mutating func receive(_ input: Element, at now: Instant) -> Action {
+    package mutating func receive(_ input: Element, at now: Instant) -> Action {
         let deadline = now.advanced(by: interval)
         state = .pending(input, deadline: deadline)
         return Action(timer: .arm(deadline))
     }
 
     /// The pending element is emitted at the finish instant, then the finish.
-    mutating func finish(at now: Instant) -> Action {
+    package mutating func finish(at now: Instant) -> Action {
         guard case .pending(let element, _) = state else {
             return Action(end: .finish)
         }
@@ -42,12 +42,12 @@ struct DebounceStateMachine<Element: Sendable, Failure: Error, Instant: InstantP
     }
 
     /// The pending element is dropped; the error ends the stream at once.
-    mutating func fail(_ error: Failure) -> Action {
+    package mutating func fail(_ error: Failure) -> Action {
         state = .idle
         return Action(end: .fail(error))
     }
 
-    mutating func timerFired(at deadline: Instant) -> Action {
+    package mutating func timerFired(at deadline: Instant) -> Action {
         guard case .pending(let element, let pendingDeadline) = state, pendingDeadline <= deadline else {
             return .none
         }

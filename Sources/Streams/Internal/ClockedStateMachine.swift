@@ -4,7 +4,7 @@
 ///
 /// The machine never touches tasks, locks or continuations; a
 /// ``ClockedStorage`` drives it under its lock and carries out the actions.
-protocol ClockedStateMachine: SendableMetatype {
+package protocol ClockedStateMachine: SendableMetatype {
     associatedtype Input: Sendable
     associatedtype UpstreamFailure: Error
     associatedtype Output: Sendable
@@ -28,16 +28,16 @@ protocol ClockedStateMachine: SendableMetatype {
 }
 
 /// What a ``ClockedStateMachine`` asks its storage to do.
-struct ClockedAction<Output, Failure: Error, Instant> {
+package struct ClockedAction<Output, Failure: Error, Instant> {
     /// Elements to emit, in order.
-    enum Outputs {
+    package enum Outputs {
         case none
         case one(Output)
         case many([Output])
     }
 
     /// How the timer changes.
-    enum Timer {
+    package enum Timer {
         /// Leave it as it is.
         case keep
         /// Cancel any armed timer and arm one for this instant.
@@ -47,18 +47,18 @@ struct ClockedAction<Output, Failure: Error, Instant> {
     }
 
     /// How the stream ends, after the outputs.
-    enum End {
+    package enum End {
         case finish
         case fail(Failure)
     }
 
-    var outputs: Outputs = .none
-    var timer: Timer = .keep
-    var end: End?
+    package var outputs: Outputs = .none
+    package var timer: Timer = .keep
+    package var end: End?
 
-    static var none: Self { Self() }
+    package static var none: Self { Self() }
 
-    static func emit(_ output: Output, timer: Timer = .keep) -> Self {
+    package static func emit(_ output: Output, timer: Timer = .keep) -> Self {
         Self(outputs: .one(output), timer: timer)
     }
 }

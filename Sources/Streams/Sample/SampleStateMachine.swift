@@ -4,11 +4,11 @@
 ///
 /// The timer runs only while a new element waits for its tick, so an idle
 /// upstream costs no wake-ups.
-struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    typealias Input = Element
-    typealias UpstreamFailure = Failure
-    typealias Output = Element
-    typealias Action = ClockedAction<Output, Failure, Instant>
+package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    package typealias Input = Element
+    package typealias UpstreamFailure = Failure
+    package typealias Output = Element
+    package typealias Action = ClockedAction<Output, Failure, Instant>
 
     private enum State {
         case initial
@@ -18,19 +18,19 @@ struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantPro
     }
 
     private var state = State.initial
-    let interval: Instant.Duration
+    package let interval: Instant.Duration
 
-    init(interval: Instant.Duration) {
+    package init(interval: Instant.Duration) {
         self.interval = interval
     }
 
-    mutating func start(at now: Instant) -> Action {
+    package mutating func start(at now: Instant) -> Action {
         state = .running(nextTick: now.advanced(by: interval), latest: nil)
         return .none
     }
 
     /// An element at a tick's instant belongs to that tick.
-    mutating func receive(_ input: Element, at now: Instant) -> Action {
+    package mutating func receive(_ input: Element, at now: Instant) -> Action {
         guard case .running(var nextTick, let latest) = state else {
             return .none
         }
@@ -52,7 +52,7 @@ struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantPro
 
     /// An element that arrived since the last tick is emitted at the finish
     /// instant, then the finish.
-    mutating func finish(at now: Instant) -> Action {
+    package mutating func finish(at now: Instant) -> Action {
         guard case .running(_, let latest?) = state else {
             return Action(timer: .cancel, end: .finish)
         }
@@ -62,12 +62,12 @@ struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantPro
 
     /// An element waiting for its tick is dropped; the error ends the stream
     /// at once.
-    mutating func fail(_ error: Failure) -> Action {
+    package mutating func fail(_ error: Failure) -> Action {
         state = .initial
         return Action(end: .fail(error))
     }
 
-    mutating func timerFired(at deadline: Instant) -> Action {
+    package mutating func timerFired(at deadline: Instant) -> Action {
         guard case .running(_, let latest) = state else {
             return .none
         }

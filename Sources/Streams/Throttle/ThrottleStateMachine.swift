@@ -1,10 +1,10 @@
 /// The logic of ``ThrottlePublisher``: at most one element per interval,
 /// measured from the last emission.
-struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    typealias Input = Element
-    typealias UpstreamFailure = Failure
-    typealias Output = Element
-    typealias Action = ClockedAction<Output, Failure, Instant>
+package struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+    package typealias Input = Element
+    package typealias UpstreamFailure = Failure
+    package typealias Output = Element
+    package typealias Action = ClockedAction<Output, Failure, Instant>
 
     private enum State {
         /// No emission within the last interval: the next element passes at once.
@@ -15,19 +15,19 @@ struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantP
     }
 
     private var state = State.idle
-    let interval: Instant.Duration
-    let latest: Bool
+    package let interval: Instant.Duration
+    package let latest: Bool
 
-    init(interval: Instant.Duration, latest: Bool) {
+    package init(interval: Instant.Duration, latest: Bool) {
         self.interval = interval
         self.latest = latest
     }
 
-    mutating func start(at now: Instant) -> Action {
+    package mutating func start(at now: Instant) -> Action {
         .none
     }
 
-    mutating func receive(_ input: Element, at now: Instant) -> Action {
+    package mutating func receive(_ input: Element, at now: Instant) -> Action {
         switch state {
         case .idle:
             let end = now.advanced(by: interval)
@@ -40,7 +40,7 @@ struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantP
     }
 
     /// A held element is emitted at the finish instant, then the finish.
-    mutating func finish(at now: Instant) -> Action {
+    package mutating func finish(at now: Instant) -> Action {
         guard case .window(_, let held?) = state else {
             return Action(timer: .cancel, end: .finish)
         }
@@ -49,14 +49,14 @@ struct ThrottleStateMachine<Element: Sendable, Failure: Error, Instant: InstantP
     }
 
     /// A held element is dropped; the error ends the stream at once.
-    mutating func fail(_ error: Failure) -> Action {
+    package mutating func fail(_ error: Failure) -> Action {
         state = .idle
         return Action(end: .fail(error))
     }
 
     /// The window ended: a held element is emitted now and opens the next
     /// window; otherwise the throttle is idle again.
-    mutating func timerFired(at deadline: Instant) -> Action {
+    package mutating func timerFired(at deadline: Instant) -> Action {
         guard case .window(_, let held) = state else {
             return .none
         }

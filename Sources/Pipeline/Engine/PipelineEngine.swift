@@ -1,0 +1,316 @@
+public import Recording
+
+/// Runs a pipeline's derived streams on log time and writes them into a
+/// ``Recorder``: feed it every decoded device value (``observe(_:)``, which
+/// is ``DeviceStreamRecorder``'s observer) in log-time order, then call
+/// ``finish()`` before closing the recorder.
+///
+/// The operators are the `Streams` operators' own state machines, driven
+/// synchronously by the values' log times rather than by a clock: before a
+/// value at instant *t* is handled, every timer due before *t* fires (a timer
+/// due exactly at *t* fires after the values at *t*, as `Streams` orders equal
+/// instants). At the end, timers due up to the last instant fire, then every
+/// operator finishes at that instant (a pending `debounce` value is emitted
+/// then). The same input therefore gives the same derived values and
+/// instants, live or replayed.
+///
+/// Not `Sendable`: it belongs to the task that owns the recorder.
+///
+/// ```swift
+/// let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
+/// let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: id, name: name,
+///                                     recordsTypedStream: engine.recordsTypedStream, observer: engine.observe)
+/// try diot.record(notification)
+/// try engine.finish()
+/// try recorder.close()
+/// ```
+public final class PipelineEngine {
+    /// The pipeline it runs.
+    public let pipeline: Pipeline
+    /// Called with every derived value, recorded or not (for tests and tools).
+    public var onDerivedValue: ((DerivedValue) -> Void)?
+    /// Derived values produced so far.
+    public private(set) var derivedCount = 0
+
+    private let recorder: Recorder?
+    private var nodes: [EngineNode] = []
+    private var routes: [String: [Route]] = [:]
+    private var recordDecisions: [String: Bool] = [:]
+    private var now: UInt64?
+    private var finished = false
+
+    /// Prepares the derived streams and registers the recorded ones with `recorder`.
+    ///
+    /// - Parameters:
+    ///   - pipeline: A loaded pipeline.
+    ///   - recorder: Where derived streams are written; `nil` only computes them.
+    /// - Throws: ``RecordingError`` when a stream cannot be registered.
+    public init(pipeline: Pipeline, recorder: Recorder?) throws(RecordingError) {
+        self.pipeline = pipeline
+        self.recorder = recorder
+        let order = Self.topologicalOrder(pipeline.derived)
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1.name, $0) })
+        nodes = order.map { EngineNode(stream: $0) }
+        for (index, node) in nodes.enumerated() {
+            for (inputIndex, input) in node.stream.source.inputs.enumerated()
+            where input.pattern.text.hasPrefix(DerivedStream.topicPrefix) {
+                let name = String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count))
+                if let source = position[name] { nodes[source].dependents.append((index, inputIndex)) }
+            }
+        }
+        if let recorder {
+            for stream in pipeline.derived where stream.isRecorded {
+                guard let index = position[stream.name] else { continue }
+                nodes[index].handle = try recorder.addStream(StreamDescriptor(
+                    topic: stream.topic, kind: .typed, schema: DerivedValue.schema, unit: stream.unit, isNumeric: true))
+            }
+        }
+    }
+
+    /// Whether the typed stream with this topic is written (the pipeline's
+    /// `record` patterns); pass it to ``DeviceStreamRecorder``.
+    ///
+    /// - Parameter topic: A device stream's topic.
+    /// - Returns: `true` to write it.
+    public func recordsTypedStream(_ topic: String) -> Bool {
+        if let known = recordDecisions[topic] { return known }
+        let decision = pipeline.records(topic: topic)
+        recordDecisions[topic] = decision
+        return decision
+    }
+
+    /// Handles one decoded device value; pass it to ``DeviceStreamRecorder`` as its observer.
+    ///
+    /// - Parameter value: The value, with its topic, schema and log time.
+    /// - Throws: ``RecordingError`` when a derived value cannot be written, or
+    ///   when an input's `field` is not a numeric field of the stream's schema.
+    public func observe(_ value: ObservedValue) throws(RecordingError) {
+        let routes = try self.routes(for: value.topic, schema: value.schema)
+        guard !routes.isEmpty else {
+            // Log time moves on with every value, so due timers fire promptly.
+            _ = try advanceAndFire(to: value.logTime)
+            return
+        }
+        var fields: [(name: String, value: CDRValue)]?
+        var values: [Double?] = []
+        for route in routes {
+            switch route.extractor {
+            case .numeric:
+                values.append(value.numericValue ?? 1)
+            case .field(let index):
+                if fields == nil { fields = (try? route.definition?.decode(value.payload)) ?? [] }
+                values.append(fields!.indices.contains(index) ? fields![index].value.number : nil)
+            }
+        }
+        let time = try advanceAndFire(to: value.logTime)
+        for (route, number) in zip(routes, values) {
+            guard let number else { continue }
+            try deliver(number, to: route.node, input: route.input, at: time)
+        }
+    }
+
+    /// Handles one value of a device stream given directly (no schema: inputs with a `field` ignore it).
+    ///
+    /// ```swift
+    /// try engine.ingest(topic: "/diot/9F3A0C11/acc_x", value: 0.98, at: 1_700_000_000_000_000_000)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topic: The device stream's topic.
+    ///   - value: Its numeric value.
+    ///   - time: Its log time, nanoseconds since the Unix epoch.
+    /// - Throws: ``RecordingError`` when a derived value cannot be written.
+    public func ingest(topic: String, value: Double, at time: UInt64) throws(RecordingError) {
+        let routes = try self.routes(for: topic, schema: nil)
+        let time = try advanceAndFire(to: time)
+        for route in routes where route.extractor == .numeric {
+            try deliver(value, to: route.node, input: route.input, at: time)
+        }
+    }
+
+    /// Ends the input: timers due up to the last log time fire, then every
+    /// operator finishes at that instant (pending values are emitted then).
+    /// Call it once, before closing the recorder; later calls do nothing.
+    ///
+    /// - Throws: ``RecordingError`` when a derived value cannot be written.
+    public func finish() throws(RecordingError) {
+        guard !finished else { return }
+        finished = true
+        guard let end = now else { return }
+        try fireTimers(through: end)
+        for index in nodes.indices {
+            for stage in nodes[index].stages.indices {
+                for emitted in nodes[index].stages[stage].finish(at: end) {
+                    try push(emitted.value, node: index, stage: stage + 1, at: emitted.time)
+                }
+            }
+        }
+    }
+
+    // MARK: - Flow
+
+    private func advance(to time: UInt64) {
+        if now.map({ time > $0 }) ?? true { now = time }
+    }
+
+    /// Moves log time forward (never back: a late value counts at the
+    /// latest instant seen) and fires the timers due before it.
+    private func advanceAndFire(to time: UInt64) throws(RecordingError) -> UInt64 {
+        advance(to: time)
+        let current = now!
+        if current > 0 { try fireTimers(through: current - 1) }
+        return current
+    }
+
+    /// Fires every timer due at or before `limit`, earliest first (ties: the
+    /// earlier stream, then the earlier operator).
+    private func fireTimers(through limit: UInt64) throws(RecordingError) {
+        while true {
+            var earliest: (node: Int, stage: Int, due: UInt64)?
+            for (nodeIndex, node) in nodes.enumerated() {
+                for (stageIndex, stage) in node.stages.enumerated() {
+                    if let due = stage.deadline, due <= limit, due < (earliest?.due ?? .max) {
+                        earliest = (nodeIndex, stageIndex, due)
+                    }
+                }
+            }
+            guard let earliest else { return }
+            for emitted in nodes[earliest.node].stages[earliest.stage].fire() {
+                try push(emitted.value, node: earliest.node, stage: earliest.stage + 1, at: emitted.time)
+            }
+        }
+    }
+
+    private func deliver(_ value: Double, to nodeIndex: Int, input: Int, at time: UInt64) throws(RecordingError) {
+        let node = nodes[nodeIndex]
+        if let expression = node.expression {
+            node.latest[input] = value
+            guard node.latest.allSatisfy({ $0 != nil }) else { return }
+            try push(expression.evaluate(node.latest.map { $0! }), node: nodeIndex, stage: 0, at: time)
+        } else {
+            try push(value, node: nodeIndex, stage: 0, at: time)
+        }
+    }
+
+    private func push(_ value: Double, node nodeIndex: Int, stage: Int, at time: UInt64) throws(RecordingError) {
+        let node = nodes[nodeIndex]
+        if stage < node.stages.count {
+            for emitted in node.stages[stage].receive(value, at: time) {
+                try push(emitted.value, node: nodeIndex, stage: stage + 1, at: emitted.time)
+            }
+            return
+        }
+        derivedCount += 1
+        if let handle = node.handle, let recorder {
+            try recorder.write(handle, logTime: time, payload: DerivedValue.encode(value), numericValue: value)
+        }
+        onDerivedValue?(DerivedValue(name: node.stream.name, topic: node.stream.topic, value: value, logTime: time))
+        for (dependent, input) in node.dependents {
+            try deliver(value, to: dependent, input: input, at: time)
+        }
+    }
+
+    // MARK: - Routing
+
+    /// The inputs a device topic feeds, found once per topic.
+    private func routes(for topic: String, schema: MessageSchema?) throws(RecordingError) -> [Route] {
+        if let known = routes[topic] { return known }
+        var found: [Route] = []
+        for (nodeIndex, node) in nodes.enumerated() {
+            for (inputIndex, input) in node.stream.source.inputs.enumerated()
+            where !input.pattern.text.hasPrefix(DerivedStream.topicPrefix) && input.pattern.matches(topic) {
+                guard let field = input.field else {
+                    found.append(Route(node: nodeIndex, input: inputIndex, extractor: .numeric, definition: nil))
+                    continue
+                }
+                guard let schema else {
+                    found.append(Route(node: nodeIndex, input: inputIndex, extractor: .field(-1), definition: nil))
+                    continue
+                }
+                let definition: ROS2MessageDefinition
+                do {
+                    definition = try ROS2MessageDefinition(parsing: schema.text)
+                } catch {
+                    throw RecordingError(.invalidConfiguration, PipelineError(.runtime, at: input.location,
+                        "cannot read schema \(schema.name) of \(topic): \(error.message)").description)
+                }
+                let numeric = definition.fields.filter { $0.arrayLength == nil && $0.type.isNumeric }.map(\.name)
+                guard let index = definition.fields.firstIndex(where: { $0.name == field }), numeric.contains(field) else {
+                    throw RecordingError(.invalidConfiguration, PipelineError(.runtime, at: input.location,
+                        "field '\(field)' is not a numeric field of \(topic) (\(schema.name); numeric fields: "
+                        + (numeric.isEmpty ? "none" : numeric.joined(separator: ", ")) + ")").description)
+                }
+                found.append(Route(node: nodeIndex, input: inputIndex, extractor: .field(index), definition: definition))
+            }
+        }
+        routes[topic] = found
+        return found
+    }
+
+    /// The derived streams ordered so each comes after the streams it reads
+    /// (declaration order otherwise); the loader has ruled out cycles.
+    static func topologicalOrder(_ streams: [DerivedStream]) -> [DerivedStream] {
+        var placed = Set<String>()
+        var order: [DerivedStream] = []
+        var remaining = streams
+        while !remaining.isEmpty {
+            let ready = remaining.firstIndex { stream in
+                stream.source.inputs.allSatisfy { input in
+                    !input.pattern.text.hasPrefix(DerivedStream.topicPrefix)
+                        || placed.contains(String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count)))
+                        || !streams.contains { $0.topic == input.pattern.text }
+                }
+            } ?? 0
+            let stream = remaining.remove(at: ready)
+            placed.insert(stream.name)
+            order.append(stream)
+        }
+        return order
+    }
+}
+
+/// Where a device topic's values go: a derived stream's input, and how the value is read.
+private struct Route {
+    enum Extractor: Equatable {
+        /// The stream's numeric value (1 for a stream without one).
+        case numeric
+        /// A field of the message, by index in the schema.
+        case field(Int)
+    }
+    let node: Int
+    let input: Int
+    let extractor: Extractor
+    let definition: ROS2MessageDefinition?
+}
+
+/// A derived stream at run time: its operators' stages and its latest input values.
+private final class EngineNode {
+    let stream: DerivedStream
+    let stages: [any PipelineStage]
+    let expression: ValueExpression?
+    var latest: [Double?]
+    var handle: StreamHandle?
+    var dependents: [(node: Int, input: Int)] = []
+
+    init(stream: DerivedStream) {
+        self.stream = stream
+        self.stages = stream.operators.map { $0.makeStage() }
+        if case .combineLatest(let named, let expression) = stream.source {
+            self.expression = expression
+            self.latest = Array(repeating: nil, count: named.count)
+        } else {
+            self.expression = nil
+            self.latest = []
+        }
+    }
+}
+
+extension ROS2MessageDefinition.Primitive {
+    /// Whether values of this type are numbers (booleans count as 0 and 1).
+    var isNumeric: Bool {
+        switch self.rawValue {
+        case "string", "wstring": false
+        default: true
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Devices
+import Yams
+
+/// Topic patterns checked against what the declared devices can produce,
+/// and derived streams checked for cycles.
+extension PipelineLoader {
+    /// A topic pattern that some declared device (or derived stream) can produce.
+    func pattern(_ node: Node, _ what: String, devices: [PipelineDevice], derivedNames: [String])
+        throws(PipelineError) -> TopicPattern
+    {
+        let text = try text(node, what)
+        let at = location(node)
+        let pattern = TopicPattern(text, location: at)
+        guard text.hasPrefix("/") else {
+            throw PipelineError(.invalidValue, at: at,
+                                "topic pattern '\(text)' must start with '/' (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
+        }
+        if text.hasPrefix(DerivedStream.topicPrefix) {
+            let name = String(text.dropFirst(DerivedStream.topicPrefix.count))
+            guard derivedNames.contains(name) else {
+                let known = derivedNames.isEmpty ? "none declared" : "expected one of: " + derivedNames.joined(separator: ", ")
+                throw PipelineError(.unresolvedTopic, at: at,
+                                    "\(text) names no derived stream (\(known)); derived inputs name one stream, without wildcards")
+            }
+            return pattern
+        }
+        let levels = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        if !text.contains("**") {
+            guard levels.count >= 3 else {
+                throw PipelineError(.invalidValue, at: at,
+                                    "topic pattern '\(text)' is too short (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
+            }
+        }
+        if produces(pattern, levels: levels, devices: devices) { return pattern }
+        let families = Set(devices.map(\.family))
+        let matchingFamilies = DeviceFamily.allCases.filter { families.contains($0) && glob(levels.first ?? "", $0.rawValue) }
+        if matchingFamilies.isEmpty {
+            throw PipelineError(.unresolvedTopic, at: at,
+                                "topic pattern '\(text)' matches no declared device's family (declared: "
+                                + devices.map(\.family.rawValue).uniqued.joined(separator: ", ") + ")")
+        }
+        let examples = matchingFamilies.map { "\($0.rawValue) streams: \(StreamCatalog.examples(of: $0))" }
+        throw PipelineError(.unresolvedTopic, at: at,
+                            "topic pattern '\(text)' matches no stream the declared devices produce ("
+                            + examples.joined(separator: "; ") + ")")
+    }
+
+    /// Whether a device of the pipeline can produce a topic the pattern matches.
+    private func produces(_ pattern: TopicPattern, levels: [String], devices: [PipelineDevice]) -> Bool {
+        for device in devices {
+            let family = device.family
+            let identifier: String? = if case .simulated(let seed, let scenario, let rate) = device.source {
+                simulatedDevice(family: family, seed: seed, scenario: scenario, diotRate: rate).identifier
+            } else {
+                nil
+            }
+            let streams = StreamCatalog.streams(of: family) + ["raw/0000"]
+            if pattern.text.contains("**") {
+                // Whole-topic matching, with a stand-in for an identifier not known yet.
+                let id = identifier ?? "DEVICE"
+                if streams.contains(where: { pattern.matches("/\(family.rawValue)/\(id)/\($0)") }) { return true }
+                continue
+            }
+            guard glob(levels[0], family.rawValue) else { continue }
+            if let identifier, !glob(levels[1], identifier) { continue }
+            let rest = levels[2...].joined(separator: "/")
+            if levels.count == 4, glob(levels[2], "raw") { return true }
+            if streams.contains(where: { glob(rest, $0) }) { return true }
+        }
+        return false
+    }
+
+    private func glob(_ pattern: String, _ text: String) -> Bool {
+        TopicPattern.match(Array(pattern.utf8)[...], Array(text.utf8)[...])
+    }
+
+    /// Derived streams that depend on each other in a cycle are an error at
+    /// the input that closes it.
+    func checkCycles(_ derived: [DerivedStream]) throws(PipelineError) {
+        let byName = Dictionary(uniqueKeysWithValues: derived.map { ($0.name, $0) })
+        func dependencies(_ stream: DerivedStream) -> [(name: String, input: DerivedStream.Input)] {
+            stream.source.inputs.compactMap { input in
+                input.pattern.text.hasPrefix(DerivedStream.topicPrefix)
+                    ? (String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count)), input) : nil
+            }
+        }
+        var state: [String: Int] = [:]  // 1 visiting, 2 done
+        func visit(_ name: String, path: [String]) throws(PipelineError) {
+            guard let stream = byName[name] else { return }
+            state[name] = 1
+            for (dependency, input) in dependencies(stream) {
+                if state[dependency] == 1 {
+                    let cycle = (path + [name]).drop { $0 != dependency } + [dependency]
+                    throw PipelineError(.cycle, at: input.location,
+                                        "derived streams form a cycle: " + cycle.joined(separator: " → "))
+                }
+                if state[dependency] == nil { try visit(dependency, path: path + [name]) }
+            }
+            state[name] = 2
+        }
+        for stream in derived where state[stream.name] == nil {
+            try visit(stream.name, path: [])
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements without repeats, in first-seen order.
+    var uniqued: [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

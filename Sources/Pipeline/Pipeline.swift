@@ -1,0 +1,113 @@
+import Foundation
+public import Recording
+
+/// A declarative recording pipeline: which devices to record, which of
+/// their streams to write, which streams to derive from them with `Streams`
+/// operators, and the recording settings. Loaded from a YAML file
+/// (`docs/pipelines.md` is the reference) and validated with precise errors.
+///
+/// ```swift
+/// let pipeline = try Pipeline(contentsOfFile: "Pipelines/diot-imu.yaml")
+/// print(pipeline.name, pipeline.devices.map(\.family), pipeline.derived.map(\.topic))
+/// // diot-imu [diot] ["/derived/acc_magnitude", ...]
+/// ```
+public struct Pipeline: Sendable {
+    /// The pipeline's name (recorded in the session's metadata).
+    public var name: String
+    /// The file it was loaded from, as named (used in errors).
+    public var file: String
+    /// The YAML text it was loaded from.
+    public var text: String
+    /// The devices to record.
+    public var devices: [PipelineDevice]
+    /// Which typed streams are written, by topic pattern; `nil` writes every
+    /// typed stream. Raw streams are always written, so `replay` can
+    /// reproduce everything.
+    public var record: [TopicPattern]?
+    /// The derived streams, in the file's order.
+    public var derived: [DerivedStream]
+    /// Segment, chunk and compression settings.
+    public var recording: RecordingSettings
+
+    /// Loads and validates a pipeline file.
+    ///
+    /// ```swift
+    /// let pipeline = try Pipeline(contentsOfFile: "Pipelines/default.yaml")
+    /// ```
+    ///
+    /// - Parameter path: The file's path; errors name the file this way.
+    /// - Throws: ``PipelineError`` naming the file, line and column and what was expected.
+    public init(contentsOfFile path: String) throws(PipelineError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PipelineError(.io, at: SourceLocation(file: path), "cannot read the pipeline file: "
+                                + ((error as NSError).localizedFailureReason ?? error.localizedDescription))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PipelineError(.io, at: SourceLocation(file: path), "the pipeline file is not UTF-8 text")
+        }
+        try self.init(yaml: text, file: path)
+    }
+
+    /// Parses and validates a pipeline from YAML text.
+    ///
+    /// ```swift
+    /// let pipeline = try Pipeline(yaml: """
+    ///     name: speed
+    ///     devices:
+    ///       - family: comodule
+    ///         source: {simulated: {seed: 1}}
+    ///     derived:
+    ///       - name: fast
+    ///         from: /comodule/*/speed
+    ///         operators:
+    ///           - filter: {min: 25}
+    ///     """, file: "speed.yaml")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - yaml: The pipeline text.
+    ///   - file: The name errors use for the text.
+    /// - Throws: ``PipelineError`` naming the file, line and column and what was expected.
+    public init(yaml: String, file: String = "<pipeline>") throws(PipelineError) {
+        self = try PipelineLoader(file: file, text: yaml).load()
+    }
+
+    init(name: String, file: String, text: String, devices: [PipelineDevice], record: [TopicPattern]?,
+         derived: [DerivedStream], recording: RecordingSettings) {
+        self.name = name
+        self.file = file
+        self.text = text
+        self.devices = devices
+        self.record = record
+        self.derived = derived
+        self.recording = recording
+    }
+
+    /// Whether the typed stream with this topic is written.
+    ///
+    /// ```swift
+    /// pipeline.records(topic: "/diot/9F3A0C11/acc_x")  // true when a `record` pattern matches
+    /// ```
+    ///
+    /// - Parameter topic: A device stream's topic.
+    /// - Returns: `true` when ``record`` is absent or one of its patterns matches.
+    public func records(topic: String) -> Bool {
+        guard let record else { return true }
+        return record.contains { $0.matches(topic) }
+    }
+
+    /// The recorder settings of the `recording` section (defaults for what it leaves out).
+    ///
+    /// ```swift
+    /// var configuration = pipeline.recorderConfiguration()
+    /// configuration.zstdLevel = 9  // a command-line override
+    /// ```
+    ///
+    /// - Returns: The configuration for ``Recorder``.
+    public func recorderConfiguration() -> RecorderConfiguration {
+        recording.configuration
+    }
+}

@@ -1,0 +1,5 @@
+public import ArgumentParser
+public import Pipeline
+
+/// `--scenario clean|faults`.
+extension SimulationScenario: ExpressibleByArgument {}
