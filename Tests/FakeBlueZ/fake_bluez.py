@@ -1545,6 +1545,9 @@ def main(argv=None):
     p.add_argument("--time-scale", type=float, default=1.0,
                    help="multiplies every *_ms of the scenario (default 1)")
     args = p.parse_args(argv)
+    # A child started from a thread that blocks signals (libdispatch's workers do, so
+    # Foundation's Process from a Swift test) inherits that mask: SIGTERM would never arrive.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     if args.time_scale < 0:
         p.error("--time-scale must be >= 0")
     try:

@@ -9,6 +9,7 @@ Each test starts its own dbus-daemon and fake (stopped by process id). Needs
 dbus-daemon, python3-dbus and python3-gi (Debian).
 """
 
+import ctypes
 import json
 import os
 import shutil
@@ -66,6 +67,15 @@ def stream(n, char="D001", step_ms=1.0):
     return [{"at_ms": i * step_ms, "char": char, "hex": "%02x%08x" % (4, i)} for i in range(n)]
 
 
+def _die_with_us():
+    """In the child: SIGTERM when this (single-threaded) test process dies, so a crashed
+    test leaves no daemon or fake behind."""
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    # Started from Swift (a libdispatch thread), we inherit a mask that blocks SIGTERM;
+    # our children must not, or stopping them waits for the SIGKILL fallback.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 class Harness:
     """A private dbus-daemon, the fake on it, and a recording dbus-python client."""
 
@@ -74,7 +84,7 @@ class Harness:
         self.daemon = subprocess.Popen(
             [DAEMON, "--session", "--nofork", "--nopidfile", "--print-address=1",
              "--address=unix:path=%s/bus" % self.dir],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=_die_with_us)
         self.address = self.daemon.stdout.readline().strip()
         self.log_path = os.path.join(self.dir, "events.jsonl")
         scenario_path = os.path.join(self.dir, "scenario.json")
@@ -84,7 +94,7 @@ class Harness:
         self.fake = subprocess.Popen(
             [PY, FAKE, "--address", self.address, "--scenario", scenario_path,
              "--log", self.log_path, "--time-scale", str(time_scale)],
-            stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+            stdout=subprocess.PIPE, stderr=self.stderr, text=True, preexec_fn=_die_with_us)
         line = self.fake.stdout.readline()
         if not line.startswith("ready "):
             self.stderr.seek(0)
