@@ -182,11 +182,17 @@ class EventLog:
 class Obj:
     """One exported object: a path and one BlueZ interface with its properties."""
 
-    def __init__(self, path, iface, props):
+    def __init__(self, path, iface, props, char=None):
         self.path = path
         self.iface = iface
         self.props = props  # name -> dbus-typed value (absent = property does not exist)
         self.writable = {}  # name -> signature of writable properties
+        self.char = char  # a characteristic's Value is read from it when asked for
+
+    def current(self):
+        if self.char is not None:
+            self.props["Value"] = ay(self.char.value)
+        return self.props
 
     def iface_names(self):
         # gdbus adds Properties only next to an interface that has properties.
@@ -196,7 +202,7 @@ class Obj:
 
     def interfaces(self):
         return dbus.Dictionary({
-            name: dbus.Dictionary(self.props if name == self.iface else {}, signature="sv")
+            name: dbus.Dictionary(self.current() if name == self.iface else {}, signature="sv")
             for name in self.iface_names()}, signature="sa{sv}")
 
 
@@ -242,7 +248,7 @@ class Characteristic:
             props["Notifying"] = dbus.Boolean(self.notifying)
         if self.acquire_notify:
             props["NotifyAcquired"] = dbus.Boolean(self.sock is not None)
-        return Obj(self.path, I_CHAR, props)
+        return Obj(self.path, I_CHAR, props, char=self)
 
     def cccd_obj(self):
         path = "%s/desc%04x" % (self.path, self.cccd_handle)
@@ -672,7 +678,7 @@ class FakeBluez:
             raise BluezError(E_DBUS_INVALID_ARGS, "No such interface '%s'" % iface)
         if name not in obj.props:
             raise BluezError(E_DBUS_INVALID_ARGS, "No such property '%s'" % name)
-        value = obj.props[name]
+        value = obj.current()[name]
         self.reply(msg, "v", (value,), log_result=jsonable(value))
 
     def prop_get_all(self, msg):
@@ -680,7 +686,7 @@ class FakeBluez:
         obj = self.objects[msg.get_path()]
         if iface != obj.iface:
             raise BluezError(E_DBUS_INVALID_ARGS, "No such interface '%s'" % iface)
-        self.reply(msg, "a{sv}", (dbus.Dictionary(obj.props, signature="sv"),))
+        self.reply(msg, "a{sv}", (dbus.Dictionary(obj.current(), signature="sv"),))
 
     def prop_set(self, msg):
         iface, name, value = msg.get_args_list()
@@ -1338,9 +1344,7 @@ class FakeBluez:
                     self.close_fd(c, emit=False)
             dev.reset_state()
             dev.down_until = 0.0
-            for m in dev.waiting_connects:
-                pass  # the daemon answers them: the service went away without replying
-            dev.waiting_connects = []
+            dev.waiting_connects = []  # the daemon answers them: we leave without replying
         self.discovery.clear()
         self.filters.clear()
         self.discovering = False

@@ -456,6 +456,34 @@ class FakeBluezTests(unittest.TestCase):
         end = [e for e in h.events("fault") if e["phase"] == "end"][0]
         self.assertEqual((end["old_name"], end["new_name"]), (old, new))
 
+    def test_two_devices_time_scale_and_value_property(self):
+        dev2 = DEV1.replace("01", "02")
+        path2 = DEV1_PATH.replace("_01", "_02")
+        a = diot_device(notifications=stream(6, step_ms=100),
+                        faults=[{"kind": "disconnect", "after": 2, "down_ms": 10000}])
+        b = diot_device(address=dev2, notifications=stream(6, step_ms=100))
+        h = self.start({"adapter": {}, "devices": [a, b]}, time_scale=0.2)
+        h.discover()
+        h.until(lambda: DEV1_PATH in h.objects() and path2 in h.objects())
+        for path in (DEV1_PATH, path2):
+            h.connect(path)
+        chars = [p for p, i in h.objects().items()
+                 if i.get("org.bluez.GattCharacteristic1", {}).get("UUID") == u16("d001")]
+        self.assertEqual(len(chars), 2)
+        for p in chars:
+            h.call(p, "org.bluez.GattCharacteristic1", "StartNotify")
+        h.until(lambda: any(e["device"] == dev2 for e in h.events("stream_done")), what="device 2 done")
+        sent = h.events("notify")
+        first = [e for e in sent if e["device"] == DEV1]
+        second = [e for e in sent if e["device"] == dev2]
+        self.assertEqual([e["index"] for e in first], [0, 1])  # paused by its fault
+        self.assertEqual([e["index"] for e in second], list(range(6)))  # not affected
+        gaps = [(b["t_ns"] - a["t_ns"]) / 1e6 for a, b in zip(second, second[1:])]
+        self.assertTrue(all(15 <= g <= 60 for g in gaps), gaps)  # 100 ms x 0.2
+        p2 = [p for p in chars if p.startswith(path2)][0]
+        value = h.call(p2, I_PROPS, "Get", "ss", ("org.bluez.GattCharacteristic1", "Value"))
+        self.assertEqual(bytes(value).hex(), stream(6)[-1]["hex"])
+
     def _error_to(self, h, dest):
         try:
             h.call("/", I_OM, "GetManagedObjects", dest=dest)
