@@ -217,13 +217,31 @@ public final class Recorder {
     /// Writes a loss record: `count` elements of `stream` (or of the session,
     /// when `nil`) were lost at `time` for `reason`. It goes into the index and,
     /// as a message on `/tlm/loss`, into the segment.
-    public func recordLoss(stream: StreamHandle?, time: UInt64, count: Int, reason: String) throws(RecordingError) {
+    ///
+    /// A gap in time — a device that disconnected, a Bluetooth daemon that
+    /// restarted — passes its `duration` (from `time`); its `count` is what
+    /// is known to be missing, often 0 (a live device does not say what it
+    /// would have sent). A record with neither a count nor a duration is not
+    /// written.
+    ///
+    /// ```swift
+    /// try recorder.recordLoss(stream: nil, time: disconnectedAt, count: 0,
+    ///                         reason: "disconnected: le-connection-abort-by-local",
+    ///                         duration: .milliseconds(850))
+    /// ```
+    public func recordLoss(stream: StreamHandle?, time: UInt64, count: Int, reason: String,
+                           duration: Duration? = nil) throws(RecordingError) {
         try ensureOpen()
-        guard count > 0 else { return }
+        let nanoseconds = duration.map(Self.nanoseconds)
+        guard count > 0 || (nanoseconds ?? 0) > 0 else { return }
         try index.write { db in
             try db.execute(
-                sql: "INSERT INTO losses (session_id, stream_id, topic, time, count, reason) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [sessionID, stream?.streamID, stream?.topic, Int64(clamping: time), count, reason])
+                sql: """
+                    INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [sessionID, stream?.streamID, stream?.topic, Int64(clamping: time), count, reason,
+                            nanoseconds.map { Int64(clamping: $0) }])
         }
         // And in the segment, on /tlm/loss.
         if lossStream == nil {
@@ -231,7 +249,16 @@ public final class Recorder {
                                                         schema: LossRecordMessage.schema))
         }
         try write(lossStream!, logTime: time,
-                  payload: LossRecordMessage.encode(stream: stream?.topic, time: time, count: count, reason: reason))
+                  payload: LossRecordMessage.encode(stream: stream?.topic, time: time, count: count, reason: reason,
+                                                    duration: nanoseconds))
+    }
+
+    /// Whole nanoseconds of a non-negative duration (negative ones are 0).
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+            &+ UInt64(attoseconds / 1_000_000_000)
     }
 
     /// Closes the open chunk if its oldest message is older than the

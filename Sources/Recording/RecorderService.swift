@@ -31,6 +31,10 @@ public final class RecorderService: Sendable {
         case notification(device: Int, RawNotification)
         /// A timer tick: close chunks that are older than the chunk age.
         case tick(UInt64)
+        /// The device at this index produced nothing for `duration` from
+        /// `time` (a disconnect, a Bluetooth daemon restart): a loss record
+        /// with the gap's duration.
+        case gap(device: Int, time: UInt64, duration: Duration, reason: String)
     }
 
     private let ingest: PassthroughSubject<Input, Never>
@@ -51,6 +55,24 @@ public final class RecorderService: Sendable {
     @discardableResult
     public func send(_ notification: RawNotification, device: Int) -> Bool {
         if case .enqueued = ingest.send(.notification(device: device, notification)) { return true }
+        return false
+    }
+
+    /// Records a gap in a device's data — it was disconnected, or the
+    /// Bluetooth daemon restarted — as a loss record with its duration, in
+    /// order with the notifications sent before and after it. Returns
+    /// `false` when the service has finished.
+    ///
+    /// - Parameters:
+    ///   - device: The device's index in `run`'s `devices`.
+    ///   - time: When the gap began (nanoseconds since the Unix epoch).
+    ///   - duration: How long it lasted.
+    ///   - reason: Why, for example `"disconnected: le-connection-abort-by-local"`.
+    @discardableResult
+    public func recordGap(device: Int, time: UInt64, duration: Duration, reason: String) -> Bool {
+        if case .enqueued = ingest.send(.gap(device: device, time: time, duration: duration, reason: reason)) {
+            return true
+        }
         return false
     }
 
@@ -115,6 +137,12 @@ public final class RecorderService: Sendable {
                             continue
                         }
                         try devices[device].record(notification)
+                    case .gap(let device, let time, let duration, let reason):
+                        let name = devices.indices.contains(device)
+                            ? "\(devices[device].device.family.rawValue) \(devices[device].device.identifier)"
+                            : "device \(device)"
+                        try recorder.recordLoss(stream: nil, time: time, count: 0, reason: "\(name): \(reason)",
+                                                duration: duration)
                     case .tick(let now):
                         try recorder.closeChunkIfDue(now: now)
                         try recordDrops(at: now)

@@ -59,6 +59,9 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
         public var time: UInt64
         public var count: Int
         public var reason: String
+        /// How long the gap lasted, for a loss that is a gap in time (a
+        /// disconnect, a Bluetooth daemon restart), in nanoseconds.
+        public var durationNanoseconds: UInt64?
     }
 
     public var directory: String
@@ -123,12 +126,16 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                         uncompressedSize: UInt64(max(0, row["uncompressed_size"] as Int64)),
                         messageCount: row["message_count"], chunkCount: row["chunk_count"])
             }
+            // Recordings from before index v5 have no gap durations.
+            let hasDurations = try db.columns(in: "losses").contains { $0.name == "duration_ns" }
             let losses = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason FROM losses l
+                SELECT COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
+                       \(hasDurations ? "l.duration_ns" : "NULL AS duration_ns") FROM losses l
                 LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.time, l.id
                 """).map { row in
                 Loss(topic: row["topic"], time: UInt64(max(0, row["time"] as Int64)), count: row["count"],
-                     reason: row["reason"])
+                     reason: row["reason"],
+                     durationNanoseconds: (row["duration_ns"] as Int64?).map { UInt64(max(0, $0)) })
             }
             return RecordingInfo(directory: directory, session: session, devices: devices, streams: streams,
                                  segments: segments, losses: losses)

@@ -59,7 +59,8 @@ struct InfoReport {
         } else {
             out += line("Loss", "\(Self.grouped(info.lossCount)) in \(info.losses.count) records")
             for loss in info.losses.prefix(20) {
-                out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)  \(loss.reason)\n"
+                let gap = loss.durationNanoseconds.map { "  gap " + Self.seconds($0) } ?? ""
+                out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
             }
             if info.losses.count > 20 { out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n" }
         }

@@ -71,6 +71,40 @@ import Devices
         #expect(info.losses.allSatisfy { $0.reason.contains("ingest buffer full (10 notifications)") })
     }
 
+    @Test func aGapIsALossRecordWithItsDurationInTheIndexAndTheSegment() async throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let service = RecorderService(capacity: 1000)
+        let notifications = Self.notifications(4, seed: 5)
+        for notification in notifications.prefix(2) { #expect(service.send(notification, device: 2)) }
+        #expect(service.recordGap(device: 2, time: 1_500_000_000, duration: .milliseconds(850),
+                                  reason: "disconnected: le-connection-abort-by-local"))
+        for notification in notifications.suffix(2) { #expect(service.send(notification, device: 2)) }
+        service.finish()
+        try await service.run(Self.factory(directory))
+        let losses = try RecordingInfo.load(from: directory).losses
+        #expect(losses.count == 1)
+        #expect(losses.first?.durationNanoseconds == 850_000_000)
+        #expect(losses.first?.count == 0)
+        #expect(losses.first?.time == 1_500_000_000)
+        #expect(losses.first?.reason == "diot D2: disconnected: le-connection-abort-by-local")
+        #expect(try Self.rawMessages(directory) == 4)
+
+        // The segment alone keeps it: rebuild the index from the segments.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        _ = try RecordingRecovery.recover(directory: directory)
+        let rebuilt = try RecordingInfo.load(from: directory).losses
+        #expect(rebuilt == losses)
+    }
+
+    @Test func aGapOfNoTimeAndNoCountIsNotALoss() async throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let service = RecorderService(capacity: 10)
+        service.recordGap(device: 0, time: 1, duration: .zero, reason: "reconnected at once")
+        service.finish()
+        try await service.run(Self.factory(directory))
+        #expect(try RecordingInfo.load(from: directory).losses.isEmpty)
+    }
+
     @Test func aFailingRecordingIsReportedAndNothingHangs() async throws {
         let directory = makeTemporaryDirectory()
         #expect(FileManager.default.createFile(atPath: directory + "/occupied", contents: Data()))

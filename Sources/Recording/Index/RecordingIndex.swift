@@ -182,6 +182,11 @@ package final class RecordingIndex: Sendable {
                     last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id);
                 """)
         }
+        migrator.registerMigration("v5") { db in
+            // A loss that is a gap in time (a disconnect, a bluetoothd
+            // restart) keeps how long the gap lasted; NULL for counted drops.
+            try db.execute(sql: "ALTER TABLE losses ADD COLUMN duration_ns INTEGER")
+        }
         return migrator
     }()
 

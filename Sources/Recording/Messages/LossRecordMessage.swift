@@ -13,21 +13,29 @@ enum LossRecordMessage {
         uint64 time
         uint64 count
         string reason
+        # How long the gap lasted (a disconnect, a bluetoothd restart); 0 for counted drops.
+        uint64 duration_ns
         """)
 
-    static func encode(stream: String?, time: UInt64, count: Int, reason: String) -> [UInt8] {
-        var cdr = CDRWriter(capacity: 64 + reason.utf8.count)
+    static func encode(stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil) -> [UInt8] {
+        var cdr = CDRWriter(capacity: 72 + reason.utf8.count)
         cdr.write(stream ?? "")
         cdr.write(time)
         cdr.write(UInt64(count))
         cdr.write(reason)
+        cdr.write(duration ?? 0)
         return cdr.bytes
     }
 
-    static func decode(_ payload: [UInt8]) -> (stream: String?, time: UInt64, count: UInt64, reason: String)? {
+    /// Decodes a loss record; `duration` is `nil` for counted drops and in
+    /// recordings made before the field existed (it is the last field).
+    static func decode(_ payload: [UInt8])
+        -> (stream: String?, time: UInt64, count: UInt64, reason: String, duration: UInt64?)?
+    {
         guard var reader = CDRReader(payload), let stream = reader.string(), let time = reader.uint64(),
               let count = reader.uint64(), let reason = reader.string()
         else { return nil }
-        return (stream.isEmpty ? nil : stream, time, count, reason)
+        let duration = reader.uint64().flatMap { $0 == 0 ? nil : $0 }
+        return (stream.isEmpty ? nil : stream, time, count, reason, duration)
     }
 }

@@ -261,10 +261,12 @@ extension RecordingRecovery {
                     }
                     try db.execute(
                         sql: """
-                            INSERT INTO losses (session_id, stream_id, topic, time, count, reason) VALUES (?, ?, ?, ?, ?, ?)
+                            INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
                             """,
                         arguments: [session, streamID, loss.stream, Int64(clamping: loss.time),
-                                    Int64(clamping: loss.count), loss.reason])
+                                    Int64(clamping: loss.count), loss.reason,
+                                    loss.duration.map { Int64(clamping: $0) }])
                 }
             }
             try RecordingIndex.refreshStreamTotals(db)
