@@ -555,6 +555,8 @@ class Bench(unittest.TestCase):
         h.until(lambda: DEV1_PATH in h.objects())
         h.connect()
         d001 = h.char_path("D001")
+        if not acquire:
+            h.spin(self.N / 100_000)  # let the fake build the signals ahead (~8 us each)
         count = [0]
         last = [None]
         if acquire:
