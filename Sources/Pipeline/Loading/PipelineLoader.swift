@@ -63,6 +63,18 @@ struct PipelineLoader {
             let detail = context.map { "\($0.text): " } ?? ""
             return PipelineError(.syntax, at: SourceLocation(file: file, line: mark.line, column: mark.column),
                                  "not valid YAML: \(detail)\(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let key = duplicates.sorted().first ?? ""
+            // Yams marks the first occurrence; point at the repeat when it is a block key below it.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let indent = String(repeating: " ", count: max(context.mark.column - 1, 0))
+            let repeatLine = lines.indices.first { index in
+                index + 1 > context.mark.line && lines[index].hasPrefix(indent + key)
+                    && lines[index].dropFirst(indent.count + key.count).drop { $0 == " " }.first == ":"
+            }
+            let line = repeatLine.map { $0 + 1 } ?? context.mark.line
+            return PipelineError(.duplicate, at: SourceLocation(file: file, line: line, column: context.mark.column),
+                                 "duplicate key '\(key)' (first at line \(context.mark.line); each key may appear once)")
         case .reader(let problem, _, _, _):
             return PipelineError(.syntax, at: SourceLocation(file: file), "not valid YAML: \(problem)")
         default:
