@@ -31,10 +31,10 @@ public final class RecorderService: Sendable {
         case notification(device: Int, RawNotification)
         /// A timer tick: close chunks that are older than the chunk age.
         case tick(UInt64)
-        /// The device at this index produced nothing for `duration` from
-        /// `time` (a disconnect, a Bluetooth daemon restart): a loss record
-        /// with the gap's duration.
-        case gap(device: Int, time: UInt64, duration: Duration, reason: String)
+        /// Data of the device at this index was lost at `time`: `count`
+        /// elements, or a gap of `duration` (a disconnect, a Bluetooth daemon
+        /// restart), or both.
+        case loss(device: Int, time: UInt64, count: Int, duration: Duration?, reason: String)
     }
 
     private let ingest: PassthroughSubject<Input, Never>
@@ -58,19 +58,29 @@ public final class RecorderService: Sendable {
         return false
     }
 
-    /// Records a gap in a device's data — it was disconnected, or the
-    /// Bluetooth daemon restarted — as a loss record with its duration, in
-    /// order with the notifications sent before and after it. Returns
-    /// `false` when the service has finished.
+    /// Records lost data of a device — a gap while it was disconnected or
+    /// the Bluetooth daemon restarted (with its `duration`), or `count`
+    /// notifications dropped before they reached the service — as a loss
+    /// record, in order with the notifications sent before and after it.
+    /// The reason is prefixed with the device's family and identifier.
+    ///
+    /// ```swift
+    /// service.recordLoss(device: 0, time: disconnectedAt, duration: .milliseconds(850),
+    ///                    reason: "disconnected: le-connection-abort-by-local")
+    /// ```
     ///
     /// - Parameters:
     ///   - device: The device's index in `run`'s `devices`.
-    ///   - time: When the gap began (nanoseconds since the Unix epoch).
-    ///   - duration: How long it lasted.
+    ///   - time: When the loss began (nanoseconds since the Unix epoch).
+    ///   - count: Elements known to be lost (0 for a gap of unknown content).
+    ///   - duration: How long the gap lasted, if it is one.
     ///   - reason: Why, for example `"disconnected: le-connection-abort-by-local"`.
+    /// - Returns: `false` when the service has finished (nothing recorded).
     @discardableResult
-    public func recordGap(device: Int, time: UInt64, duration: Duration, reason: String) -> Bool {
-        if case .enqueued = ingest.send(.gap(device: device, time: time, duration: duration, reason: reason)) {
+    public func recordLoss(device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
+                           reason: String) -> Bool {
+        let input = Input.loss(device: device, time: time, count: count, duration: duration, reason: reason)
+        if case .enqueued = ingest.send(input) {
             return true
         }
         return false
@@ -137,11 +147,11 @@ public final class RecorderService: Sendable {
                             continue
                         }
                         try devices[device].record(notification)
-                    case .gap(let device, let time, let duration, let reason):
+                    case .loss(let device, let time, let count, let duration, let reason):
                         let name = devices.indices.contains(device)
                             ? "\(devices[device].device.family.rawValue) \(devices[device].device.identifier)"
                             : "device \(device)"
-                        try recorder.recordLoss(stream: nil, time: time, count: 0, reason: "\(name): \(reason)",
+                        try recorder.recordLoss(stream: nil, time: time, count: count, reason: "\(name): \(reason)",
                                                 duration: duration)
                     case .tick(let now):
                         try recorder.closeChunkIfDue(now: now)

@@ -76,8 +76,8 @@ import Devices
         let service = RecorderService(capacity: 1000)
         let notifications = Self.notifications(4, seed: 5)
         for notification in notifications.prefix(2) { #expect(service.send(notification, device: 2)) }
-        #expect(service.recordGap(device: 2, time: 1_500_000_000, duration: .milliseconds(850),
-                                  reason: "disconnected: le-connection-abort-by-local"))
+        #expect(service.recordLoss(device: 2, time: 1_500_000_000, duration: .milliseconds(850),
+                                   reason: "disconnected: le-connection-abort-by-local"))
         for notification in notifications.suffix(2) { #expect(service.send(notification, device: 2)) }
         service.finish()
         try await service.run(Self.factory(directory))
@@ -99,7 +99,7 @@ import Devices
     @Test func aGapOfNoTimeAndNoCountIsNotALoss() async throws {
         let directory = makeTemporaryDirectory() + "/rec"
         let service = RecorderService(capacity: 10)
-        service.recordGap(device: 0, time: 1, duration: .zero, reason: "reconnected at once")
+        service.recordLoss(device: 0, time: 1, duration: .zero, reason: "reconnected at once")
         service.finish()
         try await service.run(Self.factory(directory))
         #expect(try RecordingInfo.load(from: directory).losses.isEmpty)

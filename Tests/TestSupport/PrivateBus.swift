@@ -71,14 +71,16 @@ public final class PrivateBus: @unchecked Sendable {
         return PrivateBus(address: address, process: process, directory: directory)
     }
 
-    /// Stops the daemon (SIGTERM, then SIGKILL after 2 s) by its process id and
-    /// removes the directory. Safe to call twice.
+    /// Stops the daemon by its process id (SIGKILL) and removes the
+    /// directory. Safe to call twice.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        terminate(process)
+        // SIGKILL at once: a child started from a test thread inherits a
+        // signal mask that blocks SIGTERM, and a test bus has no state to save.
+        terminate(process, grace: 0)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -89,7 +91,7 @@ public final class PrivateBus: @unchecked Sendable {
 /// running after `grace`, then reaps it.
 public func terminate(_ process: Process, grace: TimeInterval = 2) {
     guard process.isRunning else { return }
-    kill(process.processIdentifier, SIGTERM)
+    kill(process.processIdentifier, grace > 0 ? SIGTERM : SIGKILL)
     let deadline = Date().addingTimeInterval(grace)
     while process.isRunning, Date() < deadline { usleep(10_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
