@@ -24,13 +24,16 @@ import TestSupport
             DBusMatchRule(sender: "org.example.Sender", interface: "org.example.Test", member: "Ping"))
         let fromAnyone = try await listener.signals(DBusMatchRule(interface: "org.example.Test", member: "Ping"))
 
-        try stranger.emit(Self.ping("stranger 1"))
-        // Make sure the stranger's signal reached the bus before the owner's.
-        _ = try await stranger.owner(of: "org.example.Sender")
-        try owner.emit(Self.ping("owner 1"))
-        try stranger.emit(Self.ping("stranger 2"))
-        _ = try await stranger.owner(of: "org.example.Sender")
-        try owner.emit(Self.ping("owner 2"))
+        // Emits, then makes a round trip on the same connection, so the
+        // signal reached the bus before the next connection emits.
+        func emit(_ text: String, from connection: DBusConnection) async throws {
+            try connection.emit(Self.ping(text))
+            _ = try await connection.owner(of: "org.example.Sender")
+        }
+        try await emit("stranger 1", from: stranger)
+        try await emit("owner 1", from: owner)
+        try await emit("stranger 2", from: stranger)
+        try await emit("owner 2", from: owner)
 
         let all = try await first(4, of: fromAnyone)
         #expect(all.map { $0.arguments.first?.string } == ["stranger 1", "owner 1", "stranger 2", "owner 2"])
@@ -56,23 +59,25 @@ import TestSupport
         #expect(try await listener.owner(of: "org.example.Service") == first.uniqueName)
 
         let firstName = first.uniqueName
-        first.close()   // the service "crashes"
+        first.close()   // the service "crashes"; close() does not wait, the bus tells us when it is gone
         let second = try DBusConnection(address: bus.address)
         defer { second.close() }
-        #expect(try await second.requestName("org.example.Service"))
-        try second.emit(Self.ping("from the restarted service"))
-
+        let secondName = second.uniqueName
         let seen = try await within(.seconds(10), "owner changes") {
             var seen: [DBusNameOwnerChange] = []
             for try await change in changes {
                 seen.append(change)
+                if seen.count == 1 {
+                    #expect(try await second.requestName("org.example.Service"))
+                    try second.emit(Self.ping("from the restarted service"))
+                }
                 if seen.count == 2 { break }
             }
             return seen
         }
         #expect(seen == [
             DBusNameOwnerChange(name: "org.example.Service", oldOwner: firstName, newOwner: nil),
-            DBusNameOwnerChange(name: "org.example.Service", oldOwner: nil, newOwner: second.uniqueName),
+            DBusNameOwnerChange(name: "org.example.Service", oldOwner: nil, newOwner: secondName),
         ])
         let received = try await SignalTestsSupport.first(1, of: pings)
         #expect(received.first?.sender == second.uniqueName)
@@ -140,6 +145,30 @@ import TestSupport
         var got: UInt8 = 0
         #expect(read(ends[0], &got, 1) == 1)
         #expect(got == 7)
+    }
+
+    @Test func droppingAStreamRemovesItsMatchRules() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let connection = try DBusConnection(address: bus.address)
+        defer { connection.close() }
+        // The daemon's statistics interface counts a connection's match rules.
+        @Sendable func matchRules() async throws -> UInt32? {
+            let stats = try await connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats",
+                arguments: [.string(connection.uniqueName)])
+            return stats.first?.vardict?["MatchRules"]?.uint32
+        }
+        let before = try #require(try await matchRules())
+        do {
+            // A well-known sender adds two rules: the signal's and NameOwnerChanged for the name.
+            let stream = try await connection.signals(DBusMatchRule(sender: "org.example.Gone", member: "Ping"))
+            #expect(try await matchRules() == before + 2)
+            _ = stream.droppedCount
+        }
+        // RemoveMatch went out before this call, so the daemon processed it first.
+        #expect(try await matchRules() == before)
     }
 
     @Test func closingTheConnectionEndsItsStreams() async throws {
