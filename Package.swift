@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Capture", targets: ["Capture"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .executable(name: "tlm", targets: ["tlm"]),
     ],
@@ -32,7 +33,9 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
-        // Streams <- Devices <- Recording <- tlm.
+        // Streams <- Devices <- Recording <- Capture/Pipeline <- tlm, and
+        // Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
+        // knows nothing of devices, so it sits beside Devices, not above it).
         .target(name: "Streams", swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
         .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
@@ -51,13 +54,20 @@ let package = Package(
             dependencies: ["Streams", "Devices", "Recording", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
+        // Live BLE capture over BlueZ (D-Bus): discovery, connections,
+        // notifications, reconnection with gaps recorded as loss.
+        .target(
+            name: "Capture",
+            dependencies: ["DBus", "Devices", "Recording", "Streams"],
+            swiftSettings: strictSettings
+        ),
         // Test support users import: the manual clock, marble tests, and
         // recordings shipped as test resources, replayed.
         .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Streams", "Pipeline",
+                "Devices", "Recording", "Streams", "Pipeline", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -83,6 +93,11 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Recording", "Devices", "Streams", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["Capture", "DBus", "Devices", "Recording", "Streams", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "TestSupport"], swiftSettings: strictSettings),

@@ -1,3 +1,4 @@
+import Capture
 import Devices
 import Pipeline
 import Recording
@@ -5,13 +6,11 @@ import Recording
 /// A device whose notifications arrive by themselves — a live BLE device, or
 /// a capture file played back — as opposed to a simulator the session paces.
 ///
-/// **This is the seam where live capture plugs in.** `PipelineSession` asks
-/// ``PipelineDeviceSources/external(for:)`` for one feed per `live:` or
-/// `capture:` device, registers a device recorder for it and runs
-/// ``run(deliver:)`` in a task of its own; each delivered notification goes
-/// through the same bounded ingest buffer, decoders and pipeline engine as a
-/// simulated one. Until the Capture module provides feeds, `external(for:)`
-/// says plainly that this build cannot run such a device.
+/// `PipelineSession` asks ``PipelineDeviceSources/external(for:)`` for one
+/// feed per `live:` or `capture:` device, registers a device recorder for it
+/// and runs ``run(service:device:)`` in a task of its own; each delivered
+/// notification goes through the same bounded ingest buffer, decoders and
+/// pipeline engine as a simulated one.
 protocol ExternalDeviceFeed: Sendable {
     /// The device's family (picks the decoder).
     var family: DeviceFamily { get }
@@ -21,19 +20,37 @@ protocol ExternalDeviceFeed: Sendable {
     var displayName: String { get }
     /// Facts recorded with the device.
     var facts: [String: String] { get }
-    /// Delivers notifications, stamped with their host receive time, until
-    /// the source ends or the task is cancelled.
-    func run(deliver: @escaping @Sendable (RawNotification) -> Void) async throws
+    /// Delivers notifications (stamped with their host receive time) and
+    /// losses to `service` as device `index`, until the source ends or the
+    /// task is cancelled.
+    func run(service: RecorderService, device index: Int) async throws
 }
 
 /// Where the devices of a pipeline come from, other than simulators.
 enum PipelineDeviceSources {
-    /// The feed of a `live:` or `capture:` device.
+    /// The feeds of the pipeline's `live:` and `capture:` devices, in order.
+    /// Live devices are looked up now (BlueZ running, an adapter, the device
+    /// known or heard in a scan), so a recording is only created when they
+    /// can be captured.
     ///
-    /// - Throws: ``PipelineError`` (`.unsupportedSource`): nothing is wired in this build yet.
-    static func external(for device: PipelineDevice) throws(PipelineError) -> any ExternalDeviceFeed {
-        // The Capture module's BLE feed (by address or name) and a capture-file
-        // reader belong here.
-        throw device.unsupportedSourceError
+    /// - Throws: `CaptureError` (no bus, no BlueZ, no adapter, device not
+    ///   found) or `PipelineError` for a capture file (not readable by this build).
+    static func external(for devices: [PipelineDevice]) async throws -> [any ExternalDeviceFeed] {
+        var feeds: [any ExternalDeviceFeed] = []
+        var central: BluetoothCentral?
+        for device in devices {
+            switch device.source {
+            case .simulated:
+                continue
+            case .capture:
+                throw device.unsupportedSourceError
+            case .live(let address, let name):
+                let bluetooth = try central ?? BluetoothCentral.systemBus()
+                central = bluetooth
+                feeds.append(try await LiveDeviceFeed.open(central: bluetooth, query: address ?? name ?? "",
+                                                          family: device.family))
+            }
+        }
+        return feeds
     }
 }

@@ -24,8 +24,7 @@ struct PipelineSession {
     let scenario: SimulationScenario?
 
     func run(stop: SignalWatcher) async throws -> SimulatedSession.Summary {
-        let external = try pipeline.devices.filter { if case .simulated = $0.source { false } else { true } }
-            .map { device throws(PipelineError) in try PipelineDeviceSources.external(for: device) }
+        let external = try await PipelineDeviceSources.external(for: pipeline.devices)
         let devices = try pipeline.simulatedDevices(seed: seed, scenario: scenario, skippingOthers: true)
         let service = RecorderService(capacity: Self.ingestCapacity)
         let duration = self.duration
@@ -50,19 +49,40 @@ struct PipelineSession {
                              device: index)
             }
         }
+        // Live devices run until the duration ends or a signal; the first
+        // that fails (the bus lost, a device that never connects) ends the session.
+        let clock = ContinuousClock()
+        let deadline = duration.map { clock.now + $0 }
+        let liveWindow = Task {
+            guard !external.isEmpty else { return }
+            if let deadline {
+                try? await clock.sleep(until: deadline)
+            } else {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+        }
+        let feedFailure = FeedFailure()
         let feeds = external.enumerated().map { offset, feed in
             Task {
-                try? await feed.run { service.send($0, device: devices.count + offset) }
+                do {
+                    try await feed.run(service: service, device: devices.count + offset)
+                } catch {
+                    feedFailure.set(error)
+                    liveWindow.cancel()
+                    producer.cancel()
+                }
             }
         }
         stop.onSignal {
             producer.cancel()
+            liveWindow.cancel()
             for feed in feeds { feed.cancel() }
         }
-        // When the simulated input ends (duration, signal), the end marker
-        // tells the engine to finish its derived streams; then the input ends.
+        // When the input ends (duration, signal), the end marker tells the
+        // engine to finish its derived streams; then the input ends.
         let closer = Task {
             await producer.value
+            await liveWindow.value
             for feed in feeds { feed.cancel() }
             for feed in feeds { await feed.value }
             let marker = RawNotification(characteristic: CharacteristicUUID(short: 0), bytes: [], receiveTime: Recorder.now())
@@ -111,10 +131,24 @@ struct PipelineSession {
         }
         status.cancel()
         await status.value
+        if let error = feedFailure.error { throw error }
         let info = try RecordingInfo.load(from: directory)
         return SimulatedSession.Summary(
             messageCount: info.messageCount, streamCount: info.streams.count, segmentCount: info.segments.count,
-            byteSize: info.byteSize, lossCount: info.lossCount, stoppedBySignal: stop.fired)
+            byteSize: info.byteSize, lossCount: info.lossCount,
+            lossRecordCount: info.losses.count, stoppedBySignal: stop.fired)
+    }
+}
+
+/// The first error of a live feed, kept for the end of the session.
+private final class FeedFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+
+    var error: (any Error)? { lock.withLock { first } }
+
+    func set(_ error: any Error) {
+        lock.withLock { if first == nil { first = error } }
     }
 }
 

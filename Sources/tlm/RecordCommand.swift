@@ -1,4 +1,5 @@
 import ArgumentParser
+import Capture
 import Devices
 import Foundation
 import Pipeline
@@ -18,12 +19,20 @@ struct RecordCommand: AsyncParsableCommand {
             settings come from a pipeline file (docs/pipelines.md); --seed, --scenario and the chunk, segment \
             and zstd options given on the command line override the file's, and --duration still applies.
 
+            With --device ADDRESS|NAME (repeatable) live BLE devices are recorded through BlueZ on the system \
+            bus (DBUS_SYSTEM_BUS_ADDRESS overrides its address); each device's family comes from its \
+            advertisement unless --family names it. A disconnect or a bluetoothd restart is followed by \
+            reconnection with back-off, and the gap is recorded as a loss with its duration. Without BlueZ or \
+            an adapter the command says so and exits with status 1.
+
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
               tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
               tlm record --pipeline Pipelines/diot-imu.yaml --duration 30s --output imu
               tlm record --pipeline Pipelines/default.yaml --seed 7 --zstd-level 9
+              tlm record --device C0:FF:EE:00:00:01 --duration 10m --output walk
+              tlm record --device DIoT-9F3A --device Jacquard-A316 --family diot --family jacquard
             """
     )
 
@@ -34,8 +43,12 @@ struct RecordCommand: AsyncParsableCommand {
             completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
+    @Option(name: .customLong("device"),
+            help: "Record a live BLE device, by address or advertised name (repeatable); see `tlm scan`.")
+    var devices: [String] = []
+
     @Option(name: .customLong("family"),
-            help: "With --simulate: a family to simulate (repeatable). Default: every family.")
+            help: "With --simulate: a family to simulate (repeatable; default every family). With --device: the family of each device, in order (one applies to all; default: from the advertisement).")
     var families: [FamilyArgument] = []
 
     @Option(help: "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's.")
@@ -67,12 +80,22 @@ struct RecordCommand: AsyncParsableCommand {
     var segmentDuration: DurationArgument?
 
     func validate() throws {
-        if simulate, pipeline != nil { throw ValidationError("--simulate and --pipeline exclude each other") }
+        let sources = [simulate, pipeline != nil, !devices.isEmpty].filter { $0 }.count
+        if sources > 1 { throw ValidationError("--simulate, --pipeline and --device exclude each other") }
         if pipeline != nil, !families.isEmpty {
-            throw ValidationError("--family applies to --simulate; a pipeline file declares its own devices")
+            throw ValidationError("--family applies to --simulate and --device; a pipeline file declares its own devices")
         }
-        guard simulate || pipeline != nil else {
-            throw ValidationError("nothing to record: pass --simulate or --pipeline FILE (live BLE capture arrives with the Capture module)")
+        guard sources == 1 else {
+            throw ValidationError("nothing to record: pass --simulate, --pipeline FILE or --device ADDRESS|NAME")
+        }
+        if !devices.isEmpty {
+            if !families.isEmpty, families.count != 1, families.count != devices.count {
+                throw ValidationError("give one --family for all devices or one per --device (\(devices.count))")
+            }
+            if devices.contains(where: \.isEmpty) { throw ValidationError("--device needs an address or a name") }
+            if seed != nil || scenario != nil { throw ValidationError("--seed and --scenario apply to simulated devices") }
+            do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
+            return
         }
         do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
         for family in families.map(\.family) where !simulatableFamilies.contains(family) {
@@ -94,7 +117,17 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let pipeline {
-            try await runPipeline(pipeline)
+            let loaded: Pipeline
+            do {
+                loaded = try Pipeline(contentsOfFile: pipeline)
+            } catch {
+                throw CLIError(error.description)
+            }
+            try await runPipeline(loaded)
+            return
+        }
+        if !devices.isEmpty {
+            try await runLive()
             return
         }
         let seed = self.seed ?? 1
@@ -116,14 +149,57 @@ struct RecordCommand: AsyncParsableCommand {
         try report(summary, directory: directory)
     }
 
-    /// Records what a pipeline file declares.
-    private func runPipeline(_ path: String) async throws {
-        let pipeline: Pipeline
+    /// Records live devices: a pipeline of `live:` devices, families from
+    /// `--family` or the devices' advertisements.
+    private func runLive() async throws {
+        var entries: [(query: String, family: DeviceFamily)] = []
         do {
-            pipeline = try Pipeline(contentsOfFile: path)
+            let central = try BluetoothCentral.systemBus()
+            defer { central.close() }
+            _ = try await central.adapter()
+            for (index, query) in devices.enumerated() {
+                if let given = families.count == devices.count ? families[index] : families.first {
+                    entries.append((query, given.family))
+                    continue
+                }
+                let device = try await central.find(query)
+                guard let family = device.family else {
+                    throw CLIError("cannot tell the family of \(query) from its advertisement; pass --family")
+                }
+                entries.append((query, family))
+            }
+        } catch let error as CaptureError {
+            throw CLIError(error.message)
+        }
+        try await runPipeline(Self.livePipeline(entries))
+    }
+
+    /// A pipeline recording these live devices with no derived streams.
+    static func livePipeline(_ entries: [(query: String, family: DeviceFamily)]) throws -> Pipeline {
+        func quoted(_ text: String) -> String {
+            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+        }
+        var yaml = "name: live\ndevices:\n"
+        for (index, entry) in entries.enumerated() {
+            let isAddress = entry.query.split(separator: ":").count == 6 || entry.query.split(separator: "_").count == 6
+            yaml += """
+                  - name: \(entry.family.rawValue)\(index + 1)
+                    family: \(entry.family.rawValue)
+                    source:
+                      live: {\(isAddress ? "address" : "name"): \(quoted(entry.query))}
+
+                """
+        }
+        do {
+            return try Pipeline(yaml: yaml, file: "<command line>")
         } catch {
             throw CLIError(error.description)
         }
+    }
+
+    /// Records what a pipeline declares.
+    private func runPipeline(_ pipeline: Pipeline) async throws {
         let configuration = configuration(base: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
@@ -140,6 +216,8 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError(error.message)
         } catch let error as PipelineError {
             throw CLIError(error.description)
+        } catch let error as CaptureError {
+            throw CLIError(error.message)
         }
         signals.cancel()
         try report(summary, directory: directory)
@@ -150,8 +228,9 @@ struct RecordCommand: AsyncParsableCommand {
         print("Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
               + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
               + (summary.stoppedBySignal ? " (stopped by signal)" : "") + ".")
-        if summary.lossCount > 0 {
-            print("Loss: \(summary.lossCount) elements; see `tlm info \(directory)`.")
+        if summary.lossRecordCount > 0 {
+            print("Loss: \(summary.lossCount) elements in \(summary.lossRecordCount) loss record(s); "
+                  + "see `tlm info \(directory)`.")
             throw ExitCode(3)
         }
     }

@@ -14,6 +14,8 @@ struct SimulatedSession {
         var segmentCount: Int
         var byteSize: UInt64
         var lossCount: Int
+        /// Loss records written (a gap in time may lose no counted element).
+        var lossRecordCount: Int
         var stoppedBySignal: Bool
     }
 
@@ -68,6 +70,7 @@ struct SimulatedSession {
         let info = try RecordingInfo.load(from: directory)
         return Summary(messageCount: info.messageCount, streamCount: info.streams.count,
                        segmentCount: info.segments.count, byteSize: info.byteSize, lossCount: info.lossCount,
+                       lossRecordCount: info.losses.count,
                        stoppedBySignal: stop.fired)
     }
 

@@ -1,0 +1,398 @@
+public import Devices
+import DBus
+import Recording
+import Streams
+
+/// One live device over BlueZ, for as long as the task running it lives:
+/// find it, connect (retrying `InProgress` and transient failures), wait
+/// for `ServicesResolved`, find its family's characteristics, read what is
+/// read once, subscribe with `StartNotify` (the handler is registered
+/// before the call, so the first notifications are not lost), write the
+/// start-up commands, then hand every `PropertiesChanged(Value)` to the sink
+/// with its host receive time.
+///
+/// A disconnect, a removed device, a restart of `bluetoothd` (a new owner
+/// of `org.bluez`) or the loss of every subscribed characteristic ends the
+/// connection; the link reconnects with back-off (``ReconnectPolicy``) and
+/// reports the gap — from the moment the data stopped to the moment it is
+/// subscribed again — as a loss with its duration. A characteristic BlueZ
+/// removes while the others keep notifying is a gap of its own, closed
+/// when it reappears or when the connection ends.
+///
+/// ```swift
+/// let link = DeviceLink(central: central, device: "C0:FF:EE:00:00:01", family: .diot)
+/// let task = Task { try await link.run(into: sink) }
+/// // …
+/// task.cancel()   // unsubscribes and returns
+/// ```
+public final class DeviceLink: Sendable {
+    /// Where the link is.
+    public enum State: Sendable, Hashable {
+        /// Looking for the device (in BlueZ's objects, or scanning).
+        case searching
+        /// Calling `Connect` (the attempt number, from 1).
+        case connecting(attempt: Int)
+        /// Connected; resolving services and subscribing.
+        case subscribing
+        /// Notifications flow.
+        case streaming
+        /// The connection ended, for this reason; reconnecting.
+        case disconnected(reason: String)
+    }
+
+    /// The device's address or name.
+    public let query: String
+    /// Its family.
+    public let family: DeviceFamily
+    /// What is subscribed, read and written.
+    public let profile: CaptureProfile
+    /// Reconnection back-off.
+    public let policy: ReconnectPolicy
+    private let central: BluetoothCentral
+
+    /// Creates a link; nothing happens until ``run(into:)``.
+    ///
+    /// - Parameters:
+    ///   - central: The BlueZ client.
+    ///   - query: The device's address (`AA:BB:…`) or advertised name.
+    ///   - family: Its family.
+    ///   - policy: Reconnection back-off.
+    public init(central: BluetoothCentral, device query: String, family: DeviceFamily,
+                policy: ReconnectPolicy = ReconnectPolicy()) {
+        self.central = central
+        self.query = query
+        self.family = family
+        self.profile = CaptureProfile.for(family)
+        self.policy = policy
+    }
+
+    /// A connection that is subscribed.
+    private struct Session {
+        var devicePath: String
+        var owner: String
+        /// Subscribed characteristics by object path.
+        var characteristics: [String: CharacteristicUUID]
+        var streams: [DBusSignals]
+        var signals: MergeManyPublisher<DBusSignals>
+        /// Characteristic paths by UUID, for writes.
+        var paths: [CharacteristicUUID: String]
+    }
+
+    /// Captures until the calling task is cancelled.
+    ///
+    /// - Parameter sink: Receives notifications, losses and state changes.
+    /// - Throws: ``CaptureError`` when the first connection cannot be made
+    ///   within ``ReconnectPolicy/firstConnectionTimeout`` (or fails in a way
+    ///   retrying cannot mend: no BlueZ, no adapter, a device without its
+    ///   family's characteristics), or when the bus connection is lost.
+    ///   After a first success, BlueZ failures only cause reconnection.
+    public func run(into sink: some CaptureSink) async throws(CaptureError) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failures = 0
+        var everConnected = false
+        var gap: (time: UInt64, instant: ContinuousClock.Instant, reason: String)?
+        defer {
+            if let gap {
+                sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
+                          reason: gap.reason + " (still not reconnected when capture stopped)")
+            }
+        }
+        while !Task.isCancelled {
+            do throws(CaptureError) {
+                let session = try await establish(sink)
+                if let open = gap {
+                    sink.lost(time: open.time, count: 0, duration: clock.now - open.instant, reason: open.reason)
+                    gap = nil
+                }
+                everConnected = true
+                failures = 0
+                sink.stateChanged(.streaming)
+                guard let reason = try await stream(session, sink) else { return }  // cancelled
+                gap = (Recorder.now(), clock.now, reason)
+                sink.stateChanged(.disconnected(reason: reason))
+            } catch {
+                if case .busLost = error { throw error }
+                if Task.isCancelled { return }
+                if !everConnected {
+                    switch error {
+                    case .bluezUnavailable, .noAdapter, .unknownFamily, .missingCharacteristic, .noBus:
+                        throw error
+                    default:
+                        if clock.now - start >= policy.firstConnectionTimeout { throw error }
+                    }
+                } else if gap == nil {
+                    gap = (Recorder.now(), clock.now, error.message)
+                }
+                failures += 1
+                sink.stateChanged(.disconnected(reason: error.message))
+                do {
+                    try await Task.sleep(for: policy.delay(afterFailures: failures))
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: Connecting
+
+    private func establish(_ sink: some CaptureSink) async throws(CaptureError) -> Session {
+        let owner = try await central.requireBlueZ()
+        sink.stateChanged(.searching)
+        let device = try await central.find(query)
+        // Subscribe before connecting: every later signal is seen.
+        var streams: [DBusSignals] = []
+        for rule in [
+            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged",
+                          pathNamespace: device.path),
+            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesRemoved"),
+            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesAdded",
+                          argumentPaths: [0: device.path + "/"]),
+            .nameOwnerChanged(of: BlueZ.service),
+        ] {
+            do {
+                streams.append(try await central.bus.signals(rule, bufferingPolicy: .bufferingOldest(1 << 17)))
+            } catch {
+                throw .busLost(error.message)
+            }
+        }
+        try await connect(device.path, sink)
+        sink.stateChanged(.subscribing)
+        try await waitForServices(device.path)
+        let found = try await characteristics(of: device.path)
+
+        // Values read once (where the characteristic does not notify).
+        for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
+        where profile.read.contains(characteristic.uuid) && !characteristic.notifies && characteristic.readable {
+            if let reply = try? await central.call(path: path, interface: BlueZ.characteristic, member: "ReadValue",
+                                                   arguments: [.vardict([:])]),
+               let bytes = reply.first?.bytes {
+                sink.receive(RawNotification(characteristic: characteristic.uuid, bytes: bytes,
+                                             receiveTime: Recorder.now()))
+            }
+        }
+        // Subscriptions: the handler (the streams above) exists already.
+        var subscribed: [String: CharacteristicUUID] = [:]
+        for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
+        where profile.notified.contains(characteristic.uuid) && characteristic.notifies {
+            if try await startNotify(path) { subscribed[path] = characteristic.uuid }
+        }
+        guard !subscribed.isEmpty else {
+            throw .missingCharacteristic("\(query) offers none of the \(family.rawValue) characteristics to "
+                                         + "subscribe to (\(profile.notified.map(\.description).joined(separator: ", ")))")
+        }
+        // Start-up commands, to characteristics the device has.
+        for write in profile.startupWrites {
+            guard let path = found.first(where: { $0.value.uuid == write.characteristic })?.key else { continue }
+            try await perform(write, at: path)
+        }
+        var paths: [CharacteristicUUID: String] = [:]
+        for (path, characteristic) in found where paths[characteristic.uuid] == nil { paths[characteristic.uuid] = path }
+        return Session(devicePath: device.path, owner: owner, characteristics: subscribed, streams: streams,
+                       signals: merge(streams), paths: paths)
+    }
+
+    /// `Device1.Connect`, retrying `InProgress` (a stale connect inside
+    /// BlueZ) with back-off; `AlreadyConnected` is success.
+    private func connect(_ path: String, _ sink: some CaptureSink) async throws(CaptureError) {
+        if try await property(path, BlueZ.device, "Connected")?.bool == true { return }
+        var attempt = 0
+        while true {
+            attempt += 1
+            sink.stateChanged(.connecting(attempt: attempt))
+            do throws(CaptureError) {
+                _ = try await central.call(path: path, interface: BlueZ.device, member: "Connect")
+                return
+            } catch {
+                guard case .bluez(let message) = error else { throw error }
+                if message.contains("org.bluez.Error.AlreadyConnected") { return }
+                guard message.contains("org.bluez.Error.InProgress"), attempt < 10 else { throw error }
+                do {
+                    try await Task.sleep(for: policy.delay(afterFailures: attempt))
+                } catch {
+                    throw .bluez("cancelled while connecting")
+                }
+            }
+        }
+    }
+
+    /// Waits until `ServicesResolved` (at most 20 s), failing if the link drops.
+    private func waitForServices(_ path: String) async throws(CaptureError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while true {
+            if try await property(path, BlueZ.device, "ServicesResolved")?.bool == true { return }
+            if try await property(path, BlueZ.device, "Connected")?.bool == false {
+                throw .bluez("\(query) disconnected while its services were resolved")
+            }
+            guard clock.now < deadline else { throw .bluez("\(query): services not resolved within 20 s") }
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                throw .bluez("cancelled while resolving services")
+            }
+        }
+    }
+
+    /// A characteristic object of the device.
+    private struct FoundCharacteristic {
+        var uuid: CharacteristicUUID
+        var flags: [String]
+        var notifies: Bool { flags.contains("notify") || flags.contains("indicate") }
+        var readable: Bool { flags.contains("read") }
+    }
+
+    /// The device's characteristic objects by path. After `ServicesResolved`
+    /// BlueZ may still be exporting them (a known quirk after an aborted
+    /// connection), so an empty answer is asked again a few times.
+    private func characteristics(of devicePath: String) async throws(CaptureError) -> [String: FoundCharacteristic] {
+        for attempt in 0..<10 {
+            var found: [String: FoundCharacteristic] = [:]
+            for (path, interfaces) in try await central.objects() where path.hasPrefix(devicePath + "/") {
+                guard let properties = interfaces[BlueZ.characteristic],
+                      let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init)
+                else { continue }
+                found[path] = FoundCharacteristic(uuid: uuid, flags: properties["Flags"]?.strings ?? [])
+            }
+            if found.values.contains(where: { profile.notified.contains($0.uuid) }) || attempt == 9 {
+                return found
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return [:]
+    }
+
+    /// `StartNotify`; `false` when the characteristic refuses (not permitted,
+    /// not supported), retrying `InProgress`.
+    private func startNotify(_ path: String) async throws(CaptureError) -> Bool {
+        for attempt in 1...10 {
+            do throws(CaptureError) {
+                _ = try await central.call(path: path, interface: BlueZ.characteristic, member: "StartNotify")
+                return true
+            } catch {
+                guard case .bluez(let message) = error else { throw error }
+                if message.contains("org.bluez.Error.NotPermitted") || message.contains("org.bluez.Error.NotSupported") {
+                    return false
+                }
+                guard message.contains("org.bluez.Error.InProgress"), attempt < 10 else { throw error }
+                try? await Task.sleep(for: .milliseconds(10 * attempt))
+            }
+        }
+        return false
+    }
+
+    private func perform(_ write: CaptureProfile.Write, at path: String) async throws(CaptureError) {
+        _ = try await central.call(path: path, interface: BlueZ.characteristic, member: "WriteValue",
+                                   arguments: [.bytes(write.bytes), .vardict(["type": .string(write.type)])])
+    }
+
+    private func property(_ path: String, _ interface: String, _ name: String) async throws(CaptureError) -> DBusValue? {
+        let reply = try await central.call(path: path, interface: BlueZ.properties, member: "Get",
+                                           arguments: [.string(interface), .string(name)])
+        return reply.first?.unwrapped
+    }
+
+    // MARK: Streaming
+
+    /// Delivers notifications until the connection ends; returns why, or
+    /// `nil` when the task was cancelled.
+    private func stream(_ session: Session, _ sink: some CaptureSink) async throws(CaptureError) -> String? {
+        let clock = ContinuousClock()
+        var subscribed = session.characteristics
+        /// Characteristics BlueZ removed while the connection stayed up.
+        var removed: [CharacteristicUUID: (time: UInt64, instant: ContinuousClock.Instant)] = [:]
+        let reaction = profile.makeReaction?()
+        var reportedDrops = 0
+        var sinceCheck = 0
+        func reportDrops() {
+            let dropped = session.streams.reduce(0) { $0 + $1.droppedCount }
+            if dropped > reportedDrops {
+                sink.lost(time: Recorder.now(), count: dropped - reportedDrops, duration: nil,
+                          reason: "D-Bus signal buffer full")
+                reportedDrops = dropped
+            }
+        }
+        defer {
+            reportDrops()
+            for (uuid, gap) in removed {
+                sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
+                          reason: "characteristic \(uuid) removed by BlueZ")
+            }
+        }
+        do {
+            for try await signal in session.signals {
+                sinceCheck += 1
+                if sinceCheck == 4096 {
+                    sinceCheck = 0
+                    reportDrops()
+                }
+                switch signal.member {
+                case "PropertiesChanged":
+                    guard signal.arguments.count >= 2, let interface = signal.arguments[0].string,
+                          let changed = signal.arguments[1].vardict
+                    else { continue }
+                    if interface == BlueZ.characteristic, let uuid = subscribed[signal.path],
+                       let value = changed["Value"]?.bytes {
+                        let notification = RawNotification(characteristic: uuid, bytes: value, receiveTime: Recorder.now())
+                        sink.receive(notification)
+                        if let reaction {
+                            for write in reaction.writes(after: notification) {
+                                guard let path = session.paths[write.characteristic] else { continue }
+                                try? await perform(write, at: path)
+                            }
+                        }
+                    } else if interface == BlueZ.device, signal.path == session.devicePath,
+                              changed["Connected"]?.bool == false {
+                        return "disconnected"
+                    }
+                case "InterfacesRemoved":
+                    guard let path = signal.arguments.first?.objectPath else { continue }
+                    if path == session.devicePath { return "device removed by BlueZ" }
+                    if let uuid = subscribed.removeValue(forKey: path) {
+                        removed[uuid] = (Recorder.now(), clock.now)
+                        if subscribed.isEmpty {
+                            // Nothing left to listen to: start over with a fresh connection.
+                            _ = try? await central.call(path: session.devicePath, interface: BlueZ.device,
+                                                        member: "Disconnect")
+                            return "every subscribed characteristic was removed"
+                        }
+                    }
+                case "InterfacesAdded":
+                    // A removed characteristic that comes back is subscribed again.
+                    guard let path = signal.arguments.first?.objectPath,
+                          let properties = signal.arguments.dropFirst().first?.dictionaryEntries?
+                              .first(where: { $0.key.string == BlueZ.characteristic })?.value.vardict,
+                          let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init),
+                          let gap = removed[uuid]
+                    else { continue }
+                    if try await startNotify(path) {
+                        subscribed[path] = uuid
+                        removed[uuid] = nil
+                        sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
+                                  reason: "characteristic \(uuid) removed by BlueZ")
+                    }
+                case "NameOwnerChanged":
+                    let arguments = signal.arguments.compactMap(\.string)
+                    guard arguments.count == 3, arguments[1] == session.owner || arguments[2] != session.owner
+                    else { continue }
+                    return "bluetoothd restarted (org.bluez owner \(arguments[1]) → "
+                        + (arguments[2].isEmpty ? "none" : arguments[2]) + ")"
+                default:
+                    continue
+                }
+            }
+        } catch {
+            throw .busLost("\(error)")
+        }
+        if Task.isCancelled {
+            // Leave BlueZ as we found it; the connection itself stays up for other clients.
+            for path in subscribed.keys {
+                _ = try? await central.call(path: path, interface: BlueZ.characteristic, member: "StopNotify",
+                                            timeout: .seconds(1))
+            }
+            return nil
+        }
+        throw .busLost("the signal stream ended")
+    }
+}

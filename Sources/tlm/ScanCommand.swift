@@ -1,0 +1,94 @@
+import ArgumentParser
+import Capture
+import Devices
+import Foundation
+
+/// `tlm scan`: lists nearby BLE devices through BlueZ.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "List nearby BLE devices: family, name, address, signal strength.",
+        discussion: """
+            Discovers LE devices through BlueZ on the system bus (DBUS_SYSTEM_BUS_ADDRESS overrides its \
+            address) and prints those heard, strongest first. The family comes from the advertisement: \
+            DIoT by its manufacturer data (company 0x04F7), Jacquard, Comodule, Fjorden and Obvious by \
+            their service UUIDs; "-" when it cannot be told. Without BlueZ or an adapter it says so and \
+            exits with status 1.
+
+            Examples:
+              tlm scan
+              tlm scan --duration 10s --family diot
+              tlm scan --format json
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json
+    }
+
+    @Option(help: "How long to scan, e.g. 3s.")
+    var duration = DurationArgument(argument: "5s")!
+
+    @Option(name: .customLong("family"), help: "Only devices of this family (repeatable).")
+    var families: [FamilyArgument] = []
+
+    @Flag(help: "List every device heard, also those of no known family.")
+    var all = false
+
+    @Option(help: "Output format: table or json.")
+    var format: Format = .table
+
+    func validate() throws {
+        guard duration.duration > .zero else { throw ValidationError("--duration must be positive") }
+        if all, !families.isEmpty { throw ValidationError("--all and --family exclude each other") }
+    }
+
+    func run() async throws {
+        let central: BluetoothCentral
+        do {
+            central = try BluetoothCentral.systemBus()
+        } catch {
+            throw CLIError(error.message)
+        }
+        defer { central.close() }
+        let found: [DiscoveredDevice]
+        do {
+            found = try await central.scan(for: duration.duration, filter: DiscoveryFilter(duplicateData: false))
+        } catch {
+            throw CLIError(error.message)
+        }
+        let wanted = Set(families.map(\.family))
+        let devices = found.filter { device in
+            if all { return true }
+            guard let family = device.family else { return false }
+            return wanted.isEmpty || wanted.contains(family)
+        }
+        switch format {
+        case .json:
+            let rows: [[String: Any]] = devices.map { device in
+                var row: [String: Any] = ["address": device.address, "family": device.family?.rawValue ?? NSNull(),
+                                          "name": device.name ?? NSNull(), "rssi": device.rssi.map { Int($0) } ?? NSNull()]
+                row["services"] = device.serviceUUIDs
+                return row
+            }
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        case .table:
+            guard !devices.isEmpty else {
+                print("No \(all ? "" : "known ")devices heard in \(duration)"
+                      + (all ? "." : " (--all lists devices of any family)."))
+                return
+            }
+            let rows = devices.map { device in
+                [device.family?.rawValue ?? "-", device.name ?? "-", device.address,
+                 device.rssi.map { "\($0) dBm" } ?? "-"]
+            }
+            let header = ["FAMILY", "NAME", "ADDRESS", "RSSI"]
+            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+            for row in [header] + rows {
+                print(row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  "))
+            }
+        }
+    }
+}
