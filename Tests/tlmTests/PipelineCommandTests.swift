@@ -56,7 +56,7 @@ import TestSupport
         #expect(replay.errors.split(separator: "\n").count == 1 && replay.errors.contains("\(file):9:9:"))
     }
 
-    @Test func aMissingPipelineFileAndALiveDeviceAreOneLineErrors() throws {
+    @Test func aMissingPipelineFileAndALiveDeviceWithoutBlueZAreOneLineErrors() throws {
         let missing = try tlm("record", "--pipeline", "/nonexistent/p.yaml", "--output", temporaryPath())
         #expect(missing.status != 0)
         #expect(missing.errors.split(separator: "\n").count == 1)
@@ -69,7 +69,8 @@ import TestSupport
         let live = try tlm("record", "--pipeline", file, "--duration", "1s", "--output", temporaryPath())
         #expect(live.status != 0)
         #expect(live.errors.split(separator: "\n").count == 1)
-        #expect(live.errors.contains("\(file):3:5: device 'comodule': live BLE capture is not wired into this build yet"),
+        // No BlueZ here: no system bus at all, or a bus without org.bluez.
+        #expect(live.errors.contains("cannot reach the D-Bus system bus") || live.errors.contains("BlueZ is not running"),
                 "stderr: \(live.errors)")
         #expect(!live.errors.contains("Fatal error"))
 
