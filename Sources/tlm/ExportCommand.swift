@@ -75,7 +75,10 @@ struct ExportCommand: ParsableCommand {
                                                            schemaID: schemaIDs[key]!, metadata: channel.metadata)
         }
         let messages = try reader.messages(topics: topics, from: from, to: to)
-        for message in messages {
+        let bar = ProgressBar("export")
+        defer { bar.finish() }
+        for (index, message) in messages.enumerated() {
+            bar.update(UInt64(index + 1), of: UInt64(messages.count))
             guard let id = channelIDs[message.topic] else { continue }
             try writer.addMessage(channelID: id, sequence: message.sequence, logTime: message.logTime,
                                   publishTime: message.publishTime, data: message.payload)
@@ -95,7 +98,10 @@ struct ExportCommand: ParsableCommand {
             for field in message.fields where !names.contains(field.name) { names.append(field.name) }
         }
         table.header(["log_time", "topic"] + fieldNames)
-        for message in messages {
+        let bar = ProgressBar("export")
+        defer { bar.finish() }
+        for (index, message) in messages.enumerated() {
+            bar.update(UInt64(index + 1), of: UInt64(messages.count))
             table.row([String(message.message.logTime), message.message.topic]
                       + fieldNames.map { name in message[name].map(fieldText) ?? "" },
                       json: (message.message.logTime, message.message.topic, message.fields))

@@ -3,37 +3,71 @@ import Recording
 
 /// The live status of a recording, read from its index (its own connection,
 /// so it never touches the recorder): messages committed, rate, streams,
-/// loss and bytes on disk. On a terminal it redraws one line every second;
-/// otherwise it prints a plain line every 5 seconds.
+/// loss, bytes on disk, and the busiest streams with their rates.
+///
+/// On a terminal it redraws a small block every second: a totals line and
+/// the ``topStreams`` fastest typed streams. Otherwise it prints one plain
+/// line every 5 seconds, the busiest three streams' rates at its end. Rates
+/// count committed messages, so they trail the devices by up to one chunk
+/// age.
 struct RecordingStatus {
     let directory: String
     let isTerminal = isatty(STDOUT_FILENO) == 1
+    /// How many streams the terminal block lists.
+    static let topStreams = 5
 
     /// Prints status until the task is cancelled.
     func run() async {
         let clock = ContinuousClock()
         let start = clock.now
         let interval: Duration = isTerminal ? .seconds(1) : .seconds(5)
-        var last = (time: start, messages: 0)
+        var last = (time: start, messages: 0, byTopic: [String: Int]())
+        var linesDrawn = 0
         while !Task.isCancelled {
             try? await clock.sleep(for: interval)
             if Task.isCancelled { break }
             guard let info = try? RecordingInfo.load(from: directory) else { continue }
             let now = clock.now
-            let seconds = Double((now - last.time).components.seconds) + Double((now - last.time).components.attoseconds) / 1e18
-            let rate = seconds > 0 ? Double(info.messageCount - last.messages) / seconds : 0
-            last = (now, info.messageCount)
+            let seconds = Self.seconds(now - last.time)
+            func rate(_ count: Int, _ before: Int) -> Double { seconds > 0 ? Double(count - before) / seconds : 0 }
+            let total = rate(info.messageCount, last.messages)
+            // Typed streams only: raw streams mirror them.
+            let streams = info.streams.filter { $0.kind != "raw" }
+                .map { (topic: $0.topic, rate: rate($0.messageCount, last.byTopic[$0.topic] ?? 0)) }
+                .filter { $0.rate > 0 }
+                .sorted { ($0.rate, $1.topic) > ($1.rate, $0.topic) }
+            last = (now, info.messageCount,
+                    Dictionary(info.streams.map { ($0.topic, $0.messageCount) }, uniquingKeysWith: { first, _ in first }))
             let elapsed = (now - start).components.seconds
-            let line = String(format: "%02d:%02d  %@ messages  %@/s  %d streams  loss %@  %@",
-                              elapsed / 60, elapsed % 60, InfoReport.grouped(info.messageCount) as NSString,
-                              InfoReport.grouped(Int(rate)) as NSString, info.streams.count,
-                              InfoReport.grouped(info.lossCount) as NSString, InfoReport.bytes(info.byteSize) as NSString)
+            let totals = String(format: "%02d:%02d  %@ messages  %@/s  %d streams  loss %@ in %d records  %@",
+                                elapsed / 60, elapsed % 60, InfoReport.grouped(info.messageCount) as NSString,
+                                InfoReport.grouped(Int(total)) as NSString, info.streams.count,
+                                InfoReport.grouped(info.lossCount) as NSString, info.losses.count,
+                                InfoReport.bytes(info.byteSize) as NSString)
             if isTerminal {
-                FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
+                let width = streams.prefix(Self.topStreams).map(\.topic.count).max() ?? 0
+                let lines = [totals] + streams.prefix(Self.topStreams).map {
+                    "  " + $0.topic.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                        + InfoReport.grouped(Int($0.rate.rounded())) + "/s"
+                }
+                FileHandle.standardOutput.write(Data((Self.clear(linesDrawn) + lines.joined(separator: "\n")).utf8))
+                linesDrawn = lines.count
             } else {
-                print(line)
+                let busiest = streams.prefix(3).map { "\($0.topic) \(InfoReport.grouped(Int($0.rate.rounded())))/s" }
+                print(totals + (busiest.isEmpty ? "" : "  busiest: " + busiest.joined(separator: ", ")))
             }
         }
-        if isTerminal { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+        if isTerminal { FileHandle.standardOutput.write(Data(Self.clear(linesDrawn).utf8)) }
+    }
+
+    /// Escape codes that erase the last `lines` lines drawn and leave the
+    /// cursor at the start of the first.
+    private static func clear(_ lines: Int) -> String {
+        guard lines > 0 else { return "" }
+        return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: lines - 1)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

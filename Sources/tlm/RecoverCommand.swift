@@ -28,7 +28,9 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         let report: RecoveryReport
         do {
-            report = try RecordingRecovery.recover(directory: recording)
+            let bar = ProgressBar("recover", format: { InfoReport.bytes($0) })
+            defer { bar.finish() }
+            report = try RecordingRecovery.recover(directory: recording) { bar.update($0, of: $1) }
         } catch {
             throw CLIError(error.message)
         }

@@ -99,7 +99,10 @@ struct ReplayCommand: AsyncParsableCommand {
         let start = clock.now
         let first = notifications.first?.notification.receiveTime ?? 0
         var replayed = 0
+        let bar = ProgressBar("replay")
+        defer { bar.finish() }
         for item in notifications {
+            bar.update(UInt64(replayed + 1), of: UInt64(notifications.count))
             if signals.fired { break }
             if let rate {
                 let offset = Double(item.notification.receiveTime - first) / rate

@@ -27,7 +27,9 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let report: VerificationReport
         do {
-            report = try RecordingVerifier.verify(directory: recording)
+            let bar = ProgressBar("verify", format: { InfoReport.bytes($0) })
+            defer { bar.finish() }
+            report = try RecordingVerifier.verify(directory: recording) { bar.update($0, of: $1) }
         } catch {
             throw CLIError(error.message)
         }

@@ -20,11 +20,22 @@ import GRDB
 /// print(report.discardedBytes)
 /// ```
 public enum RecordingRecovery {
+    /// A file's size, 0 when it cannot be read.
+    static func fileSize(_ path: String) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+    }
+
     /// Recovers the recording in `directory`.
     ///
+    /// - Parameters:
+    ///   - directory: The recording.
+    ///   - progress: Called after each segment with the segment bytes scanned
+    ///     so far and in all (for a progress bar).
     /// - Throws: ``RecordingError`` when the directory holds no segments, or a
     ///   file cannot be read or written.
-    public static func recover(directory: String) throws(RecordingError) -> RecoveryReport {
+    public static func recover(
+        directory: String, progress: ((_ completed: UInt64, _ total: UInt64) -> Void)? = nil
+    ) throws(RecordingError) -> RecoveryReport {
         let segmentsDirectory = directory + "/segments"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: segmentsDirectory) else {
             throw RecordingError(.notFound, "\(directory) has no segments/ directory; is it a recording?")
@@ -34,7 +45,15 @@ public enum RecordingRecovery {
 
         var report = RecoveryReport(segments: [], indexRebuilt: false, chunksIndexed: 0, changed: false)
         var scans: [(path: String, sequence: Int, scan: SegmentScan, size: UInt64)] = []
-        for name in files {
+        let sizes = files.map { Self.fileSize(segmentsDirectory + "/" + $0) }
+        let totalBytes = sizes.reduce(0, +)
+        var scannedBytes: UInt64 = 0
+        progress?(0, totalBytes)
+        for (name, fileSize) in zip(files, sizes) {
+            defer {
+                scannedBytes += fileSize
+                progress?(scannedBytes, totalBytes)
+            }
             let relative = "segments/" + name
             let path = directory + "/" + relative
             guard let data = FileManager.default.contents(atPath: path) else {

@@ -22,15 +22,30 @@ import GRDB
 public enum RecordingVerifier {
     /// Verifies the recording in `directory`.
     ///
+    /// - Parameters:
+    ///   - directory: The recording.
+    ///   - progress: Called after each segment with the segment bytes checked
+    ///     so far and in all (for a progress bar).
     /// - Throws: ``RecordingError`` only when there is no recording to verify;
     ///   damage is reported as findings.
-    public static func verify(directory: String) throws(RecordingError) -> VerificationReport {
+    public static func verify(
+        directory: String, progress: ((_ completed: UInt64, _ total: UInt64) -> Void)? = nil
+    ) throws(RecordingError) -> VerificationReport {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory + "/segments") else {
             throw RecordingError(.notFound, "\(directory) has no segments/ directory; is it a recording?")
         }
         var report = VerificationReport(findings: [], segments: 0, messages: 0)
         var segmentFacts: [String: (size: UInt64, chunks: [SegmentScan.Chunk], counts: [String: Int])] = [:]
-        for name in names.filter({ $0.hasSuffix(".mcap") }).sorted() {
+        let files = names.filter { $0.hasSuffix(".mcap") }.sorted()
+        let sizes = files.map { RecordingRecovery.fileSize(directory + "/segments/" + $0) }
+        let totalBytes = sizes.reduce(0, +)
+        var checkedBytes: UInt64 = 0
+        progress?(0, totalBytes)
+        for (name, fileSize) in zip(files, sizes) {
+            defer {
+                checkedBytes += fileSize
+                progress?(checkedBytes, totalBytes)
+            }
             let relative = "segments/" + name
             report.segments += 1
             guard let data = FileManager.default.contents(atPath: directory + "/" + relative) else {

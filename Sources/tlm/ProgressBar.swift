@@ -1,0 +1,49 @@
+import Foundation
+
+/// A progress bar for long operations (export, recover, verify, replay),
+/// drawn on standard error when it is a terminal and not at all otherwise,
+/// so pipes and logs get only the results. Redraws at most ten times a
+/// second; ``finish()`` clears it.
+///
+/// ```
+/// verify  [##########--------------]  41%  1.2 GiB / 2.9 GiB
+/// ```
+final class ProgressBar {
+    private let label: String
+    private let format: (UInt64) -> String
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let clock = ContinuousClock()
+    private var lastDraw: ContinuousClock.Instant?
+    private var drawn = false
+
+    /// - Parameters:
+    ///   - label: What is in progress (`export`, `verify`, ...).
+    ///   - format: How an amount prints (bytes, messages).
+    init(_ label: String, format: @escaping (UInt64) -> String = { InfoReport.grouped(Int(clamping: $0)) }) {
+        self.label = label
+        self.format = format
+    }
+
+    /// Shows `completed` of `total`.
+    func update(_ completed: UInt64, of total: UInt64) {
+        guard isTerminal, total > 0 else { return }
+        let now = clock.now
+        if let lastDraw, now - lastDraw < .milliseconds(100), completed < total { return }
+        lastDraw = now
+        let fraction = min(1, Double(completed) / Double(total))
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = "\(label)  [\(bar)]  \(String(format: "%3d", Int(fraction * 100)))%  "
+            + "\(format(completed)) / \(format(total))"
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+        drawn = true
+    }
+
+    /// Clears the bar.
+    func finish() {
+        guard drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        drawn = false
+    }
+}
