@@ -17,7 +17,7 @@ VENV         := .venv
 DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev \
                 zstd sqlite3 python3 python3-venv python3-pip \
                 dbus-daemon python3-dbus python3-gi
-PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0
+PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5
 DEMO         := recordings/demo
 DEMO_SECONDS ?= 10s
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -34,8 +34,10 @@ setup: $(VENV)/.installed
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The independent MCAP reader the tests check our files with.
-$(VENV)/.installed:
+# The independent MCAP reader the tests check our files with, and DuckDB with
+# its sqlite extension (the index must be readable by it; the query benchmark's peer).
+# Re-run when this Makefile (its package list) changes.
+$(VENV)/.installed: Makefile
 	@for p in python3 python3-venv python3-pip; do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || need=1; \
 	done; \
@@ -43,7 +45,7 @@ $(VENV)/.installed:
 	  $(SUDO) apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3 python3-venv python3-pip >/dev/null; \
 	fi
-	$(PYTHON) -m venv $(VENV)
+	[ -x $(VENV)/bin/pip ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PY_PACKAGES)
 	@touch $@
 

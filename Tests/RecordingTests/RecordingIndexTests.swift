@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import GRDB
 import Testing
+import Devices
 @testable import Recording
 
 @Suite struct RecordingIndexTests {
@@ -56,5 +57,34 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(text == "/t/d/v|10\n")
+    }
+
+    @Test func theIndexIsReadableWithDuckDB() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "duck", source: "simulate"), startTime: 0)
+        let numeric = try recorder.addStream(StreamDescriptor(topic: "/diot/D/acc_x", kind: .typed,
+                                                              schema: DiotEvent.sampleSchema, isNumeric: true))
+        let raw = try recorder.addStream(StreamDescriptor(topic: "/diot/D/raw/x", kind: .raw, schema: RawNotificationMessage.schema))
+        var sum = 0.0
+        for index in 0..<1000 {
+            let value = Double(index % 37) - 10
+            sum += value
+            try recorder.write(numeric, logTime: UInt64(index) * 1_000_000, payload: [UInt8](repeating: 0, count: 16),
+                               numericValue: value)
+            try recorder.write(raw, logTime: UInt64(index) * 1_000_000, payload: [0, 1, 0, 0])
+        }
+        try recorder.recordLoss(stream: nil, time: 5, count: 0, reason: "disconnected", duration: .milliseconds(250))
+        try recorder.close()
+
+        let json = try JSONSerialization.jsonObject(
+            with: runPython(script: "duckdb_index.py", arguments: [directory + "/index.sqlite"])) as? [String: Any]
+        let streams = json?["streams"] as? [[String: Any]] ?? []
+        #expect(streams.map { $0["topic"] as? String } == ["/diot/D/acc_x", "/diot/D/raw/x", "/tlm/loss"])
+        #expect(streams.first?["messages"] as? Int == 1000 && streams.first?["values"] as? Int == 1000)
+        #expect(streams.first?["min"] as? Double == -10 && streams.first?["max"] as? Double == 26)
+        #expect(streams.first?["sum"] as? Double == sum)
+        #expect(streams[1]["messages"] as? Int == 1000 && (streams[1]["values"] as? Int ?? 0) == 0)
+        let losses = json?["losses"] as? [[String: Any]] ?? []
+        #expect(losses.count == 1 && losses.first?["duration_ns"] as? Int == 250_000_000)
     }
 }
