@@ -37,6 +37,17 @@ let package = Package(
             path: "Benchmarks/RecordingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // tlm query against DuckDB over the CSV export (whole processes).
+        .executableTarget(
+            name: "QueryBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/QueryBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [
