@@ -75,7 +75,7 @@ let package = Package(
 
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),

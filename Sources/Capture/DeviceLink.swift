@@ -387,10 +387,16 @@ public final class DeviceLink: Sendable {
         }
         if Task.isCancelled {
             // Leave BlueZ as we found it; the connection itself stays up for other clients.
-            for path in subscribed.keys {
-                _ = try? await central.call(path: path, interface: BlueZ.characteristic, member: "StopNotify",
-                                            timeout: .seconds(1))
-            }
+            // A call from this (cancelled) task would be cancelled before it is sent, so
+            // the calls go from a task of their own, which the cancellation does not reach.
+            let central = self.central
+            let paths = Array(subscribed.keys)
+            await Task {
+                for path in paths {
+                    _ = try? await central.call(path: path, interface: BlueZ.characteristic, member: "StopNotify",
+                                                timeout: .seconds(1))
+                }
+            }.value
             return nil
         }
         throw .busLost("the signal stream ended")

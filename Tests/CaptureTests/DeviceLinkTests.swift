@@ -1,0 +1,230 @@
+@testable import Capture
+import DBus
+import Devices
+import Foundation
+import Testing
+import TestSupport
+
+/// `DeviceLink` against the fake BlueZ: every notification the fake sends
+/// arrives, in order, and every scripted fault ends in a reconnection with a
+/// loss whose duration matches the fault's, measured on the fake's log.
+///
+/// Tolerances: a gap opens when the link handles the fault's first signal
+/// (at or after the fault's logged start) and closes once the link is
+/// subscribed again (at or after the fake logs `stream_start`, which it does
+/// when the last `StartNotify` arrives). So the gap lies between the fault's
+/// down time and the span from its start to the resumption, each widened by
+/// `slack` for the message latency between the two processes on a loaded
+/// machine.
+@Suite struct DeviceLinkTests {
+    static let address = "F0:00:00:00:00:01"
+    static let slack: Int64 = 250_000_000
+
+    /// Waits until the fake's stream is done and the sink holds as many
+    /// notifications as the fake sent.
+    static func waitForAll(_ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
+                           extra: Int = 0) async throws {
+        try await waitUntil("the stream to end and every notification to arrive") {
+            let events = try fake.events()
+            let sent = events.filter { $0.kind == "notify" && $0.device == device }.count
+            return events.contains { $0.kind == "stream_done" && $0.device == device }
+                && sink.notifications.count >= sent + extra
+        }
+    }
+
+    static func expectSameAsSent(_ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let sent = try sentBytes(fake, device: device)
+        let received = sink.bytesByCharacteristic
+        #expect(!sent.isEmpty, sourceLocation: sourceLocation)
+        for (characteristic, values) in sent {
+            #expect(received[characteristic] == values, "\(characteristic)", sourceLocation: sourceLocation)
+        }
+        #expect(Set(received.keys) == Set(sent.keys), sourceLocation: sourceLocation)
+    }
+
+    /// The fault's logged start and end, and the first `stream_start` after its end.
+    static func faultTimes(_ fake: FakeBlueZ, _ kind: String) throws -> (start: UInt64, end: UInt64, resumed: UInt64) {
+        let events = try fake.events()
+        let start = try #require(events.first { $0.kind == "fault" && $0.fault == kind && $0.phase == "start" })
+        let end = try #require(events.first { $0.kind == "fault" && $0.fault == kind && $0.phase == "end" })
+        let resumed = try #require(events.first { $0.kind == "stream_start" && $0.time > end.time })
+        return (start.time, end.time, resumed.time)
+    }
+
+    static func expectGap(_ duration: Duration?, lower: UInt64, upper: UInt64,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let duration else {
+            Issue.record("the loss has no duration", sourceLocation: sourceLocation)
+            return
+        }
+        let gap = duration.nanoseconds
+        #expect(gap >= Int64(lower) - slack && gap <= Int64(upper) + slack,
+                "gap \(gap) ns, expected \(lower)…\(upper) ns ± \(slack)", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyNotificationArrivesInOrderAndCancellingUnsubscribes() async throws {
+        let scenario = FakeBlueZScenario(devices: [smallDiot(count: 200, spacing: 1)])
+        let fake = try FakeBlueZ.start(scenario: scenario)
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        try Self.expectSameAsSent(fake, running.sink)
+        #expect(running.sink.notifications.count == 200)
+        #expect(running.sink.losses.isEmpty)
+        let times = running.sink.notifications.map(\.receiveTime)
+        #expect(times == times.sorted())
+        #expect(running.sink.states.prefix(4) == [.searching, .connecting(attempt: 1), .subscribing, .streaming])
+
+        let events = try fake.events()
+        let calls = events.filter { $0.kind == "call" && $0.device == Self.address }
+        #expect(calls.filter { $0.member == "Connect" }.map(\.result) == ["ok"])
+        #expect(calls.filter { $0.member == "StartNotify" }.count == 2)
+        // Cancelling stops the notify sessions; the connection stays for other clients.
+        try fake.waitForEvent { $0.kind == "call" && $0.member == "StopNotify" && $0.result == "ok" }
+        try await waitUntil("two StopNotify calls") {
+            try fake.events().filter { $0.member == "StopNotify" && $0.result == "ok" }.count == 2
+        }
+        #expect(!(try fake.events()).contains { $0.member == "Disconnect" })
+    }
+
+    @Test func connectRetriesInProgressAndSucceeds() async throws {
+        let device = smallDiot(count: 10, spacing: 2, faults: [.inProgress(count: 2)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        let connects = try fake.events().filter { $0.kind == "call" && $0.member == "Connect" }
+        #expect(connects.map(\.result) == ["error", "error", "ok"])
+        #expect(connects.prefix(2).allSatisfy { $0.error == "org.bluez.Error.InProgress" })
+        #expect(try fake.events().filter { $0.kind == "fault" && $0.fault == "in_progress" }.map(\.phase)
+                == ["applied", "applied"])
+        let connecting = running.sink.states.filter { if case .connecting = $0 { true } else { false } }
+        #expect(connecting == [.connecting(attempt: 1), .connecting(attempt: 2), .connecting(attempt: 3)])
+        try Self.expectSameAsSent(fake, running.sink)
+        #expect(running.sink.losses.isEmpty)
+    }
+
+    @Test func aDisconnectIsAGapAsLongAsTheDeviceWasDown() async throws {
+        let device = smallDiot(count: 40, spacing: 5, faults: [.disconnect(after: 20, down_ms: 800)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        // The stream paused at 20 and resumed at 20: nothing but time was lost.
+        try Self.expectSameAsSent(fake, running.sink)
+        #expect(running.sink.notifications.count == 40)
+        let times = try Self.faultTimes(fake, "disconnect")
+        #expect(times.end - times.start >= 790_000_000)
+        let losses = running.sink.losses
+        #expect(losses.count == 1)
+        let loss = try #require(losses.first)
+        #expect(loss.count == 0 && loss.reason == "disconnected")
+        Self.expectGap(loss.duration, lower: times.end - times.start, upper: times.resumed - times.start)
+        #expect(running.sink.states.contains(.disconnected(reason: "disconnected")))
+        // Connect during the down time fails at once; the link kept trying until it worked.
+        let connects = try fake.events().filter { $0.kind == "call" && $0.member == "Connect" }
+        #expect(connects.last?.result == "ok" && connects.first?.result == "ok")
+        #expect(connects.dropFirst().dropLast().allSatisfy { $0.message == "le-connection-abort-by-local" })
+        #expect(connects.last!.time >= times.end)
+    }
+
+    @Test func aBluetoothdRestartIsFollowedByReconnectionToTheNewOwner() async throws {
+        let device = smallDiot(count: 40, spacing: 5, faults: [.restart(after: 15, down_ms: 700)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        try Self.expectSameAsSent(fake, running.sink)
+        let events = try fake.events()
+        let end = try #require(events.first { $0.kind == "fault" && $0.fault == "restart" && $0.phase == "end" })
+        let newOwner = try #require(end.newName)
+        #expect(end.oldName == fake.uniqueName && newOwner != fake.uniqueName)
+        #expect(try await central.requireBlueZ() == newOwner)
+        // Reconnected after the new bluetoothd came up.
+        #expect(events.contains { $0.kind == "call" && $0.member == "Connect" && $0.result == "ok" && $0.time > end.time })
+
+        let times = try Self.faultTimes(fake, "restart")
+        let loss = try #require(running.sink.losses.first)
+        #expect(running.sink.losses.count == 1)
+        #expect(loss.reason == "bluetoothd restarted (org.bluez owner \(fake.uniqueName) → none)")
+        Self.expectGap(loss.duration, lower: times.end - times.start, upper: times.resumed - times.start)
+    }
+
+    @Test func aRemovedCharacteristicIsAGapUntilCaptureEnds() async throws {
+        let d002 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(2)!))
+        let device = smallDiot(count: 30, spacing: 5, faults: [.removeCharacteristic(d002, after: 10)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(running.sink.losses.isEmpty)  // still open
+        let stopping = monotonicNow()
+        #expect(await running.stop() == nil)
+        let stopped = monotonicNow()
+
+        // D001 kept notifying; D002's notifications after the removal were never sent.
+        try Self.expectSameAsSent(fake, running.sink)
+        let bytes = running.sink.bytesByCharacteristic
+        #expect(bytes.values.map(\.count).sorted() == [5, 15])
+        let skipped = try fake.events().filter { $0.kind == "skip" }
+        #expect(skipped.count == 10 && skipped.allSatisfy { $0.reason == "removed" && $0.characteristic == d002 })
+
+        let start = try #require(try fake.events().first { $0.kind == "fault" && $0.phase == "start" }).time
+        let loss = try #require(running.sink.losses.first)
+        #expect(running.sink.losses.count == 1)
+        #expect(loss.reason == "characteristic \(d002) removed by BlueZ")
+        Self.expectGap(loss.duration, lower: stopping - start, upper: stopped - start)
+        // The link never disconnected for it.
+        #expect(!running.sink.states.contains { if case .disconnected = $0 { true } else { false } })
+    }
+
+    @Test func anEmptyNotificationIsDeliveredAndTheDecoderCountsItMalformed() async throws {
+        let d001 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(1)!))
+        let device = smallDiot(count: 10, spacing: 2, faults: [.emptyNotification(d001, after: 4)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        try Self.expectSameAsSent(fake, running.sink)
+        #expect(running.sink.notifications.count == 11)
+        let empty = try #require(try fake.notifications(device: Self.address).firstIndex { $0.source == "fault" })
+        #expect(empty == 4)
+        #expect(running.sink.notifications[4].bytes.isEmpty)
+        #expect(running.sink.notifications[4].characteristic == DiotGATT.characteristic(for: DiotChannel(1)!))
+        #expect(running.sink.losses.isEmpty)
+
+        let decoder = DiotDecoder()
+        var malformed = 0, values = 0
+        for notification in running.sink.notifications {
+            do {
+                try decoder.decode(notification) { _ in values += 1 }
+            } catch {
+                malformed += 1
+            }
+        }
+        #expect(malformed == 1 && values == 10)
+    }
+}

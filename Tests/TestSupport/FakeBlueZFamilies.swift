@@ -1,0 +1,141 @@
+public import Devices
+import Foundation
+
+/// A fake BlueZ device of one family: its advertisement and GATT database as
+/// `/work/shared/specs/devices.md` describes them, streaming what the
+/// family's seeded simulator emits.
+public struct FakeFamilyDevice: Sendable {
+    /// The family.
+    public var family: DeviceFamily
+    /// The scenario entry.
+    public var device: FakeBlueZScenario.Device
+    /// The identifier the recorder uses in topics (`/<family>/<identifier>/…`):
+    /// a DIoT device's advertised UUID, else the address without colons.
+    public var identifier: String
+    /// The advertised name.
+    public var name: String { device.name ?? "" }
+    /// The address.
+    public var address: String { device.address }
+
+    /// The lower-case 128-bit UUID the fake uses for a characteristic.
+    public static func uuid(_ characteristic: CharacteristicUUID) -> String { characteristic.description.lowercased() }
+
+    /// The raw topic of a characteristic of this device.
+    public func rawTopic(_ characteristic: String) -> String {
+        "/\(family.rawValue)/\(identifier)/raw/\(characteristic)"
+    }
+
+    /// A device of `family` at `address` whose notifications are the first
+    /// `seconds` of the family's simulator (seeded, clean configuration),
+    /// at most `limit` of them.
+    public static func make(_ family: DeviceFamily, seed: UInt64 = 7, address: String, seconds: Double,
+                            limit: Int = .max) -> FakeFamilyDevice {
+        func notify(_ uuid: CharacteristicUUID, _ flags: [String] = ["notify"], value: String? = nil)
+            -> FakeBlueZScenario.Characteristic
+        {
+            FakeBlueZScenario.Characteristic(uuid: Self.uuid(uuid), flags: flags, value: value)
+        }
+        func read(_ uuid: CharacteristicUUID, _ text: String) -> FakeBlueZScenario.Characteristic {
+            FakeBlueZScenario.Characteristic(uuid: Self.uuid(uuid), flags: ["read"], value: FakeBlueZScenario.hex(Array(text.utf8)))
+        }
+        func service(_ uuid: CharacteristicUUID, _ characteristics: [FakeBlueZScenario.Characteristic])
+            -> FakeBlueZScenario.Service
+        {
+            FakeBlueZScenario.Service(uuid: Self.uuid(uuid), characteristics: characteristics)
+        }
+        func take<S: NotificationSimulator>(_ simulator: S) -> [FakeBlueZScenario.Notification] {
+            var simulator = simulator
+            var out: [FakeBlueZScenario.Notification] = []
+            while out.count < limit {
+                let next = simulator.next()
+                let milliseconds = Double(next.offset.components.seconds) * 1000
+                    + Double(next.offset.components.attoseconds) / 1e15
+                guard milliseconds < seconds * 1000 else { break }
+                // A zero-length value is the empty-notification fault's business.
+                guard !next.bytes.isEmpty else { continue }
+                out.append(.init(at_ms: milliseconds, char: Self.uuid(next.characteristic), bytes: next.bytes))
+            }
+            return out
+        }
+        let compact = address.filter { $0 != ":" }.uppercased()
+        var device = FakeBlueZScenario.Device(address: address, address_type: "random", rssi: -50 - Int(seed % 30))
+        var identifier = compact
+        switch family {
+        case .diot:
+            let simulator = DiotSimulator(seed: seed, configuration: .clean)
+            identifier = simulator.deviceIdentifier
+            device.name = simulator.deviceName
+            // Company 0x04F7, then the 16-byte device UUID (the advertisement without the company id).
+            device.manufacturer_data = ["0x04F7": FakeBlueZScenario.hex(simulator.advertisement().dropFirst(2))]
+            var information: [FakeBlueZScenario.Characteristic] = []
+            for field in DiotDeviceInformationField.allCases {
+                information.append(read(field.characteristic, simulator.deviceInformation[field] ?? ""))
+            }
+            device.services = [
+                service(DiotGATT.commandService, [DiotGATT.featuresCommand, DiotGATT.channelsCommand, DiotGATT.ratesCommand]
+                    .map { notify($0, ["write-without-response", "notify"]) }),
+                service(DiotGATT.dataService, DiotGATT.dataCharacteristics.map { notify($0) }),
+                service(DiotGATT.batteryService, [notify(DiotGATT.batteryLevel, ["read", "notify"], value: "5a")]),
+                service(DiotGATT.deviceInformationService, information),
+                service(DiotGATT.deviceIdentifierService, [
+                    FakeBlueZScenario.Characteristic(uuid: Self.uuid(DiotGATT.chipID), flags: ["read"],
+                                                     value: FakeBlueZScenario.hex(simulator.chipID)),
+                ]),
+                service(DiotGATT.debugService, [notify(DiotGATT.debugLog)]),
+            ]
+            // The replies to the start-up queries (spec examples): accX 1.0; ch1 = accX, ch2 = accY; ch1 100 ms.
+            device.on_write = [
+                .init(char: Self.uuid(DiotGATT.featuresCommand), prefix: "01",
+                      notify: [.init(char: Self.uuid(DiotGATT.featuresCommand), hex: "090000803f")]),
+                .init(char: Self.uuid(DiotGATT.channelsCommand), prefix: "01",
+                      notify: [.init(char: Self.uuid(DiotGATT.channelsCommand), hex: "0109020a")]),
+                .init(char: Self.uuid(DiotGATT.ratesCommand), prefix: "01",
+                      notify: [.init(char: Self.uuid(DiotGATT.ratesCommand), hex: "0164000000")]),
+            ]
+            device.notifications = take(simulator)
+        case .jacquard:
+            let simulator = JacquardSimulator(seed: seed)
+            device.name = "Jacquard-" + simulator.tagUUID.filter { $0 != "-" }.suffix(4).uppercased()
+            device.uuids = [Self.uuid(JacquardGATT.service)]
+            device.services = [service(JacquardGATT.service, [
+                notify(JacquardGATT.command, ["write"]),
+                notify(JacquardGATT.response), notify(JacquardGATT.notify),
+                notify(JacquardGATT.rawData, ["write-without-response", "notify"]),
+            ])]
+            // A tag reports its gear when it connects; the simulator only does so after a reconnection.
+            let attached = JacquardMessageEncoder.notifications(for: .attached(JacquardAttached(
+                attachState: true, vendorID: simulator.vendorID, productID: simulator.productID,
+                componentID: simulator.configuration.componentID)))
+            device.notifications = take(simulator)
+            let at = (device.notifications.first?.at_ms ?? 0) + 1
+            let index = device.notifications.firstIndex { $0.at_ms > at } ?? device.notifications.endIndex
+            device.notifications.insert(contentsOf: attached.values.map {
+                FakeBlueZScenario.Notification(at_ms: at, char: Self.uuid(attached.characteristic.uuid), bytes: $0)
+            }, at: index)
+        case .comodule:
+            let simulator = ComoduleSimulator(seed: seed, configuration: .clean)
+            device.name = "SCOOT-" + FakeBlueZScenario.hex(simulator.motorSerial.prefix(2)).uppercased()
+            device.uuids = [Self.uuid(ComoduleGATT.service)]
+            device.services = [service(ComoduleGATT.service, [notify(ComoduleGATT.propertyStream)])]
+            device.notifications = take(simulator)
+        case .fjorden:
+            let simulator = FjordenSimulator(seed: seed, configuration: .clean)
+            device.name = "GRIP-" + String(seed)
+            device.uuids = [Self.uuid(FjordenGATT.service)]
+            device.services = [
+                service(FjordenGATT.service, [notify(FjordenGATT.event)]),
+                service(FjordenGATT.batteryService, [notify(FjordenGATT.batteryLevel, ["read", "notify"], value: "50")]),
+                service(FjordenGATT.deviceInformationService,
+                        simulator.deviceInformation.map { read($0.field.characteristic, $0.value) }),
+            ]
+            device.notifications = take(simulator)
+        case .obvious:
+            let simulator = ObviousSimulator(seed: seed, configuration: .clean)
+            device.name = "OBV-" + String(seed)
+            device.uuids = [Self.uuid(ObviousGATT.service)]
+            device.services = [service(ObviousGATT.service, [notify(ObviousGATT.data)])]
+            device.notifications = take(simulator)
+        }
+        return FakeFamilyDevice(family: family, device: device, identifier: identifier)
+    }
+}
