@@ -55,7 +55,7 @@ build: setup
 run: build
 	@rm -rf $(DEMO)
 	@mkdir -p $(dir $(DEMO))
-	.build/release/tlm record --simulate --duration $(DEMO_SECONDS) --seed 1 --output $(DEMO)
+	.build/release/tlm record --pipeline Pipelines/default.yaml --duration $(DEMO_SECONDS) --output $(DEMO)
 	@echo
 	.build/release/tlm info $(DEMO)
 

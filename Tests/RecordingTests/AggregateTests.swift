@@ -77,4 +77,34 @@ import Devices
             _ = try reader.aggregate(topic: "/diot/D/acc_x", from: 10, to: 5, every: .seconds(1))
         }
     }
+
+    /// A pipeline's derived streams (`tlm/msg/DerivedValue`: header, float64)
+    /// aggregate like device streams, straddling chunks decoded.
+    @Test func derivedValueStreamsAggregate() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 4 << 10
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, configuration: configuration,
+                                    session: .init(name: "derived", source: "simulate"), startTime: 0)
+        let schema = MessageSchema(name: "tlm/msg/DerivedValue", text: "float64 value")
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/derived/m", kind: .typed, schema: schema,
+                                                             isNumeric: true))
+        for index in 0..<5_000 {
+            var cdr = CDRWriter()
+            cdr.write(Double(index % 100))
+            try recorder.write(stream, logTime: UInt64(index) * 1_000, payload: cdr.bytes, numericValue: Double(index % 100))
+        }
+        try recorder.close()
+        let (buckets, _) = try RecordingReader(directory: directory)
+            .aggregate(topic: "/derived/m", from: 0, to: 5_000_000, every: .nanoseconds(333_333))
+        #expect(buckets.count == 16)
+        #expect(buckets.reduce(0) { $0 + $1.count } == 5_000)
+        #expect(buckets.first?.minimum == 0 && buckets.first?.maximum == 99)
+        for bucket in buckets {
+            let times = (0..<5_000).map { UInt64($0) * 1_000 }.filter { $0 >= bucket.start && $0 < bucket.end }
+            #expect(bucket.count == times.count)
+            let values = times.map { Double(Int($0 / 1_000) % 100) }
+            #expect(bucket.minimum == values.min() && bucket.maximum == values.max())
+        }
+    }
 }

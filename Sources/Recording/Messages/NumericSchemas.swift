@@ -7,6 +7,9 @@ enum NumericSchemas {
     static let valueOffsets: [String: Int] = [
         DiotEvent.sampleSchema.name: 12, // 4-byte header, 4 × uint8, uint32, then float64 value at body offset 8
         ComoduleFrame.rangeSchema.name: 4, // 4-byte header, then float64 value
+        // A pipeline's derived streams (`Pipeline.DerivedValue.schema`, which
+        // Recording cannot import): 4-byte header, then float64 value.
+        "tlm/msg/DerivedValue": 4,
     ]
 
     /// The numeric value of a message, if its schema is numeric.
