@@ -73,7 +73,8 @@ tsan: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TLM_FUZZ_SCALE=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
-bench: setup
+# The query benchmark runs the release tlm (whole processes) against DuckDB.
+bench: build
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 clean:
