@@ -141,21 +141,16 @@ public final class DeviceLink: Sendable {
         let owner = try await central.requireBlueZ()
         sink.stateChanged(.searching)
         let device = try await central.find(query)
-        // Subscribe before connecting: every later signal is seen.
+        // Subscribe before connecting: every later signal is seen. One subscription for
+        // everything (filtered below, in `stream`), so the link sees BlueZ's signals and
+        // the owner change of a restart in the order the bus delivered them: with one
+        // subscription per kind, merged, a `Connected=false`, `InterfacesRemoved` or
+        // `NameOwnerChanged` could overtake the values sent before it, which were lost.
         var streams: [DBusSignals] = []
-        for rule in [
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged",
-                          pathNamespace: device.path),
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesRemoved"),
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesAdded",
-                          argumentPaths: [0: device.path + "/"]),
-            .nameOwnerChanged(of: BlueZ.service),
-        ] {
-            do {
-                streams.append(try await central.bus.signals(rule, bufferingPolicy: .bufferingOldest(1 << 17)))
-            } catch {
-                throw .busLost(error.message)
-            }
+        do {
+            streams.append(try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17)))
+        } catch {
+            throw .busLost(error.message)
         }
         try await connect(device.path, sink)
         sink.stateChanged(.subscribing)
@@ -327,6 +322,14 @@ public final class DeviceLink: Sendable {
                     sinceCheck = 0
                     reportDrops()
                 }
+                // The subscription is every signal on the bus: keep BlueZ's (this session's
+                // owner) and the bus's owner changes of org.bluez.
+                if signal.member == "NameOwnerChanged" {
+                    guard signal.sender == "org.freedesktop.DBus", signal.arguments.first?.string == BlueZ.service
+                    else { continue }
+                } else if signal.sender != session.owner {
+                    continue
+                }
                 switch signal.member {
                 case "PropertiesChanged":
                     guard signal.arguments.count >= 2, let interface = signal.arguments[0].string,
@@ -360,7 +363,7 @@ public final class DeviceLink: Sendable {
                     }
                 case "InterfacesAdded":
                     // A removed characteristic that comes back is subscribed again.
-                    guard let path = signal.arguments.first?.objectPath,
+                    guard let path = signal.arguments.first?.objectPath, path.hasPrefix(session.devicePath + "/"),
                           let properties = signal.arguments.dropFirst().first?.dictionaryEntries?
                               .first(where: { $0.key.string == BlueZ.characteristic })?.value.vardict,
                           let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init),

@@ -24,11 +24,18 @@ import TestSupport
     /// notifications as the fake sent.
     static func waitForAll(_ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
                            extra: Int = 0) async throws {
-        try await waitUntil("the stream to end and every notification to arrive") {
-            let events = try fake.events()
-            let sent = events.filter { $0.kind == "notify" && $0.device == device }.count
-            return events.contains { $0.kind == "stream_done" && $0.device == device }
-                && sink.notifications.count >= sent + extra
+        do {
+            try await waitUntil("the stream to end and every notification to arrive") {
+                let events = try fake.events()
+                let sent = events.filter { $0.kind == "notify" && $0.device == device }.count
+                return events.contains { $0.kind == "stream_done" && $0.device == device }
+                    && sink.notifications.count >= sent + extra
+            }
+        } catch let error as WaitTimedOut {
+            let events = try fake.events().filter { $0.kind != "notify" && $0.kind != "signal" }.suffix(30)
+            let log = events.map { "\($0.time) \($0.kind) \($0.member ?? $0.fault ?? "") \($0.phase ?? $0.result ?? "") \($0.error ?? "")" }
+            throw WaitTimedOut(what: error.what + "; received \(sink.notifications.count), states \(sink.states), "
+                               + "losses \(sink.losses.map(\.reason)); the fake's last events:\n" + log.joined(separator: "\n"))
         }
     }
 

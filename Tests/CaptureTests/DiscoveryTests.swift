@@ -90,8 +90,8 @@ import TestSupport
         // Unknown to BlueZ at first: found by scanning, and the scan ends early once heard.
         let clock = ContinuousClock()
         let start = clock.now
-        let byAddress = try await central.find(devices[1].address.lowercased(), timeout: .seconds(10))
-        #expect(clock.now - start < .seconds(5))
+        let byAddress = try await central.find(devices[1].address.lowercased(), timeout: .seconds(30))
+        #expect(clock.now - start < .seconds(15))  // well before the timeout, also on a loaded machine
         #expect(byAddress.address == devices[1].address && byAddress.family == .jacquard)
         // Known now (BlueZ keeps discovered devices): by name, with no new scan.
         let scans = try fake.events().filter { $0.member == "StartDiscovery" }.count

@@ -53,7 +53,7 @@ import TestSupport
         var attachedIndex: Int?
         for (index, notification) in tag.device.notifications.enumerated() where component == nil {
             let raw = RawNotification(characteristic: try #require(CharacteristicUUID(notification.char)),
-                                      bytes: try #require(FakeBlueZEvent.hexBytes(notification.hex)), receiveTime: 0)
+                                      bytes: try #require(FakeBlueZScenario.bytes(hex: notification.hex)), receiveTime: 0)
             try? decoder.decode(raw) { value in
                 if case .attached(let gear) = value, gear.attachState {
                     component = gear.componentID
@@ -97,20 +97,5 @@ import TestSupport
         #expect(firstGesture.time > attached.time)
 
         try DeviceLinkTests.expectSameAsSent(fake, running.sink, device: tag.address)
-    }
-}
-
-extension FakeBlueZEvent {
-    /// Bytes of a hex string (the scenario's format).
-    static func hexBytes(_ hex: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }

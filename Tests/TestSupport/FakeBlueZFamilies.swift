@@ -43,7 +43,12 @@ public struct FakeFamilyDevice: Sendable {
         {
             FakeBlueZScenario.Service(uuid: Self.uuid(uuid), characteristics: characteristics)
         }
-        func take<S: NotificationSimulator>(_ simulator: S) -> [FakeBlueZScenario.Notification] {
+        // Only what the GATT database notifies: a simulator also emits the values a recorder
+        // reads after connecting, which the fake serves as characteristic values instead.
+        func take<S: NotificationSimulator>(_ simulator: S, _ services: [FakeBlueZScenario.Service])
+            -> [FakeBlueZScenario.Notification]
+        {
+            let notifying = Set(services.flatMap(\.characteristics).filter { $0.flags.contains("notify") }.map(\.uuid))
             var simulator = simulator
             var out: [FakeBlueZScenario.Notification] = []
             while out.count < limit {
@@ -52,7 +57,7 @@ public struct FakeFamilyDevice: Sendable {
                     + Double(next.offset.components.attoseconds) / 1e15
                 guard milliseconds < seconds * 1000 else { break }
                 // A zero-length value is the empty-notification fault's business.
-                guard !next.bytes.isEmpty else { continue }
+                guard !next.bytes.isEmpty, notifying.contains(Self.uuid(next.characteristic)) else { continue }
                 out.append(.init(at_ms: milliseconds, char: Self.uuid(next.characteristic), bytes: next.bytes))
             }
             return out
@@ -92,7 +97,7 @@ public struct FakeFamilyDevice: Sendable {
                 .init(char: Self.uuid(DiotGATT.ratesCommand), prefix: "01",
                       notify: [.init(char: Self.uuid(DiotGATT.ratesCommand), hex: "0164000000")]),
             ]
-            device.notifications = take(simulator)
+            device.notifications = take(simulator, device.services)
         case .jacquard:
             let simulator = JacquardSimulator(seed: seed)
             device.name = "Jacquard-" + simulator.tagUUID.filter { $0 != "-" }.suffix(4).uppercased()
@@ -106,7 +111,7 @@ public struct FakeFamilyDevice: Sendable {
             let attached = JacquardMessageEncoder.notifications(for: .attached(JacquardAttached(
                 attachState: true, vendorID: simulator.vendorID, productID: simulator.productID,
                 componentID: simulator.configuration.componentID)))
-            device.notifications = take(simulator)
+            device.notifications = take(simulator, device.services)
             let at = (device.notifications.first?.at_ms ?? 0) + 1
             let index = device.notifications.firstIndex { $0.at_ms > at } ?? device.notifications.endIndex
             device.notifications.insert(contentsOf: attached.values.map {
@@ -117,7 +122,7 @@ public struct FakeFamilyDevice: Sendable {
             device.name = "SCOOT-" + FakeBlueZScenario.hex(simulator.motorSerial.prefix(2)).uppercased()
             device.uuids = [Self.uuid(ComoduleGATT.service)]
             device.services = [service(ComoduleGATT.service, [notify(ComoduleGATT.propertyStream)])]
-            device.notifications = take(simulator)
+            device.notifications = take(simulator, device.services)
         case .fjorden:
             let simulator = FjordenSimulator(seed: seed, configuration: .clean)
             device.name = "GRIP-" + String(seed)
@@ -128,14 +133,29 @@ public struct FakeFamilyDevice: Sendable {
                 service(FjordenGATT.deviceInformationService,
                         simulator.deviceInformation.map { read($0.field.characteristic, $0.value) }),
             ]
-            device.notifications = take(simulator)
+            device.notifications = take(simulator, device.services)
         case .obvious:
             let simulator = ObviousSimulator(seed: seed, configuration: .clean)
             device.name = "OBV-" + String(seed)
             device.uuids = [Self.uuid(ObviousGATT.service)]
             device.services = [service(ObviousGATT.service, [notify(ObviousGATT.data)])]
-            device.notifications = take(simulator)
+            device.notifications = take(simulator, device.services)
         }
         return FakeFamilyDevice(family: family, device: device, identifier: identifier)
+    }
+}
+
+extension FakeBlueZScenario {
+    /// The bytes of a hex string in the scenario's format (pairs of digits); nil if it is not one.
+    public static func bytes(hex: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
     }
 }

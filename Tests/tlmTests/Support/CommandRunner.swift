@@ -13,11 +13,12 @@ let tlmPath: String = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLas
     .appendingPathComponent("tlm").path
 
 /// Starts a process with its output captured in files (so a large output can
-/// never block it on a full pipe).
-func start(_ executable: String, _ arguments: [String]) throws -> (Process, URL, URL) {
+/// never block it on a full pipe), in `environment` (default: this process's).
+func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Process, URL, URL) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-run-\(UUID().uuidString)")
     let outURL = base.appendingPathExtension("out")
     let errURL = base.appendingPathExtension("err")
@@ -50,6 +51,11 @@ func finish(_ started: (Process, URL, URL), timeout: Duration = .seconds(60)) th
 /// Runs `tlm` with arguments and waits for it.
 func tlm(_ arguments: String...) throws -> CommandResult {
     try finish(try start(tlmPath, arguments))
+}
+
+/// Runs `tlm` with arguments in an environment (for example a fake BlueZ's) and waits for it.
+func tlm(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> CommandResult {
+    try finish(try start(tlmPath, arguments, environment: environment), timeout: timeout)
 }
 
 /// A fresh temporary directory path (not created), unique per call.
