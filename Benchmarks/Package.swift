@@ -48,6 +48,20 @@ let package = Package(
             path: "Benchmarks/QueryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Live capture: the fake BlueZ through D-Bus and DeviceLink into a recording, against
+        // a dbus-python receiver of the same stream (Scripts/dbus_python_receiver.py).
+        .executableTarget(
+            name: "CaptureBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Capture", package: "TelemetryRecorder"),
+                .product(name: "DBus", package: "TelemetryRecorder"),
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/CaptureBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [

@@ -1,0 +1,268 @@
+import Benchmark
+import Capture
+import DBus
+import Devices
+import Foundation
+import Recording
+
+/// Live capture's throughput: notifications per second from the fake BlueZ
+/// (`Tests/FakeBlueZ/fake_bluez.py`, an as-fast-as-possible scenario of
+/// 100,000 DIoT notifications on one characteristic, StartNotify path)
+/// through dbus-daemon, the DBus wrapper and `DeviceLink` into a
+/// `RecorderService` recording (decoded and written as in `tlm record`),
+/// against the peer: a dbus-python receiver of the same stream
+/// (`Benchmarks/Scripts/dbus_python_receiver.py`), which only unpacks each
+/// signal's bytes.
+///
+/// Each iteration starts its own dbus-daemon and fake (by process id), waits
+/// for the fake to build its signals ahead (about 1 s per 100,000, as its
+/// README says), and then lets the client find, connect and subscribe. The
+/// rate is (N − 1) / (time of the N-th − time of the first), on both sides:
+/// for ours the N-th is the moment the recorder recorded it, for the peer
+/// the moment its filter saw it. The benchmark's own clock cannot time a
+/// stream whose start is set by another process, so the rates are reported
+/// as custom metrics (notifications/s, larger is better); the wall clock is
+/// the whole iteration, setup included.
+///
+/// `TLM_CAPTURE_BENCH=N` sets the number of notifications.
+let benchmarks: @Sendable () -> Void = {
+    let count = Int(ProcessInfo.processInfo.environment["TLM_CAPTURE_BENCH"] ?? "") ?? 100_000
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false)],
+        timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 5)
+
+    Benchmark("Capture: fake BlueZ → D-Bus → DeviceLink → RecorderService, \(count / 1000)k notifications",
+              configuration: configuration) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            let rate: Double
+            do { rate = try await CaptureRun.ours(count: count) } catch { fatalError("capture failed: \(error)") }
+            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                                  Int(rate))
+            FileHandle.standardError.write(Data("  ours: \(Int(rate)) notifications/s\n".utf8))
+        }
+    }
+    Benchmark("Capture peer: fake BlueZ → D-Bus → dbus-python receiver, \(count / 1000)k notifications",
+              configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let rate = try CaptureRun.peer(count: count)
+            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                                  Int(rate))
+            FileHandle.standardError.write(Data("  dbus-python: \(Int(rate)) notifications/s\n".utf8))
+        }
+    }
+}
+
+enum CaptureRun {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let address = "F0:00:00:00:00:01"
+    static let devicePath = "/org/bluez/hci0/dev_F0_00_00_00_00_01"
+    static let characteristic = DiotGATT.characteristic(for: DiotChannel(1)!)
+
+    /// A fake serving one DIoT device whose `count` notifications all have `at_ms` 0.
+    static func startFake(count: Int) throws -> FakeLauncher {
+        let uuid = characteristic.description.lowercased()
+        var notifications: [String] = []
+        notifications.reserveCapacity(count)
+        for index in 0..<count {
+            // accX records, each value different: 09 then the index as 4 bytes.
+            notifications.append(String(format: "{\"at_ms\":0,\"char\":\"%@\",\"hex\":\"09%08x\"}", uuid, UInt32(index)))
+        }
+        let scenario = """
+            {"adapter": {}, "devices": [{"address": "\(address)", "name": "DIoT-BENCH",
+              "manufacturer_data": {"0x04F7": "000102030405060708090a0b0c0d0e0f"},
+              "services": [{"uuid": "d000", "characteristics": [
+                {"uuid": "\(uuid)", "flags": ["notify"], "acquire_notify": false}]}],
+              "notifications": [\(notifications.joined(separator: ","))]}]}
+            """
+        let fake = try FakeLauncher.start(scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py")
+        // Let the fake build its PropertiesChanged messages ahead (about 1 s per 100,000).
+        Thread.sleep(forTimeInterval: 0.5 + Double(count) / 100_000 * 1.2)
+        return fake
+    }
+
+    /// Ours: DeviceLink into a RecorderService recording; the rate at which the recorder records.
+    static func ours(count: Int) async throws -> Double {
+        let fake = try startFake(count: count)
+        defer { fake.stop() }
+        let directory = NSTemporaryDirectory() + "tlm-capture-bench-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let central = BluetoothCentral(bus: try DBusConnection(address: fake.address))
+        defer { central.close() }
+        let service = RecorderService(capacity: 1 << 18)
+        let clock = StreamClock(expected: count)
+        let link = DeviceLink(central: central, device: address, family: .diot)
+        let capture = Task { try await link.run(into: ServiceSink(service: service)) }
+        let recording = Task {
+            try await service.run { () throws(RecordingError) in
+                let recorder = try Recorder(directory: directory, session: .init(name: "capture-bench", source: "live"))
+                let device = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
+                                                      identifier: "000102030405060708090a0b0c0d0e0f", name: "DIoT-BENCH")
+                return (recorder, [TimedRecorder(device, clock: clock)])
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !clock.isDone, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        capture.cancel()
+        _ = await capture.result
+        service.finish()
+        try await recording.value
+        precondition(clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
+        return clock.rate
+    }
+
+    /// The peer: dbus-python receiving the same stream.
+    static func peer(count: Int) throws -> Double {
+        let fake = try startFake(count: count)
+        defer { fake.stop() }
+        let output = try FakeLauncher.run("/usr/bin/python3", [root + "/Benchmarks/Scripts/dbus_python_receiver.py",
+                                                               fake.address, devicePath, characteristic.description,
+                                                               String(count)])
+        guard let data = output.split(separator: "\n").last.map({ Data($0.utf8) }),
+              let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let rate = json["rate"] as? Double, json["count"] as? Int == count
+        else { fatalError("unexpected output of the dbus-python receiver: \(output)") }
+        return rate
+    }
+}
+
+/// Times the stream at the recorder: the first and the N-th notification recorded.
+final class StreamClock: @unchecked Sendable {
+    let expected: Int
+    private let lock = NSLock()
+    private var count = 0
+    private var first: UInt64 = 0
+    private var last: UInt64 = 0
+
+    init(expected: Int) { self.expected = expected }
+
+    func tick() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock {
+            count += 1
+            if count == 1 { first = now }
+            if count == expected { last = now }
+        }
+    }
+
+    var recorded: Int { lock.withLock { count } }
+    var isDone: Bool { lock.withLock { count >= expected } }
+    var rate: Double { lock.withLock { Double(expected - 1) / (Double(last - first) / 1e9) } }
+}
+
+/// A device recorder that notes when each notification of the device was recorded.
+final class TimedRecorder: DeviceRecorder {
+    let inner: any DeviceRecorder
+    let clock: StreamClock
+    var device: DeviceHandle { inner.device }
+    var decodedCount: Int { inner.decodedCount }
+    var decodeErrorCount: Int { inner.decodeErrorCount }
+
+    init(_ inner: any DeviceRecorder, clock: StreamClock) {
+        self.inner = inner
+        self.clock = clock
+    }
+
+    func record(_ notification: RawNotification) throws(RecordingError) {
+        try inner.record(notification)
+        if notification.characteristic == CaptureRun.characteristic { clock.tick() }
+    }
+}
+
+/// What `tlm record` does with a link's output: into the recorder service.
+struct ServiceSink: CaptureSink {
+    let service: RecorderService
+    func receive(_ notification: RawNotification) { service.send(notification, device: 0) }
+    func lost(time: UInt64, count: Int, duration: Duration?, reason: String) {
+        service.recordLoss(device: 0, time: time, count: count, duration: duration, reason: reason)
+    }
+    func stateChanged(_ state: DeviceLink.State) {}
+}
+
+/// A private dbus-daemon and the fake BlueZ on it, started and stopped by process id.
+final class FakeLauncher {
+    let address: String
+    private let daemon: Process
+    private let fake: Process
+    private let directory: String
+
+    private init(address: String, daemon: Process, fake: Process, directory: String) {
+        self.address = address
+        self.daemon = daemon
+        self.fake = fake
+        self.directory = directory
+    }
+
+    static func start(scenario: Data, script: String) throws -> FakeLauncher {
+        let directory = NSTemporaryDirectory() + "tlm-capture-bench-bus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
+                            "--address=unix:path=\(directory)/bus"]
+        let pipe = Pipe()
+        daemon.standardOutput = pipe
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { fatalError("dbus-daemon printed no address") }
+            line.append(chunk)
+        }
+        let address = String(decoding: line, as: UTF8.self).split(separator: "\n")[0]
+            .trimmingCharacters(in: .whitespaces)
+
+        try scenario.write(to: URL(fileURLWithPath: directory + "/scenario.json"))
+        let stdoutPath = directory + "/stdout.txt"
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        let fake = Process()
+        fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        fake.arguments = [script, "--address", address, "--scenario", directory + "/scenario.json",
+                          "--log", directory + "/events.jsonl"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = nil
+        environment["PYTHONHOME"] = nil
+        fake.environment = environment
+        fake.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        fake.standardError = FileHandle.standardError
+        try fake.run()
+        let launcher = FakeLauncher(address: address, daemon: daemon, fake: fake, directory: directory)
+        let deadline = Date().addingTimeInterval(30)
+        while !((try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "").hasPrefix("ready ") {
+            guard fake.isRunning, Date() < deadline else {
+                launcher.stop()
+                fatalError("the fake BlueZ did not become ready")
+            }
+            usleep(10_000)
+        }
+        return launcher
+    }
+
+    func stop() {
+        for process in [fake, daemon] where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs a process to completion and returns its standard output.
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = nil
+        environment["PYTHONHOME"] = nil
+        process.environment = environment
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-bench-out-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
+        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    }
+}
