@@ -1,7 +1,6 @@
 import CDBus
 import Foundation
 public import Streams
-import Synchronization
 
 /// A private connection to a D-Bus message bus, with its own event-loop thread.
 ///

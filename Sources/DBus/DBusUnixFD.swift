@@ -1,5 +1,5 @@
+import Streams
 import Glibc
-import Synchronization
 
 /// A unix file descriptor carried in a D-Bus message (type `h`), which owns
 /// its descriptor.
@@ -22,7 +22,7 @@ import Synchronization
 /// Equality and hashing are by identity: two objects are equal only if they
 /// are the same object, even if they hold duplicates of one open file.
 public final class DBusUnixFD: Sendable, Hashable, CustomStringConvertible {
-    private let descriptor: Mutex<Int32?>
+    private let descriptor: Locked<Int32?>
 
     /// Wraps a descriptor you own; it is closed when this object goes away.
     ///
@@ -34,7 +34,7 @@ public final class DBusUnixFD: Sendable, Hashable, CustomStringConvertible {
     /// let readEnd = DBusUnixFD(taking: fds[0])
     /// ```
     public init(taking fileDescriptor: Int32) {
-        descriptor = Mutex(fileDescriptor)
+        descriptor = Locked(fileDescriptor)
     }
 
     /// Duplicates a descriptor you keep owning (close-on-exec).
@@ -50,7 +50,7 @@ public final class DBusUnixFD: Sendable, Hashable, CustomStringConvertible {
         guard copy >= 0 else {
             throw .invalidArgument("cannot duplicate file descriptor \(fileDescriptor): errno \(errno)")
         }
-        descriptor = Mutex(copy)
+        descriptor = Locked(copy)
     }
 
     deinit {

@@ -1,6 +1,6 @@
+import Streams
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Turns SIGINT/SIGTERM into a flag and a callback, instead of the default
 /// action of killing the process, so recording can close cleanly.
@@ -10,7 +10,7 @@ final class SignalWatcher: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signals: [Int32]
     // Set once in init and never mutated; Dispatch sources are thread-safe
     // objects (their methods may be called from any thread), but are not

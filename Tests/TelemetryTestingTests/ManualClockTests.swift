@@ -1,3 +1,4 @@
+import Streams
 import Synchronization
 import TelemetryTesting
 import Testing
@@ -111,7 +112,7 @@ import Testing
 
     @Test func steppingOneInstantAtATimeLetsEachWakeSeeItsOwnInstant() async throws {
         let clock = ManualClock()
-        let seen = Mutex<[Instant]>([])
+        let seen = Locked<[Instant]>([])
         let ticker = Task {
             for _ in 1...3 {
                 try await clock.sleep(for: .seconds(1))

@@ -2,14 +2,13 @@ import CDBus
 import Foundation
 import Glibc
 import Streams
-import Synchronization
 
 /// The libdbus connection and its event-loop thread.
 ///
 /// Safety of `@unchecked Sendable`: after `init` returns, `raw` and every
 /// `loop…` property are touched only by the event-loop thread (`run()` and the
 /// libdbus callbacks it dispatches). Other threads talk to the loop only
-/// through `shared`, a `Mutex`, and wake it with the eventfd `wakeFD`, which is
+/// through `shared`, a `Locked` (a pthread mutex, which ThreadSanitizer sees), and wake it with the eventfd `wakeFD`, which is
 /// closed only with that mutex held.
 final class ConnectionCore: @unchecked Sendable {
     typealias Reply = Result<[DBusValue], DBusError>
@@ -70,7 +69,7 @@ final class ConnectionCore: @unchecked Sendable {
     let uniqueName: String
     let canPassUnixFDs: Bool
     private let wakeFD: Int32
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
 
     // Event-loop thread only.
     private var loopCalls: [UInt64: PendingCall] = [:]

@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// One ``DBusConnection/signals(_:bufferingPolicy:)`` stream, as the event
 /// loop sees it.
@@ -8,7 +7,7 @@ final class SignalSubscription: Sendable {
     let rule: DBusMatchRule
     let subject: PassthroughSubject<DBusSignal, DBusError>
     /// Match rules added at the bus for this stream, removed when it ends.
-    let addedMatches = Mutex<[String]>([])
+    let addedMatches = Locked<[String]>([])
 
     init(id: UInt64, rule: DBusMatchRule, subject: PassthroughSubject<DBusSignal, DBusError>) {
         self.id = id
