@@ -41,6 +41,9 @@ public struct CaptureProfile: Sendable {
     public var startupWrites: [Write]
     /// Makes the per-connection logic that answers notifications, if the family has any.
     var makeReaction: (@Sendable () -> any CaptureReaction)? = nil
+    /// The characteristics whose notifications the reaction reads; they stay
+    /// on `StartNotify`, whose notifications pass through the link's task.
+    var reactionCharacteristics: [CharacteristicUUID] = []
 
     /// The profile of a family.
     ///
@@ -76,7 +79,8 @@ public struct CaptureProfile: Sendable {
                 startupWrites: JacquardHandshake.writes.map {
                     Write(characteristic: JacquardGATT.command, bytes: $0, type: "request")
                 },
-                makeReaction: { JacquardGestureMode() })
+                makeReaction: { JacquardGestureMode() },
+                reactionCharacteristics: [JacquardGATT.notify])
         case .comodule:
             return CaptureProfile(family: family, notified: [ComoduleGATT.propertyStream], read: [], startupWrites: [])
         case .fjorden:

@@ -48,6 +48,9 @@ public final class DeviceLink: Sendable {
     public let profile: CaptureProfile
     /// Reconnection back-off.
     public let policy: ReconnectPolicy
+    /// Whether notifications come through `AcquireNotify` sockets where the
+    /// device offers them (opt-in; see ``init(central:device:family:policy:acquireNotify:)``).
+    public let acquireNotify: Bool
     private let central: BluetoothCentral
 
     /// Creates a link; nothing happens until ``run(into:)``.
@@ -57,8 +60,16 @@ public final class DeviceLink: Sendable {
     ///   - query: The device's address (`AA:BB:…`) or advertised name.
     ///   - family: Its family.
     ///   - policy: Reconnection back-off.
+    ///   - acquireNotify: Take notifications from `AcquireNotify` sockets
+    ///     (one datagram per notification, no D-Bus message each) where a
+    ///     characteristic offers it (`NotifyAcquired` present), instead of
+    ///     `StartNotify`. Off by default, as in bleak since 3.0.2: some
+    ///     peripherals notify before the CCCD write completes and BlueZ drops
+    ///     those on the socket path. Characteristics whose notifications the
+    ///     family answers (Jacquard's notify characteristic) stay on `StartNotify`.
     public init(central: BluetoothCentral, device query: String, family: DeviceFamily,
-                policy: ReconnectPolicy = ReconnectPolicy()) {
+                policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false) {
+        self.acquireNotify = acquireNotify
         self.central = central
         self.query = query
         self.family = family
@@ -76,6 +87,8 @@ public final class DeviceLink: Sendable {
         var signals: MergeManyPublisher<DBusSignals>
         /// Characteristic paths by UUID, for writes.
         var paths: [CharacteristicUUID: String]
+        /// Socket readers of acquired characteristics, by path.
+        var readers: [String: NotifySocketReader]
     }
 
     /// Captures until the calling task is cancelled.
@@ -169,11 +182,19 @@ public final class DeviceLink: Sendable {
         }
         // Subscriptions: the handler (the streams above) exists already.
         var subscribed: [String: CharacteristicUUID] = [:]
+        var readers: [String: NotifySocketReader] = [:]
         for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
         where profile.notified.contains(characteristic.uuid) && characteristic.notifies {
-            if try await startNotify(path) { subscribed[path] = characteristic.uuid }
+            if acquireNotify, characteristic.acquirable, !profile.reactionCharacteristics.contains(characteristic.uuid),
+               let reader = try await acquire(path, characteristic.uuid, sink) {
+                readers[path] = reader
+                subscribed[path] = characteristic.uuid
+            } else if try await startNotify(path) {
+                subscribed[path] = characteristic.uuid
+            }
         }
         guard !subscribed.isEmpty else {
+            for reader in readers.values { reader.stop() }
             throw .missingCharacteristic("\(query) offers none of the \(family.rawValue) characteristics to "
                                          + "subscribe to (\(profile.notified.map(\.description).joined(separator: ", ")))")
         }
@@ -185,7 +206,7 @@ public final class DeviceLink: Sendable {
         var paths: [CharacteristicUUID: String] = [:]
         for (path, characteristic) in found where paths[characteristic.uuid] == nil { paths[characteristic.uuid] = path }
         return Session(devicePath: device.path, owner: owner, characteristics: subscribed, streams: streams,
-                       signals: merge(streams), paths: paths)
+                       signals: merge(streams), paths: paths, readers: readers)
     }
 
     /// `Device1.Connect`, retrying `InProgress` (a stale connect inside
@@ -234,6 +255,8 @@ public final class DeviceLink: Sendable {
     private struct FoundCharacteristic {
         var uuid: CharacteristicUUID
         var flags: [String]
+        /// `NotifyAcquired` is present: `AcquireNotify` is offered.
+        var acquirable = false
         var notifies: Bool { flags.contains("notify") || flags.contains("indicate") }
         var readable: Bool { flags.contains("read") }
     }
@@ -248,7 +271,8 @@ public final class DeviceLink: Sendable {
                 guard let properties = interfaces[BlueZ.characteristic],
                       let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init)
                 else { continue }
-                found[path] = FoundCharacteristic(uuid: uuid, flags: properties["Flags"]?.strings ?? [])
+                found[path] = FoundCharacteristic(uuid: uuid, flags: properties["Flags"]?.strings ?? [],
+                                                  acquirable: properties["NotifyAcquired"] != nil)
             }
             if found.values.contains(where: { profile.notified.contains($0.uuid) }) || attempt == 9 {
                 return found
@@ -275,6 +299,23 @@ public final class DeviceLink: Sendable {
             }
         }
         return false
+    }
+
+    /// `AcquireNotify`: a socket reader for the characteristic, or `nil`
+    /// when BlueZ refuses (the caller falls back to `StartNotify`).
+    private func acquire(_ path: String, _ uuid: CharacteristicUUID, _ sink: some CaptureSink)
+        async throws(CaptureError) -> NotifySocketReader?
+    {
+        let reply: [DBusValue]
+        do throws(CaptureError) {
+            reply = try await central.call(path: path, interface: BlueZ.characteristic, member: "AcquireNotify",
+                                           arguments: [.vardict([:])])
+        } catch {
+            guard case .bluez = error else { throw error }
+            return nil
+        }
+        guard let fd = reply.first?.unixFD?.take() else { return nil }
+        return NotifySocketReader(fileDescriptor: fd, characteristic: uuid) { sink.receive($0) }
     }
 
     private func perform(_ write: CaptureProfile.Write, at path: String) async throws(CaptureError) {
@@ -309,6 +350,7 @@ public final class DeviceLink: Sendable {
             }
         }
         defer {
+            for reader in session.readers.values { reader.stop() }
             reportDrops()
             for (uuid, gap) in removed {
                 sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
@@ -353,6 +395,7 @@ public final class DeviceLink: Sendable {
                     guard let path = signal.arguments.first?.objectPath else { continue }
                     if path == session.devicePath { return "device removed by BlueZ" }
                     if let uuid = subscribed.removeValue(forKey: path) {
+                        session.readers[path]?.stop()
                         removed[uuid] = (Recorder.now(), clock.now)
                         if subscribed.isEmpty {
                             // Nothing left to listen to: start over with a fresh connection.
@@ -393,7 +436,7 @@ public final class DeviceLink: Sendable {
             // A call from this (cancelled) task would be cancelled before it is sent, so
             // the calls go from a task of their own, which the cancellation does not reach.
             let central = self.central
-            let paths = Array(subscribed.keys)
+            let paths = subscribed.keys.filter { session.readers[$0] == nil }
             await Task {
                 for path in paths {
                     _ = try? await central.call(path: path, interface: BlueZ.characteristic, member: "StopNotify",

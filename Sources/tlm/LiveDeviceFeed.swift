@@ -12,11 +12,13 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
     let identifier: String
     let displayName: String
     let facts: [String: String]
+    let acquireNotify: Bool
 
     /// Finds the device (by address or name) and describes it.
     ///
     /// - Throws: `CaptureError` when BlueZ, an adapter or the device is missing.
-    static func open(central: BluetoothCentral, query: String, family: DeviceFamily) async throws(CaptureError)
+    static func open(central: BluetoothCentral, query: String, family: DeviceFamily, acquireNotify: Bool = false)
+        async throws(CaptureError)
         -> LiveDeviceFeed
     {
         _ = try await central.adapter()
@@ -38,11 +40,11 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
             facts[String(format: "manufacturer_data_%04x", company)] = bytes.map { String(format: "%02x", $0) }.joined()
         }
         return LiveDeviceFeed(central: central, device: device, family: family, identifier: identifier,
-                              displayName: device.name ?? device.address, facts: facts)
+                              displayName: device.name ?? device.address, facts: facts, acquireNotify: acquireNotify)
     }
 
     func run(service: RecorderService, device index: Int) async throws {
-        let link = DeviceLink(central: central, device: device.address, family: family)
+        let link = DeviceLink(central: central, device: device.address, family: family, acquireNotify: acquireNotify)
         try await link.run(into: ServiceSink(service: service, index: index, name: displayName))
     }
 

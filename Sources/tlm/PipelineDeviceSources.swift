@@ -35,7 +35,9 @@ enum PipelineDeviceSources {
     ///
     /// - Throws: `CaptureError` (no bus, no BlueZ, no adapter, device not
     ///   found) or `PipelineError` for a capture file (not readable by this build).
-    static func external(for devices: [PipelineDevice]) async throws -> [any ExternalDeviceFeed] {
+    static func external(for devices: [PipelineDevice], acquireNotify: Bool = false) async throws
+        -> [any ExternalDeviceFeed]
+    {
         var feeds: [any ExternalDeviceFeed] = []
         var central: BluetoothCentral?
         for device in devices {
@@ -48,7 +50,7 @@ enum PipelineDeviceSources {
                 let bluetooth = try central ?? BluetoothCentral.systemBus()
                 central = bluetooth
                 feeds.append(try await LiveDeviceFeed.open(central: bluetooth, query: address ?? name ?? "",
-                                                          family: device.family))
+                                                          family: device.family, acquireNotify: acquireNotify))
             }
         }
         return feeds

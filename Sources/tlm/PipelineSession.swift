@@ -22,9 +22,11 @@ struct PipelineSession {
     let duration: Duration?
     let seed: UInt64?
     let scenario: SimulationScenario?
+    /// Live devices take notifications from `AcquireNotify` sockets where offered.
+    var acquireNotify = false
 
     func run(stop: SignalWatcher) async throws -> SimulatedSession.Summary {
-        let external = try await PipelineDeviceSources.external(for: pipeline.devices)
+        let external = try await PipelineDeviceSources.external(for: pipeline.devices, acquireNotify: acquireNotify)
         let devices = try pipeline.simulatedDevices(seed: seed, scenario: scenario, skippingOthers: true)
         let service = RecorderService(capacity: Self.ingestCapacity)
         let duration = self.duration

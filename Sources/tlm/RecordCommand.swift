@@ -47,6 +47,9 @@ struct RecordCommand: AsyncParsableCommand {
             help: "Record a live BLE device, by address or advertised name (repeatable); see `tlm scan`.")
     var devices: [String] = []
 
+    @Flag(help: "With --device: take notifications from BlueZ's AcquireNotify sockets where offered, instead of StartNotify signals (faster; some peripherals lose their first notifications on this path).")
+    var acquireNotify = false
+
     @Option(name: .customLong("family"),
             help: "With --simulate: a family to simulate (repeatable; default every family). With --device: the family of each device, in order (one applies to all; default: from the advertisement).")
     var families: [FamilyArgument] = []
@@ -85,6 +88,7 @@ struct RecordCommand: AsyncParsableCommand {
         if pipeline != nil, !families.isEmpty {
             throw ValidationError("--family applies to --simulate and --device; a pipeline file declares its own devices")
         }
+        if acquireNotify, devices.isEmpty { throw ValidationError("--acquire-notify applies to --device") }
         guard sources == 1 else {
             throw ValidationError("nothing to record: pass --simulate, --pipeline FILE or --device ADDRESS|NAME")
         }
@@ -203,8 +207,9 @@ struct RecordCommand: AsyncParsableCommand {
         let configuration = configuration(base: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
-        let session = PipelineSession(pipeline: pipeline, directory: directory, configuration: configuration,
+        var session = PipelineSession(pipeline: pipeline, directory: directory, configuration: configuration,
                                       duration: duration?.duration, seed: seed, scenario: scenario)
+        session.acquireNotify = acquireNotify
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
         print("Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
               + "\(pipeline.derived.count) derived stream(s)) to \(directory)"

@@ -234,4 +234,28 @@ import TestSupport
         }
         #expect(malformed == 1 && values == 10)
     }
+
+    /// Opt-in AcquireNotify: the values come through the sockets (one
+    /// datagram each, an empty one included), none through `StartNotify`;
+    /// stopping closes the sockets, which releases them in BlueZ.
+    @Test func acquireNotifyDeliversEveryDatagramIncludingAnEmptyOne() async throws {
+        let d001 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(1)!))
+        let device = smallDiot(count: 100, spacing: 1, faults: [.emptyNotification(d001, after: 40)])
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
+        defer { fake.stop() }
+        let central = try central(fake)
+        defer { central.close() }
+        let running = startLink(central, device: Self.address, family: .diot, acquireNotify: true)
+        try await Self.waitForAll(fake, running.sink)
+        #expect(await running.stop() == nil)
+
+        try Self.expectSameAsSent(fake, running.sink)
+        #expect(running.sink.notifications.count == 101)
+        #expect(running.sink.notifications.contains { $0.bytes.isEmpty })
+        let events = try fake.events()
+        #expect(events.filter { $0.kind == "call" && $0.member == "AcquireNotify" && $0.result == "ok" }.count == 2)
+        #expect(!events.contains { $0.kind == "call" && $0.member == "StartNotify" })
+        #expect(events.filter { $0.kind == "notify" && $0.device == Self.address }.allSatisfy { $0.via == "fd" })
+        #expect(running.sink.losses.isEmpty)
+    }
 }

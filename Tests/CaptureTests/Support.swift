@@ -90,8 +90,9 @@ struct RunningLink {
 }
 
 func startLink(_ central: BluetoothCentral, device: String, family: DeviceFamily,
-               policy: ReconnectPolicy = quickPolicy) -> RunningLink {
-    let link = DeviceLink(central: central, device: device, family: family, policy: policy)
+               policy: ReconnectPolicy = quickPolicy, acquireNotify: Bool = false) -> RunningLink {
+    let link = DeviceLink(central: central, device: device, family: family, policy: policy,
+                          acquireNotify: acquireNotify)
     let sink = CollectingSink()
     let task = Task { () -> CaptureError? in
         do throws(CaptureError) {
