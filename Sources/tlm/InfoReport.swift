@@ -57,7 +57,8 @@ struct InfoReport {
         if info.losses.isEmpty {
             out += line("Loss", "none")
         } else {
-            out += line("Loss", "\(Self.grouped(info.lossCount)) in \(info.losses.count) records")
+            let gaps = info.gapSeconds > 0 ? String(format: " and %.3f s of gaps", info.gapSeconds) : ""
+            out += line("Loss", "\(Self.grouped(info.lossCount)) elements\(gaps) in \(info.losses.count) records")
             for loss in info.losses.prefix(20) {
                 let gap = loss.durationNanoseconds.map { "  gap " + Self.seconds($0) } ?? ""
                 out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
@@ -114,5 +115,12 @@ struct InfoReport {
             unit += 1
         }
         return unit == 0 ? "\(count) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}
+
+extension RecordingInfo {
+    /// The summed duration of the loss records that are gaps in time, in seconds.
+    var gapSeconds: Double {
+        Double(losses.reduce(UInt64(0)) { $0 + ($1.durationNanoseconds ?? 0) }) / 1e9
     }
 }

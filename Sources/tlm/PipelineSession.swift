@@ -138,7 +138,7 @@ struct PipelineSession {
         return SimulatedSession.Summary(
             messageCount: info.messageCount, streamCount: info.streams.count, segmentCount: info.segments.count,
             byteSize: info.byteSize, lossCount: info.lossCount,
-            lossRecordCount: info.losses.count, stoppedBySignal: stop.fired)
+            lossRecordCount: info.losses.count, gapSeconds: info.gapSeconds, stoppedBySignal: stop.fired)
     }
 }
 

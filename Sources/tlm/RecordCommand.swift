@@ -234,7 +234,8 @@ struct RecordCommand: AsyncParsableCommand {
               + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
               + (summary.stoppedBySignal ? " (stopped by signal)" : "") + ".")
         if summary.lossRecordCount > 0 {
-            print("Loss: \(summary.lossCount) elements in \(summary.lossRecordCount) loss record(s); "
+            let gaps = summary.gapSeconds > 0 ? String(format: " and %.3f s of gaps", summary.gapSeconds) : ""
+            print("Loss: \(summary.lossCount) elements\(gaps) in \(summary.lossRecordCount) loss record(s); "
                   + "see `tlm info \(directory)`.")
             throw ExitCode(3)
         }

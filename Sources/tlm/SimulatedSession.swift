@@ -16,6 +16,8 @@ struct SimulatedSession {
         var lossCount: Int
         /// Loss records written (a gap in time may lose no counted element).
         var lossRecordCount: Int
+        /// The summed duration of the loss records that are gaps in time.
+        var gapSeconds: Double = 0
         var stoppedBySignal: Bool
     }
 
@@ -71,6 +73,7 @@ struct SimulatedSession {
         return Summary(messageCount: info.messageCount, streamCount: info.streams.count,
                        segmentCount: info.segments.count, byteSize: info.byteSize, lossCount: info.lossCount,
                        lossRecordCount: info.losses.count,
+                       gapSeconds: info.gapSeconds,
                        stoppedBySignal: stop.fired)
     }
 

@@ -41,6 +41,16 @@ let benchmarks: @Sendable () -> Void = {
             FileHandle.standardError.write(Data("  ours: \(Int(rate)) notifications/s\n".utf8))
         }
     }
+    Benchmark("Capture with AcquireNotify: fake BlueZ → socket → DeviceLink → RecorderService, \(count / 1000)k notifications",
+              configuration: configuration) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            let rate: Double
+            do { rate = try await CaptureRun.ours(count: count, acquireNotify: true) } catch { fatalError("capture failed: \(error)") }
+            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                                  Int(rate))
+            FileHandle.standardError.write(Data("  ours, AcquireNotify: \(Int(rate)) notifications/s\n".utf8))
+        }
+    }
     Benchmark("Capture peer: fake BlueZ → D-Bus → dbus-python receiver, \(count / 1000)k notifications",
               configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -60,7 +70,7 @@ enum CaptureRun {
     static let characteristic = DiotGATT.characteristic(for: DiotChannel(1)!)
 
     /// A fake serving one DIoT device whose `count` notifications all have `at_ms` 0.
-    static func startFake(count: Int) throws -> FakeLauncher {
+    static func startFake(count: Int, acquireNotify: Bool = false) throws -> FakeLauncher {
         let uuid = characteristic.description.lowercased()
         var notifications: [String] = []
         notifications.reserveCapacity(count)
@@ -69,10 +79,10 @@ enum CaptureRun {
             notifications.append(String(format: "{\"at_ms\":0,\"char\":\"%@\",\"hex\":\"09%08x\"}", uuid, UInt32(index)))
         }
         let scenario = """
-            {"adapter": {}, "devices": [{"address": "\(address)", "name": "DIoT-BENCH",
+            {"adapter": {}, "devices": [{"address": "\(address)", "name": "DIoT-BENCH", "fd_backpressure": "wait",
               "manufacturer_data": {"0x04F7": "000102030405060708090a0b0c0d0e0f"},
               "services": [{"uuid": "d000", "characteristics": [
-                {"uuid": "\(uuid)", "flags": ["notify"], "acquire_notify": false}]}],
+                {"uuid": "\(uuid)", "flags": ["notify"], "acquire_notify": \(acquireNotify)}]}],
               "notifications": [\(notifications.joined(separator: ","))]}]}
             """
         let fake = try FakeLauncher.start(scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py")
@@ -82,8 +92,8 @@ enum CaptureRun {
     }
 
     /// Ours: DeviceLink into a RecorderService recording; the rate at which the recorder records.
-    static func ours(count: Int) async throws -> Double {
-        let fake = try startFake(count: count)
+    static func ours(count: Int, acquireNotify: Bool = false) async throws -> Double {
+        let fake = try startFake(count: count, acquireNotify: acquireNotify)
         defer { fake.stop() }
         let directory = NSTemporaryDirectory() + "tlm-capture-bench-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -91,7 +101,7 @@ enum CaptureRun {
         defer { central.close() }
         let service = RecorderService(capacity: 1 << 18)
         let clock = StreamClock(expected: count)
-        let link = DeviceLink(central: central, device: address, family: .diot)
+        let link = DeviceLink(central: central, device: address, family: .diot, acquireNotify: acquireNotify)
         let capture = Task { try await link.run(into: ServiceSink(service: service)) }
         let recording = Task {
             try await service.run { () throws(RecordingError) in
