@@ -58,8 +58,9 @@ public final class Recorder {
     private var segment: SegmentWriter?
     private var segmentRowID: Int64 = 0
     private var segmentSequence = 0
-    private var segmentFirstTime: UInt64?
-    private var chunkFirstTime: UInt64?
+    /// What every write reads and updates, in one struct: one exclusive
+    /// access per message instead of one per field.
+    private var hot = WriteState()
     private var closed = false
     private var lossStream: StreamHandle?
     private let chunkAgeNanoseconds: UInt64
@@ -165,6 +166,8 @@ public final class Recorder {
         let channel = SegmentChannel(id: channelID, topic: descriptor.topic, schemaID: schemaID,
                                      schema: descriptor.schema, metadata: metadata)
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
+        hot.sequences.append(0)
+        hot.streamIDs.append(streamID)
         return StreamHandle(channelID: channelID, streamID: streamID, topic: descriptor.topic)
     }
 
@@ -180,30 +183,38 @@ public final class Recorder {
                       payload: UnsafeRawBufferPointer, numericValue: Double? = nil) throws(RecordingError) {
         try ensureOpen()
         let slot = Int(stream.channelID) - 1
-        guard streams.indices.contains(slot), streams[slot].streamID == stream.streamID else {
-            throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+        if segment == nil {
+            guard hot.knows(slot: slot, streamID: stream.streamID) else {
+                throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+            }
+            try openSegment()
         }
-        // A segment spans less than the rotation duration of log time; a chunk
-        // less than the chunk age.
-        if let duration = segmentDurationNanoseconds, let first = segmentFirstTime, logTime > first,
-           logTime - first >= duration {
-            try closeSegment()
-        } else if let first = chunkFirstTime, logTime > first,
-                  logTime - first >= chunkAgeNanoseconds {
-            try closeChunk()
+        var sequence: UInt32 = 0
+        admission: while true {
+            // A segment spans less than the rotation duration of log time; a chunk
+            // less than the chunk age.
+            switch hot.admit(slot: slot, streamID: stream.streamID, logTime: logTime,
+                             segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds) {
+            case .admitted(let next):
+                sequence = next
+                break admission
+            case .unknownStream:
+                throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+            case .segmentDue:
+                try closeSegment()
+                try openSegment()
+            case .chunkDue:
+                try closeChunk()
+            }
         }
-        if segment == nil { try openSegment() }
-        let sequence = streams[slot].nextSequence
-        streams[slot].nextSequence &+= 1
-        if chunkFirstTime == nil { chunkFirstTime = logTime }
-        if segmentFirstTime == nil { segmentFirstTime = logTime }
         let writer = segment!
         if !writer.isDefined(stream.channelID) { writer.define(streams[slot].channel) }
-        if let closedChunk = try writer.write(
+        let written = try writer.write(
             channelID: stream.channelID, sequence: sequence, logTime: logTime,
-            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue) {
-            try committed(closedChunk)
-        }
+            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
+        // The message filled the chunk: it was sealed, a new one starts.
+        if !writer.hasOpenChunk { hot.chunkFirstTime = nil }
+        if !written.isEmpty { try committed(written) }
     }
 
     /// Records one message.
@@ -262,12 +273,20 @@ public final class Recorder {
     }
 
     /// Closes the open chunk if its oldest message is older than the
-    /// configured chunk age at `now`. Call it on a timer so a quiet stream's
-    /// data does not sit in memory.
+    /// configured chunk age at `now`, and waits until it is on disk and in
+    /// the index; otherwise commits the chunks written since the last call.
+    /// Call it on a timer, so a quiet stream's data neither sits in memory
+    /// nor stays out of the index.
     public func closeChunkIfDue(now: UInt64) throws(RecordingError) {
         try ensureOpen()
-        if let first = chunkFirstTime, now > first, now - first >= chunkAgeNanoseconds {
-            try closeChunk()
+        if let first = hot.chunkFirstTime, now > first, now - first >= chunkAgeNanoseconds, let segment {
+            hot.chunkFirstTime = nil
+            let written = try segment.closeChunk() + (try segment.drain())
+            if !written.isEmpty { try committed(written) }
+        } else if let segment {
+            // Chunks the pipeline wrote since: into the index.
+            let written = try segment.harvest()
+            if !written.isEmpty { try committed(written) }
         }
     }
 
@@ -286,15 +305,15 @@ public final class Recorder {
     // MARK: - Chunks and segments
 
     private func closeChunk() throws(RecordingError) {
-        chunkFirstTime = nil
-        guard let segment, let chunk = try segment.closeChunk() else { return }
-        try committed(chunk)
+        hot.chunkFirstTime = nil
+        guard let segment else { return }
+        let written = try segment.closeChunk()
+        if !written.isEmpty { try committed(written) }
     }
 
-    /// Commits a closed chunk to the index and rotates the segment if due.
-    private func committed(_ chunk: ClosedChunk) throws(RecordingError) {
-        chunkFirstTime = nil
-        try commitToIndex(chunk)
+    /// Commits chunks written to disk to the index and rotates the segment if due.
+    private func committed(_ chunks: [ClosedChunk]) throws(RecordingError) {
+        for chunk in chunks { try commitToIndex(chunk) }
         if let segment, segment.byteSize >= configuration.segmentSize { try closeSegment() }
     }
 
@@ -377,16 +396,16 @@ public final class Recorder {
             return db.lastInsertedRowID
         }
         segment = writer
-        segmentFirstTime = nil
-        chunkFirstTime = nil
+        hot.segmentFirstTime = nil
+        hot.chunkFirstTime = nil
     }
 
     private func closeSegment() throws(RecordingError) {
         guard let writer = segment else { return }
         segment = nil
-        chunkFirstTime = nil
+        hot.chunkFirstTime = nil
         let (last, closedSegment) = try writer.close()
-        if let last { try commitToIndex(last) }
+        for chunk in last { try commitToIndex(chunk) }
         let rowID = segmentRowID
         try index.write { db in
             try db.execute(
@@ -410,5 +429,42 @@ private struct StreamRecord {
     var descriptor: StreamDescriptor
     var channel: SegmentChannel
     var streamID: Int64
-    var nextSequence: UInt32 = 0
+}
+
+/// The recorder's per-message state: each stream's next sequence number and
+/// row id (by channel id − 1), and the log times the open segment and chunk began.
+private struct WriteState {
+    enum Admission {
+        case admitted(sequence: UInt32)
+        case unknownStream
+        case segmentDue
+        case chunkDue
+    }
+
+    var sequences: [UInt32] = []
+    var streamIDs: [Int64] = []
+    var segmentFirstTime: UInt64?
+    var chunkFirstTime: UInt64?
+
+    /// Whether `slot` holds the stream with row id `streamID`.
+    func knows(slot: Int, streamID: Int64) -> Bool {
+        slot >= 0 && slot < streamIDs.count && streamIDs[slot] == streamID
+    }
+
+    /// Takes a message of stream `slot` at `logTime`, unless its stream is
+    /// unknown or the segment or chunk must be closed first.
+    @inline(__always)
+    mutating func admit(slot: Int, streamID: Int64, logTime: UInt64, segmentDuration: UInt64?,
+                        chunkAge: UInt64) -> Admission {
+        guard knows(slot: slot, streamID: streamID) else { return .unknownStream }
+        if let duration = segmentDuration, let first = segmentFirstTime, logTime > first, logTime - first >= duration {
+            return .segmentDue
+        }
+        if let first = chunkFirstTime, logTime > first, logTime - first >= chunkAge { return .chunkDue }
+        let sequence = sequences[slot]
+        sequences[slot] &+= 1
+        if chunkFirstTime == nil { chunkFirstTime = logTime }
+        if segmentFirstTime == nil { segmentFirstTime = logTime }
+        return .admitted(sequence: sequence)
+    }
 }

@@ -3,8 +3,13 @@
 /// ``close()`` the DataEnd record, the summary (Schemas, Channels, Statistics,
 /// Chunk Indexes, Metadata Indexes), the Summary Offsets and the Footer.
 ///
-/// Bytes reach the file a whole chunk at a time, so a crash loses at most the
-/// open chunk. The writer is not `Sendable`: one task owns it.
+/// Bytes reach the file a whole chunk at a time. Closed chunks are
+/// compressed and written by a ``ChunkPipeline`` worker thread while the
+/// owner fills the next one; ``write(channelID:sequence:logTime:publishTime:payload:numericValue:)``,
+/// ``closeChunk()`` and ``harvest()`` hand back the chunks that have reached
+/// the file since, so the index only ever names bytes on disk. A crash loses
+/// at most the open chunk and the (at most two) sealed chunks not yet
+/// written. The writer is not `Sendable`: one task owns it.
 package final class SegmentWriter {
     /// Settings for one segment.
     package struct Options: Sendable {
@@ -21,27 +26,20 @@ package final class SegmentWriter {
     package let sequence: Int
     package let path: String
     private let options: Options
-    private let file: SegmentFile
-    private let compressor: ZstdCompressor?
+    /// `options.chunkSize`, read once.
+    private let chunkSize: Int
+    private let pipeline: ChunkPipeline
+    private var file: SegmentFile { pipeline.file }
 
     // Recording-wide definitions this segment has written, by id.
     private var schemas: [UInt16: MessageSchema] = [:]
     private var channels: [UInt16: SegmentChannel] = [:]
-    /// `definedChannels[id]`: the channel's records are in this segment (dense, for the hot path).
-    private var definedChannels: [Bool] = []
-
-    // The open chunk.
-    private var chunkRecords = MCAPByteBuffer(capacity: 1 << 20)
-    private var chunkStart = UInt64.max
-    private var chunkEnd = UInt64.min
-    private var chunkMessageCount = 0
-    /// Per-channel state of the open chunk, indexed by channel id.
-    private var chunkChannels: [ChannelAccumulator] = []
-    private var chunkChannelsUsed: [UInt16] = []
-    private var scratch = MCAPByteBuffer(capacity: 1 << 16)
+    /// The open chunk and the channels defined in this segment: one stored
+    /// struct, so a message costs one exclusive access to the writer's state,
+    /// not one per field.
+    private var open = OpenChunk()
 
     // Whole-segment accounting for the summary.
-    private var chunkIndexes = MCAPByteBuffer(capacity: 1 << 12)
     private var chunkCount = 0
     private var metadataIndexes = MCAPByteBuffer()
     private var metadataCount = 0
@@ -51,14 +49,17 @@ package final class SegmentWriter {
     private var channelMessageCounts: [UInt16: UInt64] = [:]
     private var uncompressedTotal: UInt64 = 0
     private var isClosed = false
+    /// Chunks the pipeline finished before a metadata write drained it.
+    private var completedEarly: [ClosedChunk] = []
 
     /// Creates the segment file and writes its magic and Header.
     package init(path: String, sequence: Int, options: Options) throws(RecordingError) {
         self.path = path
         self.sequence = sequence
         self.options = options
-        self.compressor = options.compress ? try ZstdCompressor(level: options.zstdLevel) : nil
-        self.file = try SegmentFile(creating: path)
+        self.chunkSize = options.chunkSize
+        let compressor = options.compress ? try ZstdCompressor(level: options.zstdLevel) : nil
+        let file = try SegmentFile(creating: path)
         var head = MCAPByteBuffer()
         head.append(raw: mcapMagic)
         let slot = head.beginRecord(.header)
@@ -66,16 +67,22 @@ package final class SegmentWriter {
         head.appendString(options.library)
         head.endRecord(slot)
         try file.write(head.bytes)
+        self.pipeline = ChunkPipeline(file: file, compressor: compressor, segmentSequence: sequence)
     }
 
-    /// The segment's size on disk so far.
-    package var byteSize: UInt64 { file.offset }
+    deinit {
+        pipeline.stop()
+    }
+
+    /// The segment's size on disk so far (the chunks still being compressed not included).
+    package var byteSize: UInt64 { pipeline.byteSize }
 
     /// Writes a Metadata record in the data section (outside chunks) and
     /// remembers it for the Metadata Index.
     package func writeMetadata(name: String, _ values: [String: String]) throws(RecordingError) {
         try ensureOpen()
-        // A Metadata record must not sit inside a chunk: close the open one first.
+        // Outside chunks, after every chunk written so far.
+        completedEarly += try pipeline.drain()
         var record = MCAPByteBuffer()
         let slot = record.beginRecord(.metadata)
         record.appendString(name)
@@ -83,6 +90,7 @@ package final class SegmentWriter {
         record.endRecord(slot)
         let offset = file.offset
         try file.write(record.bytes)
+        pipeline.noteFileSize()
         let index = metadataIndexes.beginRecord(.metadataIndex)
         metadataIndexes.append(offset)
         metadataIndexes.append(UInt64(record.count))
@@ -91,8 +99,9 @@ package final class SegmentWriter {
         metadataCount += 1
     }
 
-    /// Appends a message to the open chunk. Returns the chunk it closed, when
-    /// this message filled it.
+    /// Appends a message to the open chunk. When this message filled it, the
+    /// chunk is sealed for the pipeline and the chunks written since the last
+    /// call are returned; otherwise nothing.
     ///
     /// - Parameters:
     ///   - channel: The message's channel; its Schema and Channel records are
@@ -106,155 +115,101 @@ package final class SegmentWriter {
         publishTime: UInt64,
         payload: UnsafeRawBufferPointer,
         numericValue: Double?
-    ) throws(RecordingError) -> ClosedChunk? {
+    ) throws(RecordingError) -> [ClosedChunk] {
         guard !isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
-        let id = Int(channelID)
-        guard id < definedChannels.count, definedChannels[id] else {
+        switch open.append(channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                           payload: payload, numericValue: numericValue, chunkSize: chunkSize) {
+        case .appended: return []
+        case .full: return try closeChunk()
+        case .undefinedChannel:
             throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
         }
-        if chunkChannels[id].messageCount == 0 { chunkChannelsUsed.append(channelID) }
-        chunkChannels[id].add(time: logTime, offset: UInt64(chunkRecords.count), value: numericValue)
-        chunkRecords.appendMessageRecord(channelID: channelID, sequence: sequence, logTime: logTime,
-                                         publishTime: publishTime, payload: payload)
-        if logTime < chunkStart { chunkStart = logTime }
-        if logTime > chunkEnd { chunkEnd = logTime }
-        chunkMessageCount += 1
-        return chunkRecords.count >= options.chunkSize ? try closeChunk() : nil
+    }
+
+    /// Waits until every sealed chunk is on disk; returns the chunks written
+    /// since the last call.
+    package func drain() throws(RecordingError) -> [ClosedChunk] {
+        defer { completedEarly.removeAll() }
+        return completedEarly + (try pipeline.drain())
+    }
+
+    /// Whether the open chunk holds a message.
+    package var hasOpenChunk: Bool { open.messageCount > 0 }
+
+    /// The chunks written since the last call (call it on a timer, so a quiet
+    /// recording's chunks reach the index).
+    package func harvest() throws(RecordingError) -> [ClosedChunk] {
+        defer { completedEarly.removeAll() }
+        return completedEarly + (try pipeline.harvest())
     }
 
     /// Whether the segment has written the channel's definition.
     @inline(__always)
     package func isDefined(_ channelID: UInt16) -> Bool {
-        Int(channelID) < definedChannels.count && definedChannels[Int(channelID)]
+        Int(channelID) < open.defined.count && open.defined[Int(channelID)]
     }
 
     /// Writes the Schema and Channel records into the open chunk; call it
     /// once per channel before the channel's first message in this segment.
     package func define(_ channel: SegmentChannel) {
         let id = Int(channel.id)
-        if id >= definedChannels.count {
-            definedChannels.append(contentsOf: repeatElement(false, count: id + 1 - definedChannels.count))
-            chunkChannels.append(contentsOf: repeatElement(ChannelAccumulator(), count: id + 1 - chunkChannels.count))
+        if id >= open.defined.count {
+            open.defined.append(contentsOf: repeatElement(false, count: id + 1 - open.defined.count))
+            open.channels.append(contentsOf: repeatElement(ChannelAccumulator(), count: id + 1 - open.channels.count))
         }
-        guard !definedChannels[id] else { return }
-        definedChannels[id] = true
+        guard !open.defined[id] else { return }
+        open.defined[id] = true
         if schemas[channel.schemaID] == nil {
             schemas[channel.schemaID] = channel.schema
-            Self.appendSchema(id: channel.schemaID, channel.schema, to: &chunkRecords)
+            Self.appendSchema(id: channel.schemaID, channel.schema, to: &open.records)
         }
         channels[channel.id] = channel
-        Self.appendChannel(channel, to: &chunkRecords)
+        Self.appendChannel(channel, to: &open.records)
     }
 
-    /// Compresses and writes the open chunk and its Message Index records.
-    /// Returns `nil` when no message is pending.
+    /// Seals the open chunk for the pipeline (which compresses and writes it
+    /// with its Message Index records) and returns the chunks written since
+    /// the last call. Waits when the pipeline is full.
     @discardableResult
-    package func closeChunk() throws(RecordingError) -> ClosedChunk? {
+    package func closeChunk() throws(RecordingError) -> [ClosedChunk] {
         try ensureOpen()
-        guard chunkMessageCount > 0 || chunkRecords.count > 0 else { return nil }
-        let chunkOffset = file.offset
-        let uncompressedSize = UInt64(chunkRecords.count)
-        let uncompressedCRC = CRC32.checksum(chunkRecords.bytes)
-
-        scratch.removeAll()
-        var compression = ""
-        var compressedSize = uncompressedSize
-        let start = chunkMessageCount > 0 ? chunkStart : 0
-        let end = chunkMessageCount > 0 ? chunkEnd : 0
-        func appendChunk(_ records: UnsafeRawBufferPointer, compression: String, into out: inout MCAPByteBuffer) {
-            let slot = out.beginRecord(.chunk)
-            out.append(start)
-            out.append(end)
-            out.append(uncompressedSize)
-            out.append(uncompressedCRC)
-            out.appendString(compression)
-            out.append(UInt64(records.count))
-            out.append(raw: records)
-            out.endRecord(slot)
-        }
-        if let compressor {
-            try chunkRecords.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
-                try compressor.compress(raw) { (packed: UnsafeRawBufferPointer) throws(RecordingError) in
-                    // A chunk that does not shrink is stored uncompressed.
-                    if packed.count < raw.count {
-                        compression = "zstd"
-                        compressedSize = UInt64(packed.count)
-                        appendChunk(packed, compression: compression, into: &scratch)
-                    } else {
-                        appendChunk(raw, compression: "", into: &scratch)
-                    }
-                }
-            }
-        } else {
-            chunkRecords.bytes.withUnsafeBytes { appendChunk($0, compression: "", into: &scratch) }
-        }
-        let chunkLength = UInt64(scratch.count)
-
-        // Message Index records, in channel id order, after the chunk.
-        chunkChannelsUsed.sort()
-        var indexOffsets: [(UInt16, UInt64)] = []
-        indexOffsets.reserveCapacity(chunkChannelsUsed.count)
-        var statistics: [ChunkChannelStatistics] = []
-        statistics.reserveCapacity(chunkChannelsUsed.count)
-        for id in chunkChannelsUsed {
-            let accumulator = chunkChannels[Int(id)]
-            indexOffsets.append((id, chunkOffset + UInt64(scratch.count)))
-            let slot = scratch.beginRecord(.messageIndex)
-            scratch.append(id)
-            scratch.append(UInt32(accumulator.entries.count * 8))
-            for value in accumulator.entries { scratch.append(value) }
-            scratch.endRecord(slot)
-            statistics.append(accumulator.statistics(channelID: id))
+        guard open.messageCount > 0 || open.records.count > 0 else { return try harvest() }
+        open.used.sort()
+        var channels: [(id: UInt16, entries: [UInt64], statistics: ChunkChannelStatistics)] = []
+        channels.reserveCapacity(open.used.count)
+        for id in open.used {
+            let accumulator = open.channels[Int(id)]
+            channels.append((id, accumulator.entries, accumulator.statistics(channelID: id)))
             channelMessageCounts[id, default: 0] += UInt64(accumulator.messageCount)
+            open.channels[Int(id)] = ChannelAccumulator()
         }
-        let messageIndexLength = UInt64(scratch.count) - chunkLength
-        try file.write(scratch.bytes)
-
-        // Chunk Index for the summary.
-        let slot = chunkIndexes.beginRecord(.chunkIndex)
-        chunkIndexes.append(start)
-        chunkIndexes.append(end)
-        chunkIndexes.append(chunkOffset)
-        chunkIndexes.append(chunkLength)
-        chunkIndexes.append(UInt32(indexOffsets.count * 10))
-        for (id, offset) in indexOffsets {
-            chunkIndexes.append(id)
-            chunkIndexes.append(offset)
-        }
-        chunkIndexes.append(messageIndexLength)
-        chunkIndexes.appendString(compression)
-        chunkIndexes.append(compressedSize)
-        chunkIndexes.append(uncompressedSize)
-        chunkIndexes.endRecord(slot)
-
-        let closed = ClosedChunk(
-            segmentSequence: sequence, ordinal: chunkCount, offset: chunkOffset, length: chunkLength,
-            messageIndexLength: messageIndexLength, startTime: start, endTime: end,
-            messageCount: chunkMessageCount, compression: compression, compressedSize: compressedSize,
-            uncompressedSize: uncompressedSize, channels: statistics, segmentSize: file.offset)
-
+        let job = ChunkPipeline.Job(records: open.records, startTime: open.start, endTime: open.end,
+                                    messageCount: open.messageCount, ordinal: chunkCount, channels: channels)
         chunkCount += 1
-        messageCount += UInt64(chunkMessageCount)
-        if chunkMessageCount > 0 {
-            messageStart = min(messageStart, chunkStart)
-            messageEnd = max(messageEnd, chunkEnd)
+        messageCount += UInt64(open.messageCount)
+        if open.messageCount > 0 {
+            messageStart = min(messageStart, open.start)
+            messageEnd = max(messageEnd, open.end)
         }
-        uncompressedTotal += uncompressedSize
-        for id in chunkChannelsUsed { chunkChannels[Int(id)].reset() }
-        chunkChannelsUsed.removeAll(keepingCapacity: true)
-        chunkRecords.removeAll()
-        chunkStart = .max
-        chunkEnd = .min
-        chunkMessageCount = 0
-        return closed
+        uncompressedTotal += UInt64(open.records.count)
+        open.used.removeAll(keepingCapacity: true)
+        open.records = pipeline.recordBuffer(capacity: options.chunkSize + (options.chunkSize >> 3))
+        open.start = .max
+        open.end = .min
+        open.messageCount = 0
+        try pipeline.submit(job)
+        return try harvest()
     }
 
     /// Closes the open chunk, writes DataEnd, the summary and the Footer, and
     /// closes the file. Returns the closed chunk (if one was open) and the
     /// segment's totals.
-    package func close() throws(RecordingError) -> (lastChunk: ClosedChunk?, segment: ClosedSegment) {
-        let last = try closeChunk()
+    package func close() throws(RecordingError) -> (lastChunks: [ClosedChunk], segment: ClosedSegment) {
+        var last = try closeChunk()
+        last += try pipeline.drain()
         isClosed = true
+        defer { pipeline.stop() }
+        let chunkIndexes = pipeline.chunkIndexes
 
         let statistics = MCAPRecord.Statistics(
             messageCount: messageCount, schemaCount: UInt16(schemas.count), channelCount: UInt32(channels.count),
@@ -297,6 +252,39 @@ extension SegmentChannel {
     var record: MCAPRecord.Channel {
         .init(id: id, schemaID: schemaID, topic: topic, messageEncoding: schema.messageEncoding,
               metadata: metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
+    }
+}
+
+/// A segment's open chunk (records, time range, per-channel accumulators)
+/// and which channels the segment has defined.
+private struct OpenChunk {
+    enum Outcome { case appended, full, undefinedChannel }
+
+    var records = MCAPByteBuffer(capacity: 1 << 20)
+    var start = UInt64.max
+    var end = UInt64.min
+    var messageCount = 0
+    /// Per-channel state, indexed by channel id.
+    var channels: [ChannelAccumulator] = []
+    /// Channel ids with a message in this chunk, in first-message order.
+    var used: [UInt16] = []
+    /// `defined[id]`: the channel's records are in this segment (dense, for the hot path).
+    var defined: [Bool] = []
+
+    /// Appends a message record and its index entry.
+    @inline(__always)
+    mutating func append(channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+                         payload: UnsafeRawBufferPointer, numericValue: Double?, chunkSize: Int) -> Outcome {
+        let id = Int(channelID)
+        guard id < defined.count, defined[id] else { return .undefinedChannel }
+        if channels[id].messageCount == 0 { used.append(channelID) }
+        channels[id].add(time: logTime, offset: UInt64(records.count), value: numericValue)
+        records.appendMessageRecord(channelID: channelID, sequence: sequence, logTime: logTime,
+                                    publishTime: publishTime, payload: payload)
+        if logTime < start { start = logTime }
+        if logTime > end { end = logTime }
+        messageCount += 1
+        return records.count >= chunkSize ? .full : .appended
     }
 }
 
