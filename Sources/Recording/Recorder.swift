@@ -6,9 +6,11 @@ public import Devices
 /// `segments/` and the catalog `index.sqlite`.
 ///
 /// A recorder is owned by one task (it is not `Sendable`); feed it from a
-/// single consumer loop. Each closed chunk is written to its segment and
-/// committed to the index in one transaction, so a crash loses at most the
-/// open chunk. Call ``close(at:)`` to close the open chunk and segment.
+/// single consumer loop. Each closed chunk is compressed and written to its
+/// segment by the segment's pipeline thread, then committed to the index in
+/// one transaction, so a crash loses at most the open chunk and the sealed
+/// ones not yet written (two at most). Call ``close(at:)`` to close the open
+/// chunk and segment.
 ///
 /// ```swift
 /// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))
