@@ -5,7 +5,14 @@ import Recording
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
-        abstract: "Print the version of tlm and of the formats it writes.")
+        abstract: "Print the version of tlm and of the formats it writes.",
+        discussion: """
+            Shell completion for every verb and option: tlm --generate-completion-script bash|zsh|fish.
+
+            Examples:
+              tlm version
+              tlm --generate-completion-script bash > /etc/bash_completion.d/tlm
+            """)
 
     func run() {
         print("tlm \(TelemetryRecorderVersion.current)")
