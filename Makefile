@@ -75,10 +75,14 @@ test: setup
 	$(SWIFT) test --skip-build --filter '$(LIVE_TESTS)'
 
 # The whole suite under ThreadSanitizer, in its own build directory.
+# Tests/tsan.supp names the one runtime hand-off TSan cannot see; live-capture
+# timing bounds get more slack, since the sanitizer slows the link down.
 tsan: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TLM_FUZZ_SCALE=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip '$(LIVE_TESTS)'
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(LIVE_TESTS)'
+	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp TLM_FUZZ_SCALE=1 \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip '$(LIVE_TESTS)'
+	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp TLM_TIMING_SLACK_MS=2000 \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(LIVE_TESTS)'
 
 # The query benchmark runs the release tlm (whole processes) against DuckDB.
 bench: build

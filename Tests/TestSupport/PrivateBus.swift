@@ -103,3 +103,11 @@ public struct PrivateBusError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// Slack for timing assertions against another process's clock, in
+/// nanoseconds: `defaultMilliseconds`, or `TLM_TIMING_SLACK_MS` when set (a
+/// sanitizer build runs several times slower).
+public func timingSlack(default defaultMilliseconds: Int64) -> Int64 {
+    let milliseconds = ProcessInfo.processInfo.environment["TLM_TIMING_SLACK_MS"].flatMap { Int64($0) }
+    return (milliseconds ?? defaultMilliseconds) * 1_000_000
+}

@@ -12,7 +12,8 @@ import TestSupport
 @Suite struct LiveCaptureCommandTests {
     /// Message latency between the processes on a loaded machine, allowed on
     /// each side of a gap's bounds (see `CaptureTests.DeviceLinkTests`).
-    static let slack: Int64 = 300_000_000
+    /// 300 ms, or `TLM_TIMING_SLACK_MS` (`make tsan` widens it: the sanitizer slows everything down).
+    static let slack: Int64 = timingSlack(default: 300)
 
     /// A scale that plays `device`'s notifications in about `wall` milliseconds.
     static func timeScale(_ device: FakeBlueZScenario.Device, wall: Double) -> Double {
