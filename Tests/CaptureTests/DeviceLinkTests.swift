@@ -15,8 +15,9 @@ import TestSupport
 /// when the last `StartNotify` arrives). So the gap lies between the fault's
 /// down time and the span from its start to the resumption, each widened by
 /// `slack` for the message latency between the two processes on a loaded
-/// machine.
-@Suite struct DeviceLinkTests {
+/// machine. The tests run one at a time: each measures gaps against another
+/// process's clock, which many parallel fakes on two cores would skew.
+@Suite(.serialized) struct DeviceLinkTests {
     static let address = "F0:00:00:00:00:01"
     /// 250 ms, or `TLM_TIMING_SLACK_MS` (`make tsan` widens it: the sanitizer slows the link down).
     static let slack: Int64 = timingSlack(default: 250)

@@ -91,7 +91,7 @@ import TestSupport
         let clock = ContinuousClock()
         let start = clock.now
         let byAddress = try await central.find(devices[1].address.lowercased(), timeout: .seconds(30))
-        #expect(clock.now - start < .seconds(15))  // well before the timeout, also on a loaded machine
+        #expect(clock.now - start < .seconds(25))  // before the 30 s timeout, also on a loaded machine or under TSan
         #expect(byAddress.address == devices[1].address && byAddress.family == .jacquard)
         // Known now (BlueZ keeps discovered devices): by name, with no new scan.
         let scans = try fake.events().filter { $0.member == "StartDiscovery" }.count

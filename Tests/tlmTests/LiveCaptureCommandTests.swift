@@ -9,7 +9,7 @@ import TestSupport
 /// points the binary at it). The recording must hold exactly what the fake
 /// sent, and each scripted fault a loss record whose duration matches the
 /// fault's, as the fake logged it.
-@Suite struct LiveCaptureCommandTests {
+@Suite(.serialized) struct LiveCaptureCommandTests {
     /// Message latency between the processes on a loaded machine, allowed on
     /// each side of a gap's bounds (see `CaptureTests.DeviceLinkTests`).
     /// 300 ms, or `TLM_TIMING_SLACK_MS` (`make tsan` widens it: the sanitizer slows everything down).
