@@ -22,10 +22,7 @@ public enum AdvertisementClassifier {
     ///   - serviceUUIDs: Advertised service UUIDs (any case).
     /// - Returns: The family, or `nil` when nothing in the advertisement is known.
     public static func family(manufacturerData: [UInt16: [UInt8]], serviceUUIDs: [String]) -> DeviceFamily? {
-        if let data = manufacturerData[DiotAdvertisement.companyID],
-           DiotAdvertisement.parse(manufacturerData: littleEndian(DiotAdvertisement.companyID) + data) != nil {
-            return .diot
-        }
+        if diotAdvertisement(in: manufacturerData) != nil { return .diot }
         let services = Set(serviceUUIDs.compactMap(CharacteristicUUID.init))
         for (family, service) in familyServices where services.contains(service) {
             return family
@@ -48,7 +45,12 @@ public enum AdvertisementClassifier {
         familyServices.filter { families.contains($0.0) }.map(\.1.description)
     }
 
-    private static func littleEndian(_ value: UInt16) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+    /// The DIoT advertisement in manufacturer data keyed by company id (as
+    /// BlueZ gives it: the company id is the key, not part of the bytes).
+    static func diotAdvertisement(in manufacturerData: [UInt16: [UInt8]]) -> DiotAdvertisement? {
+        let company = DiotAdvertisement.companyID
+        guard let data = manufacturerData[company] else { return nil }
+        return DiotAdvertisement.parse(
+            manufacturerData: [UInt8(truncatingIfNeeded: company), UInt8(truncatingIfNeeded: company >> 8)] + data)
     }
 }

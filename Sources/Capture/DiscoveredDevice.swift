@@ -22,6 +22,12 @@ public struct DiscoveredDevice: Sendable, Hashable {
     /// Whether BlueZ says it is connected.
     public var isConnected: Bool
 
+    /// The DIoT advertisement in its manufacturer data (company 0x04F7 and a
+    /// 16-byte device UUID), if there is one.
+    public var diotAdvertisement: DiotAdvertisement? {
+        AdvertisementClassifier.diotAdvertisement(in: manufacturerData)
+    }
+
     /// The family its advertisement identifies, if any (see ``AdvertisementClassifier``).
     public var family: DeviceFamily? {
         AdvertisementClassifier.family(manufacturerData: manufacturerData, serviceUUIDs: serviceUUIDs)

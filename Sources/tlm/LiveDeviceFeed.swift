@@ -25,12 +25,8 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
         let device = try await central.find(query)
         // DIoT devices name themselves by the UUID in their advertisement,
         // as the simulators do; other families by their address.
-        let advertisement = device.manufacturerData[DiotAdvertisement.companyID].flatMap {
-            DiotAdvertisement.parse(manufacturerData: [0xF7, 0x04] + $0)
-        }
-        let identifier = family == .diot && advertisement != nil
-            ? advertisement!.deviceIdentifier
-            : device.address.filter { $0 != ":" }.uppercased()
+        let advertised = family == .diot ? device.diotAdvertisement?.deviceIdentifier : nil
+        let identifier = advertised ?? device.address.filter { $0 != ":" }.uppercased()
         var facts = ["address": device.address, "source": "live (BlueZ)"]
         if let type = device.addressType { facts["address_type"] = type }
         if let name = device.name { facts["advertised_name"] = name }
