@@ -83,8 +83,8 @@ public final class DeviceLink: Sendable {
         var owner: String
         /// Subscribed characteristics by object path.
         var characteristics: [String: CharacteristicUUID]
-        var streams: [DBusSignals]
-        var signals: MergeManyPublisher<DBusSignals>
+        /// Every signal on the bus, in the bus's order (filtered in `stream`).
+        var signals: DBusSignals
         /// Characteristic paths by UUID, for writes.
         var paths: [CharacteristicUUID: String]
         /// Socket readers of acquired characteristics, by path.
@@ -159,9 +159,9 @@ public final class DeviceLink: Sendable {
         // the owner change of a restart in the order the bus delivered them: with one
         // subscription per kind, merged, a `Connected=false`, `InterfacesRemoved` or
         // `NameOwnerChanged` could overtake the values sent before it, which were lost.
-        var streams: [DBusSignals] = []
+        let signals: DBusSignals
         do {
-            streams.append(try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17)))
+            signals = try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17))
         } catch {
             throw .busLost(error.message)
         }
@@ -180,7 +180,7 @@ public final class DeviceLink: Sendable {
                                              receiveTime: Recorder.now()))
             }
         }
-        // Subscriptions: the handler (the streams above) exists already.
+        // Subscriptions: the handler (the stream above) exists already.
         var subscribed: [String: CharacteristicUUID] = [:]
         var readers: [String: NotifySocketReader] = [:]
         for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
@@ -205,8 +205,8 @@ public final class DeviceLink: Sendable {
         }
         var paths: [CharacteristicUUID: String] = [:]
         for (path, characteristic) in found where paths[characteristic.uuid] == nil { paths[characteristic.uuid] = path }
-        return Session(devicePath: device.path, owner: owner, characteristics: subscribed, streams: streams,
-                       signals: merge(streams), paths: paths, readers: readers)
+        return Session(devicePath: device.path, owner: owner, characteristics: subscribed,
+                       signals: signals, paths: paths, readers: readers)
     }
 
     /// `Device1.Connect`, retrying `InProgress` (a stale connect inside
@@ -342,7 +342,7 @@ public final class DeviceLink: Sendable {
         var reportedDrops = 0
         var sinceCheck = 0
         func reportDrops() {
-            let dropped = session.streams.reduce(0) { $0 + $1.droppedCount }
+            let dropped = session.signals.droppedCount
             if dropped > reportedDrops {
                 sink.lost(time: Recorder.now(), count: dropped - reportedDrops, duration: nil,
                           reason: "D-Bus signal buffer full")
