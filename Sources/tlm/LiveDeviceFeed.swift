@@ -33,7 +33,7 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
         if let rssi = device.rssi { facts["rssi_at_start"] = String(rssi) }
         if let advertised = device.family { facts["advertised_family"] = advertised.rawValue }
         for (company, bytes) in device.manufacturerData {
-            facts[String(format: "manufacturer_data_%04x", company)] = bytes.map { String(format: "%02x", $0) }.joined()
+            facts[String(format: "manufacturer_data_%04x", company)] = hex(bytes)
         }
         return LiveDeviceFeed(central: central, device: device, family: family, identifier: identifier,
                               displayName: device.name ?? device.address, facts: facts, acquireNotify: acquireNotify)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Devices
 import Foundation
 import Recording
 

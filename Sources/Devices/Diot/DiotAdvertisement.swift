@@ -43,22 +43,12 @@ public struct DiotAdvertisement: Sendable, Hashable {
 
     /// The device UUID as 32 lower-case hex digits, the device's identifier in topics.
     public var deviceIdentifier: String {
-        Self.hex(deviceUUID)
+        hex(deviceUUID)
     }
 
     /// A display name, `"DIoT-"` and the last two UUID bytes in upper-case
     /// hex, for example `"DIoT-9F3A"`.
     public var deviceName: String {
-        "DIoT-" + Self.hex(deviceUUID.suffix(2)).uppercased()
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        "DIoT-" + hex(deviceUUID.suffix(2)).uppercased()
     }
 }

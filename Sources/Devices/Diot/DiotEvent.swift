@@ -60,14 +60,7 @@ public enum DiotEvent: Sendable, Hashable, Encodable {
     /// - Parameter bytes: The bytes.
     /// - Returns: For example `"0a1bff"` for `[0x0A, 0x1B, 0xFF]`.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Devices.hex(bytes)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -159,7 +159,3 @@ extension SimulatedDevice where Self: NotificationSimulator {
     }
 }
 
-/// Lower-case hex of bytes.
-private func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
-}
