@@ -53,7 +53,7 @@ struct ScanCommand: AsyncParsableCommand {
         defer { central.close() }
         let found: [DiscoveredDevice]
         do {
-            found = try await central.scan(for: duration.duration, filter: DiscoveryFilter(duplicateData: false))
+            found = try await central.scan(for: duration.duration)
         } catch {
             throw CLIError(error.message)
         }
