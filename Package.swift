@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "Families", targets: ["Families"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
@@ -33,13 +34,17 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
-        // Streams <- Devices <- Recording <- Capture/Pipeline <- tlm, and
+        // Devices <- Recording <- Families <- Capture/Pipeline <- tlm, and
         // Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
         // knows nothing of devices, so it sits beside Devices, not above it).
+        // Devices holds the families' wire formats (usable without GRDB or
+        // zstd); Recording is family-agnostic; Families is where each family
+        // says how it is decoded, recorded, captured and simulated, and the
+        // one list of families (docs/adding-a-family.md).
         .target(name: "Streams", swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
         .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
-        .target(name: "Devices", dependencies: ["Streams"], swiftSettings: strictSettings),
+        .target(name: "Devices", swiftSettings: strictSettings),
         .target(
             name: "Recording",
             dependencies: [
@@ -48,17 +53,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // One descriptor per device family and the list of all families.
+        .target(name: "Families", dependencies: ["Devices", "Recording"], swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(
             name: "Pipeline",
-            dependencies: ["Streams", "Devices", "Recording", .product(name: "Yams", package: "Yams")],
+            dependencies: ["Streams", "Devices", "Recording", "Families", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         // Live BLE capture over BlueZ (D-Bus): discovery, connections,
         // notifications, reconnection with gaps recorded as loss.
         .target(
             name: "Capture",
-            dependencies: ["DBus", "Devices", "Recording", "Streams"],
+            dependencies: ["DBus", "Devices", "Families", "Streams"],
             swiftSettings: strictSettings
         ),
         // Test support users import: the manual clock, marble tests, and
@@ -67,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Streams", "Pipeline", "Capture",
+                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -81,7 +88,8 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Devices", "Streams", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Recording", "Devices", "Families", "Streams", "TestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -92,14 +100,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Recording", "Devices", "Streams", "TestSupport"],
+            dependencies: ["Pipeline", "Recording", "Devices", "Families", "Streams", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "DBus", "Devices", "Recording", "Streams", "TestSupport"],
+            dependencies: ["Capture", "DBus", "Devices", "Families", "Recording", "Streams", "TestSupport"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -1,6 +1,6 @@
 public import Devices
+public import Families
 import DBus
-import Recording
 import Streams
 
 /// One live device over BlueZ, for as long as the task running it lives:
@@ -58,7 +58,10 @@ public final class DeviceLink: Sendable {
     /// - Parameters:
     ///   - central: The BlueZ client.
     ///   - query: The device's address (`AA:BB:…`) or advertised name.
-    ///   - family: Its family.
+    ///   - family: Its family: the profile of its built-in descriptor (a
+    ///     family the build does not know has an empty profile, so ``run(into:)``
+    ///     fails with `missingCharacteristic`). To capture a family of your
+    ///     own, pass its profile with ``init(central:device:profile:policy:acquireNotify:)``.
     ///   - policy: Reconnection back-off.
     ///   - acquireNotify: Take notifications from `AcquireNotify` sockets
     ///     (one datagram per notification, no D-Bus message each) where a
@@ -67,13 +70,29 @@ public final class DeviceLink: Sendable {
     ///     peripherals notify before the CCCD write completes and BlueZ drops
     ///     those on the socket path. Characteristics whose notifications the
     ///     family answers (Jacquard's notify characteristic) stay on `StartNotify`.
-    public init(central: BluetoothCentral, device query: String, family: DeviceFamily,
+    public convenience init(central: BluetoothCentral, device query: String, family: DeviceFamily,
+                            policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false) {
+        self.init(central: central, device: query,
+                  profile: FamilyRegistry.builtIn[family]?.capture ?? CaptureProfile(family: family, notified: []),
+                  policy: policy, acquireNotify: acquireNotify)
+    }
+
+    /// Creates a link for a device captured with `profile` (its family's,
+    /// ``FamilyDescriptor/capture``); nothing happens until ``run(into:)``.
+    ///
+    /// - Parameters:
+    ///   - central: The BlueZ client.
+    ///   - query: The device's address (`AA:BB:…`) or advertised name.
+    ///   - profile: What is subscribed, read and written.
+    ///   - policy: Reconnection back-off.
+    ///   - acquireNotify: As in ``init(central:device:family:policy:acquireNotify:)``.
+    public init(central: BluetoothCentral, device query: String, profile: CaptureProfile,
                 policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false) {
         self.acquireNotify = acquireNotify
         self.central = central
         self.query = query
-        self.family = family
-        self.profile = CaptureProfile.for(family)
+        self.family = profile.family
+        self.profile = profile
         self.policy = policy
     }
 
@@ -122,7 +141,7 @@ public final class DeviceLink: Sendable {
                 failures = 0
                 sink.stateChanged(.streaming)
                 guard let reason = try await stream(session, sink) else { return }  // cancelled
-                gap = (Recorder.now(), clock.now, reason)
+                gap = (HostClock.now(), clock.now, reason)
                 sink.stateChanged(.disconnected(reason: reason))
             } catch {
                 if case .busLost = error { throw error }
@@ -135,7 +154,7 @@ public final class DeviceLink: Sendable {
                         if clock.now - start >= policy.firstConnectionTimeout { throw error }
                     }
                 } else if gap == nil {
-                    gap = (Recorder.now(), clock.now, error.message)
+                    gap = (HostClock.now(), clock.now, error.message)
                 }
                 failures += 1
                 sink.stateChanged(.disconnected(reason: error.message))
@@ -177,7 +196,7 @@ public final class DeviceLink: Sendable {
                                                    arguments: [.vardict([:])]),
                let bytes = reply.first?.bytes {
                 sink.receive(RawNotification(characteristic: characteristic.uuid, bytes: bytes,
-                                             receiveTime: Recorder.now()))
+                                             receiveTime: HostClock.now()))
             }
         }
         // Subscriptions: the handler (the stream above) exists already.
@@ -344,7 +363,7 @@ public final class DeviceLink: Sendable {
         func reportDrops() {
             let dropped = session.signals.droppedCount
             if dropped > reportedDrops {
-                sink.lost(time: Recorder.now(), count: dropped - reportedDrops, duration: nil,
+                sink.lost(time: HostClock.now(), count: dropped - reportedDrops, duration: nil,
                           reason: "D-Bus signal buffer full")
                 reportedDrops = dropped
             }
@@ -379,7 +398,7 @@ public final class DeviceLink: Sendable {
                     else { continue }
                     if interface == BlueZ.characteristic, let uuid = subscribed[signal.path],
                        let value = changed["Value"]?.bytes {
-                        let notification = RawNotification(characteristic: uuid, bytes: value, receiveTime: Recorder.now())
+                        let notification = RawNotification(characteristic: uuid, bytes: value, receiveTime: HostClock.now())
                         sink.receive(notification)
                         if let reaction {
                             for write in reaction.writes(after: notification) {
@@ -396,7 +415,7 @@ public final class DeviceLink: Sendable {
                     if path == session.devicePath { return "device removed by BlueZ" }
                     if let uuid = subscribed.removeValue(forKey: path) {
                         session.readers[path]?.stop()
-                        removed[uuid] = (Recorder.now(), clock.now)
+                        removed[uuid] = (HostClock.now(), clock.now)
                         if subscribed.isEmpty {
                             // Nothing left to listen to: start over with a fresh connection.
                             _ = try? await central.call(path: session.devicePath, interface: BlueZ.device,

@@ -1,4 +1,5 @@
 public import Devices
+public import Families
 import DBus
 
 /// A device BlueZ knows of, as its `Device1` properties describe it: from a
@@ -22,15 +23,20 @@ public struct DiscoveredDevice: Sendable, Hashable {
     /// Whether BlueZ says it is connected.
     public var isConnected: Bool
 
-    /// The DIoT advertisement in its manufacturer data (company 0x04F7 and a
-    /// 16-byte device UUID), if there is one.
-    public var diotAdvertisement: DiotAdvertisement? {
-        AdvertisementClassifier.diotAdvertisement(in: manufacturerData)
+    /// The family its advertisement identifies among the built-in families, if any
+    /// (see `FamilyRegistry/family(manufacturerData:serviceUUIDs:)`).
+    public var family: DeviceFamily? { family(in: .builtIn) }
+
+    /// The family its advertisement identifies among `families`, if any.
+    public func family(in families: FamilyRegistry) -> DeviceFamily? {
+        families.family(manufacturerData: manufacturerData, serviceUUIDs: serviceUUIDs)
     }
 
-    /// The family its advertisement identifies, if any (see ``AdvertisementClassifier``).
-    public var family: DeviceFamily? {
-        AdvertisementClassifier.family(manufacturerData: manufacturerData, serviceUUIDs: serviceUUIDs)
+    /// The device identifier its advertisement carries for `family` (a DIoT
+    /// device's UUID), or `nil` when it carries none.
+    public func advertisedIdentifier(for family: FamilyDescriptor) -> String? {
+        guard let identifier = family.advertisement.identify?(manufacturerData), !identifier.isEmpty else { return nil }
+        return identifier
     }
 
     /// Reads a device from its `Device1` properties; `nil` without an address.

@@ -1,6 +1,5 @@
 import Devices
 import Foundation
-import Recording
 
 /// Reads the notifications of one characteristic from the socket BlueZ
 /// hands out for `AcquireNotify` (a `SOCK_SEQPACKET` socket, one datagram
@@ -55,7 +54,7 @@ final class NotifySocketReader: @unchecked Sendable {
                 // 0 with POLLHUP: the socket is closed; 0 alone: an empty notification.
                 if count == 0, events & Int32(POLLHUP) != 0 { return }
                 deliver(RawNotification(characteristic: characteristic, bytes: Array(buffer[0..<count]),
-                                        receiveTime: Recorder.now()))
+                                        receiveTime: HostClock.now()))
             } else if events & Int32(POLLHUP | POLLERR) != 0 {
                 return
             }

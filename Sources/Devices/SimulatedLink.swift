@@ -29,7 +29,7 @@ struct SimulatedLink: Sendable, Hashable {
     private let burstHold: Double
     private let meanConnectedTime: Double?
     private let disconnectGap: ClosedRange<Double>
-    private var random: DiotRandom
+    private var random: SeededRandom
     private var lastDelivery = 0.0
     private var burstEnd = -1.0
     private var disconnectAt: Double
@@ -55,7 +55,7 @@ struct SimulatedLink: Sendable, Hashable {
         // At most a day, so a simulator always reaches its next delivery.
         let lower = min(Self.sanitized(disconnectGap.lowerBound), 86_400)
         self.disconnectGap = lower...min(max(lower, Self.sanitized(disconnectGap.upperBound)), 86_400)
-        random = DiotRandom(seed: seed)
+        random = SeededRandom(seed: seed)
         disconnectAt = .infinity
         reconnectAt = .infinity
         if let mean = self.meanConnectedTime {
@@ -112,7 +112,7 @@ struct SimulatedLink: Sendable, Hashable {
     }
 
     /// A uniform draw in `range`, from `random`.
-    static func uniform(_ range: ClosedRange<Double>, _ random: inout DiotRandom) -> Double {
+    static func uniform(_ range: ClosedRange<Double>, _ random: inout SeededRandom) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
     }
 }

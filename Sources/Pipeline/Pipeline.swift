@@ -1,3 +1,4 @@
+public import Families
 import Foundation
 public import Recording
 
@@ -28,6 +29,9 @@ public struct Pipeline: Sendable {
     public var derived: [DerivedStream]
     /// Segment, chunk and compression settings.
     public var recording: RecordingSettings
+    /// The families its devices were checked against, which also decode,
+    /// simulate and capture them.
+    public let families: FamilyRegistry
 
     /// Loads and validates a pipeline file.
     ///
@@ -71,12 +75,14 @@ public struct Pipeline: Sendable {
     ///   - yaml: The pipeline text.
     ///   - file: The name errors use for the text.
     /// - Throws: ``PipelineError`` naming the file, line and column and what was expected.
-    public init(yaml: String, file: String = "<pipeline>") throws(PipelineError) {
-        self = try PipelineLoader(file: file, text: yaml).load()
+    ///   - families: The families a device may be of.
+    public init(yaml: String, file: String = "<pipeline>", families: FamilyRegistry = .builtIn) throws(PipelineError) {
+        self = try PipelineLoader(file: file, text: yaml, families: families).load()
     }
 
     init(name: String, file: String, text: String, devices: [PipelineDevice], record: [TopicPattern]?,
-         derived: [DerivedStream], recording: RecordingSettings) {
+         derived: [DerivedStream], recording: RecordingSettings, families: FamilyRegistry) {
+        self.families = families
         self.name = name
         self.file = file
         self.text = text

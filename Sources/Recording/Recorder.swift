@@ -106,11 +106,7 @@ public final class Recorder {
     }
 
     /// The host clock: nanoseconds since the Unix epoch.
-    public static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
+    public static func now() -> UInt64 { HostClock.now() }
 
     /// Registers a device of the session.
     public func addDevice(family: DeviceFamily, identifier: String, name: String,
@@ -165,6 +161,7 @@ public final class Recorder {
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
+        if descriptor.isNumeric { metadata["numeric"] = "true" }
         let channel = SegmentChannel(id: channelID, topic: descriptor.topic, schemaID: schemaID,
                                      schema: descriptor.schema, metadata: metadata)
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Devices
+import Families
 import Foundation
 
 /// `tlm decode`: what does this packet mean?
@@ -23,7 +24,7 @@ struct DecodeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The device family: \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "The device family: \(FamilyRegistry.builtIn.namesList).")
     var family: FamilyArgument
 
     @Option(help: "The characteristic that notified: a UUID or a 16-bit short form such as D001.")
@@ -71,29 +72,22 @@ struct DecodeCommand: ParsableCommand {
             }
             packets.append(bytes)
         }
-        let failures: Int
-        switch family.family {
-        case .diot: failures = decode(with: DiotDecoder(), uuid, packets)
-        case .jacquard: failures = decode(with: JacquardDecoder(), uuid, packets)
-        case .comodule: failures = decode(with: ComoduleDecoder(table: try loadPropertyTable()), uuid, packets)
-        case .fjorden: failures = decode(with: FjordenDecoder(), uuid, packets)
-        case .obvious: failures = decode(with: ObviousDecoder(), uuid, packets)
+        guard let descriptor = FamilyRegistry.builtIn[family.family] else {
+            throw CLIError("no device family '\(family.family)' in this build")
         }
-        if failures > 0 { throw ExitCode(3) }
-    }
-
-    /// The Comodule property table: the default, or the one from `--property-table`.
-    func loadPropertyTable() throws -> ComodulePropertyTable {
-        guard let propertyTable else { return .default }
+        var options = FamilyOptions()
+        if let propertyTable { options.settings["property_table"] = propertyTable }
+        let decoder: any FamilyDecoder
         do {
-            return try ComodulePropertyTable.load(contentsOfFile: propertyTable)
+            decoder = try descriptor.makeDecoder(options: options)
         } catch {
-            throw CLIError("\(propertyTable): \(error.description)")
+            throw CLIError(propertyTable.map { "\($0): \(error)" } ?? "\(error)")
         }
+        if decode(with: decoder, uuid, packets) > 0 { throw ExitCode(3) }
     }
 
     /// Decodes every packet with one decoder, printing a JSON line per value or error.
-    func decode<D: PacketDecoder>(with decoder: D, _ uuid: CharacteristicUUID, _ packets: [[UInt8]]) -> Int {
+    func decode(with decoder: any FamilyDecoder, _ uuid: CharacteristicUUID, _ packets: [[UInt8]]) -> Int {
         var decoder = decoder
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,5 +1,6 @@
 import Capture
 import Devices
+import Families
 import Foundation
 import Recording
 
@@ -25,7 +26,7 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
         let device = try await central.find(query)
         // DIoT devices name themselves by the UUID in their advertisement,
         // as the simulators do; other families by their address.
-        let advertised = family == .diot ? device.diotAdvertisement?.deviceIdentifier : nil
+        let advertised = FamilyRegistry.builtIn[family].flatMap { device.advertisedIdentifier(for: $0) }
         let identifier = advertised ?? device.address.filter { $0 != ":" }.uppercased()
         var facts = ["address": device.address, "source": "live (BlueZ)"]
         if let type = device.addressType { facts["address_type"] = type }

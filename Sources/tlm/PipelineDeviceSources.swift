@@ -1,5 +1,6 @@
 import Capture
 import Devices
+import Families
 import Pipeline
 import Recording
 

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Foundation
 import Pipeline
 import Recording
@@ -112,13 +113,12 @@ struct PipelineSession {
                 let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
                 var recorders: [any DeviceRecorder] = []
                 for device in devices {
-                    recorders.append(try device.makeRecorder(recorder, recordsTypedStream: engine.recordsTypedStream,
-                                                             observer: engine.observe))
+                    recorders.append(try pipeline.deviceRecorder(for: device, recorder: recorder, engine: engine))
                 }
                 for feed in external {
-                    recorders.append(try ReplayCommand.deviceRecorder(
-                        family: feed.family, recorder: recorder, identifier: feed.identifier, name: feed.displayName,
-                        metadata: feed.facts, engine: engine))
+                    recorders.append(try pipeline.deviceRecorder(
+                        family: feed.family, identifier: feed.identifier, name: feed.displayName,
+                        metadata: feed.facts, recorder: recorder, engine: engine))
                 }
                 guard let first = recorders.first else {
                     throw RecordingError(.invalidConfiguration, "the pipeline has no device")

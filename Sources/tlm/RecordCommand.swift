@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Devices
+import Families
 import Foundation
 import Pipeline
 import Recording
@@ -102,9 +103,9 @@ struct RecordCommand: AsyncParsableCommand {
             return
         }
         do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
-        for family in families.map(\.family) where !simulatableFamilies.contains(family) {
+        for family in families.map(\.family) where !FamilyRegistry.builtIn.simulatable.contains(family) {
             throw ValidationError("the \(family.rawValue) simulator is not available yet; choose from "
-                                  + simulatableFamilies.map(\.rawValue).joined(separator: ", "))
+                                  + FamilyRegistry.builtIn.simulatable.map(\.rawValue).joined(separator: ", "))
         }
     }
 
@@ -136,7 +137,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         let seed = self.seed ?? 1
         let directory = output ?? "tlm-" + Self.timestampForName()
-        let chosen = families.isEmpty ? simulatableFamilies : families.map(\.family)
+        let chosen = families.isEmpty ? FamilyRegistry.builtIn.simulatable : families.map(\.family)
         let session = SimulatedSession(
             directory: directory, configuration: configuration(base: RecorderConfiguration()), seed: seed,
             duration: duration?.duration, families: chosen, scenario: scenario ?? .clean)
@@ -252,9 +253,9 @@ struct FamilyArgument: ExpressibleByArgument, Hashable {
     let family: DeviceFamily
 
     init?(argument: String) {
-        guard let family = DeviceFamily(rawValue: argument.lowercased()) else { return nil }
-        self.family = family
+        guard let descriptor = FamilyRegistry.builtIn.descriptor(named: argument) else { return nil }
+        self.family = descriptor.family
     }
 
-    static var allValueStrings: [String] { DeviceFamily.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { FamilyRegistry.builtIn.families.map(\.rawValue) }
 }

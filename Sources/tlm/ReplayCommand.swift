@@ -1,5 +1,6 @@
 import ArgumentParser
 import Devices
+import Families
 import Foundation
 import Pipeline
 import Recording
@@ -86,10 +87,11 @@ struct ReplayCommand: AsyncParsableCommand {
         var devices: [any DeviceRecorder] = []
         var notifications: [ReplayItem] = []
         for device in info.devices {
-            guard let family = DeviceFamily(rawValue: device.family) else { continue }
+            let families = pipeline?.families ?? .builtIn
+            guard let family = families.descriptor(named: device.family)?.family else { continue }
             let index = devices.count
-            devices.append(try Self.deviceRecorder(family: family, recorder: recorder, identifier: device.identifier,
-                                                   name: device.name, engine: engine))
+            devices.append(try Self.deviceRecorder(family: family, families: families, recorder: recorder,
+                                                   identifier: device.identifier, name: device.name, engine: engine))
             for notification in try replay.rawNotifications(of: device.identifier) {
                 notifications.append(ReplayItem(order: notifications.count, device: index, notification: notification))
             }
@@ -123,27 +125,19 @@ struct ReplayCommand: AsyncParsableCommand {
     /// A device recorder with the family's decoder; with an engine, its
     /// record patterns pick the typed streams written and every decoded value
     /// goes to it.
-    static func deviceRecorder(family: DeviceFamily, recorder: Recorder, identifier: String, name: String,
-                               metadata: [String: String] = [:], engine: PipelineEngine?)
+    static func deviceRecorder(family: DeviceFamily, families: FamilyRegistry, recorder: Recorder, identifier: String,
+                               name: String, metadata: [String: String] = [:], engine: PipelineEngine?)
         throws(RecordingError) -> any DeviceRecorder
     {
-        var recordsTypedStream: ((String) -> Bool)?
-        var observer: ((ObservedValue) throws(RecordingError) -> Void)?
+        guard let descriptor = families[family] else {
+            throw RecordingError(.invalidConfiguration, "no device family '\(family)' in this build")
+        }
+        var options = DeviceRecorderOptions(identifier: identifier, name: name, metadata: metadata)
         if let engine {
-            recordsTypedStream = engine.recordsTypedStream
-            observer = engine.observe
+            options.recordsTypedStream = engine.recordsTypedStream
+            options.observer = engine.observe
         }
-        func make<D: PacketDecoder>(_ decoder: D) throws(RecordingError) -> any DeviceRecorder where D.Value: RecordableValue {
-            try DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: identifier, name: name,
-                                     metadata: metadata, recordsTypedStream: recordsTypedStream, observer: observer)
-        }
-        return switch family {
-        case .diot: try make(DiotDecoder())
-        case .jacquard: try make(JacquardDecoder())
-        case .comodule: try make(ComoduleDecoder())
-        case .fjorden: try make(FjordenDecoder())
-        case .obvious: try make(ObviousDecoder())
-        }
+        return try descriptor.makeRecorder(recorder, options: options)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Devices
+import Families
 import Foundation
 
 /// `tlm scan`: lists nearby BLE devices through BlueZ.

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Foundation
 import Pipeline
 import Recording
@@ -32,7 +33,9 @@ struct SimulatedSession {
     let scenario: SimulationScenario
 
     func run(stop: SignalWatcher) async throws -> Summary {
-        let devices = simulatedDevices(families: families, seed: seed, scenario: scenario)
+        let devices = families.compactMap {
+            FamilyRegistry.builtIn.simulator(of: $0, seed: seed, faults: scenario == .faults)
+        }
 
         let service = RecorderService(capacity: Self.ingestCapacity)
         let duration = self.duration
@@ -88,7 +91,11 @@ struct SimulatedSession {
                            metadata: ["simulated_families": families.map(\.rawValue).joined(separator: ","),
                                        "scenario": scenario.rawValue]))
         var deviceRecorders: [any DeviceRecorder] = []
-        for device in devices { deviceRecorders.append(try device.makeRecorder(recorder)) }
+        for device in devices {
+            guard let descriptor = FamilyRegistry.builtIn[device.family] else { continue }
+            deviceRecorders.append(try descriptor.makeRecorder(recorder, options: DeviceRecorderOptions(
+                identifier: device.identifier, name: device.displayName, metadata: device.facts)))
+        }
         return (recorder, deviceRecorders)
     }
 }

@@ -1,6 +1,7 @@
 @testable import Capture
 import DBus
 import Devices
+import Families
 import Foundation
 import Testing
 import TestSupport
@@ -54,17 +55,17 @@ import TestSupport
 
     @Test func classificationNeedsTheSixteenByteUUIDOrAFamilyService() {
         let uuid = Array(repeating: UInt8(0xAB), count: 16)
-        #expect(AdvertisementClassifier.family(manufacturerData: [0x04F7: uuid], serviceUUIDs: []) == .diot)
-        #expect(AdvertisementClassifier.family(manufacturerData: [0x04F7: Array(uuid.prefix(15))], serviceUUIDs: []) == nil)
-        #expect(AdvertisementClassifier.family(manufacturerData: [0x004C: uuid], serviceUUIDs: []) == nil)
+        #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x04F7: uuid], serviceUUIDs: []) == .diot)
+        #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x04F7: Array(uuid.prefix(15))], serviceUUIDs: []) == nil)
+        #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x004C: uuid], serviceUUIDs: []) == nil)
         let services: [(DeviceFamily, CharacteristicUUID)] = [
             (.jacquard, JacquardGATT.service), (.comodule, ComoduleGATT.service), (.fjorden, FjordenGATT.service),
             (.obvious, ObviousGATT.service), (.diot, DiotGATT.dataService),
         ]
         for (family, service) in services {
-            #expect(AdvertisementClassifier.family(manufacturerData: [:], serviceUUIDs: [service.description.uppercased()]) == family)
+            #expect(FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: [service.description.uppercased()]) == family)
         }
-        #expect(AdvertisementClassifier.family(manufacturerData: [:], serviceUUIDs: ["0000180d-0000-1000-8000-00805f9b34fb"]) == nil)
+        #expect(FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: ["0000180d-0000-1000-8000-00805f9b34fb"]) == nil)
     }
 
     @Test func aServiceFilterKeepsOnlyThatFamily() async throws {
@@ -73,7 +74,7 @@ import TestSupport
         defer { fake.stop() }
         let central = try central(fake)
         defer { central.close() }
-        let filter = DiscoveryFilter(serviceUUIDs: AdvertisementClassifier.serviceUUIDs(for: [.comodule]))
+        let filter = DiscoveryFilter(serviceUUIDs: FamilyRegistry.builtIn.serviceUUIDs(for: [.comodule]))
         let heard = try await central.scan(for: .milliseconds(300), filter: filter)
         #expect(heard.map(\.address) == [devices[2].address])
         let set = try #require(try fake.events().first { $0.kind == "call" && $0.member == "SetDiscoveryFilter" })

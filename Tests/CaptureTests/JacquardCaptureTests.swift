@@ -1,6 +1,7 @@
 @testable import Capture
 import DBus
 import Devices
+import Families
 import Foundation
 import Testing
 import TestSupport

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ComoduleDecoderFuzzTests {
     @Test func hundredThousandRandomAndMutatedPacketsNeverTrapAndFailTyped() {
-        var generator = DiotRandom(seed: 0xC0DE)
+        var generator = SeededRandom(seed: 0xC0DE)
         var simulator = ComoduleSimulator(seed: 1, configuration: .clean)
         let decoder = ComoduleDecoder()
         let characteristics = [
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func mutatedTableFilesNeverTrapAndFailTyped() {
-        var generator = DiotRandom(seed: 0x7AB1E)
+        var generator = SeededRandom(seed: 0x7AB1E)
         let good = ComodulePropertyTable.default.json()
         var loaded = 0
         for _ in 0..<3_000 {

@@ -5,7 +5,7 @@ import Testing
     /// Random values on every DIoT characteristic (and a few that are not):
     /// each decodes or throws a typed error consistent with its layout; nothing traps.
     @Test func hundredAndTwentyThousandRandomValuesAcrossEveryCharacteristic() {
-        var generator = DiotRandom(seed: 0xD107)
+        var generator = SeededRandom(seed: 0xD107)
         let decoder = DiotDecoder()
         let shorts: [UInt16] =
             Array(0xD001...0xD009) + [0xC001, 0xC002, 0xC003, 0x2A19, 0x2A29, 0x2A24, 0x2A27, 0x2A26, 0x2A28]

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct DiotDecoderFuzzTests {
     @Test func hundredThousandRandomValuesDecodeOrThrowByTheLengthRule() {
-        var generator = DiotRandom(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let decoder = DiotDecoder()
         let characteristics = (0xD000...0xD00A).map { CharacteristicUUID(short: UInt16($0)) }
         var counts = (records: 0, empty: 0, errors: 0)

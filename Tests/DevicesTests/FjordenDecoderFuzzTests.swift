@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct FjordenDecoderFuzzTests {
     @Test func hundredThousandRandomAndMutatedPacketsNeverTrapAndFailTyped() {
-        var generator = DiotRandom(seed: 0xF10D)
+        var generator = SeededRandom(seed: 0xF10D)
         var simulator = FjordenSimulator(seed: 1, configuration: .clean)
         let decoder = FjordenDecoder()
         let characteristics = [

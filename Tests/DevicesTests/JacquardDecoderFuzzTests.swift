@@ -8,7 +8,7 @@ import Testing
     /// rejection is a typed error that names the characteristic and length,
     /// and the decoder keeps decoding valid packets afterwards.
     @Test func randomAndMutatedPacketsNeverTrap() throws {
-        var generator = DiotRandom(seed: 0x00FA_CADE)
+        var generator = SeededRandom(seed: 0x00FA_CADE)
         var simulator = JacquardSimulator(seed: 99, configuration: .stress)
         var decoder = JacquardDecoder()
         var corpus: [(CharacteristicUUID, [UInt8])] = []
@@ -85,7 +85,7 @@ import Testing
     /// Random protobuf bodies inside well-formed single fragments, to reach
     /// the wire-format reader rather than the fragment rules.
     @Test func randomProtobufBodiesNeverTrap() {
-        var generator = DiotRandom(seed: 0xB0D1E5)
+        var generator = SeededRandom(seed: 0xB0D1E5)
         var decoder = JacquardDecoder()
         var outcomes = (ok: 0, errors: 0)
         for _ in 0..<60_000 {

@@ -73,7 +73,7 @@ private struct FragmentModel {
     /// (dropped, repeated, reordered, corrupted headers, oversized), agree
     /// with the plain model fragment by fragment.
     @Test func agreesWithAPlainModel() {
-        var generator = DiotRandom(seed: 0x0F4A_6E47)
+        var generator = SeededRandom(seed: 0x0F4A_6E47)
         var reassembler = JacquardReassembler(characteristic: JacquardGATT.notify)
         var model = FragmentModel()
         var stream: [[UInt8]] = []

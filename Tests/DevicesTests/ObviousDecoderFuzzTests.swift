@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ObviousDecoderFuzzTests {
     @Test func hundredThousandRandomAndMutatedPacketsNeverTrapAndFailTyped() {
-        var generator = DiotRandom(seed: 0x0B71)
+        var generator = SeededRandom(seed: 0x0B71)
         var simulator = ObviousSimulator(seed: 1, configuration: .clean)
         let decoder = ObviousDecoder()
         let characteristics = [

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Pipeline
 import Recording
 import Testing

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Foundation
 import Pipeline
 import Recording

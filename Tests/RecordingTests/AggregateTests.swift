@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Devices
+import Families
 @testable import Recording
 
 @Suite struct AggregateTests {
@@ -33,7 +34,7 @@ import Devices
         let messages = try RecordingReader(directory: directory).messages(topics: [topic], from: from, to: to)
         var accumulators = [BucketAccumulator](repeating: .init(), count: Int((to - from + every - 1) / every))
         for message in messages {
-            let value = NumericSchemas.value(schema: DiotEvent.sampleSchema.name, payload: message.payload)!
+            let value = NumericSchemas.value(at: NumericSchemas.valueOffset(schemaText: DiotEvent.sampleSchema.text)!, payload: message.payload)!
             accumulators[Int((message.logTime - from) / every)].add(time: message.logTime, value: value)
         }
         return accumulators.enumerated().map { $1.bucket(start: from + UInt64($0) * every, end: min(to, from + UInt64($0 + 1) * every)) }

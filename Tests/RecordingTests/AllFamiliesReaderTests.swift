@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Devices
+import Families
 @testable import Recording
 
 /// Every family's typed streams, read back by the independent Python reader

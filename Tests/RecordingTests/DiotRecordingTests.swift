@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Recording
 import Testing
 

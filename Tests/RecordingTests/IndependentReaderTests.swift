@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Devices
+import Families
 @testable import Recording
 
 /// The Python `mcap` reader, with CRC validation on and `mcap-ros2-support`

@@ -3,6 +3,7 @@ import TestSupport
 import GRDB
 import Testing
 import Devices
+import Families
 @testable import Recording
 
 @Suite struct RecordingRecoveryTests {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Devices
+import Families
 @testable import Recording
 
 /// Decoding a recording's raw streams again through the family decoders

@@ -65,8 +65,7 @@ public struct FakeFamilyDevice: Sendable {
         let compact = address.filter { $0 != ":" }.uppercased()
         var device = FakeBlueZScenario.Device(address: address, address_type: "random", rssi: -50 - Int(seed % 30))
         var identifier = compact
-        switch family {
-        case .diot:
+        if family == .diot {
             let simulator = DiotSimulator(seed: seed, configuration: .clean)
             identifier = simulator.deviceIdentifier
             device.name = simulator.deviceName
@@ -98,7 +97,7 @@ public struct FakeFamilyDevice: Sendable {
                       notify: [.init(char: Self.uuid(DiotGATT.ratesCommand), hex: "0164000000")]),
             ]
             device.notifications = take(simulator, device.services)
-        case .jacquard:
+        } else if family == .jacquard {
             let simulator = JacquardSimulator(seed: seed)
             device.name = "Jacquard-" + simulator.tagUUID.filter { $0 != "-" }.suffix(4).uppercased()
             device.uuids = [Self.uuid(JacquardGATT.service)]
@@ -117,13 +116,13 @@ public struct FakeFamilyDevice: Sendable {
             device.notifications.insert(contentsOf: attached.values.map {
                 FakeBlueZScenario.Notification(at_ms: at, char: Self.uuid(attached.characteristic.uuid), bytes: $0)
             }, at: index)
-        case .comodule:
+        } else if family == .comodule {
             let simulator = ComoduleSimulator(seed: seed, configuration: .clean)
             device.name = "SCOOT-" + FakeBlueZScenario.hex(simulator.motorSerial.prefix(2)).uppercased()
             device.uuids = [Self.uuid(ComoduleGATT.service)]
             device.services = [service(ComoduleGATT.service, [notify(ComoduleGATT.propertyStream)])]
             device.notifications = take(simulator, device.services)
-        case .fjorden:
+        } else if family == .fjorden {
             let simulator = FjordenSimulator(seed: seed, configuration: .clean)
             device.name = "GRIP-" + String(seed)
             device.uuids = [Self.uuid(FjordenGATT.service)]
@@ -134,13 +133,14 @@ public struct FakeFamilyDevice: Sendable {
                         simulator.deviceInformation.map { read($0.field.characteristic, $0.value) }),
             ]
             device.notifications = take(simulator, device.services)
-        case .obvious:
+        } else if family == .obvious {
             let simulator = ObviousSimulator(seed: seed, configuration: .clean)
             device.name = "OBV-" + String(seed)
             device.uuids = [Self.uuid(ObviousGATT.service)]
             device.services = [service(ObviousGATT.service, [notify(ObviousGATT.data)])]
             device.notifications = take(simulator, device.services)
         }
+        // A family with no fake here offers nothing: live capture must say so.
         return FakeFamilyDevice(family: family, device: device, identifier: identifier)
     }
 }

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Foundation
 import Recording
 import Testing
@@ -75,7 +76,7 @@ import TestSupport
         .fjorden: "F0:00:00:00:00:04", .obvious: "F0:00:00:00:00:05",
     ]
 
-    @Test(arguments: DeviceFamily.allCases)
+    @Test(arguments: FamilyRegistry.builtIn.families)
     func recordsExactlyWhatTheFakeSent(family: DeviceFamily) throws {
         let device = FakeFamilyDevice.make(family, seed: 11, address: Self.addresses[family]!, seconds: 600, limit: 300)
         #expect(device.device.notifications.count >= 20, "\(family): \(device.device.notifications.count) notifications")
@@ -203,7 +204,7 @@ import TestSupport
     }
 
     @Test func scanListsEachFamilysDeviceWithNameAddressAndRSSI() throws {
-        let devices = DeviceFamily.allCases.map { family in
+        let devices = FamilyRegistry.builtIn.families.map { family in
             FakeFamilyDevice.make(family, seed: 11, address: Self.addresses[family]!, seconds: 0)
         }
         let stranger = FakeBlueZScenario.Device(address: "E0:00:00:00:00:09", name: "Kettle", rssi: -90)

@@ -175,7 +175,7 @@ public struct ComoduleSimulator: NotificationSimulator {
     /// Current battery temperature, °C.
     public private(set) var batteryTemperature: Double
 
-    private var random: DiotRandom
+    private var random: SeededRandom
     private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var started = false
@@ -199,7 +199,7 @@ public struct ComoduleSimulator: NotificationSimulator {
     public init(seed: UInt64, configuration: Configuration = .default) {
         self.seed = seed
         self.configuration = configuration
-        var random = DiotRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,

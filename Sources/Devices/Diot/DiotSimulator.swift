@@ -277,7 +277,7 @@ public struct DiotSimulator: NotificationSimulator {
     /// Per-binding, per-feature phase in `0..<1`, from the seed.
     private let phases: [[Double]]
     /// Noise source, from the seed.
-    private var random: DiotRandom
+    private var random: SeededRandom
     /// The link: disconnect gaps, jitter and bursts.
     private var link: SimulatedLink
     /// Whether deliveries go through the link (jitter or bursts on); otherwise
@@ -288,7 +288,7 @@ public struct DiotSimulator: NotificationSimulator {
     /// The malformed-packet rate, sanitised.
     private let malformedRate: Double
     /// Source of malformed-packet decisions and bytes.
-    private var faults: DiotRandom
+    private var faults: SeededRandom
     /// Notifications generated but not yet returned (connect-time reads, and
     /// the data notification that follows a reconnect's reads).
     private var pending: [SimulatedNotification] = []
@@ -319,7 +319,7 @@ public struct DiotSimulator: NotificationSimulator {
         )
         self.seed = seed
         self.configuration = configuration
-        var identity = DiotRandom(seed: seed)
+        var identity = SeededRandom(seed: seed)
         var uuid: [UInt8] = []
         for word in [identity.next(), identity.next()] {
             for shift in stride(from: 0, to: 64, by: 8) {
@@ -330,7 +330,7 @@ public struct DiotSimulator: NotificationSimulator {
         uuid[8] = uuid[8] & 0x3F | 0x80
         deviceUUID = uuid
         phases = configuration.bindings.map { binding in binding.features.map { _ in identity.nextUnit() } }
-        random = DiotRandom(seed: identity.next())
+        random = SeededRandom(seed: identity.next())
         emitted = Array(repeating: 0, count: configuration.bindings.count)
         // Everything below draws after the generators above, so `.default` bytes never change.
         link = SimulatedLink(
@@ -347,8 +347,8 @@ public struct DiotSimulator: NotificationSimulator {
         disconnects = configuration.meanConnectedTime.map { $0.isFinite && $0 > 0 } ?? false
         let rate = configuration.malformedRate
         malformedRate = rate.isFinite && rate > 0 ? min(rate, 1) : 0
-        faults = DiotRandom(seed: identity.next())
-        var device = DiotRandom(seed: identity.next())
+        faults = SeededRandom(seed: identity.next())
+        var device = SeededRandom(seed: identity.next())
         let chip = device.next()
         chipID = (0..<8).map { UInt8(truncatingIfNeeded: chip >> (8 * UInt64($0))) }
         initialBattery = 60 + Double(device.next() % 41)

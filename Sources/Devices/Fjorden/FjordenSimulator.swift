@@ -119,7 +119,7 @@ public struct FjordenSimulator: NotificationSimulator {
     /// The device information strings the grip reports, in order.
     public let deviceInformation: [FjordenDeviceInformation]
 
-    private var random: DiotRandom
+    private var random: SeededRandom
     private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var scheduled: [Scheduled] = []
@@ -135,7 +135,7 @@ public struct FjordenSimulator: NotificationSimulator {
     public init(seed: UInt64, configuration: Configuration = .default) {
         self.seed = seed
         self.configuration = configuration
-        var random = DiotRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,

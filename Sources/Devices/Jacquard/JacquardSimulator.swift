@@ -203,7 +203,7 @@ public struct JacquardSimulator: NotificationSimulator {
     /// The tag's UUID text (8-4-4-4-12, lower case), from the seed.
     public let tagUUID: String
 
-    private var random: DiotRandom
+    private var random: SeededRandom
     /// Notifications due before anything else, oldest first (later
     /// fragments of a message, the second half of a malformed pair, the handshake).
     private var pending: [SimulatedNotification] = []
@@ -259,13 +259,13 @@ public struct JacquardSimulator: NotificationSimulator {
         precondition(c.jitter >= 0 && c.burstDuration >= 0 && c.disconnectGap >= 0, "durations must not be negative")
         self.seed = seed
         self.configuration = configuration
-        var identity = DiotRandom(seed: seed ^ 0x4A41_4351_5541_5244)  // "JACQUARD"
+        var identity = SeededRandom(seed: seed ^ 0x4A41_4351_5541_5244)  // "JACQUARD"
         vendorID = UInt32(truncatingIfNeeded: identity.next())
         productID = UInt32(truncatingIfNeeded: identity.next())
         tagUUID = Self.uuidText(identity.next(), identity.next())
         tickBase = UInt32(truncatingIfNeeded: identity.next() % 10_000_000)
         batteryLevel = UInt32(40 + identity.next() % 61)
-        random = DiotRandom(seed: identity.next())
+        random = SeededRandom(seed: identity.next())
 
         if let interval = c.gestureInterval { gestureAt = uniform(interval) }
         if let pause = c.touchPause {

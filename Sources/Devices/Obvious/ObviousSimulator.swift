@@ -138,7 +138,7 @@ public struct ObviousSimulator: NotificationSimulator {
     /// The device's current firmware version.
     public private(set) var version: ObviousFirmwareVersion
 
-    private var random: DiotRandom
+    private var random: SeededRandom
     private var link: SimulatedLink
     private var queue: [SimulatedNotification] = []
     private var started = false
@@ -155,7 +155,7 @@ public struct ObviousSimulator: NotificationSimulator {
     public init(seed: UInt64, configuration: Configuration = .default) {
         self.seed = seed
         self.configuration = configuration
-        var random = DiotRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         link = SimulatedLink(
             seed: random.next(),
             jitter: configuration.jitter,

@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Yams
 
 /// Topic patterns checked against what the declared devices can produce,
@@ -33,13 +34,15 @@ extension PipelineLoader {
         }
         if produces(pattern, levels: levels, devices: devices) { return pattern }
         let families = Set(devices.map(\.family))
-        let matchingFamilies = DeviceFamily.allCases.filter { families.contains($0) && glob(levels.first ?? "", $0.rawValue) }
+        let matchingFamilies = self.families.families.filter {
+            families.contains($0) && glob(levels.first ?? "", $0.rawValue)
+        }
         if matchingFamilies.isEmpty {
             throw PipelineError(.unresolvedTopic, at: at,
                                 "topic pattern '\(text)' matches no declared device's family (declared: "
                                 + devices.map(\.family.rawValue).uniqued.joined(separator: ", ") + ")")
         }
-        let examples = matchingFamilies.map { "\($0.rawValue) streams: \(StreamCatalog.examples(of: $0))" }
+        let examples = matchingFamilies.map { "\($0.rawValue) streams: \(streamExamples(of: $0))" }
         throw PipelineError(.unresolvedTopic, at: at,
                             "topic pattern '\(text)' matches no stream the declared devices produce ("
                             + examples.joined(separator: "; ") + ")")
@@ -50,11 +53,11 @@ extension PipelineLoader {
         for device in devices {
             let family = device.family
             let identifier: String? = if case .simulated(let seed, let scenario, let rate) = device.source {
-                simulatedDevice(family: family, seed: seed, scenario: scenario, diotRate: rate).identifier
+                simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier
             } else {
                 nil
             }
-            let streams = StreamCatalog.streams(of: family) + ["raw/0000"]
+            let streams = (families[family]?.streamNames ?? []) + ["raw/0000"]
             if pattern.text.contains("**") {
                 // Whole-topic matching, with a stand-in for an identifier not known yet.
                 let id = identifier ?? "DEVICE"
@@ -109,5 +112,21 @@ extension Array where Element: Hashable {
     var uniqued: [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
+    }
+}
+
+extension PipelineLoader {
+    /// The simulated device a `simulated` source makes, as the recording will
+    /// (`nil` when the family has no simulator).
+    func simulatedDevice(_ family: DeviceFamily, seed: UInt64, scenario: SimulationScenario, rate: Double?)
+        -> (any SimulatedDevice)?
+    {
+        families.simulator(of: family, seed: seed, faults: scenario == .faults, rate: rate)
+    }
+
+    /// A few stream names of a family, for an error message.
+    func streamExamples(of family: DeviceFamily) -> String {
+        let names = (families[family]?.streamNames ?? []).filter { !$0.hasPrefix("unknown_") && !$0.contains("/") }
+        return names.prefix(12).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
     }
 }

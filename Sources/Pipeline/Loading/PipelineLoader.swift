@@ -1,4 +1,5 @@
 import Devices
+import Families
 import Recording
 import Yams
 
@@ -8,6 +9,8 @@ import Yams
 struct PipelineLoader {
     let file: String
     let text: String
+    /// The families a device may be of.
+    let families: FamilyRegistry
 
     static let topKeys = ["name", "devices", "record", "derived", "recording"]
     static let deviceKeys = ["name", "family", "source"]
@@ -53,7 +56,7 @@ struct PipelineLoader {
         let recording = try top["recording"].map { entry throws(PipelineError) in try loadRecording(entry.value) }
             ?? RecordingSettings()
         return Pipeline(name: name, file: file, text: text, devices: devices, record: record, derived: derived,
-                        recording: recording)
+                        recording: recording, families: families)
     }
 
     func syntaxError(_ error: YamlError) -> PipelineError {
@@ -94,9 +97,11 @@ struct PipelineLoader {
         for item in items {
             let entries = try mapping(item, "a device", allowed: Self.deviceKeys)
             let familyNode = try required(entries, "family", in: "a device", at: item,
-                                          expected: DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))
-            let family = DeviceFamily(rawValue: try choice(familyNode, "family",
-                                                           from: DeviceFamily.allCases.map(\.rawValue)))!
+                                          expected: families.namesList)
+            let familyName = try choice(familyNode, "family", from: families.families.map(\.rawValue))
+            guard let family = families.descriptor(named: familyName)?.family else {
+                throw PipelineError(.invalidValue, at: location(familyNode), "unknown family '\(familyName)'")
+            }
             let name = try entries["name"].map { entry throws(PipelineError) in try text(entry.value, "device name") }
                 ?? family.rawValue
             if let other = devices.first(where: { $0.name == name }) {
@@ -109,7 +114,11 @@ struct PipelineLoader {
             let source = try loadSource(sourceNode, family: family)
             let device = PipelineDevice(name: name, family: family, source: source, location: location(item))
             if case .simulated(let seed, let scenario, let rate) = source {
-                let identifier = simulatedDevice(family: family, seed: seed, scenario: scenario, diotRate: rate).identifier
+                guard let identifier = simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier else {
+                    throw PipelineError(.invalidValue, at: location(sourceNode),
+                                        "the \(family.rawValue) family has no simulator (simulatable: "
+                                        + families.simulatable.map(\.rawValue).joined(separator: ", ") + ")")
+                }
                 let key = family.rawValue + "/" + identifier
                 if let other = identifiers[key] {
                     throw PipelineError(.duplicate, at: location(sourceNode),
@@ -142,9 +151,11 @@ struct PipelineLoader {
             } ?? .clean
             var rate: Double?
             if let setting = settings["rate"] {
-                guard family == .diot else {
+                guard families[family]?.simulatorTakesRate == true else {
+                    let takers = families.descriptors.filter(\.simulatorTakesRate).map(\.family.rawValue)
                     throw PipelineError(.invalidValue, at: location(setting.key),
-                                        "rate applies to diot devices only (this device is \(family.rawValue))")
+                                        "rate applies to \(takers.joined(separator: ", ")) devices only "
+                                        + "(this device is \(family.rawValue))")
                 }
                 let value = try number(setting.value, "rate")
                 guard value > 0, value <= 10_000 else {

@@ -1,4 +1,5 @@
-import Devices
+public import Devices
+public import Families
 import Foundation
 public import Recording
 
@@ -48,7 +49,7 @@ public enum PipelineSimulation {
         let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
         engine.onDerivedValue = onDerivedValue
         let recorders = try devices.map { device throws(RecordingError) in
-            try device.makeRecorder(recorder, recordsTypedStream: engine.recordsTypedStream, observer: engine.observe)
+            try pipeline.deviceRecorder(for: device, recorder: recorder, engine: engine)
         }
         var pending = devices.indices.map { devices[$0].nextNotification() }
         var count = 0
@@ -82,8 +83,11 @@ extension Pipeline {
                 if skippingOthers { continue }
                 throw device.unsupportedSourceError
             }
-            simulators.append(simulatedDevice(family: device.family, seed: seed ?? ownSeed,
-                                              scenario: scenario ?? ownScenario, diotRate: rate))
+            guard let simulator = families.simulator(of: device.family, seed: seed ?? ownSeed,
+                                                     faults: (scenario ?? ownScenario) == .faults, rate: rate)
+            else { throw PipelineError(.unsupportedSource, at: device.location,
+                                       "the \(device.family.rawValue) family has no simulator") }
+            simulators.append(simulator)
         }
         return simulators
     }
@@ -132,5 +136,44 @@ extension Duration {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
         return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}
+
+extension Pipeline {
+    /// Registers a device with `recorder` through its family's descriptor;
+    /// with an engine, the pipeline's record patterns pick the typed streams
+    /// written and every decoded value goes to the engine.
+    ///
+    /// - Parameters:
+    ///   - family: The device's family.
+    ///   - identifier: The identifier used in topics.
+    ///   - name: A display name.
+    ///   - metadata: Facts recorded with the device.
+    ///   - recorder: The recorder.
+    ///   - engine: The pipeline's engine, if it derives streams.
+    /// - Throws: ``RecordingError``, also for a family the pipeline's registry does not know.
+    package func deviceRecorder(family: DeviceFamily, identifier: String, name: String, metadata: [String: String],
+                               recorder: Recorder, engine: PipelineEngine?) throws(RecordingError)
+        -> any DeviceRecorder
+    {
+        guard let descriptor = families[family] else {
+            throw RecordingError(.invalidConfiguration, "no device family '\(family.rawValue)' in this build "
+                                 + "(known: \(families.namesList))")
+        }
+        var options = DeviceRecorderOptions(identifier: identifier, name: name, metadata: metadata)
+        if let engine {
+            options.recordsTypedStream = engine.recordsTypedStream
+            options.observer = engine.observe
+        }
+        return try descriptor.makeRecorder(recorder, options: options)
+    }
+
+    /// Registers a simulated device with `recorder`, as
+    /// ``deviceRecorder(family:identifier:name:metadata:recorder:engine:)`` does.
+    package func deviceRecorder(for device: any SimulatedDevice, recorder: Recorder, engine: PipelineEngine?)
+        throws(RecordingError) -> any DeviceRecorder
+    {
+        try deviceRecorder(family: device.family, identifier: device.identifier, name: device.displayName,
+                           metadata: device.facts, recorder: recorder, engine: engine)
     }
 }

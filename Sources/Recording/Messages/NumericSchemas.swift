@@ -1,22 +1,54 @@
-import Devices
-
-/// Where the numeric value sits in the messages of numeric schemas: the byte
-/// offset of a little-endian `float64` in the payload (CDR header included).
-/// `recover` uses it to rebuild per-chunk statistics from segment bytes alone.
+/// Where the numeric value sits in the messages of numeric streams.
+///
+/// The rule is part of the recording format and knows no family: a schema is
+/// numeric when it has a top-level `float64 value` field preceded only by
+/// fixed-size scalar fields, and the value is that little-endian `float64`,
+/// at the offset the CDR layout gives it (each scalar aligned to its size,
+/// relative to the body after the 4-byte encapsulation header). So a
+/// family's schema (`tlm/msg/DiotSample`: four `uint8`, a `uint32`, then the
+/// value at payload offset 12), a pipeline's `tlm/msg/DerivedValue` (the
+/// value first, offset 4) and any new family's schema are read alike.
+/// `recover` uses it to rebuild per-chunk statistics from segment bytes
+/// alone, and aggregates to decode only the value.
 enum NumericSchemas {
-    static let valueOffsets: [String: Int] = [
-        DiotEvent.sampleSchema.name: 12, // 4-byte header, 4 × uint8, uint32, then float64 value at body offset 8
-        ComoduleFrame.rangeSchema.name: 4, // 4-byte header, then float64 value
-        // A pipeline's derived streams (`Pipeline.DerivedValue.schema`, which
-        // Recording cannot import): 4-byte header, then float64 value.
-        "tlm/msg/DerivedValue": 4,
-    ]
+    /// The payload offset (CDR header included) of the numeric value of
+    /// messages of `definition`, or `nil` when the schema is not numeric.
+    static func valueOffset(_ definition: ROS2MessageDefinition) -> Int? {
+        var offset = 0
+        for field in definition.fields {
+            guard field.arrayLength == nil, let size = field.type.fixedSize else { return nil }
+            offset = (offset + size - 1) / size * size
+            if field.name == "value" { return field.type == .float64 ? 4 + offset : nil }
+            offset += size
+        }
+        return nil
+    }
 
-    /// The numeric value of a message, if its schema is numeric.
-    static func value(schema: String, payload: [UInt8]) -> Double? {
-        guard let offset = valueOffsets[schema], payload.count >= offset + 8 else { return nil }
+    /// The payload offset of the numeric value of messages of the schema
+    /// whose `ros2msg` text is `text`, or `nil` when it is not numeric (or
+    /// does not parse).
+    static func valueOffset(schemaText text: String) -> Int? {
+        (try? ROS2MessageDefinition(parsing: text)).flatMap(valueOffset)
+    }
+
+    /// The numeric value at `offset` of a payload, or `nil` when the payload is too short.
+    static func value(at offset: Int, payload: [UInt8]) -> Double? {
+        guard offset >= 0, payload.count >= offset + 8 else { return nil }
         var bits: UInt64 = 0
         for index in 0..<8 { bits |= UInt64(payload[offset + index]) << (8 * index) }
         return Double(bitPattern: bits)
+    }
+}
+
+extension ROS2MessageDefinition.Primitive {
+    /// The size in bytes of a scalar of this type in CDR; `nil` for strings.
+    var fixedSize: Int? {
+        switch self {
+        case .bool, .byte, .char, .int8, .uint8: 1
+        case .int16, .uint16: 2
+        case .int32, .uint32, .float32: 4
+        case .int64, .uint64, .float64: 8
+        case .string: nil
+        }
     }
 }

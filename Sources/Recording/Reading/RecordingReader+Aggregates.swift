@@ -50,7 +50,9 @@ extension RecordingReader {
             throw RecordingError(.invalidConfiguration, "more than 10 million buckets: choose a wider bucket")
         }
         let stream = try streamRow(topic: topic)
-        guard let schema = stream.schema, NumericSchemas.valueOffsets[schema] != nil else {
+        guard stream.isNumeric, let definition = try schemaDefinitions()[topic]?.1,
+              let valueOffset = NumericSchemas.valueOffset(definition)
+        else {
             throw RecordingError(.invalidConfiguration, "\(topic) is not a numeric stream")
         }
         let count = Int((to - from + width - 1) / width)
@@ -72,7 +74,7 @@ extension RecordingReader {
             for message in try messages(inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
             {
                 guard let index = bucket(message.logTime),
-                      let value = NumericSchemas.value(schema: schema, payload: message.data), !value.isNaN
+                      let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
                 else { continue }
                 accumulators[index].add(time: message.logTime, value: value)
             }

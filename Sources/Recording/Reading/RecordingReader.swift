@@ -139,12 +139,15 @@ public final class RecordingReader {
     }
 
     /// A stream's row in the index.
-    func streamRow(topic: String) throws(RecordingError) -> (id: Int64, channelID: UInt16, schema: String?) {
+    func streamRow(topic: String) throws(RecordingError)
+        -> (id: Int64, channelID: UInt16, schema: String?, isNumeric: Bool)
+    {
         let row = try index.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, channel_id, schema_name FROM streams WHERE topic = ?", arguments: [topic])
+            try Row.fetchOne(db, sql: "SELECT id, channel_id, schema_name, is_numeric FROM streams WHERE topic = ?",
+                             arguments: [topic])
         }
         guard let row else { throw RecordingError(.notFound, "no stream \(topic) in \(directory)") }
-        return (row["id"], UInt16(row["channel_id"] as Int), row["schema_name"])
+        return (row["id"], UInt16(row["channel_id"] as Int), row["schema_name"], row["is_numeric"] ?? false)
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.

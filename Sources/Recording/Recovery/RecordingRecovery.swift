@@ -176,11 +176,17 @@ extension RecordingRecovery {
 
             // Streams from Channels.
             var streamIDs: [UInt16: Int64] = [:]
-            var schemaNames: [UInt16: String] = [:]
+            var valueOffsets: [UInt16: Int] = [:]
             for scan in scans.map(\.scan) {
                 for channel in scan.channels.values {
                     let schema = scan.schemas[channel.schemaID]
-                    schemaNames[channel.id] = schema?.name ?? ""
+                    let channelFacts = Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                    // Channels say whether they are numeric; those of older
+                    // recordings do not, and their schemas decide.
+                    if channelFacts["numeric"].map({ $0 == "true" }) ?? true,
+                       let offset = schema.flatMap({ NumericSchemas.valueOffset(schemaText: String(decoding: $0.data, as: UTF8.self)) }) {
+                        valueOffsets[channel.id] = offset
+                    }
                     if streamIDs[channel.id] != nil { continue }
                     if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE channel_id = ?",
                                                          arguments: [Int(channel.id)]) {
@@ -200,7 +206,7 @@ extension RecordingRecovery {
                             """,
                         arguments: [session, device, Int(channel.id), channel.topic, metadata["kind"] ?? "typed",
                                     schema?.name ?? "", schema?.encoding ?? "", channel.messageEncoding, metadata["unit"],
-                                    NumericSchemas.valueOffsets[schema?.name ?? ""] != nil])
+                                    valueOffsets[channel.id] != nil])
                     streamIDs[channel.id] = db.lastInsertedRowID
                 }
             }
@@ -239,7 +245,7 @@ extension RecordingRecovery {
                         guard let streamID = streamIDs[channelID] else { continue }
                         let timed = chunk.messages.filter { $0.channelID == channelID }
                             .compactMap { message in
-                                NumericSchemas.value(schema: schemaNames[channelID] ?? "", payload: message.data)
+                                valueOffsets[channelID].flatMap { NumericSchemas.value(at: $0, payload: message.data) }
                                     .map { (time: message.logTime, value: $0) }
                             }
                         let values = timed.map(\.value).filter { !$0.isNaN }

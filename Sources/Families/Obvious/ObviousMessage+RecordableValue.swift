@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// How Obvious messages are recorded: feature status on
 /// `/obvious/<device>/feature_status` (parallel arrays, one entry per

@@ -1,5 +1,3 @@
-import Devices
-
 /// The requests live capture sends a Jacquard tag, as the Jacquard SDKs do
 /// (protocol v2, read off their sources): after subscribing, Hello, Begin
 /// (protocol 2), DeviceInfo of the tag (component 0) and a configuration
@@ -13,7 +11,7 @@ import Devices
 /// ```swift
 /// print(JacquardHandshake.hello(id: 1)[0])   // [0xC0, 0x06, 0x08, 0x00, 0x10, 0x01, 0x18, 0x01]
 /// ```
-enum JacquardHandshake {
+public enum JacquardHandshake {
     // Domains and opcodes of the SDKs' protobuf enums.
     static let baseDomain: UInt64 = 0
     static let gearDomain: UInt64 = 8
@@ -24,24 +22,24 @@ enum JacquardHandshake {
     static let configWriteOpcode: UInt64 = 11
 
     /// The start-up requests (ids 1…4), each as its fragments.
-    static let writes: [[UInt8]] = [
+    public static let writes: [[UInt8]] = [
         hello(id: 1), begin(id: 2), deviceInfo(id: 3), queueDepth(14, id: 4),
     ].flatMap { $0 }
 
     /// Hello: no extension; the tag answers with its protocol range, vendor and model.
-    static func hello(id: UInt32) -> [[UInt8]] {
+    public static func hello(id: UInt32) -> [[UInt8]] {
         request(domain: baseDomain, opcode: helloOpcode, id: id)
     }
 
     /// Begin with protocol version 2 (extension 101, field 1).
-    static func begin(id: UInt32) -> [[UInt8]] {
+    public static func begin(id: UInt32) -> [[UInt8]] {
         var begin = JacquardProtobufWriter()
         begin.writeVarintField(1, 2)
         return request(domain: baseDomain, opcode: beginOpcode, id: id, extensionNumber: 101, payload: begin)
     }
 
     /// DeviceInfo of the tag itself (component 0; extension 103, field 1).
-    static func deviceInfo(id: UInt32) -> [[UInt8]] {
+    public static func deviceInfo(id: UInt32) -> [[UInt8]] {
         var info = JacquardProtobufWriter()
         info.writeVarintField(1, 0)
         return request(domain: baseDomain, opcode: deviceInfoOpcode, id: id, componentID: 0, extensionNumber: 103,
@@ -50,7 +48,7 @@ enum JacquardHandshake {
 
     /// A configuration write of the BLE notification queue depth
     /// (extension 1101 → 2 ble_config → 10 notif_queue_depth).
-    static func queueDepth(_ depth: UInt64, id: UInt32) -> [[UInt8]] {
+    public static func queueDepth(_ depth: UInt64, id: UInt32) -> [[UInt8]] {
         var ble = JacquardProtobufWriter()
         ble.writeVarintField(10, depth)
         var config = JacquardProtobufWriter()
@@ -60,7 +58,7 @@ enum JacquardHandshake {
 
     /// Gesture mode for attached gear: inference on (1), touch off (0)
     /// (extension 907 on GEAR / GEAR_DATA, addressed to the gear's component).
-    static func gestureMode(component: UInt32, id: UInt32) -> [[UInt8]] {
+    public static func gestureMode(component: UInt32, id: UInt32) -> [[UInt8]] {
         var channel = JacquardProtobufWriter()
         channel.writeVarintField(1, 1)
         channel.writeVarintField(2, 0)
@@ -78,34 +76,5 @@ enum JacquardHandshake {
         if let componentID { message.writeVarintField(4, UInt64(componentID)) }
         if let extensionNumber, let payload { message.writeMessageField(extensionNumber, payload) }
         return JacquardFragmenter.fragments(of: message.bytes)
-    }
-}
-
-/// Turns on gesture mode whenever a tag reports attached gear: decodes the
-/// notify characteristic and answers an `Attached` notification.
-final class JacquardGestureMode: CaptureReaction {
-    private var decoder = JacquardDecoder()
-    /// Ids after the start-up requests; the SDK counts modulo 255 from 1.
-    private var nextID: UInt32 = 5
-
-    func writes(after notification: RawNotification) -> [CaptureProfile.Write] {
-        guard notification.characteristic == JacquardGATT.notify else { return [] }
-        var attached: [UInt32] = []
-        try? decoder.decode(notification) { value in
-            if case .attached(let gear) = value, gear.attachState { attached.append(gear.componentID) }
-        }
-        var writes: [CaptureProfile.Write] = []
-        for component in attached {
-            for message in [JacquardHandshake.gestureMode(component: component, id: takeID()),
-                            JacquardHandshake.queueDepth(14, id: takeID())] {
-                writes += message.map { CaptureProfile.Write(characteristic: JacquardGATT.command, bytes: $0, type: "request") }
-            }
-        }
-        return writes
-    }
-
-    private func takeID() -> UInt32 {
-        defer { nextID = nextID % 254 + 1 }
-        return nextID
     }
 }

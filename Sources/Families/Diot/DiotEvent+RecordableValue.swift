@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// How DIoT values are recorded.
 ///

@@ -1,6 +1,6 @@
 /// SplitMix64: a tiny, seedable generator whose output is the same on every
 /// platform. Used by the simulator for identities, phases and noise.
-struct DiotRandom: RandomNumberGenerator, Sendable, Hashable {
+struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
     /// Creates a generator; equal seeds give equal sequences.

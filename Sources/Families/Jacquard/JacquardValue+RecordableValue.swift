@@ -1,5 +1,6 @@
 import Foundation
 public import Devices
+public import Recording
 
 /// How Jacquard values are recorded: one stream per kind of value
 /// (`/jacquard/<device>/gesture`, `touch`, `imu`, `battery`, `attached`,

@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// How Fjorden values are recorded: grip events on `/fjorden/<device>/grip`
 /// (`tlm/msg/FjordenGripEvent`), the battery on `battery`

@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// How Comodule frames are recorded: each property is a stream named by its
 /// identifier (`/comodule/<device>/speed`), with schema

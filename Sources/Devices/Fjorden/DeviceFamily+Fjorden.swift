@@ -1,0 +1,4 @@
+extension DeviceFamily {
+    /// Fjorden camera grips: button and dial events.
+    public static let fjorden = DeviceFamily(known: "fjorden")
+}

@@ -1,0 +1,23 @@
+import Devices
+import Recording
+
+extension FamilyDescriptor {
+    /// Fjorden camera grips (recorder profile v1).
+    ///
+    /// - Streams: `grip`, `battery`, `device_information`.
+    /// - Advertisement and capture: the Fjorden service; the event and
+    ///   battery characteristics, battery and device information read once.
+    public static let fjorden = FamilyDescriptor(
+        family: .fjorden,
+        summary: "Fjorden camera grips: button and dial events",
+        decoder: { _ in FjordenDecoder() },
+        streamNames: ["grip", "battery", "device_information"],
+        schemas: [FjordenValue.gripSchema, FjordenValue.batterySchema, FjordenValue.deviceInformationSchema],
+        advertisement: AdvertisementMatch(services: [FjordenGATT.service]),
+        capture: CaptureProfile(
+            family: .fjorden, notified: [FjordenGATT.event, FjordenGATT.batteryLevel],
+            read: [FjordenGATT.batteryLevel] + (0x2A23...0x2A29).map { CharacteristicUUID(short: UInt16($0)) }),
+        simulator: { request in
+            FjordenSimulator(seed: request.seed, configuration: request.faults ? .default : .clean)
+        })
+}
