@@ -98,6 +98,13 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        // A toy family registered from outside the list: recorded, decoded,
+        // replayed and simulated end to end (docs/adding-a-family.md).
+        .testTarget(
+            name: "FamiliesTests",
+            dependencies: ["Families", "Pipeline", "Recording", "Devices", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PipelineTests",
             dependencies: ["Pipeline", "Recording", "Devices", "Families", "Streams", "TestSupport"],
