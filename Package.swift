@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Families", targets: ["Families"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "Session", targets: ["Session"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .executable(name: "tlm", targets: ["tlm"]),
     ],
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -68,14 +71,28 @@ let package = Package(
             dependencies: ["DBus", "Devices", "Families", "Streams"],
             swiftSettings: strictSettings
         ),
+        // Recording sessions (a pipeline's simulated, live and fed devices, or
+        // a replay) as a swift-service-lifecycle Service: above both Capture
+        // and Pipeline, since a pipeline's devices may be live.
+        .target(
+            name: "Session",
+            dependencies: [
+                "Pipeline", "Capture", "Families", "Recording", "Devices", "Streams",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Test support users import: the manual clock, marble tests, and
         // recordings shipped as test resources, replayed.
         .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture",
+                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "Session",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -80,6 +80,43 @@ public struct Pipeline: Sendable {
         self = try PipelineLoader(file: file, text: yaml, families: families).load()
     }
 
+    /// A pipeline built in code rather than loaded from a file: its devices,
+    /// which typed streams to write, its derived streams and settings.
+    ///
+    /// ```swift
+    /// let pipeline = try Pipeline(name: "live", devices: [
+    ///     PipelineDevice(name: "diot1", family: .diot, source: .live(address: "C0:FF:EE:00:00:01", name: nil)),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The pipeline's name (recorded with the session).
+    ///   - devices: The devices to record: at least one, names unique.
+    ///   - record: Which typed streams are written; `nil` writes every one.
+    ///   - derived: Derived streams.
+    ///   - recording: Segment, chunk and compression settings.
+    ///   - families: The families the devices may be of.
+    /// - Throws: ``PipelineError`` for no device, a duplicate name or a family `families` does not know.
+    public init(name: String, devices: [PipelineDevice], record: [TopicPattern]? = nil, derived: [DerivedStream] = [],
+                recording: RecordingSettings = RecordingSettings(), families: FamilyRegistry = .builtIn)
+        throws(PipelineError)
+    {
+        let location = SourceLocation(file: "<code>")
+        guard !devices.isEmpty else { throw PipelineError(.missingKey, at: location, "a pipeline needs a device") }
+        var names: Set<String> = []
+        for device in devices {
+            guard names.insert(device.name).inserted else {
+                throw PipelineError(.duplicate, at: device.location, "duplicate device name '\(device.name)'")
+            }
+            guard families[device.family] != nil else {
+                throw PipelineError(.invalidValue, at: device.location,
+                                    "unknown family '\(device.family)' (expected one of \(families.namesList))")
+            }
+        }
+        self.init(name: name, file: "", text: "", devices: devices, record: record, derived: derived,
+                  recording: recording, families: families)
+    }
+
     init(name: String, file: String, text: String, devices: [PipelineDevice], record: [TopicPattern]?,
          derived: [DerivedStream], recording: RecordingSettings, families: FamilyRegistry) {
         self.families = families

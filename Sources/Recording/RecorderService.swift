@@ -109,6 +109,26 @@ public final class RecorderService: Sendable {
         tick: Duration = .milliseconds(200),
         _ makeRecording: @escaping @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder])
     ) async throws(RecordingError) {
+        try await run(tick: tick, setUp: { () throws(RecordingError) in
+            let (recorder, devices) = try makeRecording()
+            return RecordingSetup(recorder: recorder, devices: devices)
+        })
+    }
+
+    /// Records the input, as ``run(tick:_:)`` does, with what `setUp` makes on
+    /// the recording task: the recorder, the device recorders, and a hook
+    /// called there once the input has ended (``finish()``, or cancellation),
+    /// before the recorder closes — where a pipeline engine finishes its
+    /// derived streams.
+    ///
+    /// - Parameters:
+    ///   - tick: How often open chunks are checked for their age and drops counted.
+    ///   - setUp: Makes the recording, on the recording task.
+    /// - Throws: ``RecordingError`` from `setUp`, a device recorder, the hook or the recorder.
+    public func run(
+        tick: Duration = .milliseconds(200),
+        setUp: @escaping @Sendable () throws(RecordingError) -> RecordingSetup
+    ) async throws(RecordingError) {
         let ingest = self.ingest
         let subscription = self.subscription
         let capacity = self.capacity
@@ -121,13 +141,14 @@ public final class RecorderService: Sendable {
         // The consumer is an unstructured task, so cancelling the caller does
         // not cut its iteration short: the handler below ends the input instead.
         let consumer = Task { () -> Result<Void, RecordingError> in
-            let recorder: Recorder
-            let devices: [any DeviceRecorder]
+            let setup: RecordingSetup
             do throws(RecordingError) {
-                (recorder, devices) = try makeRecording()
+                setup = try setUp()
             } catch {
                 return .failure(error)
             }
+            let recorder = setup.recorder
+            let devices = setup.devices
             var reported = 0
             func recordDrops(at time: UInt64) throws(RecordingError) {
                 let dropped = ingest.droppedCount
@@ -158,6 +179,7 @@ public final class RecorderService: Sendable {
                         try recordDrops(at: now)
                     }
                 }
+                try setup.onInputEnd?()
                 try recordDrops(at: Recorder.now())
                 try recorder.close()
                 return .success(())

@@ -117,10 +117,3 @@ struct InfoReport {
         return unit == 0 ? "\(count) B" : String(format: "%.1f", value) + " " + units[unit]
     }
 }
-
-extension RecordingInfo {
-    /// The summed duration of the loss records that are gaps in time, in seconds.
-    var gapSeconds: Double {
-        Double(losses.reduce(UInt64(0)) { $0 + ($1.durationNanoseconds ?? 0) }) / 1e9
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Streams
 
 /// A progress bar for long operations (export, recover, verify, replay),
 /// drawn on standard error when it is a terminal and not at all otherwise,
@@ -8,18 +9,24 @@ import Foundation
 /// ```
 /// verify  [##########--------------]  41%  1.2 GiB / 2.9 GiB
 /// ```
-final class ProgressBar {
+///
+/// `Sendable`: a session reports replay progress from its own task.
+final class ProgressBar: Sendable {
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var drawn = false
+    }
+
     private let label: String
-    private let format: (UInt64) -> String
+    private let format: @Sendable (UInt64) -> String
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let clock = ContinuousClock()
-    private var lastDraw: ContinuousClock.Instant?
-    private var drawn = false
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - label: What is in progress (`export`, `verify`, ...).
     ///   - format: How an amount prints (bytes, messages).
-    init(_ label: String, format: @escaping (UInt64) -> String = { InfoReport.grouped(Int(clamping: $0)) }) {
+    init(_ label: String, format: @escaping @Sendable (UInt64) -> String = { InfoReport.grouped(Int(clamping: $0)) }) {
         self.label = label
         self.format = format
     }
@@ -28,8 +35,13 @@ final class ProgressBar {
     func update(_ completed: UInt64, of total: UInt64) {
         guard isTerminal, total > 0 else { return }
         let now = clock.now
-        if let lastDraw, now - lastDraw < .milliseconds(100), completed < total { return }
-        lastDraw = now
+        let due = state.withLock { state -> Bool in
+            if let lastDraw = state.lastDraw, now - lastDraw < .milliseconds(100), completed < total { return false }
+            state.lastDraw = now
+            state.drawn = true
+            return true
+        }
+        guard due else { return }
         let fraction = min(1, Double(completed) / Double(total))
         let width = 24
         let filled = Int(fraction * Double(width))
@@ -37,13 +49,11 @@ final class ProgressBar {
         let line = "\(label)  [\(bar)]  \(String(format: "%3d", Int(fraction * 100)))%  "
             + "\(format(completed)) / \(format(total))"
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
-        drawn = true
     }
 
     /// Clears the bar.
     func finish() {
-        guard drawn else { return }
+        guard state.withLock({ state -> Bool in defer { state.drawn = false }; return state.drawn }) else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-        drawn = false
     }
 }

@@ -5,6 +5,7 @@ import Families
 import Foundation
 import Pipeline
 import Recording
+import Session
 
 /// `tlm record`: records a session until its duration ends or SIGINT/SIGTERM.
 struct RecordCommand: AsyncParsableCommand {
@@ -136,22 +137,26 @@ struct RecordCommand: AsyncParsableCommand {
             return
         }
         let seed = self.seed ?? 1
-        let directory = output ?? "tlm-" + Self.timestampForName()
+        let scenario = self.scenario ?? .clean
         let chosen = families.isEmpty ? FamilyRegistry.builtIn.simulatable : families.map(\.family)
-        let session = SimulatedSession(
-            directory: directory, configuration: configuration(base: RecorderConfiguration()), seed: seed,
-            duration: duration?.duration, families: chosen, scenario: scenario ?? .clean)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
+        let simulated: Pipeline
+        do {
+            simulated = try Pipeline(name: "simulate", devices: chosen.map { family in
+                PipelineDevice(name: family.rawValue, family: family,
+                               source: .simulated(seed: seed, scenario: scenario, rate: nil))
+            })
+        } catch {
+            throw CLIError(error.description)
+        }
+        let directory = output ?? "tlm-" + Self.timestampForName()
+        let session = RecordingSession(
+            pipeline: simulated, directory: directory,
+            options: .init(configuration: configuration(base: RecorderConfiguration()), duration: duration?.duration,
+                           metadata: ["simulated_families": chosen.map(\.rawValue).joined(separator: ","),
+                                      "scenario": scenario.rawValue]))
         print("Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
               + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        let summary: SimulatedSession.Summary
-        do {
-            summary = try await session.run(stop: signals)
-        } catch let error as RecordingError {
-            throw CLIError(error.message)
-        }
-        signals.cancel()
-        try report(summary, directory: directory)
+        try report(try await SessionRunner.run(session), directory: directory)
     }
 
     /// Records live devices: a pipeline of `live:` devices, families from
@@ -181,23 +186,15 @@ struct RecordCommand: AsyncParsableCommand {
 
     /// A pipeline recording these live devices with no derived streams.
     static func livePipeline(_ entries: [(query: String, family: DeviceFamily)]) throws -> Pipeline {
-        func quoted(_ text: String) -> String {
-            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
-            return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
-        }
-        var yaml = "name: live\ndevices:\n"
-        for (index, entry) in entries.enumerated() {
+        let devices = entries.enumerated().map { index, entry in
             let isAddress = entry.query.split(separator: ":").count == 6 || entry.query.split(separator: "_").count == 6
-            yaml += """
-                  - name: \(entry.family.rawValue)\(index + 1)
-                    family: \(entry.family.rawValue)
-                    source:
-                      live: {\(isAddress ? "address" : "name"): \(quoted(entry.query))}
-
-                """
+            return PipelineDevice(name: entry.family.rawValue + String(index + 1), family: entry.family,
+                                  source: .live(address: isAddress ? entry.query : nil,
+                                                name: isAddress ? nil : entry.query),
+                                  location: SourceLocation(file: "<command line>"))
         }
         do {
-            return try Pipeline(yaml: yaml, file: "<command line>")
+            return try Pipeline(name: "live", devices: devices)
         } catch {
             throw CLIError(error.description)
         }
@@ -208,32 +205,21 @@ struct RecordCommand: AsyncParsableCommand {
         let configuration = configuration(base: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
-        var session = PipelineSession(pipeline: pipeline, directory: directory, configuration: configuration,
-                                      duration: duration?.duration, seed: seed, scenario: scenario)
-        session.acquireNotify = acquireNotify
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
+        let session = RecordingSession(
+            pipeline: pipeline, directory: directory,
+            options: .init(configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
+                           acquireNotify: acquireNotify))
         print("Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
               + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
               + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        let summary: SimulatedSession.Summary
-        do {
-            summary = try await session.run(stop: signals)
-        } catch let error as RecordingError {
-            throw CLIError(error.message)
-        } catch let error as PipelineError {
-            throw CLIError(error.description)
-        } catch let error as CaptureError {
-            throw CLIError(error.message)
-        }
-        signals.cancel()
-        try report(summary, directory: directory)
+        try report(try await SessionRunner.run(session), directory: directory)
     }
 
     /// Prints the summary; exit status 3 when loss was recorded.
-    private func report(_ summary: SimulatedSession.Summary, directory: String) throws {
+    private func report(_ summary: RecordingSummary, directory: String) throws {
         print("Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
               + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
-              + (summary.stoppedBySignal ? " (stopped by signal)" : "") + ".")
+              + (summary.stoppedEarly ? " (stopped by signal)" : "") + ".")
         if summary.lossRecordCount > 0 {
             let gaps = summary.gapSeconds > 0 ? String(format: " and %.3f s of gaps", summary.gapSeconds) : ""
             print("Loss: \(summary.lossCount) elements\(gaps) in \(summary.lossRecordCount) loss record(s); "

@@ -4,6 +4,7 @@ import Families
 import Foundation
 import Pipeline
 import Recording
+import Session
 
 /// `tlm replay REC --output NEWREC`: a recording's raw streams, decoded again, into a new recording.
 struct ReplayCommand: AsyncParsableCommand {
@@ -56,94 +57,26 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM])
-        defer { signals.cancel() }
         var loaded: Pipeline?
         if let pipeline {
             do { loaded = try Pipeline(contentsOfFile: pipeline) } catch { throw CLIError(error.description) }
         }
-        let summary: String
-        do {
-            summary = try await replayAll(signals: signals, pipeline: loaded)
-        } catch {
-            throw CLIError(error.message)
-        }
-        print(summary)
-    }
-
-    /// Replays everything; returns the summary line.
-    private func replayAll(signals: SignalWatcher, pipeline: Pipeline?) async throws(RecordingError) -> String {
-        let info = try RecordingInfo.load(from: recording)
-        let replay = try RecordingReplay(directory: recording, from: from?.duration ?? .zero, to: to?.duration)
-        let name = URL(fileURLWithPath: output).lastPathComponent
-        let recorder = try Recorder(
-            directory: output, configuration: pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
-            session: pipeline?.session(name: name, source: "replay", seed: info.session.seed,
-                                       metadata: ["replay_of": recording])
-                ?? .init(name: name, source: "replay", seed: info.session.seed, metadata: ["replay_of": recording]))
-        let engine = try pipeline.map { pipeline throws(RecordingError) in
-            try PipelineEngine(pipeline: pipeline, recorder: recorder)
-        }
-        var devices: [any DeviceRecorder] = []
-        var notifications: [ReplayItem] = []
-        for device in info.devices {
-            let families = pipeline?.families ?? .builtIn
-            guard let family = families.descriptor(named: device.family)?.family else { continue }
-            let index = devices.count
-            devices.append(try Self.deviceRecorder(family: family, families: families, recorder: recorder,
-                                                   identifier: device.identifier, name: device.name, engine: engine))
-            for notification in try replay.rawNotifications(of: device.identifier) {
-                notifications.append(ReplayItem(order: notifications.count, device: index, notification: notification))
-            }
-        }
-        notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let first = notifications.first?.notification.receiveTime ?? 0
-        var replayed = 0
         let bar = ProgressBar("replay")
-        defer { bar.finish() }
-        for item in notifications {
-            bar.update(UInt64(replayed + 1), of: UInt64(notifications.count))
-            if signals.fired { break }
-            if let rate {
-                let offset = Double(item.notification.receiveTime - first) / rate
-                do { try await clock.sleep(until: start + .nanoseconds(Int64(offset))) } catch { break }
-            }
-            try devices[item.device].record(item.notification)
-            replayed += 1
+        let session = RecordingSession(
+            replaying: ReplaySource(recording: recording, from: from?.duration ?? .zero, to: to?.duration, rate: rate),
+            pipeline: loaded, directory: output,
+            options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
+        let summary: RecordingSummary
+        do {
+            summary = try await SessionRunner.run(session, showsStatus: false)
+        } catch {
+            bar.finish()
+            throw error
         }
-        try engine?.finish()
-        try recorder.close()
-        let result = try RecordingInfo.load(from: output)
-        return "Replayed \(replayed) notifications of \(devices.count) device(s) into \(output): "
-            + "\(result.messageCount) messages"
-            + (engine.map { ", \($0.derivedCount) derived values" } ?? "")
-            + (signals.fired ? " (stopped by signal)." : ".")
+        bar.finish()
+        print("Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into \(output): "
+              + "\(summary.messageCount) messages"
+              + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
+              + (summary.stoppedEarly ? " (stopped by signal)." : "."))
     }
-
-    /// A device recorder with the family's decoder; with an engine, its
-    /// record patterns pick the typed streams written and every decoded value
-    /// goes to it.
-    static func deviceRecorder(family: DeviceFamily, families: FamilyRegistry, recorder: Recorder, identifier: String,
-                               name: String, metadata: [String: String] = [:], engine: PipelineEngine?)
-        throws(RecordingError) -> any DeviceRecorder
-    {
-        guard let descriptor = families[family] else {
-            throw RecordingError(.invalidConfiguration, "no device family '\(family)' in this build")
-        }
-        var options = DeviceRecorderOptions(identifier: identifier, name: name, metadata: metadata)
-        if let engine {
-            options.recordsTypedStream = engine.recordsTypedStream
-            options.observer = engine.observe
-        }
-        return try descriptor.makeRecorder(recorder, options: options)
-    }
-}
-
-/// One notification to replay, with its device and original position.
-private struct ReplayItem {
-    let order: Int
-    let device: Int
-    let notification: RawNotification
 }

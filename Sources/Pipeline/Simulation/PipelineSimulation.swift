@@ -1,5 +1,5 @@
-public import Devices
-public import Families
+package import Devices
+package import Families
 import Foundation
 public import Recording
 
@@ -104,9 +104,12 @@ extension Pipeline {
         -> Recorder.Session
     {
         var facts = metadata
-        facts["pipeline"] = self.name
-        facts["pipeline_file"] = file
-        facts["pipeline_yaml"] = text
+        if !text.isEmpty {
+            // A pipeline from a file; one built in code records no pipeline facts.
+            facts["pipeline"] = self.name
+            facts["pipeline_file"] = file
+            facts["pipeline_yaml"] = text
+        }
         let seeds = devices.compactMap { device -> UInt64? in
             if case .simulated(let seed, _, _) = device.source { seed } else { nil }
         }

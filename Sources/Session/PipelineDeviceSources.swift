@@ -1,31 +1,6 @@
 import Capture
 import Devices
-import Families
 import Pipeline
-import Recording
-
-/// A device whose notifications arrive by themselves — a live BLE device, or
-/// a capture file played back — as opposed to a simulator the session paces.
-///
-/// `PipelineSession` asks ``PipelineDeviceSources/external(for:)`` for one
-/// feed per `live:` or `capture:` device, registers a device recorder for it
-/// and runs ``run(service:device:)`` in a task of its own; each delivered
-/// notification goes through the same bounded ingest buffer, decoders and
-/// pipeline engine as a simulated one.
-protocol ExternalDeviceFeed: Sendable {
-    /// The device's family (picks the decoder).
-    var family: DeviceFamily { get }
-    /// The identifier used in topics (for BLE: from the address or advertisement).
-    var identifier: String { get }
-    /// A display name.
-    var displayName: String { get }
-    /// Facts recorded with the device.
-    var facts: [String: String] { get }
-    /// Delivers notifications (stamped with their host receive time) and
-    /// losses to `service` as device `index`, until the source ends or the
-    /// task is cancelled.
-    func run(service: RecorderService, device index: Int) async throws
-}
 
 /// Where the devices of a pipeline come from, other than simulators.
 enum PipelineDeviceSources {

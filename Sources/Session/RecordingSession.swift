@@ -1,0 +1,340 @@
+import Devices
+import Families
+import Foundation
+public import Pipeline
+public import Recording
+public import ServiceLifecycle
+import Streams
+
+/// One recording session: a pipeline's devices — simulated, live through
+/// BlueZ, or any ``ExternalDeviceFeed`` — or a recording's raw streams
+/// replayed, decoded and written into a new recording, with the pipeline's
+/// derived streams.
+///
+/// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup` and
+/// a graceful shutdown (SIGINT or SIGTERM, when the group listens for them)
+/// ends it the way the end of its input does — simulators and live links
+/// stop, derived streams finish, the open chunk and segment close and the
+/// index commits — so the recording is complete. Cancelling the task that
+/// runs it, or calling ``stop()``, does the same.
+///
+/// ```swift
+/// let pipeline = try Pipeline(contentsOfFile: "Pipelines/diot-imu.yaml")
+/// let session = RecordingSession(pipeline: pipeline, directory: "imu",
+///                                options: .init(duration: .seconds(10)))
+/// let group = ServiceGroup(configuration: .init(
+///     services: [.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup)],
+///     gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+/// try await group.run()
+/// print(session.summary?.messageCount ?? 0)
+/// ```
+public final class RecordingSession: Service, Sendable {
+    /// How a session records.
+    public struct Options: Sendable {
+        /// Segment, chunk and compression settings; `nil` for the pipeline's (or the defaults).
+        public var configuration: RecorderConfiguration?
+        /// How long to record; `nil` until the input ends or the session is stopped.
+        public var duration: Duration?
+        /// Overrides every simulated device's seed.
+        public var seed: UInt64?
+        /// Overrides every simulated device's scenario.
+        public var scenario: SimulationScenario?
+        /// Live devices take notifications from `AcquireNotify` sockets where offered.
+        public var acquireNotify: Bool
+        /// Capacity of the ingest buffer between the devices and the disk; what overflows is recorded as loss.
+        public var ingestCapacity: Int
+        /// Further session facts recorded in the index and the segments' metadata.
+        public var metadata: [String: String]
+        /// Called with (done, total) as a replay progresses.
+        public var onReplayProgress: (@Sendable (Int, Int) -> Void)?
+
+        /// Creates options.
+        public init(configuration: RecorderConfiguration? = nil, duration: Duration? = nil, seed: UInt64? = nil,
+                    scenario: SimulationScenario? = nil, acquireNotify: Bool = false, ingestCapacity: Int = 65_536,
+                    metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil) {
+            self.configuration = configuration
+            self.duration = duration
+            self.seed = seed
+            self.scenario = scenario
+            self.acquireNotify = acquireNotify
+            self.ingestCapacity = ingestCapacity
+            self.metadata = metadata
+            self.onReplayProgress = onReplayProgress
+        }
+    }
+
+    private enum Source {
+        case pipeline(Pipeline, extraFeeds: [any ExternalDeviceFeed])
+        case replay(ReplaySource, pipeline: Pipeline?)
+    }
+
+    private struct State {
+        var stopped = false
+        var stopHandlers: [@Sendable () -> Void] = []
+        var summary: RecordingSummary?
+    }
+
+    /// The new recording directory.
+    public let directory: String
+    private let source: Source
+    private let options: Options
+    private let state = Locked(State())
+
+    /// A session recording what `pipeline` declares into `directory`.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The devices, streams, derived streams and settings.
+    ///   - directory: The new recording directory (must not exist or be empty).
+    ///   - feeds: Further devices whose notifications arrive by themselves, recorded after the pipeline's.
+    ///   - options: Duration, overrides and settings.
+    public init(pipeline: Pipeline, directory: String, feeds: [any ExternalDeviceFeed] = [], options: Options = Options()) {
+        self.directory = directory
+        self.source = .pipeline(pipeline, extraFeeds: feeds)
+        self.options = options
+    }
+
+    /// A session replaying a recording's raw streams through the decoders
+    /// into `directory`, keeping the original receive times, so the new
+    /// recording's typed streams equal the original's; with a pipeline, its
+    /// derived streams run on the messages' log times and its record
+    /// patterns and settings apply (its own devices are not used).
+    ///
+    /// - Parameters:
+    ///   - replay: The recording, the range and the pace.
+    ///   - pipeline: A pipeline for derived streams, record patterns and settings.
+    ///   - directory: The new recording directory.
+    ///   - options: Settings (`duration`, `seed`, `scenario` and `acquireNotify` do not apply).
+    public init(replaying replay: ReplaySource, pipeline: Pipeline? = nil, directory: String, options: Options = Options()) {
+        self.directory = directory
+        self.source = .replay(replay, pipeline: pipeline)
+        self.options = options
+    }
+
+    /// What the session recorded, once ``run()`` has returned normally.
+    public var summary: RecordingSummary? { state.withLock { $0.summary } }
+
+    /// Whether the session was stopped before its input ended.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Ends the session early, as a graceful shutdown does: simulators and
+    /// live links stop and the recording is closed complete.
+    public func stop() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            defer { state.stopHandlers = [] }
+            return state.stopHandlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Runs `handler` when the session is stopped (at once if it already is).
+    private func onStop(_ handler: @escaping @Sendable () -> Void) {
+        let already = state.withLock { state -> Bool in
+            if !state.stopped { state.stopHandlers.append(handler) }
+            return state.stopped
+        }
+        if already { handler() }
+    }
+
+    /// Records until the input ends, the duration is over, or the session is
+    /// stopped (graceful shutdown, cancellation, ``stop()``); then
+    /// ``summary`` tells what was recorded.
+    ///
+    /// - Throws: `RecordingError`, `PipelineError` or `CaptureError` (no bus,
+    ///   no BlueZ, a device not found or lost for good).
+    public func run() async throws {
+        _ = try await record()
+    }
+
+    /// Records as ``run()`` does and returns the summary.
+    ///
+    /// - Throws: As ``run()``.
+    public func record() async throws -> RecordingSummary {
+        let summary = try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                switch source {
+                case .pipeline(let pipeline, let extraFeeds):
+                    try await recordPipeline(pipeline, extraFeeds: extraFeeds)
+                case .replay(let replay, let pipeline):
+                    try await recordReplay(replay, pipeline: pipeline)
+                }
+            } onCancel: {
+                self.stop()
+            }
+        } onGracefulShutdown: {
+            self.stop()
+        }
+        state.withLock { $0.summary = summary }
+        return summary
+    }
+
+    // MARK: - Pipelines: simulated, live and fed devices
+
+    private func recordPipeline(_ pipeline: Pipeline, extraFeeds: [any ExternalDeviceFeed]) async throws
+        -> RecordingSummary
+    {
+        let options = self.options
+        let external = try await PipelineDeviceSources.external(for: pipeline.devices,
+                                                                acquireNotify: options.acquireNotify) + extraFeeds
+        let devices = try pipeline.simulatedDevices(seed: options.seed, scenario: options.scenario,
+                                                    skippingOthers: true)
+        let service = RecorderService(capacity: options.ingestCapacity)
+        let duration = options.duration
+        let startTime = Recorder.now()
+        // Simulated devices: paced by the continuous clock, stamped with the
+        // session start plus their offset; the earliest goes first (ties: the
+        // device listed first).
+        let producer = Task { [devices] in
+            var devices = devices
+            var pending = devices.indices.map { devices[$0].nextNotification() }
+            let clock = ContinuousClock()
+            let start = clock.now
+            while !Task.isCancelled, !pending.isEmpty {
+                guard let index = pending.indices.min(by: { pending[$0].offset < pending[$1].offset }) else { break }
+                let (offset, characteristic, bytes) = pending[index]
+                if let duration, offset >= duration { break }
+                pending[index] = devices[index].nextNotification()
+                try? await clock.sleep(until: start + offset)
+                if Task.isCancelled { break }
+                let receiveTime = startTime + UInt64(offset.components.seconds) * 1_000_000_000
+                    + UInt64(offset.components.attoseconds / 1_000_000_000)
+                service.send(RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: receiveTime),
+                             device: index)
+            }
+        }
+        // Live devices run until the duration ends or the session stops; the
+        // first that fails (the bus lost, a device that never connects) ends it.
+        let clock = ContinuousClock()
+        let deadline = duration.map { clock.now + $0 }
+        let liveWindow = Task {
+            guard !external.isEmpty else { return }
+            if let deadline {
+                try? await clock.sleep(until: deadline)
+            } else {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
+        }
+        let feedFailure = SharedValue<(any Error)?>(nil)
+        let feeds = external.enumerated().map { offset, feed in
+            Task {
+                do {
+                    try await feed.run(service: service, device: devices.count + offset)
+                } catch {
+                    feedFailure.withLock { if $0 == nil { $0 = error } }
+                    liveWindow.cancel()
+                    producer.cancel()
+                }
+            }
+        }
+        onStop {
+            producer.cancel()
+            liveWindow.cancel()
+            for feed in feeds { feed.cancel() }
+        }
+        // When the input ends (duration, stop), the service finishes; its
+        // input-end hook finishes the derived streams before the recorder closes.
+        let closer = Task {
+            await producer.value
+            await liveWindow.value
+            for feed in feeds { feed.cancel() }
+            for feed in feeds { await feed.value }
+            service.finish()
+        }
+        defer {
+            producer.cancel()
+            closer.cancel()
+        }
+        let directory = self.directory
+        let configuration = options.configuration ?? pipeline.recorderConfiguration()
+        let session = pipeline.session(name: URL(fileURLWithPath: directory).lastPathComponent,
+                                       source: external.isEmpty ? "simulate" : "live", seed: options.seed,
+                                       metadata: options.metadata)
+        let derived = SharedValue(0)
+        try await service.run(setUp: { () throws(RecordingError) in
+            let recorder = try Recorder(directory: directory, configuration: configuration, session: session)
+            let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
+            var recorders: [any DeviceRecorder] = []
+            for device in devices {
+                recorders.append(try pipeline.deviceRecorder(for: device, recorder: recorder, engine: engine))
+            }
+            for feed in external {
+                recorders.append(try pipeline.deviceRecorder(
+                    family: feed.family, identifier: feed.identifier, name: feed.displayName,
+                    metadata: feed.facts, recorder: recorder, engine: engine))
+            }
+            guard !recorders.isEmpty else {
+                throw RecordingError(.invalidConfiguration, "the pipeline has no device")
+            }
+            return RecordingSetup(recorder: recorder, devices: recorders, onInputEnd: { () throws(RecordingError) in
+                try engine.finish()
+                derived.withLock { $0 = engine.derivedCount }
+            })
+        })
+        if let error = feedFailure.withLock({ $0 }) { throw error }
+        return try summary(deviceCount: devices.count + external.count, replayed: 0,
+                           derivedCount: derived.withLock { $0 })
+    }
+
+    // MARK: - Replay
+
+    private func recordReplay(_ replaySource: ReplaySource, pipeline: Pipeline?) async throws -> RecordingSummary {
+        let recording = replaySource.recording
+        let info = try RecordingInfo.load(from: recording)
+        let replay = try RecordingReplay(directory: recording, from: replaySource.from, to: replaySource.to)
+        let name = URL(fileURLWithPath: directory).lastPathComponent
+        var metadata = options.metadata
+        metadata["replay_of"] = recording
+        let recorder = try Recorder(
+            directory: directory,
+            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
+            session: pipeline?.session(name: name, source: "replay", seed: info.session.seed, metadata: metadata)
+                ?? .init(name: name, source: "replay", seed: info.session.seed, metadata: metadata))
+        let engine = try pipeline.map { pipeline throws(RecordingError) in
+            try PipelineEngine(pipeline: pipeline, recorder: recorder)
+        }
+        let families = pipeline?.families ?? .builtIn
+        var devices: [any DeviceRecorder] = []
+        var notifications: [(order: Int, device: Int, notification: RawNotification)] = []
+        for device in info.devices {
+            guard let descriptor = families.descriptor(named: device.family) else { continue }
+            var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
+            if let engine {
+                options.recordsTypedStream = engine.recordsTypedStream
+                options.observer = engine.observe
+            }
+            let index = devices.count
+            devices.append(try descriptor.makeRecorder(recorder, options: options))
+            for notification in try replay.rawNotifications(of: device.identifier) {
+                notifications.append((notifications.count, index, notification))
+            }
+        }
+        notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let first = notifications.first?.notification.receiveTime ?? 0
+        var replayed = 0
+        for item in notifications {
+            options.onReplayProgress?(replayed + 1, notifications.count)
+            if isStopped || Task.isCancelled { break }
+            if let rate = replaySource.rate {
+                let offset = Double(item.notification.receiveTime - first) / rate
+                do { try await clock.sleep(until: start + .nanoseconds(Int64(offset))) } catch { break }
+            }
+            try devices[item.device].record(item.notification)
+            replayed += 1
+        }
+        try engine?.finish()
+        try recorder.close()
+        return try summary(deviceCount: devices.count, replayed: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary {
+        let info = try RecordingInfo.load(from: directory)
+        return RecordingSummary(
+            messageCount: info.messageCount, streamCount: info.streams.count, segmentCount: info.segments.count,
+            byteSize: info.byteSize, lossCount: info.lossCount, lossRecordCount: info.losses.count,
+            gapSeconds: info.gapSeconds, stoppedEarly: isStopped, replayedNotifications: replayed,
+            deviceCount: deviceCount, derivedCount: derivedCount)
+    }
+}
