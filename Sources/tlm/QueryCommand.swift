@@ -1,5 +1,4 @@
 import ArgumentParser
-import Devices
 import Foundation
 import Recording
 

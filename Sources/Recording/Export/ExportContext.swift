@@ -9,9 +9,9 @@ public struct ExportContext: Sendable {
     /// The recording's Metadata records (the session, each device), in the
     /// order the segments hold them, each distinct record once.
     public var metadata: [ExportMetadata]
-    /// The exported range of log times: `from` inclusive, `to` exclusive
-    /// (`nil`: from the start, or to the end).
+    /// The exported range's first log time (inclusive); `nil` from the start.
     public var from: UInt64?
+    /// The exported range's end (exclusive); `nil` to the end.
     public var to: UInt64?
 
     /// Creates a context (the reader makes one for you; this is for tests and custom drivers).

@@ -21,9 +21,11 @@ public struct ExportTopic: Sendable, Hashable {
     /// The schema parsed, when it is a `ros2msg` schema this version reads;
     /// decode a payload with `definition.decode(message.payload)`.
     public var definition: ROS2MessageDefinition?
-    /// The stream's messages in the whole recording, and its first and last log times.
+    /// The stream's messages in the whole recording.
     public var messageCount: Int
+    /// The stream's first log time in the recording (`nil` without messages).
     public var firstTime: UInt64?
+    /// The stream's last log time in the recording (`nil` without messages).
     public var lastTime: UInt64?
 
     /// Creates a topic description (the reader makes them; this is for tests and custom drivers).
