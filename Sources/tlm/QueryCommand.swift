@@ -1,5 +1,4 @@
 import ArgumentParser
-import Devices
 import Foundation
 import Recording
 
@@ -9,9 +8,12 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Read messages of matching topics in a time range, or aggregate them per time bucket.",
         discussion: """
-            Only the chunks that hold the topics in the range are read. With --every, numeric streams are \
+            Only the chunks that hold the topics in the range are read, and rows print as they are read \
+            (a table sizes its columns from the first 1,000 rows). With --every, numeric streams are \
             aggregated per bucket from the index's per-chunk statistics, decoding only chunks that straddle \
             a bucket boundary. Times: +10s (from the first message), ISO 8601, or nanoseconds since the epoch.
+            Topic globs: `*` matches within one level, `**` across levels, `?` one character; a pattern \
+            also selects every topic below a level it matches ('/diot/*' is every DIoT stream).
 
             Examples:
               tlm query ride --topic '/diot/*/acc_x' --from +2s --to +3s
@@ -25,8 +27,9 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "The recording directory.", completion: .directory)
     var recording: String
 
-    @Option(help: "Topics to read: a shell glob such as '/diot/*/acc_?'.")
-    var topic: String
+    @Option(help: ArgumentHelp("Topics to read: a glob such as '/diot/*/acc_?' (\(TopicOption.rule)).",
+                               valueName: "glob"))
+    var topic: TopicOption
 
     @OptionGroup var range: TimeRangeOptions
 
@@ -52,8 +55,7 @@ struct QueryCommand: ParsableCommand {
         do {
             let reader = try RecordingReader(directory: recording)
             let info = try RecordingInfo.load(from: recording)
-            let matching = topics(matching: topic, in: reader.topics)
-            guard !matching.isEmpty else { throw CLIError("no topic of \(recording) matches '\(topic)'") }
+            let matching = try topic.topics(of: reader)
             let (lower, upper) = range.resolve(info)
             guard upper > lower else { throw CLIError("the range is empty: --to must be after --from") }
             var output = TableOutput(format: format)
@@ -68,19 +70,17 @@ struct QueryCommand: ParsableCommand {
                             "count": String(bucket.count), "min": text(bucket.minimum), "max": text(bucket.maximum),
                             "mean": text(bucket.mean), "first": text(bucket.first), "last": text(bucket.last),
                         ]
-                        output.row([name, InfoReport.timestamp(bucket.start)] + chosen.map { values[$0]! })
+                        try output.row([name, InfoReport.timestamp(bucket.start)] + chosen.map { values[$0]! })
                     }
                 }
             } else {
-                let messages = try reader.typedMessages(topics: matching, from: lower, to: upper)
-                let fieldNames = messages.reduce(into: [String]()) { names, message in
-                    for field in message.fields where !names.contains(field.name) { names.append(field.name) }
-                }
-                output.header(["time", "topic"] + fieldNames)
-                for message in messages {
-                    output.row([InfoReport.timestamp(message.message.logTime), message.message.topic]
-                               + fieldNames.map { name in message[name].map(fieldText) ?? "" },
-                               json: (message.message.logTime, message.message.topic, message.fields))
+                let rows = ExportRowDecoder(try reader.exportContext(topics: matching, from: lower, to: upper).topics)
+                output.header(["time", "topic"] + rows.columns)
+                try reader.forEachMessage(topics: matching, from: lower, to: upper) { message throws(RecordingError) in
+                    let fields = try rows.fields(of: message)
+                    let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
+                    try output.row([InfoReport.timestamp(message.logTime), message.topic] + values,
+                                   json: (message.logTime, message.topic, fields))
                 }
             }
             output.flush()
@@ -90,82 +90,4 @@ struct QueryCommand: ParsableCommand {
     }
 
     private func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
-}
-
-/// A field value as text for tables and CSV.
-func fieldText(_ value: CDRValue) -> String {
-    switch value {
-    case .bool(let flag): String(flag)
-    case .int(let number): String(number)
-    case .uint(let number): String(number)
-    case .double(let number): "\(number)"
-    case .string(let text): text
-    case .bytes(let bytes): hex(bytes)
-    case .array(let items): "[" + items.map(fieldText).joined(separator: " ") + "]"
-    }
-}
-
-/// Rows printed as an aligned table, CSV or JSON lines.
-struct TableOutput {
-    let format: QueryCommand.Format
-    private var columns: [String] = []
-    private var rows: [[String]] = []
-    /// Where lines go: standard output, or a file for `tlm export`.
-    private let emit: (String) -> Void
-
-    init(format: QueryCommand.Format, emit: @escaping (String) -> Void = { print($0) }) {
-        self.format = format
-        self.emit = emit
-    }
-
-    mutating func header(_ names: [String]) {
-        columns = names
-        if format == .csv { emit(names.map(csv).joined(separator: ",")) }
-    }
-
-    mutating func row(_ values: [String], json: (UInt64, String, [(name: String, value: CDRValue)])? = nil) {
-        switch format {
-        case .csv:
-            emit(values.map(csv).joined(separator: ","))
-        case .jsonl:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let (time, topic, fields) = json {
-                let line = JSONLine(log_time: time, topic: topic,
-                                    fields: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
-                emit(String(decoding: try! encoder.encode(line), as: UTF8.self))
-            } else {
-                let object = Dictionary(zip(columns, values), uniquingKeysWith: { $1 })
-                emit(String(decoding: try! encoder.encode(object), as: UTF8.self))
-            }
-        case .table:
-            rows.append(values)
-        }
-    }
-
-    func flush() {
-        guard format == .table else { return }
-        let widths = columns.indices.map { index in
-            max(columns[index].count, rows.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0)
-        }
-        func line(_ values: [String]) -> String {
-            values.enumerated().map { index, value in
-                value + String(repeating: " ", count: max(0, widths[index] - value.count))
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        emit(line(columns.map { $0.uppercased() }))
-        for row in rows { emit(line(row)) }
-    }
-
-    private func csv(_ value: String) -> String {
-        value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-            ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
-    }
-}
-
-/// One message in JSON lines output.
-struct JSONLine: Encodable {
-    let log_time: UInt64
-    let topic: String
-    let fields: [String: CDRValue]
 }

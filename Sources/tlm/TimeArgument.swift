@@ -39,8 +39,3 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
         }
     }
 }
-
-/// Topics matching a shell glob (`/diot/*/acc_?`, `*/raw/*`).
-func topics(matching glob: String, in topics: [String]) -> [String] {
-    topics.filter { fnmatch(glob, $0, 0) == 0 }
-}

@@ -85,11 +85,11 @@ import Testing
                 try writer.addMessage(channelID: UInt16(int("channel_id")), sequence: UInt32(int("sequence")),
                                       logTime: int("log_time"), publishTime: int("publish_time"), data: bytes("data"))
             case "Attachment":
-                writer.addAttachment(logTime: int("log_time"), createTime: int("create_time"),
-                                     name: fields["name"] as! String, mediaType: fields["media_type"] as! String,
-                                     data: bytes("data"))
+                try writer.addAttachment(logTime: int("log_time"), createTime: int("create_time"),
+                                         name: fields["name"] as! String, mediaType: fields["media_type"] as! String,
+                                         data: bytes("data"))
             case "Metadata":
-                writer.addMetadata(name: fields["name"] as! String, pairs("metadata"))
+                try writer.addMetadata(name: fields["name"] as! String, pairs("metadata"))
             default:
                 return try writer.finish()
             }

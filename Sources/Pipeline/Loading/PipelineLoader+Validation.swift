@@ -1,5 +1,6 @@
 import Devices
 import Families
+import Recording
 import Yams
 
 /// Topic patterns checked against what the declared devices can produce,
@@ -11,7 +12,7 @@ extension PipelineLoader {
     {
         let text = try text(node, what)
         let at = location(node)
-        let pattern = TopicPattern(text, location: at)
+        let pattern = TopicPattern(text)
         guard text.hasPrefix("/") else {
             throw PipelineError(.invalidValue, at: at,
                                 "topic pattern '\(text)' must start with '/' (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
@@ -73,8 +74,9 @@ extension PipelineLoader {
         return false
     }
 
+    /// Whether one level (or run of levels) of a pattern matches `text`, by ``TopicPattern``'s rule.
     private func glob(_ pattern: String, _ text: String) -> Bool {
-        TopicPattern.match(Array(pattern.utf8)[...], Array(text.utf8)[...])
+        TopicPattern(pattern).matches(text)
     }
 
     /// Derived streams that depend on each other in a cycle are an error at

@@ -1,3 +1,5 @@
+public import Recording
+
 /// A stream a pipeline derives from device streams (or other derived
 /// streams) with `Streams` operators, recorded on `/derived/<name>` with the
 /// `tlm/msg/DerivedValue` schema (one `float64 value`).

@@ -3,7 +3,9 @@
 /// off. It produces the same bytes as the Python `mcap` writer given the
 /// same options, which the conformance tests check for every variant; the
 /// recorder's fast path is ``SegmentWriter``, this one serves exports and
-/// tools. It builds the file in memory.
+/// tools. Without a sink it builds the file in memory; with one it hands
+/// the bytes to the sink as each chunk closes, keeping only the open chunk
+/// and the summary (a few index entries per chunk) in memory.
 ///
 /// Not `Sendable`: one writer belongs to one task.
 package final class MCAPWriter {
@@ -34,6 +36,14 @@ package final class MCAPWriter {
     private let options: Options
     private let compressor: ZstdCompressor?
     private var out = MCAPByteBuffer(capacity: 1 << 16)
+    /// Where finished bytes go; `nil` keeps the whole file in `out`.
+    private let sink: (any ByteSink)?
+    /// Bytes already handed to the sink (the offset of `out`'s first byte).
+    private var flushed: UInt64 = 0
+    /// CRC-32 of the bytes handed to the sink.
+    private var flushedCRC = CRC32()
+    /// The offset in the file of the next byte written.
+    private var position: UInt64 { flushed + UInt64(out.count) }
     private var schemas: [MCAPRecord.Schema] = []
     private var channels: [MCAPRecord.Channel] = []
 
@@ -51,8 +61,14 @@ package final class MCAPWriter {
         messageStartTime: 0, messageEndTime: 0, channelMessageCounts: [])
 
     /// Creates a writer.
-    package init(options: Options) throws(RecordingError) {
+    ///
+    /// - Parameters:
+    ///   - options: The file's layout.
+    ///   - sink: Where to write the file as it is made; `nil` keeps it in
+    ///     memory for ``finish()`` to return.
+    package init(options: Options, sink: (any ByteSink)? = nil) throws(RecordingError) {
         self.options = options
+        self.sink = sink
         self.compressor = try options.zstdLevel.map { (level: Int) throws(RecordingError) in try ZstdCompressor(level: level) }
     }
 
@@ -109,6 +125,7 @@ package final class MCAPWriter {
         }
         guard options.useChunks else {
             write(message, to: &out)
+            try flushIfLarge()
             return
         }
         chunkStart = chunkMessages == 0 ? logTime : min(chunkStart, logTime)
@@ -125,7 +142,8 @@ package final class MCAPWriter {
     }
 
     /// Adds an attachment (outside chunks, at the current end of the file).
-    package func addAttachment(logTime: UInt64, createTime: UInt64, name: String, mediaType: String, data: [UInt8]) {
+    package func addAttachment(logTime: UInt64, createTime: UInt64, name: String, mediaType: String,
+                               data: [UInt8]) throws(RecordingError) {
         var fields = MCAPByteBuffer()
         fields.append(logTime)
         fields.append(createTime)
@@ -136,24 +154,42 @@ package final class MCAPWriter {
         let record = MCAPRecord.attachment(.init(logTime: logTime, createTime: createTime, name: name,
                                                  mediaType: mediaType, data: data,
                                                  crc: CRC32.checksum(fields.bytes)))
-        let offset = UInt64(out.count)
+        let offset = position
         write(record, to: &out)
         statistics.attachmentCount += 1
         if options.attachmentIndexes {
-            attachmentIndexes.append(.init(offset: offset, length: UInt64(out.count) - offset, logTime: logTime,
+            attachmentIndexes.append(.init(offset: offset, length: position - offset, logTime: logTime,
                                            createTime: createTime, dataSize: UInt64(data.count), name: name,
                                            mediaType: mediaType))
         }
+        try flushIfLarge()
     }
 
     /// Adds a Metadata record (outside chunks, at the current end of the file).
-    package func addMetadata(name: String, _ metadata: [MCAPRecord.KeyValue]) {
-        let offset = UInt64(out.count)
+    package func addMetadata(name: String, _ metadata: [MCAPRecord.KeyValue]) throws(RecordingError) {
+        let offset = position
         write(.metadata(.init(name: name, metadata: metadata)), to: &out)
         statistics.metadataCount += 1
         if options.metadataIndexes {
-            metadataIndexes.append(.init(offset: offset, length: UInt64(out.count) - offset, name: name))
+            metadataIndexes.append(.init(offset: offset, length: position - offset, name: name))
         }
+        try flushIfLarge()
+    }
+
+    /// Hands the finished bytes to the sink once they pass 1 MiB (with a sink).
+    private func flushIfLarge() throws(RecordingError) {
+        if out.count >= 1 << 20 { try flush() }
+    }
+
+    /// Hands every finished byte to the sink (with a sink).
+    private func flush() throws(RecordingError) {
+        guard let sink, out.count > 0 else { return }
+        try out.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+            flushedCRC.update(raw)
+            try sink.write(raw)
+        }
+        flushed += UInt64(out.count)
+        out.removeAll()
     }
 
     private func closeChunkIfFull() throws(RecordingError) {
@@ -174,37 +210,42 @@ package final class MCAPWriter {
                 try compressor.compress(raw) { Array($0) }
             }
         }
-        let chunkOffset = UInt64(out.count)
+        let chunkOffset = position
         write(.chunk(.init(messageStartTime: chunkStart, messageEndTime: chunkEnd,
                            uncompressedSize: UInt64(uncompressed.count), uncompressedCRC: CRC32.checksum(uncompressed),
                            compression: compression, records: stored)), to: &out)
-        let chunkLength = UInt64(out.count) - chunkOffset
-        let indexStart = UInt64(out.count)
+        let chunkLength = position - chunkOffset
+        let indexStart = position
         var offsets: [MCAPRecord.ChannelOffset] = []
         if options.messageIndexes {
             for (channelID, entries) in chunkIndexEntries {
-                offsets.append(.init(channelID: channelID, offset: UInt64(out.count)))
+                offsets.append(.init(channelID: channelID, offset: position))
                 write(.messageIndex(.init(channelID: channelID, entries: entries)), to: &out)
             }
         }
         chunkIndexes.append(.init(
             messageStartTime: chunkStart, messageEndTime: chunkEnd, chunkStartOffset: chunkOffset,
-            chunkLength: chunkLength, messageIndexOffsets: offsets, messageIndexLength: UInt64(out.count) - indexStart,
+            chunkLength: chunkLength, messageIndexOffsets: offsets, messageIndexLength: position - indexStart,
             compression: compression, compressedSize: UInt64(stored.count), uncompressedSize: UInt64(uncompressed.count)))
         chunk.removeAll()
         chunkMessages = 0
         chunkStart = 0
         chunkEnd = 0
         chunkIndexEntries.removeAll()
+        try flushIfLarge()
     }
 
     /// Closes the open chunk and writes DataEnd, the summary, the summary
-    /// offsets, the Footer and the closing magic. Returns the file.
+    /// offsets, the Footer and the closing magic. Returns the file, or with
+    /// a sink, hands the rest of it to the sink and returns nothing.
+    @discardableResult
     package func finish() throws(RecordingError) -> [UInt8] {
         try closeChunk()
-        let dataCRC = options.dataCRC ? CRC32.checksum(out.bytes) : 0
+        var dataSectionCRC = flushedCRC
+        dataSectionCRC.update(out.bytes)
+        let dataCRC = options.dataCRC ? dataSectionCRC.value : 0
         write(.dataEnd(.init(dataSectionCRC: dataCRC)), to: &out)
-        let summaryStart = UInt64(out.count)
+        let summaryStart = position
         var summary = MCAPByteBuffer()
         var offsets: [MCAPRecord.SummaryOffset] = []
         func group(_ opcode: MCAPOpcode, _ records: [MCAPRecord]) {
@@ -236,7 +277,9 @@ package final class MCAPWriter {
         write(.footer(.init(summaryStart: footerSummaryStart, summaryOffsetStart: summaryOffsetStart,
                             summaryCRC: crc.value)), to: &out)
         out.append(raw: mcapMagic)
-        return out.bytes
+        guard sink != nil else { return out.bytes }
+        try flush()
+        return []
     }
 
     private func write(_ record: MCAPRecord, to buffer: inout MCAPByteBuffer) {

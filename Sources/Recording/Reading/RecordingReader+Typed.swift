@@ -16,19 +16,34 @@ public struct TypedMessage: Sendable {
 extension RecordingReader {
     /// The messages of `topics` with `from <= logTime < to`, in log-time
     /// order, decoded into fields by their streams' `ros2msg` schemas (read
-    /// from the segments' summaries — only the tail of each file).
+    /// from the segments' summaries — only the tail of each file), all in one
+    /// array: for small ranges; stream long ones with
+    /// ``forEachTypedMessage(topics:from:to:_:)``.
     ///
     /// - Throws: ``RecordingError`` when a schema cannot be read or a payload
     ///   does not match its schema.
     public func typedMessages(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
         -> [TypedMessage]
     {
+        var found: [TypedMessage] = []
+        try forEachTypedMessage(topics: topics, from: from, to: to) { found.append($0) }
+        return found
+    }
+
+    /// Calls `body` with each message of `topics` with `from <= logTime < to`,
+    /// in log-time order, decoded into fields by its stream's schema, as the
+    /// chunks are read (see ``forEachMessage(topics:from:to:_:)``).
+    ///
+    /// - Throws: ``RecordingError`` when a schema cannot be read, a payload
+    ///   does not match its schema, or what `body` throws.
+    public func forEachTypedMessage(topics: [String], from: UInt64? = nil, to: UInt64? = nil,
+                                    _ body: (TypedMessage) throws(RecordingError) -> Void) throws(RecordingError) {
         let definitions = try schemaDefinitions()
-        return try messages(topics: topics, from: from, to: to).map { (message: RecordedMessage) throws(RecordingError) in
+        try forEachMessage(topics: topics, from: from, to: to) { (message: RecordedMessage) throws(RecordingError) in
             guard let (name, definition) = definitions[message.topic] else {
                 throw RecordingError(.corrupt, "no schema for \(message.topic) in the segments' summaries")
             }
-            return TypedMessage(message: message, schema: name, fields: try definition.decode(message.payload))
+            try body(TypedMessage(message: message, schema: name, fields: try definition.decode(message.payload)))
         }
     }
 

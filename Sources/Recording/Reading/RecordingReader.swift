@@ -10,6 +10,9 @@ import GRDB
 /// let reader = try RecordingReader(directory: "ride")
 /// let accX = try reader.messages(topics: ["/diot/9F3A0C11/acc_x"], from: start, to: start + 1_000_000_000)
 /// print(accX.count, reader.bytesRead)
+///
+/// // Any length of recording, in bounded memory:
+/// try reader.forEachMessage(topics: reader.topics) { message in print(message.topic, message.logTime) }
 /// ```
 ///
 /// Not `Sendable`: it keeps a byte counter; use one reader per task.
@@ -24,6 +27,11 @@ public final class RecordingReader {
     public private(set) var bytesRead: UInt64 = 0
     /// Chunks read so far.
     public private(set) var chunksRead = 0
+    /// The most chunks a streaming read of this reader held open at once
+    /// (decoded, with messages not yet handed out): the bound on its memory.
+    package private(set) var peakChunksInFlight = 0
+    /// The most decoded messages a streaming read of this reader held at once.
+    package private(set) var peakMessagesInFlight = 0
     /// When true, a chunk that fails its CRC or does not decompress is
     /// skipped and listed in ``damagedChunks`` instead of failing the read.
     public var skipDamagedChunks = false
@@ -50,7 +58,10 @@ public final class RecordingReader {
     /// Every topic in the recording, sorted.
     public var topics: [String] { topicsByChannel.values.sorted() }
 
-    /// The messages of `topics` with `from <= logTime < to`, in log-time order.
+    /// The messages of `topics` with `from <= logTime < to`, in log-time
+    /// order, all in one array: a convenience over ``forEachMessage(topics:from:to:_:)``
+    /// for small ranges. A long range of a busy recording is gigabytes in
+    /// memory; stream it instead.
     ///
     /// - Parameters:
     ///   - topics: The streams to read; unknown topics are ignored.
@@ -58,35 +69,87 @@ public final class RecordingReader {
     ///   - to: Latest log time (exclusive); `nil` for the end.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is corrupt.
     public func messages(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError) -> [RecordedMessage] {
+        var found: [RecordedMessage] = []
+        try forEachMessage(topics: topics, from: from, to: to) { found.append($0) }
+        return found
+    }
+
+    /// Calls `body` with each message of `topics` with `from <= logTime < to`,
+    /// in log-time order (equal times in file order), as the chunks are read.
+    ///
+    /// Chunks are merged across segments in log-time order, and a chunk is
+    /// read only once the merge reaches its first wanted message time, so
+    /// only the chunks that overlap in time are in memory at once, whatever
+    /// the length of the range.
+    ///
+    /// ```swift
+    /// var count = 0
+    /// try reader.forEachMessage(topics: reader.topics) { message in
+    ///     count += 1
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to read; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - body: Called once per message; an error it throws stops the read and is rethrown.
+    /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
+    ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
+    public func forEachMessage(topics: [String], from: UInt64? = nil, to: UInt64? = nil,
+                               _ body: (RecordedMessage) throws(RecordingError) -> Void) throws(RecordingError) {
+        let iterator = try messageIterator(topics: topics, from: from, to: to)
+        while let message = try iterator.next() { try body(message) }
+    }
+
+    /// An iterator over the messages of `topics` with `from <= logTime < to`,
+    /// in log-time order, reading chunks as it goes (see
+    /// ``forEachMessage(topics:from:to:_:)``). It reads through this reader
+    /// (its open files and counters): use it on the reader's task.
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to read; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    /// - Throws: ``RecordingError`` when the index cannot be read.
+    public func messageIterator(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+        -> RecordedMessageIterator
+    {
         let wanted = Set(topicsByChannel.filter { topics.contains($0.value) }.keys)
-        guard !wanted.isEmpty else { return [] }
-        let lower = Int64(clamping: from ?? 0)
-        let upper = Int64(clamping: to ?? UInt64(Int64.max))
-        let channelList = wanted.map { String($0) }.joined(separator: ",")
-        let chunks = try index.read { db in
+        let lower = from ?? 0
+        let upper = min(to ?? UInt64(Int64.max), UInt64(Int64.max))
+        guard !wanted.isEmpty, lower < upper else {
+            return RecordedMessageIterator(reader: self, chunks: [], wanted: [], from: lower, to: upper)
+        }
+        let channelList = wanted.sorted().map { String($0) }.joined(separator: ",")
+        let bounds = [Int64(clamping: lower), Int64(clamping: upper)]
+        let rows = try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.offset, c.length, s.path, s.sequence, c.ordinal
+                SELECT c.offset, c.length, s.path,
+                       (SELECT MIN(cs.first_time) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                        WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
+                          AND cs.last_time >= ? AND cs.first_time < ?) AS first_time
                 FROM chunks c JOIN segments s ON s.id = c.segment_id
                 WHERE c.end_time >= ? AND c.start_time < ?
-                  AND EXISTS (SELECT 1 FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
-                              WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
-                                AND cs.last_time >= ? AND cs.first_time < ?)
                 ORDER BY s.sequence, c.ordinal
-                """, arguments: [lower, upper, lower, upper])
+                """, arguments: StatementArguments(bounds + bounds))
         }
-        var found: [(message: RecordedMessage, order: Int)] = []
-        for row in chunks {
-            let offset = UInt64(row["offset"] as Int64)
-            for message in try messages(inChunkAt: offset, length: Int(row["length"] as Int64), path: row["path"],
-                                        channelID: nil)
-            where wanted.contains(message.channelID) && message.logTime >= UInt64(lower) && message.logTime < UInt64(upper) {
-                found.append((RecordedMessage(topic: topicsByChannel[message.channelID]!, sequence: message.sequence,
-                                              logTime: message.logTime, publishTime: message.publishTime,
-                                              payload: message.data), found.count))
-            }
+        var chunks: [RecordedMessageIterator.ChunkLocation] = []
+        for row in rows {
+            guard let first = row["first_time"] as Int64? else { continue }
+            chunks.append(.init(path: row["path"], offset: UInt64(row["offset"] as Int64), length: Int(row["length"] as Int64),
+                                firstTime: max(lower, UInt64(max(0, first))), rank: chunks.count))
         }
-        found.sort { ($0.message.logTime, $0.order) < ($1.message.logTime, $1.order) }
-        return found.map(\.message)
+        return RecordedMessageIterator(reader: self, chunks: chunks, wanted: wanted, from: lower, to: upper)
+    }
+
+    /// The topic of a channel, for the iterator.
+    func topic(ofChannel channelID: UInt16) -> String? { topicsByChannel[channelID] }
+
+    /// Notes what an iterator holds, for ``peakChunksInFlight`` and ``peakMessagesInFlight``.
+    func noteInFlight(chunks: Int, messages: Int) {
+        peakChunksInFlight = max(peakChunksInFlight, chunks)
+        peakMessagesInFlight = max(peakMessagesInFlight, messages)
     }
 
     /// Reads one chunk (located by the index) and returns its messages, of

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+
+extension RecordingReader {
+    /// Exports the messages of `topics` with `from <= logTime < to` through
+    /// `exporter`: ``RecordingExporter/begin(_:)`` with the topics' schemas
+    /// and the recording's metadata, every message in log-time order as it
+    /// is read (see ``forEachMessage(topics:from:to:_:)``), then
+    /// ``RecordingExporter/finish()``. Memory stays bounded by the chunks
+    /// that overlap in time, whatever the range.
+    ///
+    /// ```swift
+    /// let reader = try RecordingReader(directory: "ride")
+    /// let accel = TopicPattern("/diot/*/acc_?").selected(from: reader.topics)
+    /// let exporter = try MCAPExporter(sink: try FileByteSink(creating: "accel.mcap"))
+    /// let count = try reader.export(topics: accel, into: exporter)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to export; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - exporter: The output format.
+    ///   - progress: Called after each message with the number written so far.
+    /// - Returns: The number of messages exported.
+    /// - Throws: ``RecordingError`` from reading or from the exporter; the
+    ///   output is then incomplete (remove it).
+    @discardableResult
+    public func export(topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
+                       progress: ((Int) -> Void)? = nil) throws(RecordingError) -> Int {
+        let context = try exportContext(topics: topics, from: from, to: to)
+        try exporter.begin(context)
+        var count = 0
+        try forEachMessage(topics: context.topics.map(\.topic), from: from, to: to) { message throws(RecordingError) in
+            try exporter.write(message)
+            count += 1
+            progress?(count)
+        }
+        try exporter.finish()
+        return count
+    }
+
+    /// What an exporter learns before the first message of an export of
+    /// `topics`: each topic's stream, schema and channel, and the
+    /// recording's Metadata records.
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to export; unknown topics are left out.
+    ///   - from: Earliest log time (inclusive), for the context's record.
+    ///   - to: Latest log time (exclusive).
+    /// - Throws: ``RecordingError`` when the index or a segment's summary cannot be read.
+    public func exportContext(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+        -> ExportContext
+    {
+        let wanted = Set(topics)
+        let definitions = try channelDefinitions()
+        let rows = try index.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT topic, kind, unit, is_numeric, message_count, first_time, last_time FROM streams ORDER BY topic
+                """)
+        }
+        var exported: [ExportTopic] = []
+        for row in rows {
+            let topic: String = row["topic"]
+            guard wanted.contains(topic) else { continue }
+            guard let (schema, channel) = definitions[topic] else {
+                throw RecordingError(.corrupt, "no schema for \(topic) in the segments' summaries")
+            }
+            let definition = schema.encoding == "ros2msg"
+                ? try? ROS2MessageDefinition(parsing: String(decoding: schema.data, as: UTF8.self)) : nil
+            exported.append(ExportTopic(
+                topic: topic, kind: StreamDescriptor.Kind(rawValue: row["kind"]) ?? .typed, unit: row["unit"],
+                isNumeric: row["is_numeric"], schemaName: schema.name, schemaEncoding: schema.encoding,
+                schemaData: schema.data, messageEncoding: channel.messageEncoding,
+                channelMetadata: Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),
+                definition: definition, messageCount: row["message_count"],
+                firstTime: (row["first_time"] as Int64?).map { UInt64(max(0, $0)) },
+                lastTime: (row["last_time"] as Int64?).map { UInt64(max(0, $0)) }))
+        }
+        exported.sort { ($0.firstTime ?? .max, $0.topic) < ($1.firstTime ?? .max, $1.topic) }
+        return ExportContext(directory: directory, topics: exported, metadata: try metadataRecords(), from: from, to: to)
+    }
+
+    /// At most how many messages of `topics` an export with `from <= logTime < to`
+    /// holds, from the index alone (the messages of the chunks that overlap
+    /// the range): for progress bars.
+    ///
+    /// - Throws: ``RecordingError`` when the index cannot be read.
+    public func messageCountEstimate(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+        -> Int
+    {
+        let wanted = Set(topics)
+        let lower = Int64(clamping: from ?? 0), upper = Int64(clamping: to ?? UInt64(Int64.max))
+        let rows = try index.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT st.topic, SUM(cs.message_count) AS count FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                WHERE cs.last_time >= ? AND cs.first_time < ? GROUP BY st.topic
+                """, arguments: [lower, upper])
+        }
+        return rows.reduce(0) { total, row in wanted.contains(row["topic"] as String) ? total + (row["count"] as Int) : total }
+    }
+
+    /// The Metadata records of every segment, each distinct one once, in segment then file order.
+    func metadataRecords() throws(RecordingError) -> [ExportMetadata] {
+        var result: [ExportMetadata] = []
+        var seen = Set<ExportMetadata>()
+        for relative in try segmentPaths() {
+            let path = directory + "/" + relative
+            let indexes = try Self.summaryRecords(of: path).compactMap { record -> MCAPRecord.MetadataIndex? in
+                if case .metadataIndex(let index) = record { index } else { nil }
+            }
+            guard !indexes.isEmpty else { continue }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw RecordingError(.notFound, "segment \(path) is missing")
+            }
+            defer { try? handle.close() }
+            for entry in indexes.sorted(by: { $0.offset < $1.offset }) {
+                let bytes: [UInt8]
+                do {
+                    try handle.seek(toOffset: entry.offset)
+                    bytes = [UInt8](try handle.read(upToCount: Int(clamping: entry.length)) ?? Data())
+                } catch {
+                    throw RecordingError(.io, "cannot read \(path) at \(entry.offset): \(error.localizedDescription)")
+                }
+                guard bytes.count == Int(clamping: entry.length), bytes.count >= 9, bytes[0] == MCAPOpcode.metadata.rawValue,
+                      case .metadata(let metadata) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+                else {
+                    throw RecordingError(.corrupt, "\(path): no Metadata record at offset \(entry.offset), as its summary says")
+                }
+                let record = ExportMetadata(name: metadata.name, values: Dictionary(
+                    metadata.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+                if seen.insert(record).inserted { result.append(record) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,135 @@
+/// The messages of a streaming read (``RecordingReader/messageIterator(topics:from:to:)``),
+/// in log-time order, equal times in file order (segment, chunk, position).
+///
+/// A k-way merge over the chunks that hold the wanted streams in the range:
+/// chunks are taken in order of their first wanted message time (from the
+/// index), and a chunk is read and decoded only once the merge's next
+/// message is not earlier than that time, so only chunks that overlap in
+/// time are held at once. A chunk's messages are released as soon as they
+/// have all been handed out.
+///
+/// ```swift
+/// let iterator = try reader.messageIterator(topics: ["/diot/9F3A0C11/acc_x"])
+/// while let message = try iterator.next() {
+///     print(message.logTime)
+/// }
+/// ```
+///
+/// Not `Sendable`: it reads through its reader (open files, counters).
+public final class RecordedMessageIterator {
+    /// A chunk to merge, as the index locates it.
+    struct ChunkLocation {
+        var path: String
+        var offset: UInt64
+        var length: Int
+        /// The earliest wanted message time in the chunk (not before the range's start).
+        var firstTime: UInt64
+        /// Its position in file order (segment sequence, then chunk ordinal).
+        var rank: Int
+    }
+
+    /// A read chunk's wanted messages, in log-time order, and how many were handed out.
+    private struct OpenChunk {
+        var messages: [RecordedMessage]
+        var position = 0
+        let rank: Int
+
+        /// The merge's order: the next message's time, then file order.
+        func precedes(_ other: OpenChunk) -> Bool {
+            let time = messages[position].logTime, otherTime = other.messages[other.position].logTime
+            return time != otherTime ? time < otherTime : rank < other.rank
+        }
+    }
+
+    private let reader: RecordingReader
+    /// Chunks in order of first wanted time (file order for equal times); `nextChunk` is the first not read yet.
+    private let chunks: [ChunkLocation]
+    private var nextChunk = 0
+    private let wanted: Set<UInt16>
+    private let lower: UInt64
+    private let upper: UInt64
+    /// Open chunks as a binary min-heap by ``OpenChunk/precedes(_:)``.
+    private var heap: [OpenChunk] = []
+    /// Messages of the open chunks (handed out or not: a chunk's array is
+    /// released once it is used up).
+    private var held = 0
+
+    init(reader: RecordingReader, chunks: [ChunkLocation], wanted: Set<UInt16>, from: UInt64, to: UInt64) {
+        self.reader = reader
+        self.chunks = chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
+        self.wanted = wanted
+        self.lower = from
+        self.upper = to
+    }
+
+    /// The next message, or `nil` after the last.
+    ///
+    /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
+    ///   corrupt (unless the reader skips damaged chunks).
+    public func next() throws(RecordingError) -> RecordedMessage? {
+        // Read every chunk that may hold a message at or before the earliest one held.
+        while nextChunk < chunks.count,
+              heap.isEmpty || chunks[nextChunk].firstTime <= heap[0].messages[heap[0].position].logTime {
+            try open(chunks[nextChunk])
+            nextChunk += 1
+        }
+        guard !heap.isEmpty else { return nil }
+        let message = heap[0].messages[heap[0].position]
+        heap[0].position += 1
+        if heap[0].position == heap[0].messages.count {
+            held -= heap[0].messages.count
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+        }
+        siftDown(0)
+        return message
+    }
+
+    /// Reads a chunk and adds its wanted messages in the range to the merge.
+    private func open(_ location: ChunkLocation) throws(RecordingError) {
+        var messages: [RecordedMessage] = []
+        var sorted = true
+        for record in try reader.messages(inChunkAt: location.offset, length: location.length, path: location.path,
+                                          channelID: nil)
+        where wanted.contains(record.channelID) && record.logTime >= lower && record.logTime < upper {
+            guard let topic = reader.topic(ofChannel: record.channelID) else { continue }
+            if let last = messages.last, last.logTime > record.logTime { sorted = false }
+            messages.append(RecordedMessage(topic: topic, sequence: record.sequence, logTime: record.logTime,
+                                            publishTime: record.publishTime, payload: record.data))
+        }
+        guard !messages.isEmpty else { return }
+        if !sorted {
+            // Stable: equal times keep their file order.
+            messages = messages.enumerated()
+                .sorted { ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset) }
+                .map(\.element)
+        }
+        held += messages.count
+        heap.append(OpenChunk(messages: messages, rank: location.rank))
+        siftUp(heap.count - 1)
+        reader.noteInFlight(chunks: heap.count, messages: held)
+    }
+
+    private func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var first = parent
+            if left < heap.count, heap[left].precedes(heap[first]) { first = left }
+            if right < heap.count, heap[right].precedes(heap[first]) { first = right }
+            guard first != parent else { return }
+            heap.swapAt(parent, first)
+            parent = first
+        }
+    }
+}
