@@ -36,9 +36,14 @@ let package = Package(
         // Streams <- Devices <- Recording <- Capture/Pipeline <- tlm, and
         // Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
         // knows nothing of devices, so it sits beside Devices, not above it).
-        .target(name: "Streams", swiftSettings: strictSettings),
+        // Locking: a tiny internal leaf target (no product, no dependencies):
+        // `Locked`, the pthread-mutex lock ThreadSanitizer can see, shared by
+        // Streams, DBus, TelemetryTesting, Capture and tlm. Streams depends on
+        // nothing else of ours.
+        .target(name: "Locking", swiftSettings: strictSettings),
+        .target(name: "Streams", dependencies: ["Locking"], swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
-        .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
+        .target(name: "DBus", dependencies: ["CDBus", "Streams", "Locking"], swiftSettings: strictSettings),
         .target(name: "Devices", dependencies: ["Streams"], swiftSettings: strictSettings),
         .target(
             name: "Recording",
@@ -58,16 +63,16 @@ let package = Package(
         // notifications, reconnection with gaps recorded as loss.
         .target(
             name: "Capture",
-            dependencies: ["DBus", "Devices", "Recording", "Streams"],
+            dependencies: ["DBus", "Devices", "Recording", "Streams", "Locking"],
             swiftSettings: strictSettings
         ),
         // Test support users import: the manual clock, marble tests, and
         // recordings shipped as test resources, replayed.
-        .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
+        .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording", "Locking"], swiftSettings: strictSettings),
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Streams", "Pipeline", "Capture",
+                "Devices", "Recording", "Streams", "Pipeline", "Capture", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -76,7 +81,7 @@ let package = Package(
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
         .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -86,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TelemetryTestingTests",
-            dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording"],
+            dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording", "Locking"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Locking
 import Pipeline
 import Recording
 
@@ -143,14 +144,13 @@ struct PipelineSession {
 }
 
 /// The first error of a live feed, kept for the end of the session.
-private final class FeedFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: (any Error)?
+private final class FeedFailure: Sendable {
+    private let first = Locked<(any Error)?>(nil)
 
-    var error: (any Error)? { lock.withLock { first } }
+    var error: (any Error)? { first.withLock { $0 } }
 
     func set(_ error: any Error) {
-        lock.withLock { if first == nil { first = error } }
+        first.withLock { if $0 == nil { $0 = error } }
     }
 }
 

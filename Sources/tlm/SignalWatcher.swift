@@ -1,6 +1,7 @@
 import Streams
 import Dispatch
 import Foundation
+import Locking
 
 /// Turns SIGINT/SIGTERM into a flag and a callback, instead of the default
 /// action of killing the process, so recording can close cleanly.

@@ -1,3 +1,4 @@
+import Locking
 
 /// A consumer of a tuple operator waiting in `next`: resumed with the
 /// bases' values (in base order), `nil` for the end, or the failure.

@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared state of one flat-map iteration: the lock-protected
 /// ``FlatMapStateMachine`` and the task that iterates the outer upstream

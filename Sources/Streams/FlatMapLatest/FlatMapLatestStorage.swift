@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared state of one flat-map-latest iteration: the lock-protected
 /// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,

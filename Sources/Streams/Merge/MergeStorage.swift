@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared state of one merge iteration: the lock-protected
 /// ``MergeStateMachine`` and the task that runs one producer per base.
