@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
+        .library(name: "TelemetryTestingRecordings", targets: ["TelemetryTestingRecordings"]),
         .executable(name: "tlm", targets: ["tlm"]),
     ],
     dependencies: [
@@ -66,9 +67,16 @@ let package = Package(
             dependencies: ["DBus", "Devices", "Recording", "Streams", "Locking"],
             swiftSettings: strictSettings
         ),
-        // Test support users import: the manual clock, marble tests, and
-        // recordings shipped as test resources, replayed.
-        .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording", "Locking"], swiftSettings: strictSettings),
+        // Test support users import: the manual clock and marble tests,
+        // which need Streams only, and, in a target of their own so that
+        // those do not pull GRDB and zstd, recordings shipped as test
+        // resources, replayed.
+        .target(name: "TelemetryTesting", dependencies: ["Streams", "Locking"], swiftSettings: strictSettings),
+        .target(
+            name: "TelemetryTestingRecordings",
+            dependencies: ["TelemetryTesting", "Recording", "Devices", "Streams"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "tlm",
             dependencies: [
@@ -89,9 +97,10 @@ let package = Package(
             dependencies: ["Recording", "Devices", "Streams", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking"], swiftSettings: strictSettings),
         .testTarget(
-            name: "TelemetryTestingTests",
-            dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording", "Locking"],
+            name: "TelemetryTestingRecordingsTests",
+            dependencies: ["TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
