@@ -34,9 +34,10 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
-        // Streams <- Devices <- Recording <- Capture/Pipeline <- tlm, and
-        // Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
+        // Devices <- Recording <- Capture/Pipeline <- tlm, Streams <- Recording,
+        // and Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
         // knows nothing of devices, so it sits beside Devices, not above it).
+        // Devices (wire formats, decoders, simulators) uses no publisher.
         // Locking: a tiny internal leaf target (no product, no dependencies):
         // `Locked`, the pthread-mutex lock ThreadSanitizer can see, shared by
         // Streams, DBus, TelemetryTesting, Capture and tlm. Streams depends on
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "Streams", dependencies: ["Locking"], swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
         .target(name: "DBus", dependencies: ["CDBus", "Streams", "Locking"], swiftSettings: strictSettings),
-        .target(name: "Devices", dependencies: ["Streams"], swiftSettings: strictSettings),
+        .target(name: "Devices", swiftSettings: strictSettings),
         .target(
             name: "Recording",
             dependencies: [
