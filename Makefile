@@ -7,6 +7,7 @@
 #   make bench  runs the benchmarks package (Benchmarks/)
 #   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
+#   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing else
 
 SHELL        := /bin/bash
 .SHELLFLAGS  := -eu -o pipefail -c
@@ -84,9 +85,16 @@ tsan: setup
 	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp TLM_TIMING_SLACK_MS=2000 \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(LIVE_TESTS)'
 
+# Packages that use only the Streams product, or only TelemetryTesting, build
+# against this repository and compile and link nothing else (no GRDB, Yams,
+# swift-argument-parser or zstd); scratch paths under .build-consumer/.
+.PHONY: consumer-check
+consumer-check:
+	SWIFT=$(SWIFT) Tests/Consumer/check.sh
+
 # The query benchmark runs the release tlm (whole processes) against DuckDB.
 bench: build
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 clean:
-	rm -rf .build .build-tsan Benchmarks/.build .build-test.log $(VENV) recordings
+	rm -rf .build .build-tsan .build-consumer Benchmarks/.build .build-test.log $(VENV) recordings

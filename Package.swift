@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
+        .library(name: "TelemetryTestingRecordings", targets: ["TelemetryTestingRecordings"]),
         .executable(name: "tlm", targets: ["tlm"]),
     ],
     dependencies: [
@@ -37,16 +38,22 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
-        // Devices <- Recording <- Families <- Capture/Pipeline <- tlm, and
-        // Streams <- DBus <- Capture (DBus is a general libdbus wrapper that
-        // knows nothing of devices, so it sits beside Devices, not above it).
-        // Devices holds the families' wire formats (usable without GRDB or
-        // zstd); Recording is family-agnostic; Families is where each family
-        // says how it is decoded, recorded, captured and simulated, and the
-        // one list of families (docs/adding-a-family.md).
-        .target(name: "Streams", swiftSettings: strictSettings),
+        // Devices <- Recording <- Families <- Capture/Pipeline <- Session <- tlm,
+        // Streams <- Recording, and Streams <- DBus <- Capture (DBus is a
+        // general libdbus wrapper that knows nothing of devices, so it sits
+        // beside Devices, not above it). Devices holds the families' wire
+        // formats (usable without GRDB or zstd, and without Streams);
+        // Recording is family-agnostic; Families is where each family says
+        // how it is decoded, recorded, captured and simulated, and the one
+        // list of families (docs/adding-a-family.md).
+        // Locking: a tiny internal leaf target (no product, no dependencies):
+        // `Locked`, the pthread-mutex lock ThreadSanitizer can see, shared by
+        // Streams, DBus, TelemetryTesting, Capture, Session and tlm. Streams
+        // depends on nothing else of ours.
+        .target(name: "Locking", swiftSettings: strictSettings),
+        .target(name: "Streams", dependencies: ["Locking"], swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
-        .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
+        .target(name: "DBus", dependencies: ["CDBus", "Streams", "Locking"], swiftSettings: strictSettings),
         .target(name: "Devices", swiftSettings: strictSettings),
         .target(
             name: "Recording",
@@ -68,7 +75,7 @@ let package = Package(
         // notifications, reconnection with gaps recorded as loss.
         .target(
             name: "Capture",
-            dependencies: ["DBus", "Devices", "Families", "Streams"],
+            dependencies: ["DBus", "Devices", "Families", "Streams", "Locking"],
             swiftSettings: strictSettings
         ),
         // Recording sessions (a pipeline's simulated, live and fed devices, or
@@ -77,18 +84,25 @@ let package = Package(
         .target(
             name: "Session",
             dependencies: [
-                "Pipeline", "Capture", "Families", "Recording", "Devices", "Streams",
+                "Pipeline", "Capture", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
-        // Test support users import: the manual clock, marble tests, and
-        // recordings shipped as test resources, replayed.
-        .target(name: "TelemetryTesting", dependencies: ["Streams", "Devices", "Recording"], swiftSettings: strictSettings),
+        // Test support users import: the manual clock and marble tests,
+        // which need Streams only, and, in a target of their own so that
+        // those do not pull GRDB and zstd, recordings shipped as test
+        // resources, replayed.
+        .target(name: "TelemetryTesting", dependencies: ["Streams", "Locking"], swiftSettings: strictSettings),
+        .target(
+            name: "TelemetryTestingRecordings",
+            dependencies: ["TelemetryTesting", "Recording", "Devices", "Streams"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "Session",
+                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "Session", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -100,7 +114,7 @@ let package = Package(
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
         .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -109,9 +123,10 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking"], swiftSettings: strictSettings),
         .testTarget(
-            name: "TelemetryTestingTests",
-            dependencies: ["TelemetryTesting", "Streams", "Devices", "Recording"],
+            name: "TelemetryTestingRecordingsTests",
+            dependencies: ["TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

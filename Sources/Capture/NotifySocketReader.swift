@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Locking
 
 /// Reads the notifications of one characteristic from the socket BlueZ
 /// hands out for `AcquireNotify` (a `SOCK_SEQPACKET` socket, one datagram
@@ -9,12 +10,12 @@ import Foundation
 /// A zero-length datagram is an empty notification, not the end: the end is
 /// `POLLHUP` (BlueZ closes the socket on disconnect) with nothing to read.
 /// ``stop()`` ends the thread and closes the socket.
-final class NotifySocketReader: @unchecked Sendable {
+final class NotifySocketReader: Sendable {
     private let fileDescriptor: Int32
     private let characteristic: CharacteristicUUID
     private let deliver: @Sendable (RawNotification) -> Void
-    private let lock = NSLock()
-    private var stopping = false
+    /// Whether ``stop()`` was called.
+    private let stopping = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts reading `fileDescriptor`, which the reader now owns.
@@ -27,7 +28,7 @@ final class NotifySocketReader: @unchecked Sendable {
         thread.start()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { stopping.withLock { $0 } }
 
     private func run() {
         defer {
@@ -64,7 +65,7 @@ final class NotifySocketReader: @unchecked Sendable {
     /// Ends reading and closes the socket; waits for the thread (at most
     /// one poll interval).
     func stop() {
-        let first = lock.withLock { () -> Bool in
+        let first = stopping.withLock { stopping -> Bool in
             defer { stopping = true }
             return !stopping
         }

@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import Locking
 public import Streams
 
 /// A private connection to a D-Bus message bus, with its own event-loop thread.

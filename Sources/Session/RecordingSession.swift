@@ -4,7 +4,7 @@ import Foundation
 public import Pipeline
 public import Recording
 public import ServiceLifecycle
-import Streams
+import Locking
 
 /// One recording session: a pipeline's devices — simulated, live through
 /// BlueZ, or any ``ExternalDeviceFeed`` — or a recording's raw streams

@@ -1,4 +1,4 @@
-import Streams
+import Locking
 
 /// A value a session's tasks share, behind a lock (``Locked`` cannot be
 /// captured by the tasks' closures itself: it is not copyable).

@@ -1,3 +1,4 @@
+import Locking
 import Streams
 
 /// A clock whose time moves only when a test advances it.

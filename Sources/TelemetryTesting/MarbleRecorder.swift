@@ -1,3 +1,4 @@
+import Locking
 import Streams
 
 /// Consumes the publisher under test and records its events with the tick

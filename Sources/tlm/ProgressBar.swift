@@ -1,5 +1,5 @@
 import Foundation
-import Streams
+import Locking
 
 /// A progress bar for long operations (export, recover, verify, replay),
 /// drawn on standard error when it is a terminal and not at all otherwise,

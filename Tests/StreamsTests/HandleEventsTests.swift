@@ -1,3 +1,4 @@
+import Locking
 import Streams
 import TelemetryTesting
 import Testing

@@ -1,3 +1,4 @@
+import Locking
 import Streams
 import Synchronization
 import TelemetryTesting

@@ -1,6 +1,7 @@
 import CDBus
 import Foundation
 import Glibc
+import Locking
 import Streams
 
 /// The libdbus connection and its event-loop thread.

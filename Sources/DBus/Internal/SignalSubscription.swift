@@ -1,3 +1,4 @@
+import Locking
 import Streams
 
 /// One ``DBusConnection/signals(_:bufferingPolicy:)`` stream, as the event

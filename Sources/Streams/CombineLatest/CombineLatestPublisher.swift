@@ -63,6 +63,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     public typealias Element = (Base1.Element, Base2.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
+    typealias Storage = CombineLatestStorage<Tuple2Values<Base1.Element, Base2.Element>, Failure>
 
     let base1: Base1
     let base2: Base2
@@ -76,7 +77,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2)]))
+        Iterator(storage: Storage(runners: [Storage.runner(base1, 0) { .first($0) }, Storage.runner(base2, 1) { .second($0) }]))
     }
 
     /// The iterator of a ``CombineLatestPublisher``.
@@ -84,10 +85,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: TupleIteration<CombineLatestStateMachine<Failure>>
+        private var iteration: Iteration<Storage>
 
-        init(storage: TupleStorage<CombineLatestStateMachine<Failure>>) {
-            iteration = TupleIteration(storage: storage)
+        init(storage: Storage) {
+            iteration = Iteration(storage)
         }
 
         /// Returns the next tuple, waiting for the bases if needed.
@@ -99,10 +100,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
-            guard let values = try await iteration.next(isolation: actor) else {
-                return nil
-            }
-            return (values[0] as! Base1.Element, values[1] as! Base2.Element)
+            try await iteration.next(isolation: actor)
         }
 
         /// Returns the next tuple.
@@ -127,6 +125,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
+    typealias Storage = CombineLatestStorage<Tuple3Values<Base1.Element, Base2.Element, Base3.Element>, Failure>
 
     let base1: Base1
     let base2: Base2
@@ -142,7 +141,13 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2), TupleStorage.runner(base3)]))
+        Iterator(
+            storage: Storage(runners: [
+                Storage.runner(base1, 0) { .first($0) },
+                Storage.runner(base2, 1) { .second($0) },
+                Storage.runner(base3, 2) { .third($0) },
+            ])
+        )
     }
 
     /// The iterator of a ``CombineLatest3Publisher``.
@@ -150,10 +155,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: TupleIteration<CombineLatestStateMachine<Failure>>
+        private var iteration: Iteration<Storage>
 
-        init(storage: TupleStorage<CombineLatestStateMachine<Failure>>) {
-            iteration = TupleIteration(storage: storage)
+        init(storage: Storage) {
+            iteration = Iteration(storage)
         }
 
         /// Returns the next tuple, waiting for the bases if needed.
@@ -165,10 +170,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
-            guard let values = try await iteration.next(isolation: actor) else {
-                return nil
-            }
-            return (values[0] as! Base1.Element, values[1] as! Base2.Element, values[2] as! Base3.Element)
+            try await iteration.next(isolation: actor)
         }
 
         /// Returns the next tuple.

@@ -5,72 +5,59 @@
 /// applied, so every update produces its own tuple once every base has a
 /// value ("a tuple on each new element"). A pure value: methods return what
 /// the caller must do once it has left the lock.
-struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
+struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
+    typealias Tuple = Values.Tuple
+
     /// An update delivered while the consumer was busy.
     private struct Update {
-        let base: Int
-        let value: any Sendable
+        let value: Values.Value
         var continuation: TupleProducerContinuation?
     }
 
     private struct Running {
-        var latest: [(any Sendable)?]
+        /// The latest value of each base; the current tuple once every base has one.
+        var latest = Values()
         var updates = Queue<Update>()
-        var finished: [Bool]
-        var consumer: TupleConsumerContinuation<Failure>?
+        var finished = Array(repeating: false, count: Values.count)
+        var consumer: TupleConsumerContinuation<Tuple, Failure>?
         /// The first failure; thrown once the updates are used.
         var failure: Failure?
-
-        /// The current tuple, once every base has a value.
-        var snapshot: [any Sendable]? {
-            var values: [any Sendable] = []
-            values.reserveCapacity(latest.count)
-            for value in latest {
-                guard let value else { return nil }
-                values.append(value)
-            }
-            return values
-        }
     }
 
     private enum State {
-        case idle(count: Int)
+        case idle
         case running(Running)
         case terminated
     }
 
-    private var state: State
+    private var state = State.idle
 
-    init(count: Int) {
-        state = .idle(count: count)
-    }
+    init() {}
 
     mutating func start() -> Bool {
-        guard case .idle(let count) = state else {
+        guard case .idle = state else {
             return false
         }
-        state = .running(
-            Running(latest: Array(repeating: nil, count: count), finished: Array(repeating: false, count: count))
-        )
+        state = .running(Running())
         return true
     }
 
     mutating func deliver(
         _ base: Int,
-        _ value: any Sendable,
+        _ value: Values.Value,
         _ continuation: TupleProducerContinuation
-    ) -> TupleDeliverAction<Failure> {
+    ) -> TupleDeliverAction<Tuple, Failure> {
         guard case .running(var running) = state, running.failure == nil else {
             return .stop(continuation)
         }
         guard let consumer = running.consumer else {
-            running.updates.append(Update(base: base, value: value, continuation: continuation))
+            running.updates.append(Update(value: value, continuation: continuation))
             state = .running(running)
             return .wait
         }
         // The consumer waits, so no update is queued: apply this one now.
-        running.latest[base] = value
-        guard let snapshot = running.snapshot else {
+        running.latest.store(value)
+        guard let snapshot = running.latest.tuple else {
             state = .running(running)
             return .proceed(consumer: nil, producers: [continuation])
         }
@@ -79,7 +66,7 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
         return .proceed(consumer: (consumer, snapshot), producers: [continuation])
     }
 
-    mutating func next(_ continuation: TupleConsumerContinuation<Failure>?) -> TupleNextAction<Failure>? {
+    mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
         switch state {
         case .idle:
             return nil
@@ -88,11 +75,11 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
         case .running(var running):
             var applied: [TupleProducerContinuation] = []
             while let update = running.updates.popFirst() {
-                running.latest[update.base] = update.value
+                running.latest.store(update.value)
                 if let producer = update.continuation {
                     applied.append(producer)
                 }
-                if let snapshot = running.snapshot {
+                if let snapshot = running.latest.tuple {
                     state = .running(running)
                     return .resume(.success(snapshot), producers: applied, end: false)
                 }
@@ -117,12 +104,12 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
         }
     }
 
-    mutating func baseFinished(_ base: Int) -> TupleEndAction<Failure> {
+    mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
         guard case .running(var running) = state, running.failure == nil else {
             return TupleEndAction()
         }
         running.finished[base] = true
-        if running.latest[base] == nil {
+        if !running.latest.holds(base) {
             // Finished before its first value: no tuple can ever be made.
             return end(running, with: .success(nil))
         }
@@ -134,12 +121,12 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
         return TupleEndAction()
     }
 
-    mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Failure> {
+    mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
         guard case .running(var running) = state, running.failure == nil else {
             return TupleEndAction()
         }
         running.failure = error
-        var action = TupleEndAction<Failure>(cancelTasks: true)
+        var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
         var kept = Queue<Update>()
         while var update = running.updates.popFirst() {
             if let producer = update.continuation {
@@ -159,11 +146,9 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
     }
 
     /// Ends at once, discarding queued updates.
-    private mutating func end(_ running: Running, with result: Result<[any Sendable]?, Failure>) -> TupleEndAction<
-        Failure
-    > {
+    private mutating func end(_ running: Running, with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         var running = running
-        var action = TupleEndAction<Failure>(cancelTasks: true)
+        var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
         while let update = running.updates.popFirst() {
             if let producer = update.continuation {
                 action.stoppedProducers.append(producer)
@@ -176,7 +161,7 @@ struct CombineLatestStateMachine<Failure: Error>: TupleStateMachine {
         return action
     }
 
-    mutating func cancel() -> TupleEndAction<Failure> {
+    mutating func cancel() -> TupleEndAction<Tuple, Failure> {
         switch state {
         case .idle:
             state = .terminated

@@ -74,17 +74,17 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     /// Dropping it cancels the outer iteration and every inner. After it
     /// returned `nil` or threw, it returns `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private var token: IterationToken<FlatMapStorage<Base, Inner>>?
+        private var iteration: Iteration<FlatMapStorage<Base, Inner>>
 
         init(storage: FlatMapStorage<Base, Inner>) {
-            token = IterationToken(storage) { $0.cancel() }
+            iteration = Iteration(storage)
         }
 
         /// Waits until at least `count` elements delivered by the upstreams
         /// wait for this consumer, or the iteration ended. Meant for tests that
         /// need an element to have reached the operator before they act.
         package func waitForBufferedElements(atLeast count: Int) async {
-            await token?.storage.waitForBuffered(atLeast: count)
+            await iteration.storage?.waitForBuffered(atLeast: count)
         }
 
         /// Returns the next element of any running inner publisher.
@@ -97,19 +97,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
-            guard let current = token else {
-                return nil
-            }
-            switch await current.storage.next(isolation: actor) {
-            case .success(let element?):
-                return element
-            case .success(nil):
-                token = nil
-                return nil
-            case .failure(let error):
-                token = nil
-                throw error
-            }
+            try await iteration.next(isolation: actor)
         }
 
         /// Returns the next element of any running inner publisher.

@@ -6,7 +6,7 @@
 /// open until it finishes. Each inner publisher is a producer, registered
 /// when it gets a slot. A pure value: methods return what the caller must
 /// do once it has left the lock.
-struct FlatMapStateMachine<Element, Failure: Error> {
+struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     typealias Merge = MergeStateMachine<Element, Failure>
     /// The outer iteration waiting for a slot: resumed with the new inner's
     /// producer identifier, or `nil` to stop.
@@ -21,7 +21,9 @@ struct FlatMapStateMachine<Element, Failure: Error> {
         case stopped
     }
 
-    private(set) var merge = Merge()
+    /// The merge of the inner publishers; deliveries and the consumer go
+    /// straight to it (``MergeWrapping``).
+    var merge = Merge()
     private var state: State = .accepting(active: 0)
     let maxConcurrency: Int
 
@@ -100,22 +102,6 @@ struct FlatMapStateMachine<Element, Failure: Error> {
             pendingProducer = nil
         }
         state = .stopped
-    }
-
-    mutating func deliver(
-        _ producer: Int,
-        _ element: Element,
-        _ continuation: Merge.ProducerContinuation
-    ) -> Merge.DeliverAction {
-        merge.deliver(producer, element, continuation)
-    }
-
-    mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        merge.waitForBuffered(count, continuation)
-    }
-
-    mutating func next(_ continuation: Merge.ConsumerContinuation?) -> Merge.NextAction? {
-        merge.next(continuation)
     }
 
     /// An inner publisher finished.

@@ -6,7 +6,7 @@
 /// same step as it registers the new one, so no element of a superseded
 /// inner is emitted afterwards. A pure value: methods return what the
 /// caller must do once it has left the lock.
-struct FlatMapLatestStateMachine<Element, Failure: Error> {
+struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
     typealias Merge = MergeStateMachine<Element, Failure>
 
     private enum State {
@@ -18,7 +18,9 @@ struct FlatMapLatestStateMachine<Element, Failure: Error> {
         case stopped
     }
 
-    private(set) var merge = Merge()
+    /// The merge of the inner publishers; deliveries and the consumer go
+    /// straight to it (``MergeWrapping``).
+    var merge = Merge()
     private var state: State = .noInner
 
     /// Starts the merge, open until the outer upstream finishes; `false` if
@@ -58,22 +60,6 @@ struct FlatMapLatestStateMachine<Element, Failure: Error> {
         }
         state = .inner(producer)
         return .start(producer: producer, superseded: superseded, stopped: stopped)
-    }
-
-    mutating func deliver(
-        _ producer: Int,
-        _ element: Element,
-        _ continuation: Merge.ProducerContinuation
-    ) -> Merge.DeliverAction {
-        merge.deliver(producer, element, continuation)
-    }
-
-    mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        merge.waitForBuffered(count, continuation)
-    }
-
-    mutating func next(_ continuation: Merge.ConsumerContinuation?) -> Merge.NextAction? {
-        merge.next(continuation)
     }
 
     /// An inner finished; a superseded inner's finish is ignored.

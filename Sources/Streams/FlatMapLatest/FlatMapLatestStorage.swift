@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared state of one flat-map-latest iteration: the lock-protected
 /// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,
@@ -5,15 +6,15 @@
 /// cancel a superseded inner on its own.
 ///
 /// Cancelling the consumer, dropping the iterator, a failure or the end
-/// cancels the outer task and every inner task. Continuations are resumed
-/// only after the lock is released.
-final class FlatMapLatestStorage<Base: Publisher & Sendable, Inner: Publisher & Sendable>: Sendable
+/// cancels the outer task and every inner task. Delivery and the
+/// consumer's `next` are ``MergingStorage``'s.
+final class FlatMapLatestStorage<Base: Publisher & Sendable, Inner: Publisher & Sendable>: MergingStorage
 where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     typealias Element = Inner.Element
     typealias Failure = Base.Failure
     typealias Machine = FlatMapLatestStateMachine<Element, Failure>
 
-    private let state = Locked(Machine())
+    let state = Locked(Machine())
     private let base: Base
     private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     private let outerTask = TaskHandle()
@@ -24,49 +25,18 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
         self.transform = transform
     }
 
-    private func perform(_ action: Machine.Merge.EndAction) {
-        if action.cancelTasks {
-            outerTask.cancel()
-            innerTasks.cancelAll()
-        }
-        for producer in action.stoppedProducers {
-            producer.resume(returning: false)
-        }
-        if let (consumer, result) = action.consumer {
-            consumer.resume(returning: result)
-        }
+    func producerFinished(_ producer: Int) {
+        perform(state.withLock { $0.innerFinished(producer) })
     }
 
-    private func deliver(_ producer: Int, _ element: Element) async -> Bool {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-            switch state.withLock({ $0.deliver(producer, element, continuation) }) {
-            case .handOver(let consumer, let producer):
-                consumer.resume(returning: .success(element))
-                producer.resume(returning: true)
-            case .buffered(let waiters):
-                for waiter in waiters {
-                    waiter.resume()
-                }
-            case .stop(let producer):
-                producer.resume(returning: false)
-            }
-        }
+    func producerFailed(_ producer: Int, _ error: Failure) {
+        perform(state.withLock { $0.innerFailed(producer, error) })
     }
 
     /// Iterates one inner publisher as producer `producer`.
     private func runInner(_ inner: Inner, _ producer: Int) async {
         defer { innerTasks.finished(producer) }
-        var iterator = inner.makeAsyncIterator()
-        do throws(Failure) {
-            while let element = try await iterator.next(isolation: nil) {
-                guard await deliver(producer, element) else {
-                    return
-                }
-            }
-            perform(state.withLock { $0.innerFinished(producer) })
-        } catch {
-            perform(state.withLock { $0.innerFailed(producer, error) })
-        }
+        await produce(inner, as: producer)
     }
 
     /// Iterates the outer upstream; each element supersedes the current
@@ -98,56 +68,14 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
         perform(state.withLock { $0.cancel() })
     }
 
-    /// Waits until at least `count` delivered elements wait in the buffer
-    /// for the consumer, or the iteration ended. For tests: it tells a test
-    /// that an element has reached the operator.
-    func waitForBuffered(atLeast count: Int) async {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            if !state.withLock({ $0.waitForBuffered(count, continuation) }) {
-                continuation.resume()
-            }
-        }
+    func cancelTasks() {
+        outerTask.cancel()
+        innerTasks.cancelAll()
     }
 
-    /// The consumer's next event: an element, the end (`nil`) or the failure.
-    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
-        if Task.isCancelled {
-            cancel()
-            return .success(nil)
-        }
+    func startIfNeeded() {
         if state.withLock({ $0.start() }) {
             outerTask.set(Task { await self.run() })
-        }
-        if let action = state.withLock({ $0.next(nil) }) {
-            return handle(action)
-        }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Machine.Merge.ConsumerContinuation) in
-                guard let action = state.withLock({ $0.next(continuation) }) else {
-                    continuation.resume(returning: .success(nil))
-                    return
-                }
-                if case .suspended = action {
-                    return
-                }
-                continuation.resume(returning: handle(action))
-            }
-        } onCancel: {
-            self.cancel()
-        }
-    }
-
-    private func handle(_ action: Machine.Merge.NextAction) -> Result<Element?, Failure> {
-        switch action {
-        case .resume(let result, let producer):
-            producer?.resume(returning: true)
-            return result
-        case .end(let result):
-            outerTask.cancel()
-            innerTasks.cancelAll()
-            return result
-        case .suspended:
-            preconditionFailure("handled by the caller")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared state of one iterator of a time-based operator: the state
 /// machine, the elements ready for the consumer, the upstream task and the

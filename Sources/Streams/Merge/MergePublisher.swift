@@ -156,17 +156,17 @@ public struct MergeManyPublisher<Base: Publisher & Sendable>: Publisher, Sendabl
 /// Dropping it cancels the bases' tasks. After it returned `nil` or threw,
 /// it returns `nil`.
 public struct MergeIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
-    private var token: IterationToken<MergeStorage<Element, Failure>>?
+    private var iteration: Iteration<MergeStorage<Element, Failure>>
 
     init(storage: MergeStorage<Element, Failure>) {
-        token = IterationToken(storage) { $0.cancel() }
+        iteration = Iteration(storage)
     }
 
     /// Waits until at least `count` elements delivered by the upstreams
     /// wait for this consumer, or the iteration ended. Meant for tests that
     /// need an element to have reached the operator before they act.
     package func waitForBufferedElements(atLeast count: Int) async {
-        await token?.storage.waitForBuffered(atLeast: count)
+        await iteration.storage?.waitForBuffered(atLeast: count)
     }
 
     /// Returns the next element of any base, waiting for one if none is buffered.
@@ -178,19 +178,7 @@ public struct MergeIterator<Element: Sendable, Failure: Error>: AsyncIteratorPro
     public mutating func next(
         isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
-        guard let current = token else {
-            return nil
-        }
-        switch await current.storage.next(isolation: actor) {
-        case .success(let element?):
-            return element
-        case .success(nil):
-            token = nil
-            return nil
-        case .failure(let error):
-            token = nil
-            throw error
-        }
+        try await iteration.next(isolation: actor)
     }
 
     /// Returns the next element of any base.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// The shared state of a shared or replayed publisher: the lock-protected

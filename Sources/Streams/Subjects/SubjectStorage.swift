@@ -1,3 +1,4 @@
+import Locking
 
 /// The shared, lock-protected state of a subject, referenced by the
 /// subject, its subscriptions and its iterators.

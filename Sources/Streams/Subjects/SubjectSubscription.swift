@@ -1,3 +1,4 @@
+import Locking
 
 /// A consumer of a subject, subscribed when it was created, as a publisher;
 /// see ``PassthroughSubject/subscribe()``.

@@ -56,6 +56,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     public typealias Element = (Base1.Element, Base2.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
+    typealias Storage = ZipStorage<Tuple2Values<Base1.Element, Base2.Element>, Failure>
 
     let base1: Base1
     let base2: Base2
@@ -69,7 +70,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2)]))
+        Iterator(storage: Storage(runners: [Storage.runner(base1, 0) { .first($0) }, Storage.runner(base2, 1) { .second($0) }]))
     }
 
     /// The iterator of a ``ZipPublisher``.
@@ -77,10 +78,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: TupleIteration<ZipStateMachine<Failure>>
+        private var iteration: Iteration<Storage>
 
-        init(storage: TupleStorage<ZipStateMachine<Failure>>) {
-            iteration = TupleIteration(storage: storage)
+        init(storage: Storage) {
+            iteration = Iteration(storage)
         }
 
         /// Returns the next tuple, waiting for the bases if needed.
@@ -92,10 +93,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
-            guard let values = try await iteration.next(isolation: actor) else {
-                return nil
-            }
-            return (values[0] as! Base1.Element, values[1] as! Base2.Element)
+            try await iteration.next(isolation: actor)
         }
 
         /// Returns the next tuple.
@@ -120,6 +118,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
+    typealias Storage = ZipStorage<Tuple3Values<Base1.Element, Base2.Element, Base3.Element>, Failure>
 
     let base1: Base1
     let base2: Base2
@@ -135,7 +134,13 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: TupleStorage(runners: [TupleStorage.runner(base1), TupleStorage.runner(base2), TupleStorage.runner(base3)]))
+        Iterator(
+            storage: Storage(runners: [
+                Storage.runner(base1, 0) { .first($0) },
+                Storage.runner(base2, 1) { .second($0) },
+                Storage.runner(base3, 2) { .third($0) },
+            ])
+        )
     }
 
     /// The iterator of a ``Zip3Publisher``.
@@ -143,10 +148,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: TupleIteration<ZipStateMachine<Failure>>
+        private var iteration: Iteration<Storage>
 
-        init(storage: TupleStorage<ZipStateMachine<Failure>>) {
-            iteration = TupleIteration(storage: storage)
+        init(storage: Storage) {
+            iteration = Iteration(storage)
         }
 
         /// Returns the next tuple, waiting for the bases if needed.
@@ -158,10 +163,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
-            guard let values = try await iteration.next(isolation: actor) else {
-                return nil
-            }
-            return (values[0] as! Base1.Element, values[1] as! Base2.Element, values[2] as! Base3.Element)
+            try await iteration.next(isolation: actor)
         }
 
         /// Returns the next tuple.

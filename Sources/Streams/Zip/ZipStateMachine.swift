@@ -4,69 +4,69 @@
 /// Each base's producer delivers one value and waits until a tuple used it,
 /// so a base is never more than one element ahead. A pure value: methods
 /// return what the caller must do once it has left the lock.
-struct ZipStateMachine<Failure: Error>: TupleStateMachine {
-    private struct Slot {
-        let value: any Sendable
-        let continuation: TupleProducerContinuation
-    }
+struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
+    typealias Tuple = Values.Tuple
 
     private struct Running {
-        var slots: [Slot?]
-        var consumer: TupleConsumerContinuation<Failure>?
+        /// The value each base delivered and is waiting to be paired.
+        var values = Values()
+        /// The producers waiting until their value was used, by base.
+        var producers = [TupleProducerContinuation?](repeating: nil, count: Values.count)
+        var consumer: TupleConsumerContinuation<Tuple, Failure>?
 
         /// Takes a full row of values, if every base delivered one.
-        mutating func takeRow() -> ([any Sendable], [TupleProducerContinuation])? {
-            guard !slots.contains(where: { $0 == nil }) else {
+        mutating func takeRow() -> (Tuple, [TupleProducerContinuation])? {
+            guard let tuple = values.tuple else {
                 return nil
             }
-            let row = slots.map { $0! }
-            slots = Array(repeating: nil, count: slots.count)
-            return (row.map(\.value), row.map(\.continuation))
+            let row = producers.compactMap { $0 }
+            values = Values()
+            producers = Array(repeating: nil, count: Values.count)
+            return (tuple, row)
         }
     }
 
     private enum State {
-        case idle(count: Int)
+        case idle
         case running(Running)
         /// Ended by a finish or failure the consumer has not received yet.
-        case ending(Result<[any Sendable]?, Failure>)
+        case ending(Result<Tuple?, Failure>)
         case terminated
     }
 
-    private var state: State
+    private var state = State.idle
 
-    init(count: Int) {
-        state = .idle(count: count)
-    }
+    init() {}
 
     mutating func start() -> Bool {
-        guard case .idle(let count) = state else {
+        guard case .idle = state else {
             return false
         }
-        state = .running(Running(slots: Array(repeating: nil, count: count)))
+        state = .running(Running())
         return true
     }
 
     mutating func deliver(
         _ base: Int,
-        _ value: any Sendable,
+        _ value: Values.Value,
         _ continuation: TupleProducerContinuation
-    ) -> TupleDeliverAction<Failure> {
+    ) -> TupleDeliverAction<Tuple, Failure> {
         guard case .running(var running) = state else {
             return .stop(continuation)
         }
-        precondition(running.slots[base] == nil, "A zip base delivered twice without waiting")
-        running.slots[base] = Slot(value: value, continuation: continuation)
-        if let consumer = running.consumer, let (values, producers) = running.takeRow() {
+        precondition(!running.values.holds(base), "A zip base delivered twice without waiting")
+        running.values.store(value)
+        running.producers[base] = continuation
+        if let consumer = running.consumer, let (tuple, producers) = running.takeRow() {
             running.consumer = nil
             state = .running(running)
-            return .proceed(consumer: (consumer, values), producers: producers)
+            return .proceed(consumer: (consumer, tuple), producers: producers)
         }
         state = .running(running)
         return .wait
     }
 
-    mutating func next(_ continuation: TupleConsumerContinuation<Failure>?) -> TupleNextAction<Failure>? {
+    mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
         switch state {
         case .idle:
             return nil
@@ -76,9 +76,9 @@ struct ZipStateMachine<Failure: Error>: TupleStateMachine {
             state = .terminated
             return .resume(result, producers: [], end: true)
         case .running(var running):
-            if let (values, producers) = running.takeRow() {
+            if let (tuple, producers) = running.takeRow() {
                 state = .running(running)
-                return .resume(.success(values), producers: producers, end: false)
+                return .resume(.success(tuple), producers: producers, end: false)
             }
             guard let continuation else {
                 return nil
@@ -91,12 +91,12 @@ struct ZipStateMachine<Failure: Error>: TupleStateMachine {
     }
 
     /// Ends at once: the values waiting in the slots can never make a tuple.
-    private mutating func end(with result: Result<[any Sendable]?, Failure>) -> TupleEndAction<Failure> {
+    private mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         guard case .running(let running) = state else {
             return TupleEndAction()
         }
-        var action = TupleEndAction<Failure>(cancelTasks: true)
-        action.stoppedProducers = running.slots.compactMap { $0?.continuation }
+        var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
+        action.stoppedProducers = running.producers.compactMap { $0 }
         if let consumer = running.consumer {
             action.consumer = (consumer, result)
             state = .terminated
@@ -108,15 +108,15 @@ struct ZipStateMachine<Failure: Error>: TupleStateMachine {
 
     /// A base finished: its slot is empty (it waited until its last value
     /// was used), so no tuple can be made any more.
-    mutating func baseFinished(_ base: Int) -> TupleEndAction<Failure> {
+    mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
         end(with: .success(nil))
     }
 
-    mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Failure> {
+    mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
         end(with: .failure(error))
     }
 
-    mutating func cancel() -> TupleEndAction<Failure> {
+    mutating func cancel() -> TupleEndAction<Tuple, Failure> {
         switch state {
         case .idle, .ending:
             state = .terminated

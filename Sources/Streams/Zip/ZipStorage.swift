@@ -2,4 +2,4 @@
 /// task per base, started by the first `next`, cancelled by the consumer's
 /// cancellation, a dropped iterator or the end) driving a
 /// ``ZipStateMachine``.
-typealias ZipStorage<Failure: Error> = TupleStorage<ZipStateMachine<Failure>>
+typealias ZipStorage<Values: TupleValues, Failure: Error> = TupleStorage<ZipStateMachine<Values, Failure>>

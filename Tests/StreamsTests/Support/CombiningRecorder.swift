@@ -1,3 +1,4 @@
+import Locking
 import Streams
 
 /// What a consumer saw: an element, the finish or the failure.

@@ -1,3 +1,4 @@
+import Locking
 import Streams
 
 /// An error for tests.

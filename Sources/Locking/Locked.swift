@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a POSIX mutex: the lock every storage of this library
-/// holds its state machine in.
+/// A value guarded by a POSIX mutex: the one lock of this package. Every
+/// storage of `Streams` holds its state machine in one, and `DBus`,
+/// `TelemetryTesting`, `Capture` and `tlm` guard their shared state with it.
 ///
 /// It has the shape of the standard library's `Synchronization.Mutex` (a
 /// noncopyable value with `withLock`), but is built on `pthread_mutex_t`,

@@ -1,6 +1,6 @@
 import Devices
 import Recording
-import TelemetryTesting
+import TelemetryTestingRecordings
 import XCTest
 
 /// The fixture one-liner from XCTest, for projects that have not moved to swift-testing.

@@ -3,11 +3,20 @@ public import Recording
 
 /// Recordings shipped as test resources, opened for replay in one line.
 ///
+/// It lives in `TelemetryTestingRecordings`, apart from the manual clock
+/// and marble tests of `TelemetryTesting`, because reading a recording
+/// needs `Recording` (SQLite through GRDB, zstd).
+///
 /// Record a fixture once with `tlm record --simulate --seed N` (same seed,
 /// same values), copy its directory into your test target's resources
 /// (`resources: [.copy("Fixtures")]`), then:
 ///
 /// ```swift
+/// import Devices
+/// import TelemetryTesting
+/// import TelemetryTestingRecordings
+/// import Testing
+///
 /// @Test func gesturesDriveTheUI() async throws {
 ///     let clock = ManualClock()
 ///     let values = try RecordedFixture.replay("ride", in: .module)

@@ -4,6 +4,7 @@ import Devices
 import Recording
 import Streams
 import TelemetryTesting
+import TelemetryTestingRecordings
 
 /// The committed fixture `Fixtures/diot-jacquard-seed3` was made with
 /// `tlm record --simulate --family diot --family jacquard --seed 3 --duration 2s`.

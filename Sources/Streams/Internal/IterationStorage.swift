@@ -1,0 +1,17 @@
+/// The shared state of one iteration of an operator, as its iterator sees
+/// it: the next event, and cancellation when the iterator is dropped.
+///
+/// ``MergingStorage`` and ``TupleStorage`` are iteration storages; an
+/// iterator holds one through an ``Iteration``.
+protocol IterationStorage: AnyObject, Sendable {
+    /// The elements the iteration produces.
+    associatedtype Element: Sendable
+    /// The failure that ends the iteration.
+    associatedtype Failure: Error
+
+    /// The consumer's next event: an element, the end (`nil`) or the failure.
+    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure>
+
+    /// Ends the iteration: the consumer gets `nil`, all work behind it stops.
+    func cancel()
+}

@@ -1,0 +1,28 @@
+/// A state machine built around a merge of its inner publishers
+/// (``FlatMapStateMachine``, ``FlatMapLatestStateMachine``): deliveries and
+/// the consumer go straight to the merge; only starting, ending and
+/// retiring producers is its own.
+protocol MergeWrapping: MergingStateMachine {
+    /// The merge of the inner publishers.
+    var merge: MergeStateMachine<Element, Failure> { get set }
+}
+
+extension MergeWrapping {
+    mutating func deliver(
+        _ producer: Int,
+        _ element: Element,
+        _ continuation: MergeStateMachine<Element, Failure>.ProducerContinuation
+    ) -> MergeStateMachine<Element, Failure>.DeliverAction {
+        merge.deliver(producer, element, continuation)
+    }
+
+    mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        merge.waitForBuffered(count, continuation)
+    }
+
+    mutating func next(
+        _ continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation?
+    ) -> MergeStateMachine<Element, Failure>.NextAction? {
+        merge.next(continuation)
+    }
+}

@@ -1,0 +1,28 @@
+/// A state machine whose consumer side is a ``MergeStateMachine``: the
+/// merge itself, and the flat maps built around one (``MergeWrapping``).
+/// ``MergingStorage`` drives deliveries and the consumer through it.
+protocol MergingStateMachine {
+    /// The elements the producers deliver.
+    associatedtype Element
+    /// The failure that ends the merge.
+    associatedtype Failure: Error
+
+    /// A producer delivers an element and waits until it is taken.
+    mutating func deliver(
+        _ producer: Int,
+        _ element: Element,
+        _ continuation: MergeStateMachine<Element, Failure>.ProducerContinuation
+    ) -> MergeStateMachine<Element, Failure>.DeliverAction
+
+    /// Registers a task that waits until `count` elements are buffered,
+    /// unless that is already the case or the merge ended (then `false`).
+    mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool
+
+    /// The consumer asks for the next element; `continuation` is parked if
+    /// nothing is ready.
+    mutating func next(
+        _ continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation?
+    ) -> MergeStateMachine<Element, Failure>.NextAction?
+}
+
+extension MergeStateMachine: MergingStateMachine {}

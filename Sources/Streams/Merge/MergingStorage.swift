@@ -1,0 +1,131 @@
+import Locking
+
+/// The shared state of one iteration of an operator whose consumer side is
+/// a merge: ``MergeStorage``, ``FlatMapStorage`` and
+/// ``FlatMapLatestStorage``.
+///
+/// Each keeps its state machine in ``state`` and starts and cancels its own
+/// tasks; this extension is the one way their producers deliver and their
+/// consumer waits. Continuations are resumed only after the lock is
+/// released.
+protocol MergingStorage: IterationStorage where Element == Machine.Element, Failure == Machine.Failure {
+    /// The state machine: a merge, or one built around a merge.
+    associatedtype Machine: MergingStateMachine
+
+    /// The lock-protected state machine.
+    var state: Locked<Machine> { get }
+
+    /// Starts the producers' tasks on the first `next`; does nothing later.
+    func startIfNeeded()
+
+    /// Cancels every task of the iteration: it ended.
+    func cancelTasks()
+
+    /// Producer `producer` finished: its upstream ended.
+    func producerFinished(_ producer: Int)
+
+    /// Producer `producer` failed with `error`.
+    func producerFailed(_ producer: Int, _ error: Failure)
+}
+
+extension MergingStorage {
+    /// Delivers an element; returns once the consumer took it (`true`) or
+    /// the producer must stop (`false`).
+    func deliver(_ producer: Int, _ element: Element) async -> Bool {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+            switch state.withLock({ $0.deliver(producer, element, continuation) }) {
+            case .handOver(let consumer, let producer):
+                consumer.resume(returning: .success(element))
+                producer.resume(returning: true)
+            case .buffered(let waiters):
+                for waiter in waiters {
+                    waiter.resume()
+                }
+            case .stop(let producer):
+                producer.resume(returning: false)
+            }
+        }
+    }
+
+    /// Iterates `upstream` as producer `producer`: delivers each element
+    /// and waits until it was taken, then reports the finish or the
+    /// failure. Returns at once, reporting nothing, when told to stop.
+    func produce<Upstream: Publisher>(_ upstream: Upstream, as producer: Int) async
+    where Upstream.Element == Element, Upstream.Failure == Failure {
+        var iterator = upstream.makeAsyncIterator()
+        do throws(Failure) {
+            while let element = try await iterator.next(isolation: nil) {
+                guard await deliver(producer, element) else {
+                    return
+                }
+            }
+            producerFinished(producer)
+        } catch {
+            producerFailed(producer, error)
+        }
+    }
+
+    /// Does what ending a producer or the merge asks: cancels the tasks,
+    /// stops the producers, resumes the consumer.
+    func perform(_ action: MergeStateMachine<Element, Failure>.EndAction) {
+        if action.cancelTasks {
+            cancelTasks()
+        }
+        for producer in action.stoppedProducers {
+            producer.resume(returning: false)
+        }
+        if let (consumer, result) = action.consumer {
+            consumer.resume(returning: result)
+        }
+    }
+
+    /// Waits until at least `count` delivered elements wait in the buffer
+    /// for the consumer, or the iteration ended. For tests: it tells a test
+    /// that an element has reached the operator.
+    func waitForBuffered(atLeast count: Int) async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            if !state.withLock({ $0.waitForBuffered(count, continuation) }) {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The consumer's next event: an element, the end (`nil`) or the failure.
+    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
+        if Task.isCancelled {
+            cancel()
+            return .success(nil)
+        }
+        startIfNeeded()
+        if let action = state.withLock({ $0.next(nil) }) {
+            return handle(action)
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation) in
+                guard let action = state.withLock({ $0.next(continuation) }) else {
+                    continuation.resume(returning: .success(nil))
+                    return
+                }
+                if case .suspended = action {
+                    return
+                }
+                continuation.resume(returning: handle(action))
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    private func handle(_ action: MergeStateMachine<Element, Failure>.NextAction) -> Result<Element?, Failure> {
+        switch action {
+        case .resume(let result, let producer):
+            producer?.resume(returning: true)
+            return result
+        case .end(let result):
+            cancelTasks()
+            return result
+        case .suspended:
+            preconditionFailure("handled by the caller")
+        }
+    }
+}

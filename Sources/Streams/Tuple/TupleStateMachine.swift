@@ -1,0 +1,56 @@
+/// A consumer of a tuple operator waiting in `next`: resumed with a tuple,
+/// `nil` for the end, or the failure.
+typealias TupleConsumerContinuation<Tuple, Failure: Error> = UnsafeContinuation<Result<Tuple?, Failure>, Never>
+
+/// A base's producer waiting until its value was used: resumed with `true`
+/// to go on, `false` to stop.
+typealias TupleProducerContinuation = UnsafeContinuation<Bool, Never>
+
+/// What a tuple state machine asks the caller to do when a base delivers.
+enum TupleDeliverAction<Tuple, Failure: Error> {
+    /// Resume the consumer (if given) with this tuple, and these producers with `true`.
+    case proceed(consumer: (TupleConsumerContinuation<Tuple, Failure>, Tuple)?, producers: [TupleProducerContinuation])
+    /// The value is kept; the producer stays suspended.
+    case wait
+    /// The producer must stop; the value is dropped.
+    case stop(TupleProducerContinuation)
+}
+
+/// What a tuple state machine asks the caller to do on `next`.
+enum TupleNextAction<Tuple, Failure: Error> {
+    /// Return this result; resume these producers with `true`. With `end`,
+    /// the iteration ended: cancel the bases.
+    case resume(Result<Tuple?, Failure>, producers: [TupleProducerContinuation], end: Bool)
+    /// The consumer is parked; resume these producers (their updates were
+    /// applied without making a tuple) with `true`.
+    case suspended(producers: [TupleProducerContinuation])
+}
+
+/// What ending a base or the iteration asks the caller to do.
+struct TupleEndAction<Tuple, Failure: Error> {
+    var consumer: (TupleConsumerContinuation<Tuple, Failure>, Result<Tuple?, Failure>)?
+    var stoppedProducers: [TupleProducerContinuation] = []
+    var cancelTasks = false
+}
+
+/// The state machine of an operator that combines the values of several
+/// bases into tuples (``CombineLatestStateMachine``, ``ZipStateMachine``).
+///
+/// Values are typed per arity by ``Values``: each base delivers its
+/// element tagged with its base, and the tuple comes out typed.
+protocol TupleStateMachine: SendableMetatype {
+    /// The slots of the bases, and the tuple they make.
+    associatedtype Values: TupleValues
+    /// The failure of the bases.
+    associatedtype Failure: Error
+
+    init()
+    mutating func start() -> Bool
+    mutating func deliver(_ base: Int, _ value: Values.Value, _ continuation: TupleProducerContinuation)
+        -> TupleDeliverAction<Values.Tuple, Failure>
+    mutating func next(_ continuation: TupleConsumerContinuation<Values.Tuple, Failure>?)
+        -> TupleNextAction<Values.Tuple, Failure>?
+    mutating func baseFinished(_ base: Int) -> TupleEndAction<Values.Tuple, Failure>
+    mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Values.Tuple, Failure>
+    mutating func cancel() -> TupleEndAction<Values.Tuple, Failure>
+}
