@@ -8,6 +8,8 @@
 #   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
 #   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing else
+#   make docs   builds the DocC documentation of every library, failing on any
+#               DocC warning (archives in .build/plugins/Swift-DocC/outputs/)
 
 SHELL        := /bin/bash
 .SHELLFLAGS  := -eu -o pipefail -c
@@ -28,7 +30,7 @@ DEMO_SECONDS ?= 10s
 LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test tsan build bench clean
+.PHONY: setup run test tsan build bench docs clean
 
 setup: $(VENV)/.installed
 	@missing=""; for p in $(DEBS); do \
@@ -95,6 +97,15 @@ consumer-check:
 # The query benchmark runs the release tlm (whole processes) against DuckDB.
 bench: build
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+# The DocC catalogs (Sources/<Target>/<Target>.docc) and `///` comments of
+# every library, one archive each, built by swift-docc-plugin in one run (one
+# symbol-graph build); any DocC warning (a broken ``link``, an undocumented
+# parameter) fails it.
+DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture Session TelemetryTesting TelemetryTestingRecordings
+docs: setup
+	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
+	  $(foreach t,$(DOC_TARGETS),--target $(t))
 
 clean:
 	rm -rf .build .build-tsan .build-consumer Benchmarks/.build .build-test.log $(VENV) recordings

@@ -78,7 +78,7 @@ public final class DeviceLink: Sendable {
     }
 
     /// Creates a link for a device captured with `profile` (its family's,
-    /// ``FamilyDescriptor/capture``); nothing happens until ``run(into:)``.
+    /// `FamilyDescriptor.capture`); nothing happens until ``run(into:)``.
     ///
     /// - Parameters:
     ///   - central: The BlueZ client.

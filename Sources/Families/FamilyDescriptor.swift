@@ -90,7 +90,7 @@ public struct FamilyDescriptor: Sendable {
     /// recorder of its notifications: raw streams, typed streams, loss records
     /// for malformed packets.
     ///
-    /// - Throws: ``RecordingError`` when the device cannot be registered or
+    /// - Throws: `RecordingError` when the device cannot be registered or
     ///   the decoder options are bad.
     public func makeRecorder(_ recorder: Recorder, options: DeviceRecorderOptions) throws(RecordingError)
         -> any DeviceRecorder

@@ -74,8 +74,8 @@ public struct Pipeline: Sendable {
     /// - Parameters:
     ///   - yaml: The pipeline text.
     ///   - file: The name errors use for the text.
-    /// - Throws: ``PipelineError`` naming the file, line and column and what was expected.
     ///   - families: The families a device may be of.
+    /// - Throws: ``PipelineError`` naming the file, line and column and what was expected.
     public init(yaml: String, file: String = "<pipeline>", families: FamilyRegistry = .builtIn) throws(PipelineError) {
         self = try PipelineLoader(file: file, text: yaml, families: families).load()
     }
@@ -149,7 +149,7 @@ public struct Pipeline: Sendable {
     /// configuration.zstdLevel = 9  // a command-line override
     /// ```
     ///
-    /// - Returns: The configuration for ``Recorder``.
+    /// - Returns: The configuration for `Recorder`.
     public func recorderConfiguration() -> RecorderConfiguration {
         recording.configuration
     }

@@ -61,7 +61,7 @@ public struct DeviceHandle: Sendable, Hashable {
     public let identifier: String
 }
 
-/// A stream registered with a ``Recorder``; pass it to ``Recorder/write(_:logTime:publishTime:payload:numericValue:)``.
+/// A stream registered with a ``Recorder``; pass it to ``Recorder/write(_:logTime:publishTime:payload:numericValue:)-(_,_,_,[UInt8],_)``.
 public struct StreamHandle: Sendable, Hashable {
     /// The MCAP channel id, the same in every segment of the recording.
     public let channelID: UInt16

@@ -3,14 +3,14 @@ public import Streams
 /// Marble tests for publishers: scripted input events at virtual instants
 /// of a ``ManualClock``, and the outputs recorded with their instants.
 ///
-/// The input is a ``PassthroughSubject``; the test builds the publisher
+/// The input is a `PassthroughSubject`; the test builds the publisher
 /// under test from a subscription to it and the clock. The driver then
 /// walks the ticks in order; at each tick it
 ///
 /// 1. advances the clock to the tick (waking the timers due),
 /// 2. sends the inputs of the tick; after each element it waits until the
 ///    pipeline has taken it and asks the subject again
-///    (``PassthroughSubject/waitForSuspendedConsumers(atLeast:)``), so the
+///    (`PassthroughSubject.waitForSuspendedConsumers(atLeast:)`), so the
 ///    operator reads the clock at the tick of the input,
 /// 3. waits until the outputs the test *expects* up to this tick have been
 ///    recorded (or the stream ended) before time moves on, so each output

@@ -31,7 +31,7 @@ public enum RecordedFixture {
     ///   - name: The recording directory's name.
     ///   - bundle: The test target's bundle, usually `.module`.
     ///   - subdirectory: The resource folder holding recordings.
-    /// - Throws: ``RecordingError`` with code `.notFound` when there is no such resource.
+    /// - Throws: `RecordingError` with code `.notFound` when there is no such resource.
     public static func replay(_ name: String, in bundle: Bundle, subdirectory: String = "Fixtures") throws(RecordingError)
         -> RecordingReplay
     {

@@ -21,7 +21,7 @@
 /// (including the raw **motor serial**, derived from the seed). The link adds
 /// jitter, bursts and disconnect gaps (nothing arrives in a gap; the ride
 /// goes on). With probability `malformedRate` a notification is replaced by a
-/// malformed packet (``SimulatedNotification/expected`` is `nil`).
+/// malformed packet (``SimulatedPacket/expected`` is `nil`).
 ///
 /// ```swift
 /// var simulator = ComoduleSimulator(seed: 3)

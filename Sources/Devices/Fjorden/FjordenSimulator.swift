@@ -15,7 +15,7 @@
 /// its level is sent every `batteryInterval` seconds. The link adds jitter,
 /// bursts and disconnect gaps (nothing arrives in a gap; on reconnect the grip
 /// re-sends device information and battery). With probability `malformedRate`
-/// a notification is replaced by a malformed packet (``SimulatedNotification/expected``
+/// a notification is replaced by a malformed packet (``SimulatedPacket/expected``
 /// is `nil`), sometimes on a characteristic the decoder does not know.
 ///
 /// ```swift

@@ -18,7 +18,7 @@
 /// The link adds jitter, bursts and disconnect gaps (nothing is delivered in a
 /// gap; on reconnect the device re-sends feature list and version). With
 /// probability `malformedRate` a notification's bytes are replaced by a
-/// malformed packet (``SimulatedNotification/expected`` is `nil`).
+/// malformed packet (``SimulatedPacket/expected`` is `nil`).
 ///
 /// ```swift
 /// var simulator = ObviousSimulator(seed: 42)

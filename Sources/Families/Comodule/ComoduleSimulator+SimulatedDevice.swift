@@ -1,7 +1,7 @@
 public import Devices
 
 extension ComoduleSimulator: SimulatedDevice {
-    /// ``DeviceFamily/comodule``.
+    /// `DeviceFamily.comodule`.
     public var family: DeviceFamily { .comodule }
     /// `SCOOT-` and the first two bytes of the motor serial, in hex.
     public var identifier: String { "SCOOT-" + hex(Array(motorSerial.prefix(2))).uppercased() }

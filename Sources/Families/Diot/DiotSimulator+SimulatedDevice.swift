@@ -1,7 +1,7 @@
 public import Devices
 
 extension DiotSimulator: SimulatedDevice {
-    /// ``DeviceFamily/diot``.
+    /// `DeviceFamily.diot`.
     public var family: DeviceFamily { .diot }
     /// The device UUID of its advertisement, as a live DIoT device is named.
     public var identifier: String { deviceIdentifier }

@@ -16,7 +16,7 @@ extension FamilyDescriptor {
     ///   and the debug log; on start it asks for the feature settings, the
     ///   channel bindings and the rates (queries only: the device's own
     ///   configuration is recorded, not changed).
-    /// - Simulator: ``DiotSimulator``; with a rate, an IMU (acceleration and
+    /// - Simulator: `DiotSimulator`; with a rate, an IMU (acceleration and
     ///   angular rate only) at that many notifications per second.
     public static let diot = FamilyDescriptor(
         family: .diot,

@@ -1,7 +1,7 @@
 public import Devices
 
 extension FjordenSimulator: SimulatedDevice {
-    /// ``DeviceFamily/fjorden``.
+    /// `DeviceFamily.fjorden`.
     public var family: DeviceFamily { .fjorden }
     /// The serial number of its device information.
     public var identifier: String {

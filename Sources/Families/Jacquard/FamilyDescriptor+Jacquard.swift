@@ -8,8 +8,8 @@ extension FamilyDescriptor {
     ///   `disconnect`, `error`, `response`, `notification`, ….
     /// - Advertisement: the v2 protocol service among the advertised services.
     /// - Capture: the response, notify and raw-data characteristics; on start
-    ///   the handshake of the Jacquard SDKs (``JacquardHandshake``), and
-    ///   gesture mode whenever gear attaches (``JacquardGestureMode``).
+    ///   the handshake of the Jacquard SDKs (`JacquardHandshake`), and
+    ///   gesture mode whenever gear attaches (`JacquardGestureMode`).
     public static let jacquard = FamilyDescriptor(
         family: .jacquard,
         summary: "Google Jacquard tags: gestures, touch frames and IMU samples",

@@ -1,7 +1,7 @@
 public import Devices
 
 extension JacquardSimulator: SimulatedDevice {
-    /// ``DeviceFamily/jacquard``.
+    /// `DeviceFamily.jacquard`.
     public var family: DeviceFamily { .jacquard }
     /// The tag UUID without dashes, lowercase.
     public var identifier: String { tagUUID.filter { $0 != "-" }.lowercased() }

@@ -1,8 +1,8 @@
 public import Recording
 
 /// Runs a pipeline's derived streams on log time and writes them into a
-/// ``Recorder``: feed it every decoded device value (``observe(_:)``, which
-/// is ``DeviceStreamRecorder``'s observer) in log-time order, then call
+/// `Recorder`: feed it every decoded device value (``observe(_:)``, which
+/// is `DeviceStreamRecorder`'s observer) in log-time order, then call
 /// ``finish()`` before closing the recorder.
 ///
 /// The operators are the `Streams` operators' own state machines, driven
@@ -44,7 +44,7 @@ public final class PipelineEngine {
     /// - Parameters:
     ///   - pipeline: A loaded pipeline.
     ///   - recorder: Where derived streams are written; `nil` only computes them.
-    /// - Throws: ``RecordingError`` when a stream cannot be registered.
+    /// - Throws: `RecordingError` when a stream cannot be registered.
     public init(pipeline: Pipeline, recorder: Recorder?) throws(RecordingError) {
         self.pipeline = pipeline
         self.recorder = recorder
@@ -68,7 +68,7 @@ public final class PipelineEngine {
     }
 
     /// Whether the typed stream with this topic is written (the pipeline's
-    /// `record` patterns); pass it to ``DeviceStreamRecorder``.
+    /// `record` patterns); pass it to `DeviceStreamRecorder`.
     ///
     /// - Parameter topic: A device stream's topic.
     /// - Returns: `true` to write it.
@@ -79,10 +79,10 @@ public final class PipelineEngine {
         return decision
     }
 
-    /// Handles one decoded device value; pass it to ``DeviceStreamRecorder`` as its observer.
+    /// Handles one decoded device value; pass it to `DeviceStreamRecorder` as its observer.
     ///
     /// - Parameter value: The value, with its topic, schema and log time.
-    /// - Throws: ``RecordingError`` when a derived value cannot be written, or
+    /// - Throws: `RecordingError` when a derived value cannot be written, or
     ///   when an input's `field` is not a numeric field of the stream's schema.
     public func observe(_ value: ObservedValue) throws(RecordingError) {
         let routes = try self.routes(for: value.topic, schema: value.schema)
@@ -119,7 +119,7 @@ public final class PipelineEngine {
     ///   - topic: The device stream's topic.
     ///   - value: Its numeric value.
     ///   - time: Its log time, nanoseconds since the Unix epoch.
-    /// - Throws: ``RecordingError`` when a derived value cannot be written.
+    /// - Throws: `RecordingError` when a derived value cannot be written.
     public func ingest(topic: String, value: Double, at time: UInt64) throws(RecordingError) {
         let routes = try self.routes(for: topic, schema: nil)
         let time = try advanceAndFire(to: time)
@@ -132,7 +132,7 @@ public final class PipelineEngine {
     /// operator finishes at that instant (pending values are emitted then).
     /// Call it once, before closing the recorder; later calls do nothing.
     ///
-    /// - Throws: ``RecordingError`` when a derived value cannot be written.
+    /// - Throws: `RecordingError` when a derived value cannot be written.
     public func finish() throws(RecordingError) {
         guard !finished else { return }
         finished = true

@@ -1,7 +1,7 @@
 public import Recording
 
 /// A pipeline's `recording` section: segment rotation, chunking and zstd
-/// level, with ``RecorderConfiguration``'s defaults for what it leaves out.
+/// level, with `RecorderConfiguration`'s defaults for what it leaves out.
 ///
 /// ```yaml
 /// recording:

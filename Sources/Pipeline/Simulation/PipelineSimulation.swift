@@ -37,7 +37,7 @@ public enum PipelineSimulation {
     ///   - onDerivedValue: Called with every derived value.
     /// - Returns: What was recorded.
     /// - Throws: ``PipelineError`` for a device that is not simulated,
-    ///   ``RecordingError`` when the recording fails.
+    ///   `RecordingError` when the recording fails.
     public static func record(_ pipeline: Pipeline, to directory: String, duration: Duration,
                               startTime: UInt64 = defaultStartTime,
                               onDerivedValue: ((DerivedValue) -> Void)? = nil) throws -> Summary {
@@ -154,7 +154,7 @@ extension Pipeline {
     ///   - metadata: Facts recorded with the device.
     ///   - recorder: The recorder.
     ///   - engine: The pipeline's engine, if it derives streams.
-    /// - Throws: ``RecordingError``, also for a family the pipeline's registry does not know.
+    /// - Throws: `RecordingError`, also for a family the pipeline's registry does not know.
     package func deviceRecorder(family: DeviceFamily, identifier: String, name: String, metadata: [String: String],
                                recorder: Recorder, engine: PipelineEngine?) throws(RecordingError)
         -> any DeviceRecorder
