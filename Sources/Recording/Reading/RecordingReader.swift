@@ -43,8 +43,8 @@ public final class RecordingReader {
         }
         self.directory = directory
         self.index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
-        let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT channel_id, topic FROM streams") }
-        topicsByChannel = Dictionary(uniqueKeysWithValues: rows.map { (UInt16($0["channel_id"] as Int), $0["topic"] as String) })
+        let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT id, channel_id, topic FROM streams") }
+        topicsByChannel = try IndexRow.topicsByChannel(rows)
     }
 
     /// Every topic in the recording, sorted.
@@ -65,7 +65,7 @@ public final class RecordingReader {
         let channelList = wanted.map { String($0) }.joined(separator: ",")
         let chunks = try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.offset, c.length, s.path, s.sequence, c.ordinal
+                SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path, s.sequence, c.ordinal
                 FROM chunks c JOIN segments s ON s.id = c.segment_id
                 WHERE c.end_time >= ? AND c.start_time < ?
                   AND EXISTS (SELECT 1 FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
@@ -76,9 +76,8 @@ public final class RecordingReader {
         }
         var found: [(message: RecordedMessage, order: Int)] = []
         for row in chunks {
-            let offset = UInt64(row["offset"] as Int64)
-            for message in try messages(inChunkAt: offset, length: Int(row["length"] as Int64), path: row["path"],
-                                        channelID: nil)
+            let (path, offset, length) = try IndexRow(row, table: "chunks").chunkLocation(directory: directory)
+            for message in try messages(inChunkAt: offset, length: length, path: path, channelID: nil)
             where wanted.contains(message.channelID) && message.logTime >= UInt64(lower) && message.logTime < UInt64(upper) {
                 found.append((RecordedMessage(topic: topicsByChannel[message.channelID]!, sequence: message.sequence,
                                               logTime: message.logTime, publishTime: message.publishTime,
@@ -135,7 +134,11 @@ public final class RecordingReader {
 
     /// Segment paths, in order.
     func segmentPaths() throws(RecordingError) -> [String] {
-        try index.read { db in try String.fetchAll(db, sql: "SELECT path FROM segments ORDER BY sequence") }
+        try index.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, path FROM segments ORDER BY sequence").map { row throws in
+                try IndexRow(row, table: "segments").segmentPath("path")
+            }
+        }
     }
 
     /// A stream's row in the index.
@@ -144,24 +147,23 @@ public final class RecordingReader {
             try Row.fetchOne(db, sql: "SELECT id, channel_id, schema_name FROM streams WHERE topic = ?", arguments: [topic])
         }
         guard let row else { throw RecordingError(.notFound, "no stream \(topic) in \(directory)") }
-        return (row["id"], UInt16(row["channel_id"] as Int), row["schema_name"])
+        let stream = IndexRow(row, table: "streams")
+        return (try stream.int64("id"), try stream.channelID("channel_id"), try stream.optionalString("schema_name"))
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
     func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
         try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT s.path, c.offset, c.length, cs.first_time, cs.last_time, cs.value_count, cs.value_min,
-                       cs.value_max, cs.value_sum, cs.value_first, cs.value_last
+                SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
+                       c.length, cs.first_time,
+                       cs.last_time, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, cs.value_first,
+                       cs.value_last
                 FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
                 WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                 ORDER BY s.sequence, c.ordinal
-                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row in
-                ChunkStatisticsRow(
-                    path: row["path"], offset: UInt64(row["offset"] as Int64), length: Int(row["length"] as Int64),
-                    firstTime: UInt64(max(0, row["first_time"] as Int64)), lastTime: UInt64(max(0, row["last_time"] as Int64)),
-                    valueCount: row["value_count"], minimum: row["value_min"], maximum: row["value_max"],
-                    sum: row["value_sum"], firstValue: row["value_first"], lastValue: row["value_last"])
+                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row throws in
+                try ChunkStatisticsRow(IndexRow(row, table: "chunk_streams"), directory: directory)
             }
         }
     }
