@@ -73,7 +73,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let value = choice == UInt64(values.count) ? "\(column) + 1" : choice == UInt64(values.count) + 1 ? "\(column) - 1"
             : values[Int(choice)]
         let offset = Int(random.next() % UInt64(count))
-        let key = table == "chunk_streams" ? "(chunk_id, stream_id)" : "rowid"
+        let key = table == "chunk_streams" ? "chunk_id || ',' || stream_id" : "rowid"
         let sql = "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(key) FROM \(table) LIMIT 1 OFFSET \(offset))"
         log.append(sql)
         do { try database.write { try $0.execute(sql: sql) } } catch { return false }
@@ -102,7 +102,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         var counts = Counts()
         // TLM_FUZZ_SEED replays one case.
         let only = ProcessInfo.processInfo.environment["TLM_FUZZ_SEED"].flatMap { UInt64($0) }
-        for seed in only.map({ $0...$0 }) ?? 0...UInt64(40 * fuzzScale - 1) {
+        for seed in only.map({ $0...$0 }) ?? 0...UInt64(25 * fuzzScale - 1) {
             var log: [String] = []
             var random = Generator(state: seed &* 7919)
             let directory = makeTemporaryDirectory("fuzz\(seed)") + "/rec"

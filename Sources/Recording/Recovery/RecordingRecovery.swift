@@ -86,6 +86,7 @@ public enum RecordingRecovery {
             progress?(scannedBytes, totalBytes)
         }
 
+        definitions.add(indexStreams: indexPath)
         var states: [SegmentState] = []
         var cuts: [(path: String, damage: SegmentScan.Damage, time: UInt64?, duration: UInt64?, count: Int, tail: Bool)] = []
         for (name, bytes, scan) in originals {

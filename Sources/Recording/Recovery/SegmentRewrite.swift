@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Writes a segment again from what a ``SegmentScan`` kept: the Header, the
 /// Schema and Channel records that kept chunks use but whose defining chunk
@@ -12,6 +13,34 @@ enum SegmentRewrite {
     struct Definitions {
         var schemas: [UInt16: MCAPRecord.Schema] = [:]
         var channels: [UInt16: MCAPRecord.Channel] = [:]
+
+        /// Channels the index names but no segment defines any more: their
+        /// topics and schema names, from `streams` rows that read.
+        mutating func add(indexStreams path: String) {
+            guard let index = try? RecordingIndex(path: path, readOnly: true),
+                  let rows = try? index.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM streams ORDER BY id") })
+            else { return }
+            for row in rows {
+                let stream = IndexRow(row, table: "streams")
+                guard let id = try? stream.channelID("channel_id"), channels[id] == nil,
+                      let topic = try? stream.string("topic"), let name = try? stream.string("schema_name"),
+                      let encoding = try? stream.string("schema_encoding"),
+                      let messageEncoding = try? stream.string("message_encoding"),
+                      let kind = try? stream.string("kind") else { continue }
+                let schemaID: UInt16
+                if let known = schemas.values.first(where: { $0.name == name }) {
+                    schemaID = known.id
+                } else {
+                    // The schema's text survives nowhere: its name and encoding at least.
+                    schemaID = (1...UInt16.max).first { schemas[$0] == nil } ?? 0
+                    if schemaID != 0 { schemas[schemaID] = .init(id: schemaID, name: name, encoding: encoding, data: []) }
+                }
+                var metadata = [MCAPRecord.KeyValue(key: "kind", value: kind)]
+                if let unit = try? stream.optionalString("unit") { metadata.append(.init(key: "unit", value: unit)) }
+                channels[id] = .init(id: id, schemaID: schemaID, topic: topic, messageEncoding: messageEncoding,
+                                     metadata: metadata)
+            }
+        }
 
         /// Adds what is not known yet.
         mutating func add(schemas more: some Sequence<MCAPRecord.Schema>, channels others: some Sequence<MCAPRecord.Channel>) {
