@@ -65,6 +65,8 @@ public final class Recorder {
     private var hot = WriteState()
     private var closed = false
     private var lossStream: StreamHandle?
+    /// Held from creation to close: `recover` refuses a recording being written.
+    private let lock: RecordingLock
     private let chunkAgeNanoseconds: UInt64
     private let segmentDurationNanoseconds: UInt64?
 
@@ -85,6 +87,7 @@ public final class Recorder {
         } catch {
             throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)")
         }
+        self.lock = try RecordingLock(directory: directory, purpose: "a second recording into it")
         self.directory = directory
         self.configuration = configuration
         self.chunkAgeNanoseconds = configuration.chunkAge.nanosecondsClamped
@@ -190,6 +193,9 @@ public final class Recorder {
         }
         var sequence: UInt32 = 0
         admission: while true {
+            // Closing a chunk may have closed the segment too (the chunk took it
+            // past the size limit): the message goes into the next one.
+            if segment == nil { try openSegment() }
             // A segment spans less than the rotation duration of log time; a chunk
             // less than the chunk age.
             switch hot.admit(slot: slot, streamID: stream.streamID, logTime: logTime,
@@ -206,7 +212,9 @@ public final class Recorder {
                 try closeChunk()
             }
         }
-        let writer = segment!
+        guard let writer = segment else {
+            throw RecordingError(.closed, "the segment of \(directory) closed while \(stream.topic) was written")
+        }
         if !writer.isDefined(stream.channelID) { writer.define(streams[slot].channel) }
         let written = try writer.write(
             channelID: stream.channelID, sequence: sequence, logTime: logTime,
@@ -254,11 +262,15 @@ public final class Recorder {
                             nanoseconds.map { Int64(clamping: $0) }])
         }
         // And in the segment, on /tlm/loss.
-        if lossStream == nil {
-            lossStream = try addStream(StreamDescriptor(topic: LossRecordMessage.topic, kind: .event,
-                                                        schema: LossRecordMessage.schema))
+        let losses: StreamHandle
+        if let known = lossStream {
+            losses = known
+        } else {
+            losses = try addStream(StreamDescriptor(topic: LossRecordMessage.topic, kind: .event,
+                                                    schema: LossRecordMessage.schema))
+            lossStream = losses
         }
-        try write(lossStream!, logTime: time,
+        try write(losses, logTime: time,
                   payload: LossRecordMessage.encode(stream: stream?.topic, time: time, count: count, reason: reason,
                                                     duration: nanoseconds))
     }
@@ -299,6 +311,7 @@ public final class Recorder {
             try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ?",
                            arguments: [Int64(clamping: endTime), sessionID])
         }
+        lock.release()
     }
 
     // MARK: - Chunks and segments

@@ -14,7 +14,7 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
     /// A kind of recording failure. New codes may be added; match with `==`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case io, notFound, corrupt, compression, index, invalidConfiguration, closed, unsupported
+            case io, notFound, corrupt, compression, index, invalidConfiguration, closed, unsupported, busy
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -35,6 +35,8 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
         public static let closed = Code(.closed)
         /// The file uses a feature this version does not read.
         public static let unsupported = Code(.unsupported)
+        /// Another process is writing the recording (it holds the recording's lock).
+        public static let busy = Code(.busy)
 
         public var description: String { value.rawValue }
     }

@@ -72,16 +72,16 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
     public var losses: [Loss]
 
     /// Total messages over all streams.
-    public var messageCount: Int { streams.reduce(0) { $0 + $1.messageCount } }
+    public var messageCount: Int { streams.reduce(0) { $0.addingSaturating($1.messageCount) } }
     /// Total bytes of all segment files.
-    public var byteSize: UInt64 { segments.reduce(0) { $0 + $1.byteSize } }
+    public var byteSize: UInt64 { segments.reduce(0) { $0.addingSaturating($1.byteSize) } }
     /// Uncompressed chunk bytes divided by the segment files' bytes.
     public var compressionRatio: Double {
         let stored = byteSize
-        return stored == 0 ? 0 : Double(segments.reduce(0) { $0 + $1.uncompressedSize }) / Double(stored)
+        return stored == 0 ? 0 : Double(segments.reduce(UInt64(0)) { $0.addingSaturating($1.uncompressedSize) }) / Double(stored)
     }
     /// Total count of lost elements.
-    public var lossCount: Int { losses.reduce(0) { $0 + $1.count } }
+    public var lossCount: Int { losses.reduce(0) { $0.addingSaturating($1.count) } }
 
     /// Reads the summary of the recording in `directory` from its index.
     ///
@@ -98,47 +98,67 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
         }
         let index = try RecordingIndex(path: indexPath, readOnly: true)
         return try index.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions ORDER BY id LIMIT 1") else {
+            guard let first = try Row.fetchOne(db, sql: "SELECT * FROM sessions ORDER BY id LIMIT 1") else {
                 throw RecordingError(.index, "\(indexPath) holds no session")
             }
+            let row = IndexRow(first, table: "sessions")
             let session = Session(
-                name: row["name"], source: row["source"], host: row["host"], library: row["library"],
-                seed: (row["seed"] as Int64?).map { UInt64(bitPattern: $0) },
-                startedAt: UInt64(max(0, row["started_at"] as Int64)),
-                endedAt: (row["ended_at"] as Int64?).map { UInt64(max(0, $0)) })
-            let devices = try Row.fetchAll(db, sql: "SELECT family, identifier, name FROM devices ORDER BY id").map {
-                Device(family: $0["family"], identifier: $0["identifier"], name: $0["name"])
+                name: try row.string("name"), source: try row.string("source"), host: try row.string("host"),
+                library: try row.string("library"),
+                seed: try row.optionalInt64("seed").map { UInt64(bitPattern: $0) },
+                startedAt: try row.time("started_at"), endedAt: try row.optionalTime("ended_at"))
+            let devices = try Row.fetchAll(db, sql: "SELECT id, family, identifier, name FROM devices ORDER BY id").map {
+                (row: Row) throws(RecordingError) in
+                let device = IndexRow(row, table: "devices")
+                return Device(family: try device.string("family"), identifier: try device.string("identifier"),
+                              name: try device.string("name"))
             }
             // Per-stream totals are kept up to date per chunk (schema v4):
             // one row per stream, whatever the recording's size.
             let streams = try Row.fetchAll(db, sql: """
-                SELECT topic, kind, schema_name, unit, message_count AS count, first_time AS first, last_time AS last
+                SELECT id, topic, kind, schema_name, unit, message_count, first_time, last_time
                 FROM streams ORDER BY topic
-                """).map { row in
-                Stream(topic: row["topic"], kind: row["kind"], schema: row["schema_name"], unit: row["unit"],
-                       messageCount: row["count"],
-                       firstTime: (row["first"] as Int64?).map { UInt64(max(0, $0)) },
-                       lastTime: (row["last"] as Int64?).map { UInt64(max(0, $0)) })
+                """).map { (row: Row) throws(RecordingError) in
+                let stream = IndexRow(row, table: "streams")
+                let first = try stream.optionalTime("first_time"), last = try stream.optionalTime("last_time")
+                if let first, let last, last < first {
+                    throw stream.invalid("last_time", "\(last) is before first_time \(first)")
+                }
+                return Stream(topic: try stream.string("topic"), kind: try stream.string("kind"),
+                              schema: try stream.string("schema_name"), unit: try stream.optionalString("unit"),
+                              messageCount: try stream.count("message_count"), firstTime: first, lastTime: last)
             }
-            let segments = try Row.fetchAll(db, sql: "SELECT * FROM segments ORDER BY sequence").map { row in
-                Segment(sequence: row["sequence"], path: row["path"], state: row["state"],
-                        byteSize: UInt64(max(0, row["byte_size"] as Int64)),
-                        uncompressedSize: UInt64(max(0, row["uncompressed_size"] as Int64)),
-                        messageCount: row["message_count"], chunkCount: row["chunk_count"])
+            let segments = try Row.fetchAll(db, sql: "SELECT * FROM segments ORDER BY sequence").map {
+                (row: Row) throws(RecordingError) in
+                let segment = IndexRow(row, table: "segments")
+                return Segment(
+                    sequence: Int(try segment.int64("sequence", in: 0...Int64(Int32.max))),
+                    path: try segment.segmentPath("path"), state: try segment.string("state"),
+                    byteSize: try segment.bytes("byte_size"), uncompressedSize: try segment.bytes("uncompressed_size"),
+                    messageCount: try segment.count("message_count"), chunkCount: try segment.count("chunk_count"))
             }
             // Recordings from before index v5 have no gap durations.
             let hasDurations = try db.columns(in: "losses").contains { $0.name == "duration_ns" }
             let losses = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
+                SELECT l.id, COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
                        \(hasDurations ? "l.duration_ns" : "NULL AS duration_ns") FROM losses l
                 LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.time, l.id
-                """).map { row in
-                Loss(topic: row["topic"], time: UInt64(max(0, row["time"] as Int64)), count: row["count"],
-                     reason: row["reason"],
-                     durationNanoseconds: (row["duration_ns"] as Int64?).map { UInt64(max(0, $0)) })
+                """).map { (row: Row) throws(RecordingError) in
+                let loss = IndexRow(row, table: "losses")
+                return Loss(topic: try loss.optionalString("topic"), time: try loss.time("time"),
+                            count: try loss.count("count"), reason: try loss.string("reason"),
+                            durationNanoseconds: try loss.optionalTime("duration_ns"))
             }
             return RecordingInfo(directory: directory, session: session, devices: devices, streams: streams,
                                  segments: segments, losses: losses)
         }
+    }
+}
+
+extension FixedWidthInteger {
+    /// The sum, or the type's bound when it overflows.
+    func addingSaturating(_ other: Self) -> Self {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other < 0 ? .min : .max) : sum
     }
 }

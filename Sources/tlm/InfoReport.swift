@@ -16,7 +16,9 @@ struct InfoReport {
         out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
         out += line("Started", Self.timestamp(session.startedAt))
         if let ended = session.endedAt {
-            out += line("Ended", "\(Self.timestamp(ended))  (\(Self.seconds(ended &- session.startedAt)))")
+            // A replay's or a recovered session's end can be its last message's log time, before its start.
+            let span = ended >= session.startedAt ? Self.seconds(ended - session.startedAt) : "before the start"
+            out += line("Ended", "\(Self.timestamp(ended))  (\(span))")
         } else {
             out += line("Ended", "not closed (recording, or interrupted)")
         }
@@ -37,7 +39,7 @@ struct InfoReport {
             if let first = stream.firstTime, let last = stream.lastTime {
                 range = Self.clock(first) + " .. " + Self.clock(last)
                 // A rate only means something over at least a second of messages.
-                if last - first >= 1_000_000_000, stream.messageCount > 1 {
+                if last >= first, last - first >= 1_000_000_000, stream.messageCount > 1 {
                     rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
                 }
             }

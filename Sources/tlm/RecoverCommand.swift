@@ -6,12 +6,14 @@ import Recording
 struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
-        abstract: "Repair a recording after a crash: close open segments, rebuild missing index rows.",
+        abstract: "Repair a recording after a crash or damage: close open segments, cut damaged records, fix the index.",
         discussion: """
-            Works from the segment bytes alone: keeps every complete chunk, cuts a torn tail and reports \
-            exactly how many bytes it cut, writes the missing summaries and footers, adds missing index \
-            rows (or rebuilds index.sqlite if it is gone) and writes a loss record for what was cut. \
-            Running it again changes nothing.
+            Works from the segment bytes, chunk by chunk: keeps every chunk whose CRC holds, wherever it \
+            is, cuts a torn tail or a damaged record and reports exactly which bytes it cut, writes the \
+            missing summaries and footers, adds missing index rows (or rebuilds index.sqlite if it is gone, \
+            unreadable or wrong) and writes a loss record for each cut. Ends with the checks of `tlm \
+            verify`, which passes afterwards. Refuses a recording that is being written (it names the \
+            process). Running it again changes nothing.
 
             Examples:
               tlm recover ride
@@ -44,13 +46,17 @@ struct RecoverCommand: ParsableCommand {
                 var line = "\(segment.path): \(segment.wasOpen ? "was open, closed" : "intact"), "
                     + "\(segment.chunks) chunks, \(segment.messages) messages"
                 if segment.discardedBytes > 0 {
-                    line += "; cut \(segment.discardedBytes) torn bytes (\(segment.reason ?? "incomplete tail"))"
+                    line += "; cut \(segment.discardedBytes) bytes"
                 }
                 print(line)
+                for cut in segment.cuts {
+                    print("  cut bytes \(cut.start)..<\(cut.end): \(cut.reason)")
+                }
+                if segment.cuts.isEmpty, let reason = segment.reason { print("  rewritten: \(reason)") }
             }
-            if report.indexRebuilt { print("index.sqlite was missing: rebuilt from the segments") }
+            if report.indexRebuilt { print("index.sqlite rebuilt from the segments") }
             if report.chunksIndexed > 0 { print("added \(report.chunksIndexed) missing chunk rows to the index") }
-            print(report.changed ? "Recovered \(recording)." : "Nothing to recover: \(recording) is complete.")
+            print(report.changed ? "Recovered \(recording); it verifies." : "Nothing to recover: \(recording) is complete and verifies.")
         }
     }
 }

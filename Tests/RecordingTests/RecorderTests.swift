@@ -109,6 +109,36 @@ import Families
         }
     }
 
+    /// Finding 10: a chunk closed by age (log time running ahead of the wall
+    /// clock, as in a replay or a benchmark) that takes the segment past its
+    /// size limit closes the segment; the message that triggered it goes into
+    /// the next segment instead of crashing the recorder.
+    @Test func aChunkClosedByAgeThatFillsTheSegmentStartsTheNextOne() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 16 << 10
+        configuration.segmentSize = 64 << 10
+        let (recorder, directory) = try Self.makeRecorder(configuration)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/raw", kind: .raw, schema: Self.schema))
+        var generator = SystemRandomNumberGenerator()
+        var written: [[UInt8]] = []
+        // 250 ms of log time per message: every fourth message closes a chunk by age.
+        for index in 0..<600 {
+            let payload = (0..<1000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            try recorder.write(stream, logTime: 1_000_000_000 + UInt64(index) * 250_000_000, payload: payload)
+            written.append(payload)
+        }
+        try recorder.close()
+        let info = try RecordingInfo.load(from: directory)
+        #expect(info.segments.count >= 6)
+        #expect(info.segments.allSatisfy { $0.state == "closed" })
+        #expect(info.segments.reduce(0) { $0 + $1.messageCount } == 600)
+        let read = try RecordingReader(directory: directory).messages(topics: ["/t/d/raw"])
+        #expect(read.map(\.payload) == written)
+        #expect(read.map(\.sequence) == (0..<600).map { UInt32($0) })
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.isClean, "\(report.findings)")
+    }
+
     @Test func segmentsRotateByDurationAndChunksCloseByAge() throws {
         var configuration = RecorderConfiguration()
         configuration.chunkAge = .milliseconds(100)

@@ -82,7 +82,7 @@ import Families
         let path = Self.segment(directory)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         // Cut 20 bytes into the message indexes after the last chunk.
-        let onDisk = try SegmentScan.scan(bytes).chunks
+        let onDisk = SegmentScan.scan(bytes).chunks
         #expect(onDisk.count >= atCrash.segments[0].chunkCount)
         let last = onDisk.last!
         let cut = Int(last.offset + last.length) + 20
@@ -97,7 +97,7 @@ import Families
         var reader = try MCAPStreamReader(bytes: recovered, expandChunks: false)
         let records = try reader.readAll()
         let indexes = records.filter { if case .messageIndex = $0 { true } else { false } }.count
-        #expect(indexes == SegmentScan.scanChannelsTotal(try SegmentScan.scan(recovered)))
+        #expect(indexes == SegmentScan.scanChannelsTotal(SegmentScan.scan(recovered)))
         _ = try readWithPython([path])
     }
 
@@ -154,6 +154,109 @@ import Families
         let reader = try RecordingReader(directory: directory)
         let topic = try #require(rebuilt.streams.first { $0.topic.hasSuffix("/acc_x") }?.topic)
         #expect(try reader.messages(topics: [topic]).count == rebuilt.streams.first { $0.topic == topic }?.messageCount)
+    }
+
+    /// A closed recording of several chunks, and every message it holds by topic.
+    static func closedRecording(notifications: Int = 600) throws -> (String, [String: [RecordedMessage]]) {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 4096
+        let directory = makeTemporaryDirectory() + "/rec"
+        var simulator = DiotSimulator(seed: 3)
+        let recorder = try Recorder(directory: directory, configuration: configuration,
+                                    session: .init(name: "closed", source: "simulate", seed: 3), startTime: 1)
+        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
+        for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000)) }
+        try recorder.close(at: 9_000_000_000_000)
+        let reader = try RecordingReader(directory: directory)
+        var messages: [String: [RecordedMessage]] = [:]
+        for topic in reader.topics { messages[topic] = try reader.messages(topics: [topic]) }
+        return (directory, messages)
+    }
+
+    /// Finding 1: one flipped byte in chunk 2 of a closed segment costs that
+    /// chunk only; every later chunk, whose CRC holds, is kept and indexed.
+    @Test func aDamagedChunkCostsThatChunkAndNoOther() throws {
+        let (directory, original) = try Self.closedRecording()
+        let path = Self.segment(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let chunks = SegmentScan.scan(bytes).chunks
+        #expect(chunks.count >= 6)
+        let damaged = chunks[1]
+        bytes[Int(damaged.offset + damaged.length) - 20] ^= 0x40
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(!(try RecordingVerifier.verify(directory: directory)).isClean)
+
+        let report = try RecordingRecovery.recover(directory: directory)
+        #expect(report.changed)
+        #expect(report.segments[0].chunks == chunks.count - 1, "\(report)")
+        #expect(report.segments[0].discardedBytes >= damaged.length)
+        #expect(report.segments[0].cuts.count == 1 && report.segments[0].cuts[0].start == damaged.offset)
+        let after = try RecordingVerifier.verify(directory: directory)
+        #expect(after.isClean, "\(after.findings)")
+        // Exactly the damaged chunk's messages are gone, every other one reads back.
+        let lost = Set(damaged.messages.map { "\($0.channelID)/\($0.sequence)" })
+        let reader = try RecordingReader(directory: directory)
+        var kept = 0
+        for (topic, messages) in original {
+            let channel = try reader.streamRow(topic: topic).channelID
+            let expected = messages.filter { !lost.contains("\(channel)/\($0.sequence)") }
+            #expect(try reader.messages(topics: [topic]) == expected, "\(topic)")
+            kept += expected.count
+        }
+        #expect(kept == original.values.reduce(0) { $0 + $1.count } - damaged.messageCount)
+        let info = try RecordingInfo.load(from: directory)
+        let loss = try #require(info.losses.first { $0.reason.contains("recover cut") })
+        #expect(loss.reason.contains("damaged bytes") && loss.reason.contains("at bytes \(damaged.offset)..<"))
+        #expect(loss.count == damaged.messageCount)
+        #expect(loss.time == chunks[0].record.messageEndTime)
+        #expect(loss.durationNanoseconds == chunks[2].record.messageStartTime - chunks[0].record.messageEndTime)
+        _ = try readWithPython([path])
+        let again = try RecordingRecovery.recover(directory: directory)
+        #expect(!again.changed)
+    }
+
+    /// Finding 2: whatever the damage, `verify` passes after `recover`.
+    @Test(arguments: ["half", "magic", "summary", "lastChunk", "indexes", "dataEnd"])
+    func verifyPassesAfterRecover(_ damage: String) throws {
+        let (directory, _) = try Self.closedRecording(notifications: 300)
+        let path = Self.segment(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let scan = SegmentScan.scan(bytes)
+        switch damage {
+        case "half": bytes.removeLast(bytes.count / 2)
+        case "magic": bytes[2] ^= 0xFF
+        case "summary": bytes[Int(try #require(scan.dataEndOffset)) + 30] ^= 0x01
+        case "lastChunk": bytes[Int(scan.chunks.last!.offset) + 60] ^= 0x80
+        case "indexes": bytes[Int(scan.chunks[0].offset + scan.chunks[0].length) + 20] ^= 0x01
+        default: bytes[Int(try #require(scan.dataEndOffset)) + 10] ^= 0x01
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        _ = try RecordingRecovery.recover(directory: directory)
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.isClean, "\(damage): \(report.findings)")
+        let info = try RecordingInfo.load(from: directory)
+        let reader = try RecordingReader(directory: directory)
+        #expect(try reader.messages(topics: reader.topics).count == info.messageCount)
+        #expect(!(try RecordingRecovery.recover(directory: directory)).changed)
+    }
+
+    /// Finding 3: `recover` refuses a recording that a process is writing, and names it.
+    @Test func aRecordingBeingWrittenIsRefused() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "live", source: "simulate"), startTime: 1)
+        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
+        try recorder.write(stream, logTime: 10, payload: [0, 1, 0, 0])
+        let before = try Data(contentsOf: URL(fileURLWithPath: Self.segment(directory)))
+        let error = #expect(throws: RecordingError.self) { _ = try RecordingRecovery.recover(directory: directory) }
+        #expect(error?.code == .busy)
+        #expect(error?.message.contains("process \(getpid())") == true, "\(error?.message ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Self.segment(directory))) == before)
+        // An open segment's reader is told to wait, not to recover.
+        let advice = RecordingLock.openSegmentAdvice(segment: Self.segment(directory))
+        #expect(advice.contains("still being written") && !advice.contains("recover"))
+        try recorder.close(at: 20)
+        #expect(!(try RecordingRecovery.recover(directory: directory)).changed)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/" + RecordingLock.fileName))
     }
 
     @Test func somethingThatIsNotARecordingIsAClearError() throws {

@@ -117,6 +117,39 @@ import Families
         #expect(messages.allSatisfy { $0.contains("chunks in") || $0.contains(" has ") })
     }
 
+    /// Finding E: index rows that disagree with the segments in any fact are
+    /// named, and `verify --repair` (a rebuild from the segments) makes the index whole.
+    @Test(arguments: [
+        ("UPDATE streams SET channel_id = channel_id + 1", "says channel"),
+        ("UPDATE chunk_streams SET value_max = 1e300 WHERE value_count > 0", "statistics of"),
+        ("UPDATE chunk_streams SET value_min = -1e300 WHERE value_count > 0", "statistics of"),
+        ("UPDATE chunk_streams SET value_sum = value_sum + 1 WHERE value_count > 0", "statistics of"),
+        ("UPDATE chunk_streams SET message_count = 999999999 WHERE chunk_id = (SELECT MIN(id) FROM chunks)", "statistics of"),
+        ("UPDATE chunks SET message_count = 999999999 WHERE id = (SELECT MIN(id) FROM chunks)", "message_count 999999999"),
+        ("UPDATE streams SET message_count = 999999999", "999999999 messages"),
+        ("UPDATE segments SET message_count = 999999999", "holds 999999999 messages"),
+        ("UPDATE chunks SET offset = offset + 1 WHERE id = (SELECT MAX(id) FROM chunks)", "where there is none"),
+        ("UPDATE chunks SET start_time = start_time - 1 WHERE id = (SELECT MIN(id) FROM chunks)", "time range"),
+        ("UPDATE chunks SET ordinal = ordinal + 100 WHERE id = (SELECT MIN(id) FROM chunks)", "ordinal"),
+        ("UPDATE segments SET byte_size = byte_size + 1", "bytes; it has"),
+        ("UPDATE streams SET first_time = first_time - 5", "spans"),
+        ("UPDATE segments SET end_time = end_time + 5", "spans"),
+        ("UPDATE chunks SET compressed_size = 1 WHERE id = (SELECT MIN(id) FROM chunks)", "sizes"),
+        ("DELETE FROM chunk_streams WHERE chunk_id = (SELECT MIN(id) FROM chunks)", "has no statistics"),
+    ])
+    func everyIndexFactIsCheckedAndRepairRebuildsIt(_ sql: String, _ named: String) throws {
+        let directory = try Self.makeRecording()
+        let index = try DatabaseQueue(path: directory + "/index.sqlite")
+        try index.write { try $0.execute(sql: sql) }
+        try index.close()
+        let report = try RecordingVerifier.verify(directory: directory)
+        #expect(report.findings.contains { $0.file == "index.sqlite" && $0.message.contains(named) }, "\(report.findings)")
+        let repair = try RecordingRecovery.recover(directory: directory, rebuildIndex: true)
+        #expect(repair.indexRebuilt && repair.discardedBytes == 0)
+        let after = try RecordingVerifier.verify(directory: directory)
+        #expect(after.isClean, "\(after.findings)")
+    }
+
     @Test func aMissingIndexIsNamedNotThrown() throws {
         let directory = try Self.makeRecording()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }

@@ -52,12 +52,14 @@ package final class RecordingIndex: Sendable {
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.write(body) }
+        catch let error as RecordingError { throw error }
         catch { throw RecordingError(.index, "index \(path): \(error)") }
     }
 
     /// Runs `body` with a read-only snapshot.
     func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.read(body) }
+        catch let error as RecordingError { throw error }
         catch { throw RecordingError(.index, "index \(path): \(error)") }
     }
 
@@ -198,5 +200,14 @@ package final class RecordingIndex: Sendable {
                 first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
                 last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id)
             """)
+    }
+}
+
+extension RecordingIndex {
+    /// A file's size, or `nil` when it does not exist or cannot be read.
+    package static func fileSize(_ path: String) -> UInt64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt64(clamping: info.st_size)
     }
 }

@@ -31,6 +31,16 @@ enum NumericSchemas {
         (try? ROS2MessageDefinition(parsing: text)).flatMap(valueOffset)
     }
 
+    /// The payload offset of the numeric value of a channel's messages, or
+    /// `nil` when the channel is not numeric: channels say so in their
+    /// metadata (`numeric: true`); for those of older recordings, which do
+    /// not, the schema decides.
+    static func valueOffset(channel: MCAPRecord.Channel, schema: MCAPRecord.Schema?) -> Int? {
+        guard let schema else { return nil }
+        if let flag = channel.metadata.last(where: { $0.key == "numeric" }), flag.value != "true" { return nil }
+        return valueOffset(schemaText: String(decoding: schema.data, as: UTF8.self))
+    }
+
     /// The numeric value at `offset` of a payload, or `nil` when the payload is too short.
     static func value(at offset: Int, payload: [UInt8]) -> Double? {
         guard offset >= 0, payload.count >= offset + 8 else { return nil }

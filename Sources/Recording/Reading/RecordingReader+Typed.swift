@@ -91,7 +91,7 @@ extension RecordingReader {
             guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
                   case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
                   footer.summaryStart > 0, footer.summaryStart < size - 37
-            else { throw RecordingError(.corrupt, "\(path) has no summary (open segment? run `tlm recover`)") }
+            else { throw RecordingError(.corrupt, "\(path) has no summary: " + RecordingLock.openSegmentAdvice(segment: path)) }
             let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())

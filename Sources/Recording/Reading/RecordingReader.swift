@@ -51,8 +51,8 @@ public final class RecordingReader {
         }
         self.directory = directory
         self.index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
-        let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT channel_id, topic FROM streams") }
-        topicsByChannel = Dictionary(uniqueKeysWithValues: rows.map { (UInt16($0["channel_id"] as Int), $0["topic"] as String) })
+        let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT id, channel_id, topic FROM streams") }
+        topicsByChannel = try IndexRow.topicsByChannel(rows)
     }
 
     /// Every topic in the recording, sorted.
@@ -125,7 +125,7 @@ public final class RecordingReader {
         let bounds = [Int64(clamping: lower), Int64(clamping: upper)]
         let rows = try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.offset, c.length, s.path,
+                SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path,
                        (SELECT MIN(cs.first_time) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
                         WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
                           AND cs.last_time >= ? AND cs.first_time < ?) AS first_time
@@ -136,9 +136,11 @@ public final class RecordingReader {
         }
         var chunks: [RecordedMessageIterator.ChunkLocation] = []
         for row in rows {
-            guard let first = row["first_time"] as Int64? else { continue }
-            chunks.append(.init(path: row["path"], offset: UInt64(row["offset"] as Int64), length: Int(row["length"] as Int64),
-                                firstTime: max(lower, UInt64(max(0, first))), rank: chunks.count))
+            let checked = IndexRow(row, table: "chunks")
+            guard let first = try checked.optionalTime("first_time", table: "chunk_streams") else { continue }
+            let (path, offset, length) = try checked.chunkLocation(directory: directory)
+            chunks.append(.init(path: path, offset: offset, length: length, firstTime: max(lower, first),
+                                rank: chunks.count))
         }
         return RecordedMessageIterator(reader: self, chunks: chunks, wanted: wanted, from: lower, to: upper)
     }
@@ -198,7 +200,11 @@ public final class RecordingReader {
 
     /// Segment paths, in order.
     func segmentPaths() throws(RecordingError) -> [String] {
-        try index.read { db in try String.fetchAll(db, sql: "SELECT path FROM segments ORDER BY sequence") }
+        try index.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, path FROM segments ORDER BY sequence").map { row throws in
+                try IndexRow(row, table: "segments").segmentPath("path")
+            }
+        }
     }
 
     /// A stream's row in the index.
@@ -210,24 +216,24 @@ public final class RecordingReader {
                              arguments: [topic])
         }
         guard let row else { throw RecordingError(.notFound, "no stream \(topic) in \(directory)") }
-        return (row["id"], UInt16(row["channel_id"] as Int), row["schema_name"], row["is_numeric"] ?? false)
+        let stream = IndexRow(row, table: "streams")
+        return (try stream.int64("id"), try stream.channelID("channel_id"), try stream.optionalString("schema_name"),
+                try stream.bool("is_numeric"))
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
     func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
         try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT s.path, c.offset, c.length, cs.first_time, cs.last_time, cs.value_count, cs.value_min,
-                       cs.value_max, cs.value_sum, cs.value_first, cs.value_last
+                SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
+                       c.length, cs.first_time,
+                       cs.last_time, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, cs.value_first,
+                       cs.value_last
                 FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
                 WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                 ORDER BY s.sequence, c.ordinal
-                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row in
-                ChunkStatisticsRow(
-                    path: row["path"], offset: UInt64(row["offset"] as Int64), length: Int(row["length"] as Int64),
-                    firstTime: UInt64(max(0, row["first_time"] as Int64)), lastTime: UInt64(max(0, row["last_time"] as Int64)),
-                    valueCount: row["value_count"], minimum: row["value_min"], maximum: row["value_max"],
-                    sum: row["value_sum"], firstValue: row["value_first"], lastValue: row["value_last"])
+                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row throws in
+                try ChunkStatisticsRow(IndexRow(row, table: "chunk_streams"), directory: directory)
             }
         }
     }

@@ -10,10 +10,21 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
         public var chunks: Int
         /// Messages in the kept chunks.
         public var messages: Int
-        /// Bytes of a torn or damaged tail that were cut off.
+        /// Bytes that were cut off: a torn tail, damaged records.
         public var discardedBytes: UInt64
-        /// Why the tail was cut, when it was.
+        /// Why the first cut was made, when one was.
         public var reason: String?
+        /// Every byte range cut from the segment (of the file as it was), in file order.
+        public var cuts: [Cut] = []
+    }
+
+    /// A byte range of a segment that held no valid record and was cut.
+    public struct Cut: Sendable, Hashable, Codable {
+        /// The range's first byte and the byte after its last, in the file as it was.
+        public var start: UInt64
+        public var end: UInt64
+        /// Why it held no valid record.
+        public var reason: String
     }
 
     /// Every segment, in order.

@@ -1,6 +1,12 @@
 /// What a front-to-back scan of one segment file found: every complete,
 /// valid chunk (with what it holds per channel), the Metadata records, the
-/// definitions, and where the intact part of the file ends.
+/// definitions, and the byte ranges that hold no valid record.
+///
+/// A damaged record does not end the scan: it resynchronises on MCAP's
+/// opcode + length framing, trying each following offset where a Chunk
+/// record parses with sane lengths and its CRC holds (or a Metadata or
+/// DataEnd record parses), so one flipped byte costs one chunk, not the
+/// rest of the file.
 struct SegmentScan {
     struct ChannelShare {
         var entries: [MCAPRecord.TimeOffset] = []
@@ -17,100 +23,199 @@ struct SegmentScan {
         var messages: [MCAPRecord.Message]
         /// Message Index records found right after the chunk: channel → file offset.
         var indexOffsets: [UInt16: UInt64] = [:]
+        /// Message Index records found right after the chunk, as read.
+        var indexes: [UInt16: [MCAPRecord.TimeOffset]] = [:]
         var indexEnd: UInt64
+        /// Channels whose Channel record is inside this chunk.
+        var definedChannels: Set<UInt16> = []
         var messageCount: Int { messages.count }
+
+        /// Whether the Message Indexes after the chunk are all there and say
+        /// what the chunk holds.
+        var hasExactIndexes: Bool {
+            indexes.count == channels.count && channels.allSatisfy { indexes[$0.0] == $0.1.entries }
+        }
+    }
+
+    /// A byte range that holds no valid record.
+    struct Damage: Hashable {
+        var start: UInt64
+        var end: UInt64
+        var reason: String
+    }
+
+    /// A record of the data section kept in file order.
+    enum Item {
+        case chunk(Int)
+        case metadata(Int)
     }
 
     var chunks: [Chunk] = []
     var metadata: [(offset: UInt64, length: UInt64, record: MCAPRecord.Metadata)] = []
     var schemas: [UInt16: MCAPRecord.Schema] = [:]
     var channels: [UInt16: MCAPRecord.Channel] = [:]
+    /// Chunks and Metadata in file order.
+    var items: [Item] = []
+    /// The Header record, when the file starts with an intact one.
+    var header: MCAPRecord.Header?
     /// The file already ends with a valid DataEnd, summary and Footer.
     var isClosed = false
-    /// Where the intact data ends: everything from here on is dropped.
+    /// Where the DataEnd record starts, when there is one.
+    var dataEndOffset: UInt64?
+    /// Byte ranges of the data section that hold no valid record, in file order.
+    var damage: [Damage] = []
+    /// Where the last valid record of the data section ends.
     var intactEnd: UInt64 = 8
-    /// Why scanning stopped before the end of the file, if it did.
-    var stopReason: String?
 
-    /// Scans `bytes`, a segment file that may have been cut short anywhere.
-    static func scan(_ bytes: [UInt8]) throws(RecordingError) -> SegmentScan {
-        guard bytes.count >= 8, Array(bytes[0..<8]) == mcapMagic else {
-            throw RecordingError(.corrupt, "not an MCAP segment (no magic)")
-        }
+    /// Why the data section is not intact, if it is not: the first damage.
+    var stopReason: String? { damage.first?.reason }
+
+    /// Scans `bytes`, a segment file that may have been cut short or damaged anywhere.
+    static func scan(_ bytes: [UInt8]) -> SegmentScan {
         var scan = SegmentScan()
         var position = 8
-        while true {
+        if bytes.count < 8 || Array(bytes[0..<8]) != mcapMagic {
+            guard let next = scan.resynchronise(bytes, after: 0) else {
+                scan.addDamage(0, bytes.count, bytes.isEmpty ? "empty file" : "not an MCAP segment (no magic)")
+                return scan
+            }
+            scan.addDamage(0, next, "no MCAP magic")
+            position = next
+        }
+        while position < bytes.count {
             guard let (opcode, length) = MCAPRecord.header(in: bytes[...], at: position) else {
-                scan.stopReason = position == bytes.count ? nil : "torn record header"
+                scan.addDamage(position, bytes.count, "torn record header")
                 break
             }
             guard length <= UInt64(bytes.count - position - 9) else {
-                scan.stopReason = "torn record (opcode \(opcode), \(length) bytes claimed)"
-                break
+                position = scan.skipDamage(bytes, from: position,
+                                           "torn record (opcode \(opcode), \(length) bytes claimed)")
+                continue
             }
             let end = position + 9 + Int(length)
             let record: MCAPRecord
             do {
                 record = try MCAPRecord.parse(opcode: opcode, body: bytes[(position + 9)..<end])
             } catch {
-                scan.stopReason = "unreadable record at \(position): \(error.message)"
-                break
+                position = scan.skipDamage(bytes, from: position, "unreadable record: \(error.message)")
+                continue
             }
             switch record {
             case .chunk(let chunk):
-                let inner: [MCAPRecord]
-                do {
-                    inner = try MCAPStreamReader.records(in: chunk, at: position)
-                } catch {
-                    scan.stopReason = "damaged chunk at \(position): \(error.message)"
-                    break
+                guard scan.addChunk(chunk, at: position, end: end) else {
+                    position = scan.skipDamage(bytes, from: position, "damaged chunk")
+                    continue
                 }
-                var shares: [UInt16: ChannelShare] = [:]
-                var messages: [MCAPRecord.Message] = []
-                var innerOffset: UInt64 = 0
-                for item in inner {
-                    switch item {
-                    case .schema(let schema): scan.schemas[schema.id] = schema
-                    case .channel(let channel): scan.channels[channel.id] = channel
-                    case .message(let message):
-                        shares[message.channelID, default: ChannelShare()].entries
-                            .append(.init(time: message.logTime, offset: innerOffset))
-                        shares[message.channelID]!.firstTime = min(shares[message.channelID]!.firstTime, message.logTime)
-                        shares[message.channelID]!.lastTime = max(shares[message.channelID]!.lastTime, message.logTime)
-                        messages.append(message)
-                    default: break
-                    }
-                    innerOffset += UInt64(item.encoded().count)
-                }
-                scan.chunks.append(Chunk(offset: UInt64(position), length: UInt64(end - position), record: chunk,
-                                         channels: shares.sorted { $0.key < $1.key }, messages: messages,
-                                         indexEnd: UInt64(end)))
-                scan.intactEnd = UInt64(end)
             case .messageIndex(let index):
-                if var last = scan.chunks.last, last.indexEnd == UInt64(position) {
+                if var last = scan.chunks.last, last.indexEnd == UInt64(position), case .chunk? = scan.items.last {
                     last.indexOffsets[index.channelID] = UInt64(position)
+                    last.indexes[index.channelID] = index.entries
                     last.indexEnd = UInt64(end)
                     scan.chunks[scan.chunks.count - 1] = last
-                    // A chunk counts as intact with its indexes only once all are there.
-                    if last.indexOffsets.count == last.channels.count { scan.intactEnd = UInt64(end) }
+                    scan.intactEnd = UInt64(end)
+                } else {
+                    // The index of a chunk that was cut: part of that damage.
+                    scan.addDamage(position, end, "a Message Index without its chunk")
                 }
             case .metadata(let metadata):
                 scan.metadata.append((UInt64(position), UInt64(end - position), metadata))
+                scan.items.append(.metadata(scan.metadata.count - 1))
                 scan.intactEnd = UInt64(end)
+            case .header(let header) where position == 8:
+                scan.header = header
+                scan.intactEnd = UInt64(end)
+            case .schema(let schema):
+                scan.schemas[schema.id] = schema
+            case .channel(let channel):
+                scan.channels[channel.id] = channel
             case .dataEnd:
                 // The summary follows: the segment was closed if its Footer is intact.
+                scan.dataEndOffset = UInt64(position)
                 scan.isClosed = Self.hasValidFooter(bytes)
-                if !scan.isClosed { scan.stopReason = "the summary after DataEnd is incomplete" }
                 return scan
-            case .header:
-                scan.intactEnd = UInt64(end)
             default:
-                break
+                scan.addDamage(position, end, "an unexpected record (opcode \(opcode)) in the data section")
             }
-            if scan.stopReason != nil { break }
             position = end
         }
         return scan
+    }
+
+    /// Decodes a chunk and appends it; `false` when it fails to decompress or its CRC.
+    private mutating func addChunk(_ chunk: MCAPRecord.Chunk, at position: Int, end: Int) -> Bool {
+        guard let inner = try? MCAPStreamReader.records(in: chunk, at: position) else { return false }
+        var shares: [UInt16: ChannelShare] = [:]
+        var messages: [MCAPRecord.Message] = []
+        var defined: Set<UInt16> = []
+        var innerOffset: UInt64 = 0
+        for item in inner {
+            switch item {
+            case .schema(let schema): schemas[schema.id] = schema
+            case .channel(let channel):
+                channels[channel.id] = channel
+                defined.insert(channel.id)
+            case .message(let message):
+                var share = shares[message.channelID, default: ChannelShare()]
+                share.entries.append(.init(time: message.logTime, offset: innerOffset))
+                share.firstTime = min(share.firstTime, message.logTime)
+                share.lastTime = max(share.lastTime, message.logTime)
+                shares[message.channelID] = share
+                messages.append(message)
+            default: break
+            }
+            innerOffset += UInt64(item.encoded().count)
+        }
+        chunks.append(Chunk(offset: UInt64(position), length: UInt64(end - position), record: chunk,
+                            channels: shares.sorted { $0.key < $1.key }, messages: messages,
+                            indexEnd: UInt64(end), definedChannels: defined))
+        items.append(.chunk(chunks.count - 1))
+        intactEnd = UInt64(end)
+        return true
+    }
+
+    /// Records `start..<end` as damaged, merging with the damage just before it.
+    private mutating func addDamage(_ start: Int, _ end: Int, _ reason: String) {
+        if var last = damage.last, last.end == UInt64(start) {
+            last.end = UInt64(end)
+            damage[damage.count - 1] = last
+        } else {
+            damage.append(Damage(start: UInt64(start), end: UInt64(end), reason: reason))
+        }
+    }
+
+    /// Marks the bytes from `position` to the next valid record as damaged
+    /// and returns where scanning goes on (the end of the file if nothing follows).
+    private mutating func skipDamage(_ bytes: [UInt8], from position: Int, _ reason: String) -> Int {
+        let next = resynchronise(bytes, after: position) ?? bytes.count
+        addDamage(position, next, reason)
+        return next
+    }
+
+    /// The first offset after `position` where a valid Chunk (CRC holding),
+    /// Metadata or DataEnd record starts, or `nil`.
+    private func resynchronise(_ bytes: [UInt8], after position: Int) -> Int? {
+        var candidate = position + 1
+        while candidate + 9 <= bytes.count {
+            defer { candidate += 1 }
+            let opcode = bytes[candidate]
+            guard opcode == MCAPOpcode.chunk.rawValue || opcode == MCAPOpcode.metadata.rawValue
+                    || opcode == MCAPOpcode.dataEnd.rawValue,
+                  let (_, length) = MCAPRecord.header(in: bytes[...], at: candidate),
+                  length <= UInt64(bytes.count - candidate - 9)
+            else { continue }
+            let body = bytes[(candidate + 9)..<(candidate + 9 + Int(length))]
+            switch try? MCAPRecord.parse(opcode: opcode, body: body) {
+            case .chunk(let chunk)?:
+                if (try? MCAPStreamReader.records(in: chunk, at: candidate)) != nil { return candidate }
+            case .metadata?:
+                return candidate
+            case .dataEnd?:
+                if length == 4 { return candidate }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// Whether the file ends with the magic, a Footer, and a summary whose CRC matches.
@@ -127,5 +232,22 @@ struct SegmentScan {
             return crc.value
         }
         return crc == footer.summaryCRC
+    }
+
+    /// The Schema and Channel records of the file's summary, if it has one
+    /// that parses (its CRC need not hold: definitions are checked on use).
+    static func summaryDefinitions(_ bytes: [UInt8]) -> (schemas: [MCAPRecord.Schema], channels: [MCAPRecord.Channel]) {
+        guard bytes.count >= 8 + 37, Array(bytes.suffix(8)) == mcapMagic else { return ([], []) }
+        let footerAt = bytes.count - 8 - 29
+        guard case .footer(let footer)? = try? MCAPRecord.parse(opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
+              footer.summaryStart >= 8, footer.summaryStart <= UInt64(footerAt)
+        else { return ([], []) }
+        let end = footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
+            ? Int(footer.summaryOffsetStart) : footerAt
+        guard let records = try? MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary") else {
+            return ([], [])
+        }
+        return (records.compactMap { if case .schema(let s) = $0 { s } else { nil } },
+                records.compactMap { if case .channel(let c) = $0 { c } else { nil } })
     }
 }

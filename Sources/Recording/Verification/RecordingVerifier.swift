@@ -5,21 +5,32 @@ import GRDB
 /// names every inconsistency instead of stopping at the first:
 ///
 /// - each segment reads front to back with every chunk CRC, the data CRC and
-///   the summary CRC checked;
+///   the summary CRC checked, every channel defined before its messages, and
+///   the Message Indexes after each chunk saying what the chunk holds;
 /// - the summary's Statistics agree with the messages actually there
 ///   (counts per channel, chunk count, time range);
 /// - every Chunk Index points at a chunk with the same offset, length, times,
 ///   compression and sizes, and every chunk has one;
 /// - Schemas and Channels repeated in the summary equal those in the data,
 ///   with no id defined twice differently;
-/// - the index agrees with the segments: segment sizes and states, chunk rows
-///   (offsets, lengths, message counts), per-stream message counts.
+/// - the index agrees with the segments completely: every value it holds is
+///   well-typed and in range; segment rows (paths, sizes, states, counts, time
+///   ranges); chunk rows (ordinals, offsets, lengths, times, counts,
+///   compression, sizes); per-chunk, per-stream rows (counts, times, and the
+///   statistics of numeric streams, recomputed by decoding every message);
+///   streams (channel ids and topics, totals, time ranges).
 ///
 /// ```swift
 /// let report = try RecordingVerifier.verify(directory: "ride")
 /// for finding in report.findings { print(finding) }
 /// ```
 public enum RecordingVerifier {
+    /// What verifying one segment file established.
+    struct SegmentFacts {
+        var size: UInt64
+        var scan: SegmentScan
+    }
+
     /// Verifies the recording in `directory`.
     ///
     /// - Parameters:
@@ -35,9 +46,9 @@ public enum RecordingVerifier {
             throw RecordingError(.notFound, "\(directory) has no segments/ directory; is it a recording?")
         }
         var report = VerificationReport(findings: [], segments: 0, messages: 0)
-        var segmentFacts: [String: (size: UInt64, chunks: [SegmentScan.Chunk], counts: [String: Int])] = [:]
+        var segmentFacts: [String: SegmentFacts] = [:]
         let files = names.filter { $0.hasSuffix(".mcap") }.sorted()
-        let sizes = files.map { RecordingRecovery.fileSize(directory + "/segments/" + $0) }
+        let sizes = files.map { RecordingIndex.fileSize(directory + "/segments/" + $0) ?? 0 }
         let totalBytes = sizes.reduce(0, +)
         var checkedBytes: UInt64 = 0
         progress?(0, totalBytes)
@@ -53,18 +64,19 @@ public enum RecordingVerifier {
                 continue
             }
             let bytes = [UInt8](data)
-            let facts = checkSegment(bytes, file: relative, report: &report)
-            segmentFacts[relative] = (UInt64(bytes.count), facts.chunks, facts.countsByTopic)
+            let (findings, scan) = checkSegment(bytes, file: relative)
+            report.findings += findings
+            report.messages += scan.chunks.reduce(0) { $0 + $1.messageCount }
+            segmentFacts[relative] = SegmentFacts(size: UInt64(bytes.count), scan: scan)
         }
-        checkIndex(directory: directory, segments: segmentFacts, report: &report)
+        report.findings += checkIndex(directory: directory, segments: segmentFacts)
         return report
     }
 
-    /// Checks one segment file; returns its chunks and message counts by topic.
-    static func checkSegment(_ bytes: [UInt8], file: String, report: inout VerificationReport)
-        -> (chunks: [SegmentScan.Chunk], countsByTopic: [String: Int])
-    {
-        func finding(_ message: String) { report.findings.append(.init(file: file, message: message)) }
+    /// Checks one segment file; returns what is wrong with it and what it holds.
+    static func checkSegment(_ bytes: [UInt8], file: String) -> (findings: [VerificationReport.Finding], scan: SegmentScan) {
+        var findings: [VerificationReport.Finding] = []
+        func finding(_ message: String) { findings.append(.init(file: file, message: message)) }
         // 1. Every record, every CRC.
         do {
             var reader = try MCAPStreamReader(bytes: bytes)
@@ -73,34 +85,34 @@ public enum RecordingVerifier {
             finding("unreadable: \(error.message)")
         }
         // 2. What the data section holds.
-        let scan: SegmentScan
-        do { scan = try SegmentScan.scan(bytes) } catch {
-            finding("not an MCAP segment: \(error.message)")
-            return ([], [:])
+        let scan = SegmentScan.scan(bytes)
+        for damage in scan.damage {
+            finding("bytes \(damage.start)..<\(damage.end) hold no valid record: \(damage.reason)")
         }
-        if let reason = scan.stopReason { finding("the data section ends early: \(reason)") }
+        if scan.header == nil { finding("has no Header record after the magic") }
         var countsByChannel: [UInt16: Int] = [:]
         var start = UInt64.max, end = UInt64.min, messages = 0
+        // Channels defined outside chunks count from the start.
+        var defined = Set(scan.channels.keys).subtracting(scan.chunks.flatMap(\.definedChannels))
         for chunk in scan.chunks {
+            defined.formUnion(chunk.definedChannels)
             for message in chunk.messages {
                 countsByChannel[message.channelID, default: 0] += 1
                 start = min(start, message.logTime)
                 end = max(end, message.logTime)
             }
-            messages += chunk.messageCount
-            if chunk.indexOffsets.count != chunk.channels.count {
-                finding("the chunk at \(chunk.offset) has \(chunk.indexOffsets.count) message indexes for "
-                        + "\(chunk.channels.count) channels")
+            for (channelID, _) in chunk.channels where !defined.contains(channelID) {
+                finding("the chunk at \(chunk.offset) holds messages of channel \(channelID), which is not defined before it")
             }
-        }
-        report.messages += messages
-        var countsByTopic: [String: Int] = [:]
-        for (channel, count) in countsByChannel {
-            countsByTopic[scan.channels[channel]?.topic ?? "channel \(channel)", default: 0] += count
+            messages += chunk.messageCount
+            if !chunk.hasExactIndexes {
+                finding("the Message Indexes after the chunk at \(chunk.offset) do not say what the chunk holds "
+                        + "(\(chunk.indexes.count) indexes for \(chunk.channels.count) channels)")
+            }
         }
         guard scan.isClosed else {
             finding("has no valid summary and footer (left open by a crash? run `tlm recover`)")
-            return (scan.chunks, countsByTopic)
+            return (findings, scan)
         }
         // 3. The summary against the data.
         let footerAt = bytes.count - 8 - 29
@@ -108,13 +120,13 @@ public enum RecordingVerifier {
               footer.summaryStart <= UInt64(footerAt)
         else {
             finding("the Footer cannot be read")
-            return (scan.chunks, countsByTopic)
+            return (findings, scan)
         }
         var summary: [MCAPRecord] = []
         do throws(RecordingError) {
-            let end = footer.summaryOffsetStart > 0 ? Int(footer.summaryOffsetStart) : footerAt
-            summary = try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<max(Int(footer.summaryStart), end)],
-                                              context: "summary")
+            let end = footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
+                ? Int(footer.summaryOffsetStart) : footerAt
+            summary = try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary")
         } catch {
             finding("the summary cannot be read: \(error.message)")
         }
@@ -123,16 +135,19 @@ public enum RecordingVerifier {
             if stats.messageCount != UInt64(messages) {
                 finding("Statistics say \(stats.messageCount) messages; the chunks hold \(messages)")
             }
-            if stats.chunkCount != UInt32(scan.chunks.count) {
+            if stats.chunkCount != UInt32(clamping: scan.chunks.count) {
                 finding("Statistics say \(stats.chunkCount) chunks; the file has \(scan.chunks.count)")
             }
             if messages > 0, stats.messageStartTime != start || stats.messageEndTime != end {
                 finding("Statistics give the time range \(stats.messageStartTime)...\(stats.messageEndTime); "
                         + "the messages span \(start)...\(end)")
             }
-            for entry in stats.channelMessageCounts where countsByChannel[entry.channelID, default: 0] != Int(entry.count) {
-                finding("Statistics say channel \(entry.channelID) has \(entry.count) messages; "
-                        + "the chunks hold \(countsByChannel[entry.channelID, default: 0])")
+            let stated = Dictionary(stats.channelMessageCounts.map { ($0.channelID, Int(clamping: $0.count)) },
+                                    uniquingKeysWith: { $0 &+ $1 })
+            for channel in Set(stated.keys).union(countsByChannel.keys).sorted()
+            where stated[channel, default: 0] != countsByChannel[channel, default: 0] {
+                finding("Statistics say channel \(channel) has \(stated[channel, default: 0]) messages; "
+                        + "the chunks hold \(countsByChannel[channel, default: 0])")
             }
         } else {
             finding("the summary has no Statistics record")
@@ -146,11 +161,13 @@ public enum RecordingVerifier {
                 finding("a Chunk Index points at offset \(index.chunkStartOffset), where there is no chunk")
                 continue
             }
+            let offsets = Dictionary(index.messageIndexOffsets.map { ($0.channelID, $0.offset) }, uniquingKeysWith: { $1 })
             if index.chunkLength != chunk.length || index.compression != chunk.record.compression
                 || index.compressedSize != UInt64(chunk.record.records.count)
                 || index.uncompressedSize != chunk.record.uncompressedSize
                 || index.messageStartTime != chunk.record.messageStartTime
-                || index.messageEndTime != chunk.record.messageEndTime {
+                || index.messageEndTime != chunk.record.messageEndTime
+                || offsets != chunk.indexOffsets || index.messageIndexLength != chunk.indexEnd - chunk.offset - chunk.length {
                 finding("the Chunk Index for the chunk at \(chunk.offset) does not match the chunk")
             }
         }
@@ -165,60 +182,27 @@ public enum RecordingVerifier {
                 break
             }
         }
-        return (scan.chunks, countsByTopic)
+        return (findings, scan)
     }
 
     /// Checks the index against what the segments hold.
-    static func checkIndex(directory: String, segments: [String: (size: UInt64, chunks: [SegmentScan.Chunk], counts: [String: Int])],
-                           report: inout VerificationReport) {
-        func finding(_ message: String) { report.findings.append(.init(file: "index.sqlite", message: message)) }
+    static func checkIndex(directory: String, segments: [String: SegmentFacts]) -> [VerificationReport.Finding] {
+        var findings: [VerificationReport.Finding] = []
+        func finding(_ message: String) { findings.append(.init(file: "index.sqlite", message: message)) }
         let index: RecordingIndex
         do { index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true) } catch {
-            finding("cannot be opened: \(error.message) (run `tlm recover` to rebuild it)")
-            return
+            finding("cannot be opened: \(error.message) (run `tlm recover` or `tlm verify --repair` to rebuild it)")
+            return findings
         }
         do {
             try index.read { (db: Database) throws in
-                let rows = try Row.fetchAll(db, sql: "SELECT id, path, state, byte_size FROM segments")
-                let indexed = Set(rows.map { $0["path"] as String })
-                for path in segments.keys where !indexed.contains(path) { finding("has no row for \(path)") }
-                for row in rows {
-                    let path: String = row["path"]
-                    guard let facts = segments[path] else {
-                        finding("lists \(path), which does not exist")
-                        continue
-                    }
-                    if UInt64(row["byte_size"] as Int64) != facts.size {
-                        finding("says \(path) has \(row["byte_size"] as Int64) bytes; it has \(facts.size)")
-                    }
-                    let chunks = try Row.fetchAll(db, sql: "SELECT offset, length, message_count FROM chunks WHERE segment_id = ?",
-                                                  arguments: [row["id"] as Int64])
-                    if chunks.count != facts.chunks.count {
-                        finding("lists \(chunks.count) chunks in \(path); the file has \(facts.chunks.count)")
-                    }
-                    for chunk in chunks {
-                        let offset = UInt64(chunk["offset"] as Int64)
-                        guard let actual = facts.chunks.first(where: { $0.offset == offset }) else {
-                            finding("lists a chunk at \(path):\(offset), where there is none")
-                            continue
-                        }
-                        if UInt64(chunk["length"] as Int64) != actual.length || chunk["message_count"] as Int != actual.messageCount {
-                            finding("the chunk row at \(path):\(offset) does not match the chunk")
-                        }
-                    }
-                }
-                var counts: [String: Int] = [:]
-                for facts in segments.values { counts.merge(facts.counts) { $0 + $1 } }
-                for row in try Row.fetchAll(db, sql: "SELECT topic, message_count FROM streams") {
-                    let topic: String = row["topic"]
-                    if counts[topic, default: 0] != row["message_count"] as Int {
-                        finding("says \(topic) has \(row["message_count"] as Int) messages; the segments hold "
-                                + "\(counts[topic, default: 0])")
-                    }
-                }
+                var check = IndexCheck(segments: segments)
+                try check.run(db)
+                for message in check.findings { finding(message) }
             }
         } catch {
             finding("cannot be read: \(error.message)")
         }
+        return findings
     }
 }
