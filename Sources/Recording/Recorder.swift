@@ -164,7 +164,7 @@ public final class Recorder {
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
-        if descriptor.isNumeric { metadata["numeric"] = "true" }
+        metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
         let channel = SegmentChannel(id: channelID, topic: descriptor.topic, schemaID: schemaID,
                                      schema: descriptor.schema, metadata: metadata)
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))

@@ -32,9 +32,9 @@ enum NumericSchemas {
     }
 
     /// The payload offset of the numeric value of a channel's messages, or
-    /// `nil` when the channel is not numeric: channels say so in their
-    /// metadata (`numeric: true`); for those of older recordings, which do
-    /// not, the schema decides.
+    /// `nil` when the channel is not numeric: every channel says so in its
+    /// metadata (`numeric: true` or `false`); for those of older recordings,
+    /// which do not, the schema decides.
     static func valueOffset(channel: MCAPRecord.Channel, schema: MCAPRecord.Schema?) -> Int? {
         guard let schema else { return nil }
         if let flag = channel.metadata.last(where: { $0.key == "numeric" }), flag.value != "true" { return nil }
