@@ -1,6 +1,6 @@
 /// Settings for a ``Recorder``: chunking, compression and segment rotation.
 ///
-/// The defaults follow `recording.md`: 1 MiB chunks closed after at most 1 s,
+/// The defaults follow `docs/specs/recording.md`: 1 MiB chunks closed after at most 1 s,
 /// zstd level 3, segments rotated at 256 MiB, no rotation by duration.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ public import Devices
 import Foundation
 
 /// A fake BlueZ device of one family: its advertisement and GATT database as
-/// `/work/shared/specs/devices.md` describes them, streaming what the
+/// `docs/specs/devices.md` describes them, streaming what the
 /// family's seeded simulator emits.
 public struct FakeFamilyDevice: Sendable {
     /// The family.
