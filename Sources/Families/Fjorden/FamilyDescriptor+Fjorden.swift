@@ -16,7 +16,10 @@ extension FamilyDescriptor {
         advertisement: AdvertisementMatch(services: [FjordenGATT.service]),
         capture: CaptureProfile(
             family: .fjorden, notified: [FjordenGATT.event, FjordenGATT.batteryLevel],
-            read: [FjordenGATT.batteryLevel] + (0x2A23...0x2A29).map { CharacteristicUUID(short: UInt16($0)) }),
+            // The device information strings the decoder knows (not 2A23,
+            // the System ID, which it does not decode: reading it would be a
+            // malformed-packet loss on every connection).
+            read: [FjordenGATT.batteryLevel] + FjordenDeviceInformation.Field.allCases.map(\.characteristic)),
         simulator: { request in
             FjordenSimulator(seed: request.seed, configuration: request.faults ? .default : .clean)
         })
