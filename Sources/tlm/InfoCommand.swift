@@ -37,10 +37,7 @@ struct InfoCommand: ParsableCommand {
         case .table:
             print(InfoReport(info).text, terminator: "")
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(info)
-            print(String(decoding: data, as: UTF8.self))
+            try JSONOutput.print(info)
         }
     }
 }

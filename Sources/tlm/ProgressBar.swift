@@ -51,6 +51,19 @@ final class ProgressBar: Sendable {
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
     }
 
+    /// Runs `body` with a bar counting bytes, cleared after it; a library
+    /// error becomes one line (``CLIError``).
+    static func bytes<Result>(_ label: String,
+                              _ body: (_ progress: @escaping (UInt64, UInt64) -> Void) throws -> Result) throws -> Result {
+        let bar = ProgressBar(label, format: { InfoReport.bytes($0) })
+        defer { bar.finish() }
+        do {
+            return try body { bar.update($0, of: $1) }
+        } catch {
+            throw CLIError(SessionRunner.message(of: error))
+        }
+    }
+
     /// Clears the bar.
     func finish() {
         guard state.withLock({ state -> Bool in defer { state.drawn = false }; return state.drawn }) else { return }

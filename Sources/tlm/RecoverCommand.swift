@@ -28,19 +28,12 @@ struct RecoverCommand: ParsableCommand {
     var format: InfoCommand.Format = .table
 
     func run() throws {
-        let report: RecoveryReport
-        do {
-            let bar = ProgressBar("recover", format: { InfoReport.bytes($0) })
-            defer { bar.finish() }
-            report = try RecordingRecovery.recover(directory: recording) { bar.update($0, of: $1) }
-        } catch {
-            throw CLIError(error.message)
+        let report = try ProgressBar.bytes("recover") { progress in
+            try RecordingRecovery.recover(directory: recording, progress: progress)
         }
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try JSONOutput.print(report)
         case .table:
             for segment in report.segments {
                 var line = "\(segment.path): \(segment.wasOpen ? "was open, closed" : "intact"), "

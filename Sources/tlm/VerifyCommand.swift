@@ -36,26 +36,21 @@ struct VerifyCommand: ParsableCommand {
     var format: InfoCommand.Format = .table
 
     func run() throws {
-        let report: VerificationReport
-        do {
-            if repair {
-                let repaired = try RecordingRecovery.recover(directory: recording, rebuildIndex: true)
-                if format == .table {
-                    print("index.sqlite rebuilt from \(repaired.segments.count) segment(s), \(repaired.chunksIndexed) chunk rows"
-                          + (repaired.discardedBytes > 0 ? "; \(repaired.discardedBytes) damaged bytes cut (see tlm info)" : ""))
-                }
+        if repair {
+            let repaired = try ProgressBar.bytes("repair") { progress in
+                try RecordingRecovery.recover(directory: recording, rebuildIndex: true, progress: progress)
             }
-            let bar = ProgressBar("verify", format: { InfoReport.bytes($0) })
-            defer { bar.finish() }
-            report = try RecordingVerifier.verify(directory: recording) { bar.update($0, of: $1) }
-        } catch {
-            throw CLIError(error.message)
+            if format == .table {
+                print("index.sqlite rebuilt from \(repaired.segments.count) segment(s), \(repaired.chunksIndexed) chunk rows"
+                      + (repaired.discardedBytes > 0 ? "; \(repaired.discardedBytes) damaged bytes cut (see tlm info)" : ""))
+            }
+        }
+        let report = try ProgressBar.bytes("verify") { progress in
+            try RecordingVerifier.verify(directory: recording, progress: progress)
         }
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try JSONOutput.print(report)
         case .table:
             for finding in report.findings { print(finding) }
             print(report.isClean
