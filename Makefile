@@ -7,6 +7,7 @@
 #   make bench  runs the benchmarks package (Benchmarks/)
 #   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
+#   make fuzz   the fuzzing suites with ten times the cases of make test
 #   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing else
 #   make docs   builds the DocC documentation of every library, failing on any
 #               DocC warning (archives in .build/plugins/Swift-DocC/outputs/)
@@ -30,7 +31,7 @@ DEMO_SECONDS ?= 10s
 LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test tsan build bench docs clean
+.PHONY: setup run test tsan build bench docs fuzz clean
 
 setup: $(VENV)/.installed
 	@missing=""; for p in $(DEBS); do \
@@ -109,3 +110,9 @@ docs: setup
 
 clean:
 	rm -rf .build .build-tsan .build-consumer Benchmarks/.build .build-test.log $(VENV) recordings
+
+# The fuzzing suites (decoders, index and segments, capture files) for longer:
+# ten times the cases `make test` runs (TLM_FUZZ_SCALE=100).
+fuzz: setup
+	$(SWIFT) build --build-tests
+	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-100} $(SWIFT) test --skip-build --filter 'Fuzz'

@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/RecordingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -44,6 +45,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/QueryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -58,6 +60,7 @@ let package = Package(
                 .product(name: "DBus", package: "TelemetryRecorder"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -2,6 +2,7 @@ import Benchmark
 import Capture
 import DBus
 import Devices
+import Families
 import Foundation
 import Recording
 

@@ -1,5 +1,6 @@
 import Benchmark
 import Devices
+import Families
 import Foundation
 import Recording
 
@@ -23,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     let python = root + "/.venv/bin/python"
     let samples = Int(ProcessInfo.processInfo.environment["TLM_QUERY_BENCH_SAMPLES"] ?? "") ?? 10_000_000
     let fixture = QueryFixture(samples: samples, tlm: tlm)
-    let topic = "/diot/\(QueryFixture.identifier)/acc_x"
+    let topic = "/diot/*/acc_x"
     let duckdbSQL = """
         SELECT CAST(floor(log_time / 1000000000) AS BIGINT) AS bucket, avg(value), min(value), max(value)
         FROM read_csv('\(fixture.csv)') GROUP BY bucket ORDER BY bucket
@@ -52,6 +53,7 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(run(python, ["-c", duckdbScript, duckdbSQL]))
         }
     }
+    memoryBenchmarks(tlm: tlm)
 }
 
 /// Runs a process to completion and returns its standard output.

@@ -1,6 +1,7 @@
 import Benchmark
 import CZstdBench
 import Devices
+import Families
 import Foundation
 import Recording
 
