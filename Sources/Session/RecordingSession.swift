@@ -151,6 +151,11 @@ public final class RecordingSession: Service, Sendable {
     ///
     /// - Throws: As ``run()``.
     public func record() async throws -> RecordingSummary {
+        // Before devices are reached or a recording is read: nothing is
+        // written into an empty path, the root directory, a file or a
+        // directory that holds something.
+        try OutputDirectory.checkNew(directory)
+        if case .replay(let replay, _) = source, let rate = replay.rate { try ReplayRate.validate(rate) }
         let summary = try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 switch source {
@@ -318,8 +323,8 @@ public final class RecordingSession: Service, Sendable {
             options.onReplayProgress?(replayed + 1, notifications.count)
             if isStopped || Task.isCancelled { break }
             if let rate = replaySource.rate {
-                let offset = Double(item.notification.receiveTime - first) / rate
-                do { try await clock.sleep(until: start + .nanoseconds(Int64(offset))) } catch { break }
+                let offset = ReplayRate.offset(ofNanoseconds: item.notification.receiveTime - first, rate: rate)
+                guard await sleep(until: start + offset, on: clock) else { break }
             }
             try devices[item.device].record(item.notification)
             replayed += 1
@@ -327,6 +332,24 @@ public final class RecordingSession: Service, Sendable {
         try engine?.finish()
         try recorder.close()
         return try summary(deviceCount: devices.count, replayed: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// Sleeps until `deadline` in slices of at most 100 ms, so that a stop (a
+    /// graceful shutdown, which does not cancel the task) ends a long pause
+    /// within a slice.
+    ///
+    /// - Returns: `false` when the session was stopped or the task cancelled first.
+    private func sleep(until deadline: ContinuousClock.Instant, on clock: ContinuousClock) async -> Bool {
+        while !isStopped {
+            let now = clock.now
+            if now >= deadline { return true }
+            do {
+                try await clock.sleep(until: min(deadline, now + .milliseconds(100)))
+            } catch {
+                return false
+            }
+        }
+        return false
     }
 
     private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary {

@@ -15,11 +15,7 @@ struct InfoReport {
         out += line("Recording", info.directory)
         out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
         out += line("Started", Self.timestamp(session.startedAt))
-        if let ended = session.endedAt {
-            out += line("Ended", "\(Self.timestamp(ended))  (\(Self.seconds(ended &- session.startedAt)))")
-        } else {
-            out += line("Ended", "not closed (recording, or interrupted)")
-        }
+        out += line("Ended", ended)
         out += line("Devices", "\(info.devices.count)")
         for device in info.devices {
             out += "  \(device.family)  \(device.identifier)  \(device.name)\n"
@@ -66,6 +62,21 @@ struct InfoReport {
             if info.losses.count > 20 { out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n" }
         }
         return out
+    }
+
+    /// The end of the session: its time and length; "no messages" for a
+    /// recording without any (whose recovered end, the last chunk's, is
+    /// no time at all); "not closed" while it records or after a crash.
+    private var ended: String {
+        let session = info.session
+        let empty = info.messageCount == 0 && info.segments.allSatisfy { $0.chunkCount == 0 }
+        guard let ended = session.endedAt else {
+            return "not closed (recording, or interrupted)" + (empty ? ", no messages" : "")
+        }
+        guard ended >= session.startedAt else {
+            return empty ? "no messages" : "unknown (the index's end is before the start)"
+        }
+        return "\(Self.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))" + (empty ? ", no messages" : "")
     }
 
     private func line(_ label: String, _ value: String) -> String {
