@@ -142,7 +142,10 @@ public final class RecordingSession: Service, Sendable {
     /// ``summary`` tells what was recorded.
     ///
     /// - Throws: `RecordingError`, `PipelineError` or `CaptureError` (no bus,
-    ///   no BlueZ, a device not found or lost for good).
+    ///   no BlueZ, a device not found or lost for good); `RecordingError`
+    ///   before anything starts when the directory is not a new one (empty
+    ///   text, the root directory, a file, a directory holding something) or
+    ///   a replay's rate is outside `ReplayRate.range`.
     public func run() async throws {
         _ = try await record()
     }
