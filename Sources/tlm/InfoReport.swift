@@ -74,7 +74,9 @@ struct InfoReport {
             return "not closed (recording, or interrupted)" + (empty ? ", no messages" : "")
         }
         guard ended >= session.startedAt else {
-            return empty ? "no messages" : "unknown (the index's end is before the start)"
+            // A recovered session's end is its last message's log time: none
+            // without messages; with some (a replay's), it may precede the start.
+            return empty ? "no messages" : "\(Self.timestamp(ended))  (before the start)"
         }
         return "\(Self.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))" + (empty ? ", no messages" : "")
     }
