@@ -33,7 +33,11 @@ public struct Pipeline: Sendable {
     /// simulate and capture them.
     public let families: FamilyRegistry
 
-    /// Loads and validates a pipeline file.
+    /// The largest pipeline file read: 1 MiB.
+    public static let maximumFileSize = 1 << 20
+
+    /// Loads and validates a pipeline file: a regular file (not a FIFO, a
+    /// device or a directory) of at most ``maximumFileSize`` bytes.
     ///
     /// ```swift
     /// let pipeline = try Pipeline(contentsOfFile: "Pipelines/default.yaml")
@@ -44,10 +48,9 @@ public struct Pipeline: Sendable {
     public init(contentsOfFile path: String) throws(PipelineError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try RegularFile.read(path, limit: Self.maximumFileSize))
         } catch {
-            throw PipelineError(.io, at: SourceLocation(file: path), "cannot read the pipeline file: "
-                                + ((error as NSError).localizedFailureReason ?? error.localizedDescription))
+            throw PipelineError(.io, at: SourceLocation(file: path), "cannot read the pipeline file: \(error.message)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw PipelineError(.io, at: SourceLocation(file: path), "the pipeline file is not UTF-8 text")

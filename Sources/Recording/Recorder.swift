@@ -73,15 +73,14 @@ public final class Recorder {
     /// Creates a recording directory (it must not exist, or be empty) and
     /// starts its session.
     ///
-    /// - Throws: ``RecordingError`` if the directory holds anything, the
-    ///   configuration is invalid, or a file cannot be created.
+    /// - Throws: ``RecordingError`` if the directory holds anything (or is
+    ///   empty text, the root directory or a file), the configuration is
+    ///   invalid, or a file cannot be created.
     public init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
                 startTime: UInt64 = Recorder.now()) throws(RecordingError) {
         try configuration.validate()
         let files = FileManager.default
-        if let existing = try? files.contentsOfDirectory(atPath: directory), !existing.isEmpty {
-            throw RecordingError(.invalidConfiguration, "\(directory) already exists and is not empty; choose a new output directory")
-        }
+        try OutputDirectory.checkNew(directory)
         do {
             try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
         } catch {

@@ -20,27 +20,48 @@ public struct RecorderConfiguration: Sendable, Hashable {
     /// Start a new segment once the current one spans this much log time.
     public var segmentDuration: Duration?
 
+    /// The chunk sizes ``validate()`` accepts: 1 KiB to 1 GiB.
+    public static let chunkSizes: ClosedRange<Int> = 1 << 10 ... 1 << 30
+    /// The segment sizes ``validate()`` accepts: 64 KiB to 1 TiB.
+    public static let segmentSizes: ClosedRange<UInt64> = 64 << 10 ... 1 << 40
+
     /// Creates the default configuration.
     public init() {}
 
-    /// Checks the settings' ranges.
+    /// Checks the settings' ranges: chunk size in ``chunkSizes``, segment
+    /// size in ``segmentSizes``, zstd level 1...22, chunk age and segment
+    /// duration positive and at most ``DurationSyntax/maximum``. The command
+    /// line and pipeline files both check their settings here.
     ///
     /// - Throws: ``RecordingError`` with code `.invalidConfiguration`.
     public func validate() throws(RecordingError) {
-        guard chunkSize >= 1024 else {
-            throw RecordingError(.invalidConfiguration, "chunk size \(chunkSize) is below the 1 KiB minimum")
-        }
-        guard chunkAge > .zero else {
-            throw RecordingError(.invalidConfiguration, "chunk age must be positive")
-        }
+        try Self.check("chunk size", chunkSize, in: Self.chunkSizes)
+        try Self.check("chunk age", chunkAge)
         guard (1...22).contains(zstdLevel) else {
             throw RecordingError(.invalidConfiguration, "zstd level \(zstdLevel) is outside 1...22")
         }
-        guard segmentSize >= 64 << 10 else {
-            throw RecordingError(.invalidConfiguration, "segment size \(segmentSize) is below the 64 KiB minimum")
+        try Self.check("segment size", segmentSize, in: Self.segmentSizes)
+        if let segmentDuration { try Self.check("segment duration", segmentDuration) }
+    }
+
+    private static func check<Size: BinaryInteger>(_ name: String, _ bytes: Size, in range: ClosedRange<Size>)
+        throws(RecordingError)
+    {
+        if bytes < range.lowerBound {
+            throw RecordingError(.invalidConfiguration, "\(name) \(bytes) bytes is below the "
+                                 + "\(ByteSize(bytes: UInt64(range.lowerBound))) minimum")
         }
-        if let segmentDuration, segmentDuration <= .zero {
-            throw RecordingError(.invalidConfiguration, "segment duration must be positive")
+        if bytes > range.upperBound {
+            throw RecordingError(.invalidConfiguration, "\(name) \(bytes) bytes is above the "
+                                 + "\(ByteSize(bytes: UInt64(range.upperBound))) maximum")
+        }
+    }
+
+    private static func check(_ name: String, _ duration: Duration) throws(RecordingError) {
+        guard duration > .zero else { throw RecordingError(.invalidConfiguration, "\(name) must be positive") }
+        guard duration <= DurationSyntax.maximum else {
+            throw RecordingError(.invalidConfiguration, "\(name) \(duration) is longer than the maximum of "
+                                 + "\(DurationSyntax.maximum.components.seconds / 86_400) days")
         }
     }
 }

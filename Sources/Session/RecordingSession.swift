@@ -142,7 +142,10 @@ public final class RecordingSession: Service, Sendable {
     /// ``summary`` tells what was recorded.
     ///
     /// - Throws: `RecordingError`, `PipelineError` or `CaptureError` (no bus,
-    ///   no BlueZ, a device not found or lost for good).
+    ///   no BlueZ, a device not found or lost for good); `RecordingError`
+    ///   before anything starts when the directory is not a new one (empty
+    ///   text, the root directory, a file, a directory holding something) or
+    ///   a replay's rate is outside `ReplayRate.range`.
     public func run() async throws {
         _ = try await record()
     }
@@ -151,6 +154,11 @@ public final class RecordingSession: Service, Sendable {
     ///
     /// - Throws: As ``run()``.
     public func record() async throws -> RecordingSummary {
+        // Before devices are reached or a recording is read: nothing is
+        // written into an empty path, the root directory, a file or a
+        // directory that holds something.
+        try OutputDirectory.checkNew(directory)
+        if case .replay(let replay, _) = source, let rate = replay.rate { try ReplayRate.validate(rate) }
         let summary = try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 switch source {
@@ -318,8 +326,8 @@ public final class RecordingSession: Service, Sendable {
             options.onReplayProgress?(replayed + 1, notifications.count)
             if isStopped || Task.isCancelled { break }
             if let rate = replaySource.rate {
-                let offset = Double(item.notification.receiveTime - first) / rate
-                do { try await clock.sleep(until: start + .nanoseconds(Int64(offset))) } catch { break }
+                let offset = ReplayRate.offset(ofNanoseconds: item.notification.receiveTime - first, rate: rate)
+                guard await sleep(until: start + offset, on: clock) else { break }
             }
             try devices[item.device].record(item.notification)
             replayed += 1
@@ -327,6 +335,24 @@ public final class RecordingSession: Service, Sendable {
         try engine?.finish()
         try recorder.close()
         return try summary(deviceCount: devices.count, replayed: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// Sleeps until `deadline` in slices of at most 100 ms, so that a stop (a
+    /// graceful shutdown, which does not cancel the task) ends a long pause
+    /// within a slice.
+    ///
+    /// - Returns: `false` when the session was stopped or the task cancelled first.
+    private func sleep(until deadline: ContinuousClock.Instant, on clock: ContinuousClock) async -> Bool {
+        while !isStopped {
+            let now = clock.now
+            if now >= deadline { return true }
+            do {
+                try await clock.sleep(until: min(deadline, now + .milliseconds(100)))
+            } catch {
+                return false
+            }
+        }
+        return false
     }
 
     private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary {

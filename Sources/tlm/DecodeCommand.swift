@@ -2,6 +2,7 @@ import ArgumentParser
 import Devices
 import Families
 import Foundation
+import Recording
 
 /// `tlm decode`: what does this packet mean?
 struct DecodeCommand: ParsableCommand {
@@ -40,6 +41,9 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "Notifications as hex, one argument each; spaces, ':' and '-' between bytes are ignored.")
     var notifications: [String] = []
 
+    /// The largest `--file` read: 64 MiB of hex lines.
+    static let maximumFileSize = 64 << 20
+
     func validate() throws {
         guard CharacteristicUUID(characteristic) != nil else {
             throw ValidationError("'\(characteristic)' is not a characteristic UUID (e.g. D001 or 0000d001-0000-1000-8000-00805f9b34fb)")
@@ -57,10 +61,12 @@ struct DecodeCommand: ParsableCommand {
             if file == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw CLIError("cannot read \(file)")
+                // A regular file only: a FIFO would block and /dev/zero never end.
+                do {
+                    text = String(decoding: try RegularFile.read(file, limit: Self.maximumFileSize), as: UTF8.self)
+                } catch {
+                    throw CLIError("cannot read \(file): \(error.message)")
                 }
-                text = String(decoding: data, as: UTF8.self)
             }
             lines += text.split(whereSeparator: \.isNewline).map(String.init)
                 .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }

@@ -1,23 +1,24 @@
 import ArgumentParser
+import Recording
 
-/// A duration on the command line: a number with a unit, `ms`, `s`, `m` or
-/// `h` (`500ms`, `10s`, `1.5m`, `2h`); a bare number means seconds.
+/// A duration on the command line: a number with a unit, `ns`, `us`, `ms`,
+/// `s`, `m` or `h` (`500ms`, `10s`, `1.5m`, `2h`), read by ``DurationSyntax``
+/// as pipeline files read theirs, with the same bounds (positive, at most
+/// 366 days).
 struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertible {
     let duration: Duration
     let text: String
 
-    init?(argument: String) {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        var number = Substring(argument)
-        var scale = 1.0
-        for (suffix, factor) in units where argument.hasSuffix(suffix) {
-            number = argument.dropLast(suffix.count)
-            scale = factor
-            break
-        }
-        guard let value = Double(number), value.isFinite, value > 0, value * scale < 1e9 else { return nil }
-        self.duration = .nanoseconds(Int64((value * scale * 1e9).rounded()))
+    /// Parses a duration, throwing the reason it is refused (for
+    /// `@Option(transform:)`, whose errors ArgumentParser prints).
+    init(parsing argument: String) throws(QuantityParseError) {
+        self.duration = try DurationSyntax.parse(argument)
         self.text = argument
+    }
+
+    init?(argument: String) {
+        guard let parsed = try? Self(parsing: argument) else { return nil }
+        self = parsed
     }
 
     var description: String { text }

@@ -15,13 +15,7 @@ struct InfoReport {
         out += line("Recording", info.directory)
         out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
         out += line("Started", Self.timestamp(session.startedAt))
-        if let ended = session.endedAt {
-            // A replay's or a recovered session's end can be its last message's log time, before its start.
-            let span = ended >= session.startedAt ? Self.seconds(ended - session.startedAt) : "before the start"
-            out += line("Ended", "\(Self.timestamp(ended))  (\(span))")
-        } else {
-            out += line("Ended", "not closed (recording, or interrupted)")
-        }
+        out += line("Ended", ended)
         out += line("Devices", "\(info.devices.count)")
         for device in info.devices {
             out += "  \(device.family)  \(device.identifier)  \(device.name)\n"
@@ -39,7 +33,7 @@ struct InfoReport {
             if let first = stream.firstTime, let last = stream.lastTime {
                 range = Self.clock(first) + " .. " + Self.clock(last)
                 // A rate only means something over at least a second of messages.
-                if last >= first, last - first >= 1_000_000_000, stream.messageCount > 1 {
+                if last - first >= 1_000_000_000, stream.messageCount > 1 {
                     rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
                 }
             }
@@ -68,6 +62,23 @@ struct InfoReport {
             if info.losses.count > 20 { out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n" }
         }
         return out
+    }
+
+    /// The end of the session: its time and length; "no messages" for a
+    /// recording without any (whose recovered end, the last chunk's, is
+    /// no time at all); "not closed" while it records or after a crash.
+    private var ended: String {
+        let session = info.session
+        let empty = info.messageCount == 0 && info.segments.allSatisfy { $0.chunkCount == 0 }
+        guard let ended = session.endedAt else {
+            return "not closed (recording, or interrupted)" + (empty ? ", no messages" : "")
+        }
+        guard ended >= session.startedAt else {
+            // A recovered session's end is its last message's log time: none
+            // without messages; with some (a replay's), it may precede the start.
+            return empty ? "no messages" : "\(Self.timestamp(ended))  (before the start)"
+        }
+        return "\(Self.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))" + (empty ? ", no messages" : "")
     }
 
     private func line(_ label: String, _ value: String) -> String {

@@ -59,7 +59,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's.")
     var scenario: SimulationScenario?
 
-    @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.")
+    @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.",
+            transform: DurationArgument.init(parsing:))
     var duration: DurationArgument?
 
     @Option(help: "The new recording directory (must not exist or be empty). Default: tlm-<UTC time>.",
@@ -69,19 +70,22 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Seed of the simulated devices: the same seed gives the same values. Default: 1, or the pipeline's.")
     var seed: UInt64?
 
-    @Option(help: "Close a chunk at this many uncompressed bytes. Default: 1048576, or the pipeline's.")
-    var chunkSize: Int?
+    @Option(help: "Close a chunk at this many uncompressed bytes, 1KiB...1GiB, e.g. 65536, 512KiB. Default: 1MiB, or the pipeline's.",
+            transform: ByteSize.init(parsing:))
+    var chunkSize: ByteSize?
 
-    @Option(help: "Close a chunk when its oldest message is this old. Default: 1s, or the pipeline's.")
+    @Option(help: "Close a chunk when its oldest message is this old, e.g. 250ms. Default: 1s, or the pipeline's.",
+            transform: DurationArgument.init(parsing:))
     var chunkAge: DurationArgument?
 
     @Option(help: "zstd compression level, 1...22. Default: 3, or the pipeline's.")
     var zstdLevel: Int?
 
-    @Option(help: "Start a new segment at this many bytes (e.g. 268435456). Default: 256 MiB, or the pipeline's.")
-    var segmentSize: UInt64?
+    @Option(help: "Start a new segment at this many bytes, 64KiB...1TiB, e.g. 64MiB. Default: 256MiB, or the pipeline's.",
+            transform: ByteSize.init(parsing:))
+    var segmentSize: ByteSize?
 
-    @Option(help: "Start a new segment after this much time, e.g. 10m.")
+    @Option(help: "Start a new segment after this much time, e.g. 10m.", transform: DurationArgument.init(parsing:))
     var segmentDuration: DurationArgument?
 
     func validate() throws {
@@ -113,15 +117,18 @@ struct RecordCommand: AsyncParsableCommand {
     /// `base` with the settings given on the command line applied on top.
     func configuration(base: RecorderConfiguration) -> RecorderConfiguration {
         var configuration = base
-        if let chunkSize { configuration.chunkSize = chunkSize }
+        if let chunkSize { configuration.chunkSize = Int(clamping: chunkSize.bytes) }
         if let chunkAge { configuration.chunkAge = chunkAge.duration }
         if let zstdLevel { configuration.zstdLevel = zstdLevel }
-        if let segmentSize { configuration.segmentSize = segmentSize }
+        if let segmentSize { configuration.segmentSize = segmentSize.bytes }
         if let segmentDuration { configuration.segmentDuration = segmentDuration.duration }
         return configuration
     }
 
     func run() async throws {
+        if let output {
+            do { try OutputDirectory.checkNew(output) } catch { throw CLIError(error.message) }
+        }
         if let pipeline {
             let loaded: Pipeline
             do {

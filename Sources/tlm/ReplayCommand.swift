@@ -39,24 +39,28 @@ struct ReplayCommand: AsyncParsableCommand {
             completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
-    @Option(help: "Pace the replay at this multiple of real time (default: as fast as possible).")
+    @Option(help: "Pace the replay at this multiple of real time, 0.001...1000000 (default: as fast as possible).")
     var rate: Double?
 
     @Flag(help: "Replay as fast as possible (the default).")
     var asFastAsPossible = false
 
-    @Option(help: "Start offset from the first message, e.g. 30s.")
+    @Option(help: "Start offset from the first message, e.g. 30s.", transform: DurationArgument.init(parsing:))
     var from: DurationArgument?
 
-    @Option(help: "End offset from the first message, e.g. 60s.")
+    @Option(help: "End offset from the first message, e.g. 60s.", transform: DurationArgument.init(parsing:))
     var to: DurationArgument?
 
     func validate() throws {
-        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number") }
+        if let rate, !ReplayRate.range.contains(rate) {
+            throw ValidationError("--rate must be between \(ReplayRate.text(ReplayRate.range.lowerBound)) and "
+                                  + "\(ReplayRate.text(ReplayRate.range.upperBound)) (a multiple of real time)")
+        }
         if rate != nil, asFastAsPossible { throw ValidationError("--rate and --as-fast-as-possible exclude each other") }
     }
 
     func run() async throws {
+        do { try OutputDirectory.checkNew(output) } catch { throw CLIError(error.message) }
         var loaded: Pipeline?
         if let pipeline {
             do { loaded = try Pipeline(contentsOfFile: pipeline) } catch { throw CLIError(error.description) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Recording
 
 /// `tlm`: records BLE telemetry into MCAP segments with a SQLite index.
@@ -18,4 +19,23 @@ struct TLM: AsyncParsableCommand {
                       DecodeCommand.self,
                       RecoverCommand.self, VerifyCommand.self, VersionCommand.self]
     )
+
+    /// Runs the command line. As ArgumentParser's own `main()`, except that a
+    /// usage error (an unknown option, a missing or invalid value) exits with
+    /// status 1, like every other error, instead of `EX_USAGE` (64): `tlm`
+    /// exits 0 on success, 3 when loss was recorded and 1 on any error.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(1)
+        }
+    }
 }

@@ -174,12 +174,12 @@ import Testing
     @Test func durationWithoutUnit() {
         expect(Self.head + "derived:\n  - name: s\n    from: /comodule/*/speed\n    operators: [debounce: 500]\n",
                .wrongType,
-               "p.yaml:10:27: debounce interval: expected a duration with a unit such as 250ms, 1s, 2m or 1h, found '500'")
+               "p.yaml:10:27: debounce interval: '500' needs a unit (ns, us, ms, s, m or h), e.g. 500ms or 500s")
     }
 
     @Test func negativeDuration() {
         expect(Self.head + "recording: {chunkAge: -1s}\n", .outOfRange,
-               "p.yaml:7:23: chunkAge must be positive, found -1s")
+               "p.yaml:7:23: chunkAge: -1s must be positive")
     }
 
     @Test func zstdLevelOutOfRange() {
@@ -189,12 +189,12 @@ import Testing
 
     @Test func segmentSizeTooSmall() {
         expect(Self.head + "recording:\n  segmentSize: 1KiB\n", .outOfRange,
-               "p.yaml:8:16: segmentSize 1024 bytes is below the 64KiB minimum")
+               "p.yaml:8:16: segment size 1024 bytes is below the 64 KiB minimum")
     }
 
     @Test func sizeWithUnknownUnit() {
         expect(Self.head + "recording:\n  chunkSize: 1 MB/s\n", .wrongType,
-               "p.yaml:8:14: chunkSize: expected a size such as 65536, 64KiB, 1MiB or 2GiB, found '1 MB/s'")
+               "p.yaml:8:14: chunkSize: '1 MB/s' is not a size (e.g. 65536, 64KiB, 256MiB or 1GiB)")
     }
 
     @Test func filterBoundsReversed() {

@@ -1,3 +1,4 @@
+import Recording
 import Yams
 
 /// Reading typed values out of YAML nodes, with errors at the node's position.
@@ -110,51 +111,32 @@ extension PipelineLoader {
         return value
     }
 
-    /// A positive duration with a unit: `250ms`, `1s`, `1.5m`, `2h`, `500us`, `100ns`.
+    /// A positive duration with a unit: `250ms`, `1s`, `1.5m`, `2h`, `500us`, `100ns`, read by
+    /// ``DurationSyntax`` as the command line reads its durations, with the same bounds.
     func duration(_ node: Node, _ what: String) throws(PipelineError) -> Duration {
-        let expected = "a duration with a unit such as 250ms, 1s, 2m or 1h"
-        guard case .scalar(let scalar) = node, !isNull(node) else { throw wrongType(node, expected: expected, for: what) }
-        let text = scalar.string.trimmingSpaces
-        let units: [(String, Double)] = [("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600)]
-        guard let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) && Double(text.dropLast($0.0.count)) != nil }),
-              let value = Double(text.dropLast(suffix.count)), value.isFinite
-        else {
-            throw wrongType(node, expected: expected, for: what)
+        guard case .scalar(let scalar) = node, !isNull(node) else {
+            throw wrongType(node, expected: "a duration with a unit such as 250ms, 1s, 2m or 1h", for: what)
         }
-        let seconds = value * factor
-        guard seconds > 0 else {
-            throw PipelineError(.outOfRange, at: location(node), "\(what) must be positive, found \(text)")
+        do {
+            return try DurationSyntax.parse(scalar.string)
+        } catch {
+            throw PipelineError(error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
+                                "\(what): \(error.message)")
         }
-        guard seconds < 1e9 else {
-            throw PipelineError(.outOfRange, at: location(node), "\(what) \(text) is too long")
-        }
-        let nanoseconds = Int64((seconds * 1e9).rounded())
-        guard nanoseconds > 0 else {
-            throw PipelineError(.outOfRange, at: location(node), "\(what) \(text) is shorter than a nanosecond")
-        }
-        return .nanoseconds(nanoseconds)
     }
 
-    /// A size in bytes: `65536`, `64KiB`, `1MiB`, `2GiB`, `500kB`, `10MB`.
+    /// A size in bytes: `65536`, `64KiB`, `1MiB`, `2GiB`, `500kB`, `10MB`, read by ``ByteSize``
+    /// as the command line reads its sizes (their bounds are ``RecorderConfiguration``'s).
     func size(_ node: Node, _ what: String) throws(PipelineError) -> UInt64 {
-        let expected = "a size such as 65536, 64KiB, 1MiB or 2GiB"
-        guard case .scalar(let scalar) = node, !isNull(node) else { throw wrongType(node, expected: expected, for: what) }
-        let text = scalar.string.trimmingSpaces.replacingUnderscores
-        let units: [(String, UInt64)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("kB", 1000),
-                                         ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1)]
-        var number = Substring(text)
-        var factor: UInt64 = 1
-        if let (suffix, unitFactor) = units.first(where: { text.hasSuffix($0.0) }) {
-            number = text.dropLast(suffix.count)
-            factor = unitFactor
+        guard case .scalar(let scalar) = node, !isNull(node) else {
+            throw wrongType(node, expected: "a size such as 65536, 64KiB, 1MiB or 2GiB", for: what)
         }
-        if number.hasPrefix("-"), Double(number) != nil {
-            throw PipelineError(.outOfRange, at: location(node), "\(what) must be positive, found \(text)")
+        do {
+            return try ByteSize(parsing: scalar.string).bytes
+        } catch {
+            throw PipelineError(error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
+                                "\(what): \(error.message)")
         }
-        guard let value = UInt64(number.trimmingSpaces) else { throw wrongType(node, expected: expected, for: what) }
-        let (bytes, overflow) = value.multipliedReportingOverflow(by: factor)
-        guard !overflow else { throw PipelineError(.outOfRange, at: location(node), "\(what) \(text) is too large") }
-        return bytes
     }
 }
 

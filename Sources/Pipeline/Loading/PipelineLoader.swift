@@ -434,27 +434,28 @@ struct PipelineLoader {
     func loadRecording(_ node: Node) throws(PipelineError) -> RecordingSettings {
         let entries = try mapping(node, "recording", allowed: Self.recordingKeys)
         var configuration = RecorderConfiguration()
-        if let entry = entries["segmentSize"] {
-            let bytes = try size(entry.value, "segmentSize")
-            guard bytes >= 64 << 10 else {
-                throw PipelineError(.outOfRange, at: location(entry.value),
-                                    "segmentSize \(bytes) bytes is below the 64KiB minimum")
+        // Each setting is checked as it is set, by the recorder's own bounds,
+        // so the error points at the value that breaks them.
+        func check(_ value: Node) throws(PipelineError) {
+            do { try configuration.validate() } catch {
+                throw PipelineError(.outOfRange, at: location(value), error.message)
             }
-            configuration.segmentSize = bytes
+        }
+        if let entry = entries["segmentSize"] {
+            configuration.segmentSize = try size(entry.value, "segmentSize")
+            try check(entry.value)
         }
         if let entry = entries["segmentDuration"] {
             configuration.segmentDuration = try duration(entry.value, "segmentDuration")
+            try check(entry.value)
         }
         if let entry = entries["chunkSize"] {
-            let bytes = try size(entry.value, "chunkSize")
-            guard bytes >= 1024, bytes <= 1 << 30 else {
-                throw PipelineError(.outOfRange, at: location(entry.value),
-                                    "chunkSize \(bytes) bytes is out of range (expected 1KiB...1GiB)")
-            }
-            configuration.chunkSize = Int(bytes)
+            configuration.chunkSize = Int(clamping: try size(entry.value, "chunkSize"))
+            try check(entry.value)
         }
         if let entry = entries["chunkAge"] {
             configuration.chunkAge = try duration(entry.value, "chunkAge")
+            try check(entry.value)
         }
         if let entry = entries["zstdLevel"] {
             configuration.zstdLevel = try integer(entry.value, "zstdLevel", in: 1...22)

@@ -79,9 +79,7 @@ extension RecordingReader {
 
     /// The summary records of a closed segment, read from its tail.
     static func summaryRecords(of path: String) throws(RecordingError) -> [MCAPRecord] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw RecordingError(.notFound, "segment \(path) is missing")
-        }
+        let handle = try openSegment(path)
         defer { try? handle.close() }
         do {
             let size = try handle.seekToEnd()

@@ -154,6 +154,20 @@ public final class RecordingReader {
         peakMessagesInFlight = max(peakMessagesInFlight, messages)
     }
 
+    /// Opens a segment file for reading; a FIFO, device or directory in its
+    /// place is refused up front (never opened in a way that blocks).
+    ///
+    /// - Throws: ``RecordingError``: `.notFound` when it is missing, `.io` when it is not a regular file.
+    static func openSegment(_ path: String) throws(RecordingError) -> FileHandle {
+        do {
+            return try RegularFile.openForReading(path)
+        } catch where error.code == .notFound {
+            throw RecordingError(.notFound, "segment \(path) is missing")
+        } catch {
+            throw RecordingError(.io, "segment \(path) cannot be read: \(error.message)")
+        }
+    }
+
     /// Reads one chunk (located by the index) and returns its messages, of
     /// one channel or all, in file order.
     func messages(inChunkAt offset: UInt64, length: Int, path relative: String, channelID: UInt16?)
@@ -164,9 +178,7 @@ public final class RecordingReader {
         if let open = files[path] {
             handle = open
         } else {
-            guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw RecordingError(.notFound, "segment \(path) is missing")
-            }
+            let opened = try Self.openSegment(path)
             files[path] = opened
             handle = opened
         }

@@ -54,7 +54,7 @@ public struct RecordingReplay: Sendable {
     public func messages<C: Clock>(topics: [String], clock: C, rate: Double = 1) throws(RecordingError)
         -> ReplayPublisher<RecordedMessage, C> where C.Duration == Duration
     {
-        guard rate > 0, rate.isFinite else { throw RecordingError(.invalidConfiguration, "replay rate must be positive") }
+        try ReplayRate.validate(rate)
         let (from, to) = try range()
         let messages = try RecordingReader(directory: directory).messages(topics: topics, from: from, to: to)
         return ReplayPublisher(items: messages.map { ($0.logTime, $0) }, clock: clock, rate: rate)
@@ -83,7 +83,7 @@ public struct RecordingReplay: Sendable {
     public func values<D: PacketDecoder, C: Clock>(of device: String, decoder: D, clock: C, rate: Double = 1)
         throws(RecordingError) -> ReplayPublisher<(time: UInt64, value: D.Value), C> where C.Duration == Duration
     {
-        guard rate > 0, rate.isFinite else { throw RecordingError(.invalidConfiguration, "replay rate must be positive") }
+        try ReplayRate.validate(rate)
         return ReplayPublisher(items: try decodedValues(of: device, decoder: decoder), clock: clock, rate: rate)
     }
 
