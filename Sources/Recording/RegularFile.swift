@@ -65,6 +65,24 @@ package enum RegularFile {
         }
     }
 
+    /// Reads a whole regular file (a segment being recovered or verified);
+    /// a FIFO, device or directory in its place is refused, never waited on.
+    ///
+    /// - Throws: As ``openForReading(_:)``, with `path` named.
+    package static func readAll(_ path: String) throws(RecordingError) -> [UInt8] {
+        do throws(RecordingError) {
+            let handle = try openForReading(path)
+            defer { try? handle.close() }
+            do {
+                return [UInt8](try handle.readToEnd() ?? Data())
+            } catch {
+                throw RecordingError(.io, "it cannot be read: \(error.localizedDescription)")
+            }
+        } catch {
+            throw RecordingError(error.code, "\(path): \(error.message)")
+        }
+    }
+
     /// What a file of this mode is, in words, when it is not a regular file.
     static func kind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {

@@ -191,6 +191,15 @@ import TestSupport
         Self.expectOneLineError(replay, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
     }
 
+    @Test func aFIFOInPlaceOfASegmentIsReportedByVerifyAndRefusedByRecover() throws {
+        let copy = try Self.recording(withSegmentReplacedBy: Self.makeFIFO)
+        let verify = try finish(try start(tlmPath, ["verify", copy]), timeout: .seconds(10))
+        #expect(verify.status == 2, "status \(verify.status), stderr: \(verify.errors)")
+        #expect(verify.output.contains("cannot be read") && verify.output.contains("FIFO"), "\(verify.output)")
+        let recover = try finish(try start(tlmPath, ["recover", copy]), timeout: .seconds(10))
+        Self.expectOneLineError(recover, containing: "it is a FIFO, not a regular file")
+    }
+
     @Test func aDirectoryInPlaceOfASegmentIsRefusedByQuery() throws {
         let copy = try Self.recording(withSegmentReplacedBy: {
             try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false)

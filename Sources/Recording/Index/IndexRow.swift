@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 
 /// A row read from `index.sqlite`, whose values are checked before use.
@@ -196,8 +199,14 @@ extension IndexRow {
         let length = try bytes("length", table: chunkTable)
         guard offset >= 8 else { throw invalid("offset", table: chunkTable, "\(offset) is inside the file's magic") }
         guard length > 9 else { throw invalid("length", table: chunkTable, "\(length) is too short for a chunk") }
-        let size = RecordingIndex.fileSize(directory + "/" + path)
-        guard let size else { throw RecordingError(.notFound, "segment \(directory)/\(path) is missing") }
+        var status = stat()
+        guard stat(directory + "/" + path, &status) == 0 else {
+            throw RecordingError(.notFound, "segment \(directory)/\(path) is missing")
+        }
+        if let kind = RegularFile.kind(status.st_mode) {
+            throw RecordingError(.io, "segment \(path) cannot be read: it is \(kind), not a regular file")
+        }
+        let size = UInt64(clamping: status.st_size)
         guard offset + length <= size else {
             throw invalid("offset", table: chunkTable,
                           "the chunk at \(offset) of \(length) bytes ends past the end of \(path) (\(size) bytes)")

@@ -73,10 +73,7 @@ public enum RecordingRecovery {
         var scannedBytes: UInt64 = 0
         progress?(0, totalBytes)
         for (name, fileSize) in zip(files, sizes) {
-            guard let data = FileManager.default.contents(atPath: segmentsDirectory + "/" + name) else {
-                throw RecordingError(.io, "cannot read \(segmentsDirectory)/\(name)")
-            }
-            let bytes = [UInt8](data)
+            let bytes = try RegularFile.readAll(segmentsDirectory + "/" + name)
             let scan = SegmentScan.scan(bytes)
             definitions.add(schemas: scan.schemas.values, channels: scan.channels.values)
             let summary = SegmentScan.summaryDefinitions(bytes)
@@ -160,10 +157,8 @@ public enum RecordingRecovery {
         // The same checks as `verify`.
         var remaining: [VerificationReport.Finding] = []
         for state in states {
-            guard let data = FileManager.default.contents(atPath: directory + "/" + state.path) else {
-                throw RecordingError(.io, "cannot read \(directory)/\(state.path)")
-            }
-            remaining += RecordingVerifier.checkSegment([UInt8](data), file: state.path).findings
+            let bytes = try RegularFile.readAll(directory + "/" + state.path)
+            remaining += RecordingVerifier.checkSegment(bytes, file: state.path).findings
         }
         remaining += RecordingVerifier.checkIndex(directory: directory, segments: facts)
         guard remaining.isEmpty else {

@@ -59,11 +59,13 @@ public enum RecordingVerifier {
             }
             let relative = "segments/" + name
             report.segments += 1
-            guard let data = FileManager.default.contents(atPath: directory + "/" + relative) else {
-                report.findings.append(.init(file: relative, message: "cannot be read"))
+            let bytes: [UInt8]
+            do {
+                bytes = try RegularFile.readAll(directory + "/" + relative)
+            } catch {
+                report.findings.append(.init(file: relative, message: "cannot be read: \(error.message)"))
                 continue
             }
-            let bytes = [UInt8](data)
             let (findings, scan) = checkSegment(bytes, file: relative)
             report.findings += findings
             report.messages += scan.chunks.reduce(0) { $0 + $1.messageCount }
