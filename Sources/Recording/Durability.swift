@@ -6,9 +6,9 @@
 ///
 /// | level | syncs | after a power loss |
 /// | --- | --- | --- |
-/// | ``none`` | never | anything since the kernel last wrote back |
-/// | ``chunk`` (default) | after each chunk, and `segments/` once per new file | every chunk the index names |
-/// | ``segment`` | when a segment closes | every closed segment |
+/// | ``Durability/none`` | never | anything since the kernel last wrote back |
+/// | ``Durability/chunk`` (default) | after each chunk; `segments/` once per new file | every chunk the index names |
+/// | ``Durability/segment`` | when a segment closes | every closed segment |
 ///
 /// The index (`index.sqlite`) is SQLite's business: it runs in WAL mode with
 /// `synchronous = NORMAL`, so its last commits may roll back after a power
@@ -31,10 +31,12 @@ public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
     /// chunk and before reporting it written, so the index only ever names
     /// chunks whose bytes are on stable storage; the `segments/` directory is
     /// synced once after each segment file is created, so the file itself
-    /// survives, and a segment is synced again when it closes. After a power
-    /// loss every chunk the index names is intact; only the open chunk and
-    /// the sealed ones not yet written (two at most) are lost. One sync per
-    /// chunk: with the default 1 MiB chunks, a few per second at most.
+    /// survives (and the recording directory once, after `segments/` is
+    /// created in it), and a segment is synced again when it closes. After a
+    /// power loss every chunk the index names is intact; only the open chunk
+    /// and the sealed ones not yet written (two at most) are lost. One sync
+    /// per chunk: with the default chunk settings, one per MiB of
+    /// uncompressed messages or one a second, whichever comes first.
     case chunk
     /// Sync a segment when it closes (and the `segments/` directory after
     /// it), not before. After a power loss every closed segment is intact;
