@@ -7,10 +7,11 @@ public import Devices
 ///
 /// A recorder is owned by one task (it is not `Sendable`); feed it from a
 /// single consumer loop. Each closed chunk is compressed and written to its
-/// segment by the segment's pipeline thread, then committed to the index in
-/// one transaction, so a crash loses at most the open chunk and the sealed
-/// ones not yet written (two at most). Call ``close(at:)`` to close the open
-/// chunk and segment.
+/// segment by the segment's pipeline thread (and with the default
+/// ``Durability/chunk``, synced to stable storage), then committed to the
+/// index in one transaction, so a crash loses at most the open chunk and the
+/// sealed ones not yet written (two at most). Call ``close(at:)`` to close
+/// the open chunk and segment.
 ///
 /// ```swift
 /// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))
@@ -69,6 +70,8 @@ public final class Recorder {
     private let lock: RecordingLock
     private let chunkAgeNanoseconds: UInt64
     private let segmentDurationNanoseconds: UInt64?
+    /// Where segment bytes go.
+    private let storage: any SegmentStorage
 
     /// Creates a recording directory (it must not exist, or be empty) and
     /// starts its session.
@@ -76,8 +79,17 @@ public final class Recorder {
     /// - Throws: ``RecordingError`` if the directory holds anything (or is
     ///   empty text, the root directory or a file), the configuration is
     ///   invalid, or a file cannot be created.
-    public init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
-                startTime: UInt64 = Recorder.now()) throws(RecordingError) {
+    public convenience init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+                            startTime: UInt64 = Recorder.now()) throws(RecordingError) {
+        try self.init(directory: directory, configuration: configuration, session: session, startTime: startTime,
+                      storage: POSIXSegmentStorage())
+    }
+
+    /// Creates a recording directory whose segment files are written through
+    /// `storage` (tests simulate power loss with it). The index is not:
+    /// SQLite does its own file I/O and syncing.
+    package init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+                 startTime: UInt64 = Recorder.now(), storage: any SegmentStorage) throws(RecordingError) {
         try configuration.validate()
         let files = FileManager.default
         try OutputDirectory.checkNew(directory)
@@ -86,9 +98,13 @@ public final class Recorder {
         } catch {
             throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)")
         }
+        // Durability.chunk: the name `segments/` is on stable storage before
+        // any file in it is.
+        if configuration.durability == .chunk { try storage.syncDirectory(directory) }
         self.lock = try RecordingLock(directory: directory, purpose: "a second recording into it")
         self.directory = directory
         self.configuration = configuration
+        self.storage = storage
         self.chunkAgeNanoseconds = configuration.chunkAge.nanosecondsClamped
         self.segmentDurationNanoseconds = configuration.segmentDuration?.nanosecondsClamped
         self.session = session
@@ -387,7 +403,9 @@ public final class Recorder {
         options.library = Self.library
         options.chunkSize = configuration.chunkSize
         options.zstdLevel = configuration.zstdLevel
-        let writer = try SegmentWriter(path: directory + "/" + relative, sequence: segmentSequence, options: options)
+        options.durability = configuration.durability
+        let writer = try SegmentWriter(path: directory + "/" + relative, sequence: segmentSequence, options: options,
+                                       storage: storage)
         var facts = session.metadata
         facts["name"] = session.name
         facts["source"] = session.source

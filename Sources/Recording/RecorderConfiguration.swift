@@ -1,7 +1,9 @@
-/// Settings for a ``Recorder``: chunking, compression and segment rotation.
+/// Settings for a ``Recorder``: chunking, compression, segment rotation and
+/// durability.
 ///
 /// The defaults follow `docs/specs/recording.md`: 1 MiB chunks closed after at most 1 s,
-/// zstd level 3, segments rotated at 256 MiB, no rotation by duration.
+/// zstd level 3, segments rotated at 256 MiB, no rotation by duration, and
+/// each chunk synced to stable storage before the index names it.
 ///
 /// ```swift
 /// var configuration = RecorderConfiguration()
@@ -19,6 +21,9 @@ public struct RecorderConfiguration: Sendable, Hashable {
     public var segmentSize: UInt64 = 256 << 20
     /// Start a new segment once the current one spans this much log time.
     public var segmentDuration: Duration?
+    /// When segment bytes are synced to stable storage, and so what a power
+    /// loss can take: see ``Durability``.
+    public var durability: Durability = .chunk
 
     /// The chunk sizes ``validate()`` accepts: 1 KiB to 1 GiB.
     public static let chunkSizes: ClosedRange<Int> = 1 << 10 ... 1 << 30

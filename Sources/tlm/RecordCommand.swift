@@ -18,8 +18,9 @@ struct RecordCommand: AsyncParsableCommand {
             records were written (see `tlm info`), 1 on an error.
 
             With --pipeline FILE the devices, the streams to write, the derived streams and the recording \
-            settings come from a pipeline file (docs/pipelines.md); --seed, --scenario and the chunk, segment \
-            and zstd options given on the command line override the file's, and --duration still applies.
+            settings come from a pipeline file (docs/pipelines.md); --seed, --scenario and the chunk, segment, \
+            zstd and durability options given on the command line override the file's, and --duration still \
+            applies.
 
             With --device ADDRESS|NAME (repeatable) live BLE devices are recorded through BlueZ on the system \
             bus (DBUS_SYSTEM_BUS_ADDRESS overrides its address); each device's family comes from its \
@@ -88,6 +89,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Start a new segment after this much time, e.g. 10m.", transform: DurationArgument.init(parsing:))
     var segmentDuration: DurationArgument?
 
+    @Option(help: "When segment bytes are synced to disk: none (never, for throwaway data), chunk (after each chunk: the index only names chunks on disk, so a power loss loses none of them) or segment (when a segment closes). Default: chunk, or the pipeline's.")
+    var durability: Durability?
+
     func validate() throws {
         let sources = [simulate, pipeline != nil, !devices.isEmpty].filter { $0 }.count
         if sources > 1 { throw ValidationError("--simulate, --pipeline and --device exclude each other") }
@@ -122,6 +126,7 @@ struct RecordCommand: AsyncParsableCommand {
         if let zstdLevel { configuration.zstdLevel = zstdLevel }
         if let segmentSize { configuration.segmentSize = segmentSize.bytes }
         if let segmentDuration { configuration.segmentDuration = segmentDuration.duration }
+        if let durability { configuration.durability = durability }
         return configuration
     }
 

@@ -6,7 +6,8 @@ import Foundation
 import Recording
 
 /// Record throughput of small messages (DIoT samples: 20-byte CDR payloads)
-/// into zstd level 3 segments with the index, against compressing the same
+/// into zstd level 3 segments with the index, at each durability level
+/// (never synced, synced per chunk, synced per segment), against compressing the same
 /// serialized chunk bytes with zstd alone (the limit) and against the Python
 /// `mcap` writer writing the same messages (the peer a user would script).
 /// One iteration = 1M messages; `throughput` × 1M = messages/s.
@@ -19,24 +20,34 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 10)
 
-    Benchmark("Record 1M DIoT messages, zstd 3 + index", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let directory = NSTemporaryDirectory() + "tlm-bench-\(UUID().uuidString)"
-            benchmark.startMeasurement()
-            let recorder = try! Recorder(directory: directory, session: .init(name: "bench", source: "benchmark"))
-            let streams = (0..<6).map { index in
-                try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
-                                                         schema: DiotEvent.sampleSchema, isNumeric: true))
-            }
-            bytes.withUnsafeBytes { raw in
-                for index in 0..<messages {
-                    try! recorder.write(streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000,
-                                        payload: raw, numericValue: Double(index & 1023))
+    // One per durability level: what syncing each chunk (the default) or each segment costs
+    // against never syncing.
+    for durability in Durability.allCases {
+        var recorderConfiguration = RecorderConfiguration()
+        recorderConfiguration.durability = durability
+        Benchmark("Record 1M DIoT messages, zstd 3 + index, durability \(durability.rawValue)",
+                  configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                // Next to the repository (a real disk), not in a temporary directory that may be tmpfs,
+                // where a sync costs nothing.
+                let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-bench-\(UUID().uuidString)"
+                benchmark.startMeasurement()
+                let recorder = try! Recorder(directory: directory, configuration: recorderConfiguration,
+                                             session: .init(name: "bench", source: "benchmark"))
+                let streams = (0..<6).map { index in
+                    try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
+                                                             schema: DiotEvent.sampleSchema, isNumeric: true))
                 }
+                bytes.withUnsafeBytes { raw in
+                    for index in 0..<messages {
+                        try! recorder.write(streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000,
+                                            payload: raw, numericValue: Double(index & 1023))
+                    }
+                }
+                try! recorder.close()
+                benchmark.stopMeasurement()
+                try? FileManager.default.removeItem(atPath: directory)
             }
-            try! recorder.close()
-            benchmark.stopMeasurement()
-            try? FileManager.default.removeItem(atPath: directory)
         }
     }
 

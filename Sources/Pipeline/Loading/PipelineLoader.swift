@@ -16,7 +16,7 @@ struct PipelineLoader {
     static let deviceKeys = ["name", "family", "source"]
     static let sourceKeys = ["simulated", "live", "capture"]
     static let derivedKeys = ["name", "unit", "record", "from", "merge", "combineLatest", "value", "operators"]
-    static let recordingKeys = ["segmentSize", "segmentDuration", "chunkSize", "chunkAge", "zstdLevel"]
+    static let recordingKeys = ["segmentSize", "segmentDuration", "chunkSize", "chunkAge", "zstdLevel", "durability"]
     static let operatorNames = ["map", "filter", "debounce", "throttle", "sample", "chunked", "removeDuplicates", "prefix"]
 
     func load() throws(PipelineError) -> Pipeline {
@@ -459,6 +459,11 @@ struct PipelineLoader {
         }
         if let entry = entries["zstdLevel"] {
             configuration.zstdLevel = try integer(entry.value, "zstdLevel", in: 1...22)
+        }
+        if let entry = entries["durability"] {
+            // `choice` only returns one of the raw values.
+            configuration.durability = Durability(
+                rawValue: try choice(entry.value, "durability", from: Durability.allCases.map(\.rawValue)))!
         }
         return RecordingSettings(configuration: configuration)
     }

@@ -1,7 +1,8 @@
 public import Recording
 
-/// A pipeline's `recording` section: segment rotation, chunking and zstd
-/// level, with `RecorderConfiguration`'s defaults for what it leaves out.
+/// A pipeline's `recording` section: segment rotation, chunking, zstd level
+/// and durability, with `RecorderConfiguration`'s defaults for what it leaves
+/// out.
 ///
 /// ```yaml
 /// recording:
@@ -10,6 +11,7 @@ public import Recording
 ///   chunkSize: 1MiB
 ///   chunkAge: 500ms
 ///   zstdLevel: 5
+///   durability: chunk
 /// ```
 public struct RecordingSettings: Sendable, Hashable {
     /// The recorder configuration these settings describe.

@@ -14,7 +14,10 @@ import Foundation
 /// ``harvest()`` and ``drain()``: the recorder commits a chunk to the index
 /// only after its bytes are in the file, so crash safety is unchanged (a
 /// kill loses the open chunk and the at most two sealed ones not yet
-/// written; none of them is in the index).
+/// written; none of them is in the index). With ``Durability/chunk`` the
+/// worker also syncs the file after each chunk, before reporting it written,
+/// so the index only names chunks on stable storage (a power loss too loses
+/// none of them).
 ///
 /// After ``drain()`` the worker is idle and the owner may use ``file`` and
 /// ``chunkIndexes`` directly (the lock orders the accesses).
@@ -38,6 +41,8 @@ final class ChunkPipeline: @unchecked Sendable {
     private(set) var chunkIndexes = MCAPByteBuffer(capacity: 1 << 12)
     private let compressor: ZstdCompressor?
     private let segmentSequence: Int
+    /// Sync the file after each chunk, before reporting it written.
+    private let syncsEachChunk: Bool
     private var scratch = MCAPByteBuffer(capacity: 1 << 16)
 
     // Shared, under `condition`.
@@ -53,10 +58,11 @@ final class ChunkPipeline: @unchecked Sendable {
     private var spare: [MCAPByteBuffer] = []
     private let exited = DispatchSemaphore(value: 0)
 
-    init(file: SegmentFile, compressor: ZstdCompressor?, segmentSequence: Int) {
+    init(file: SegmentFile, compressor: ZstdCompressor?, segmentSequence: Int, syncsEachChunk: Bool) {
         self.file = file
         self.compressor = compressor
         self.segmentSequence = segmentSequence
+        self.syncsEachChunk = syncsEachChunk
         self.fileSize = file.offset
         let thread = Thread { [self] in work() }
         thread.name = "tlm-chunks-\(segmentSequence)"
@@ -162,7 +168,7 @@ final class ChunkPipeline: @unchecked Sendable {
         }
     }
 
-    /// CRC, compression, layout and write of one chunk.
+    /// CRC, compression, layout, write (and sync) of one chunk.
     private func write(_ job: Job) throws(RecordingError) -> ClosedChunk {
         let chunkOffset = file.offset
         let uncompressedSize = UInt64(job.records.count)
@@ -214,6 +220,8 @@ final class ChunkPipeline: @unchecked Sendable {
         }
         let messageIndexLength = UInt64(scratch.count) - chunkLength
         try file.write(scratch.bytes)
+        // Durability.chunk: on stable storage before the index can name it.
+        if syncsEachChunk { try file.sync() }
 
         // Chunk Index for the summary.
         let slot = chunkIndexes.beginRecord(.chunkIndex)

@@ -4,13 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// An append-only file descriptor for one segment, with the running CRC of
-/// everything written so far (MCAP's data-section CRC).
+/// An append-only file for one segment, with the running CRC of everything
+/// written so far (MCAP's data-section CRC). Its bytes go through a
+/// ``SegmentStorage`` (``POSIXSegmentStorage`` unless a test puts another in).
 ///
 /// Not `Sendable`: a segment file belongs to its writer.
 package final class SegmentFile {
     /// The file's path.
     package let path: String
+    private let storage: any SegmentStorage
     private var descriptor: Int32
     /// Bytes written so far: also the offset of the next write.
     package private(set) var offset: UInt64 = 0
@@ -19,30 +21,21 @@ package final class SegmentFile {
 
     /// Creates a new file; fails if it already exists, so a recording is never
     /// silently overwritten.
-    package init(creating path: String) throws(RecordingError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecordingError.errno("cannot create \(path)") }
+    package init(creating path: String, storage: any SegmentStorage = POSIXSegmentStorage()) throws(RecordingError) {
+        self.descriptor = try storage.create(path)
         self.path = path
-        self.descriptor = fd
+        self.storage = storage
     }
 
     deinit {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { try? storage.close(descriptor, path: path) }
     }
 
-    /// Appends bytes, retrying short writes and `EINTR`.
+    /// Appends bytes.
     package func write(_ buffer: UnsafeRawBufferPointer) throws(RecordingError) {
         guard descriptor >= 0 else { throw RecordingError(.closed, "segment \(path) is closed") }
         crc.update(buffer)
-        var written = 0
-        while written < buffer.count {
-            let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError.errno("write to \(path) failed")
-            }
-            written += result
-        }
+        try storage.write(descriptor, buffer, path: path)
         offset += UInt64(buffer.count)
     }
 
@@ -51,19 +44,20 @@ package final class SegmentFile {
         try bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in try write(raw) }
     }
 
-    /// Flushes the file's data to the device.
+    /// Returns once the file's bytes so far are on stable storage.
     package func sync() throws(RecordingError) {
         guard descriptor >= 0 else { return }
-        if fsync(descriptor) != 0 { throw RecordingError.errno("fsync of \(path) failed") }
+        try storage.sync(descriptor, path: path)
     }
 
-    /// Syncs and closes the file. Calling it again does nothing.
-    package func close() throws(RecordingError) {
+    /// Closes the file, syncing it first unless `sync` is false. Calling it
+    /// again does nothing.
+    package func close(sync: Bool = true) throws(RecordingError) {
         guard descriptor >= 0 else { return }
-        try sync()
+        if sync { try self.sync() }
         let fd = descriptor
         descriptor = -1
-        if Glibc.close(fd) != 0 { throw RecordingError.errno("close of \(path) failed") }
+        try storage.close(fd, path: path)
     }
 }
 

@@ -9,7 +9,9 @@
 /// ``closeChunk()`` and ``harvest()`` hand back the chunks that have reached
 /// the file since, so the index only ever names bytes on disk. A crash loses
 /// at most the open chunk and the (at most two) sealed chunks not yet
-/// written. The writer is not `Sendable`: one task owns it.
+/// written. What a power loss can take depends on ``Options/durability``:
+/// with ``Durability/chunk`` each chunk is synced before it is handed back.
+/// The writer is not `Sendable`: one task owns it.
 package final class SegmentWriter {
     /// Settings for one segment.
     package struct Options: Sendable {
@@ -20,6 +22,8 @@ package final class SegmentWriter {
         package var zstdLevel = 3
         /// When false, chunks are stored uncompressed (compression `""`).
         package var compress = true
+        /// When the file is synced: after each chunk, at close, or never.
+        package var durability = Durability.chunk
         package init() {}
     }
 
@@ -29,6 +33,7 @@ package final class SegmentWriter {
     /// `options.chunkSize`, read once.
     private let chunkSize: Int
     private let pipeline: ChunkPipeline
+    private let storage: any SegmentStorage
     private var file: SegmentFile { pipeline.file }
 
     // Recording-wide definitions this segment has written, by id.
@@ -53,13 +58,21 @@ package final class SegmentWriter {
     private var completedEarly: [ClosedChunk] = []
 
     /// Creates the segment file and writes its magic and Header.
-    package init(path: String, sequence: Int, options: Options) throws(RecordingError) {
+    ///
+    /// - Parameter storage: Where the bytes go: the file system, or a test's
+    ///   simulation of it.
+    package init(path: String, sequence: Int, options: Options,
+                 storage: any SegmentStorage = POSIXSegmentStorage()) throws(RecordingError) {
         self.path = path
         self.sequence = sequence
         self.options = options
         self.chunkSize = options.chunkSize
+        self.storage = storage
         let compressor = options.compress ? try ZstdCompressor(level: options.zstdLevel) : nil
-        let file = try SegmentFile(creating: path)
+        let file = try SegmentFile(creating: path, storage: storage)
+        // Durability.chunk: the file's name is on stable storage before any
+        // chunk in it is reported written.
+        if options.durability == .chunk { try storage.syncDirectory(Self.directory(of: path)) }
         var head = MCAPByteBuffer()
         head.append(raw: mcapMagic)
         let slot = head.beginRecord(.header)
@@ -67,7 +80,8 @@ package final class SegmentWriter {
         head.appendString(options.library)
         head.endRecord(slot)
         try file.write(head.bytes)
-        self.pipeline = ChunkPipeline(file: file, compressor: compressor, segmentSequence: sequence)
+        self.pipeline = ChunkPipeline(file: file, compressor: compressor, segmentSequence: sequence,
+                                      syncsEachChunk: options.durability == .chunk)
     }
 
     deinit {
@@ -221,13 +235,22 @@ package final class SegmentWriter {
             schemas: schemas.map { Self.schemaRecord(id: $0.key, $0.value) }, channels: channels.values.map(\.record),
             statistics: statistics, chunkIndexes: chunkIndexes.bytes, metadataIndexes: metadataIndexes.bytes)
         try file.write(tail)
-        try file.close()
+        // Synced at close unless Durability.none. With Durability.segment the
+        // directory is synced now, so the closed file's name survives too.
+        try file.close(sync: options.durability != .none)
+        if options.durability == .segment { try storage.syncDirectory(Self.directory(of: path)) }
 
         let segment = ClosedSegment(
             sequence: sequence, path: path, byteSize: file.offset, messageCount: messageCount,
             chunkCount: chunkCount, startTime: messageCount > 0 ? messageStart : 0,
             endTime: messageCount > 0 ? messageEnd : 0, uncompressedSize: uncompressedTotal)
         return (last, segment)
+    }
+
+    /// The directory part of a path (`.` when it has none).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private func ensureOpen() throws(RecordingError) {

@@ -1,0 +1,27 @@
+/// The file operations segment files are written with: create, append, sync,
+/// close, and sync of a directory. ``POSIXSegmentStorage`` is the real one;
+/// tests put a recording one in its place (through ``Recorder``'s package
+/// initialiser) to simulate power loss at any operation.
+///
+/// A file is named by the descriptor ``create(_:)`` returns; its path comes
+/// along for error messages. Implementations are shared by a segment's owner
+/// and its chunk pipeline thread, which never use one file at the same time.
+package protocol SegmentStorage: Sendable {
+    /// Creates a new, empty file for appending; fails if it already exists,
+    /// so a recording is never silently overwritten. Returns its descriptor.
+    func create(_ path: String) throws(RecordingError) -> Int32
+
+    /// Appends all of `bytes` to the file (retrying short writes).
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(RecordingError)
+
+    /// Returns once every byte written to the file so far, and its size, is
+    /// on stable storage (`fdatasync`).
+    func sync(_ descriptor: Int32, path: String) throws(RecordingError)
+
+    /// Closes the file (without syncing it).
+    func close(_ descriptor: Int32, path: String) throws(RecordingError)
+
+    /// Returns once the directory's entries (the names of the files created
+    /// in it so far) are on stable storage.
+    func syncDirectory(_ path: String) throws(RecordingError)
+}
