@@ -431,7 +431,7 @@ public final class RecordingSession: Service, Sendable {
             }
             progress?(total, total)
             try engine?.finish()
-            try recorder.close(at: inventory.lastTime ?? Recorder.now())
+            try recorder.close()
         } catch {
             try? recorder.close()
             throw error

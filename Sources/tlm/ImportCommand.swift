@@ -88,7 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
                      + (summary.stoppedEarly ? " (stopped by signal)." : "."))
         for device in inventory.devices {
             let family = device.family?.rawValue ?? RawDeviceRecorder.unknownFamily.rawValue
-            lines.append("  \(family) \(device.identifier)  \(device.peer)  family by \(device.familyEvidence), "
+            let evidence = device.family == nil ? "no known family: raw streams" : "family by \(device.familyEvidence)"
+            lines.append("  \(family) \(device.identifier)  \(device.peer)  \(evidence), "
                          + "\(device.connections.count) connection(s)")
             var rows: [[String]] = []
             for handle in device.valueCounts.keys.sorted() {
