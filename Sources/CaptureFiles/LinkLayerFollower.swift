@@ -48,14 +48,15 @@ struct LinkLayerFollower {
             return
         }
         guard var connection = connections[access] else { return }
-        defer { connections[access] = connection }
+        var terminated = false
+        defer { connections[access] = terminated ? nil : connection }
         let llid = header & 3
         let sn = (header >> 3) & 1
         let direction = packet.direction
         if llid == 3 {
             switch payload.first {
             case 0x02:
-                connections[access] = nil
+                terminated = true
                 _ = reassembler.drop(connection.link)
                 emit(.disconnected(connection.link, packet.time))
                 return

@@ -39,6 +39,8 @@ import Testing
             expected.append(RawNotification(characteristic: note.characteristic, bytes: note.bytes, receiveTime: time))
         }
         air.terminate()
+        // After the termination the access address means nothing: not recorded.
+        air.send(ATT.notification(handles[notes[0].characteristic]!, [9, 9, 9]), fromPeripheral: true)
         let (directory, summary, inventory) = try await importCapture([air.pcapng()])
         #expect(inventory.devices.count == 1)
         #expect(inventory.devices.first?.family == .fjorden)
