@@ -95,15 +95,24 @@ tsan: setup
 consumer-check:
 	SWIFT=$(SWIFT) Tests/Consumer/check.sh
 
-# The query benchmark runs the release tlm (whole processes) against DuckDB.
+# The query benchmark runs the release tlm (whole processes) against DuckDB;
+# the import benchmark against Debian's tshark, installed here only (not for
+# `make test`), answering its setuid question first so apt does not ask.
+BENCH_DEBS   := tshark
 bench: build
+	@if ! dpkg-query -W -f='$${Status}' $(BENCH_DEBS) 2>/dev/null | grep -q "install ok installed"; then \
+	  echo "Installing Debian packages: $(BENCH_DEBS)"; \
+	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $(SUDO) debconf-set-selections; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BENCH_DEBS) >/dev/null; \
+	fi
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 # The DocC catalogs (Sources/<Target>/<Target>.docc) and `///` comments of
 # every library, one archive each, built by swift-docc-plugin in one run (one
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
-DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture Session TelemetryTesting TelemetryTestingRecordings
+DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session TelemetryTesting TelemetryTestingRecordings
 docs: setup
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))

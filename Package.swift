@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Families", targets: ["Families"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .library(name: "TelemetryTestingRecordings", targets: ["TelemetryTestingRecordings"]),
@@ -79,13 +80,17 @@ let package = Package(
             dependencies: ["DBus", "Devices", "Families", "Streams", "Locking"],
             swiftSettings: strictSettings
         ),
+        // Capture files (btsnoop, pcapng, pcap) read back: HCI, L2CAP, ATT,
+        // GATT discovery, family recognition. A target of its own, on Devices
+        // and Families only, so reading a file never links D-Bus.
+        .target(name: "CaptureFiles", dependencies: ["Devices", "Families"], swiftSettings: strictSettings),
         // Recording sessions (a pipeline's simulated, live and fed devices, or
         // a replay) as a swift-service-lifecycle Service: above both Capture
         // and Pipeline, since a pipeline's devices may be live.
         .target(
             name: "Session",
             dependencies: [
-                "Pipeline", "Capture", "Families", "Recording", "Devices", "Streams", "Locking",
+                "Pipeline", "Capture", "CaptureFiles", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
@@ -103,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "Session", "Locking",
+                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -146,6 +151,13 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "DBus", "Devices", "Families", "Recording", "Streams", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CaptureFilesTests",
+            dependencies: ["CaptureFiles", "Session", "Pipeline", "Devices", "Families", "Recording", "TestSupport"],
+            // The tour's capture, read by path (written by the tests' capture writer).
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"], swiftSettings: strictSettings),

@@ -65,6 +65,16 @@ let package = Package(
             path: "Benchmarks/CaptureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // tlm import of a btsnoop capture against tshark extracting the same notifications (whole processes).
+        .executableTarget(
+            name: "ImportBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/ImportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [

@@ -1,5 +1,6 @@
 public import Devices
 import Streams
+import Synchronization
 
 /// Runs a ``Recorder`` as a long-lived service: producers on any thread hand
 /// it notifications through a bounded ingest buffer; one consumer task
@@ -41,6 +42,9 @@ public final class RecorderService: Sendable {
     private let subscription: SubjectSubscription<Input, Never>
     /// The buffer's capacity.
     public let capacity: Int
+    /// Notifications and losses sent and not yet consumed (what the
+    /// waiting ``send(waitingFor:device:)`` looks at; ticks are not counted).
+    private let inFlight = Atomic<Int>(0)
 
     /// Creates a service with an ingest buffer of `capacity` notifications.
     public init(capacity: Int = 65_536) {
@@ -54,8 +58,45 @@ public final class RecorderService: Sendable {
     /// when it was dropped (buffer full, or the service has finished).
     @discardableResult
     public func send(_ notification: RawNotification, device: Int) -> Bool {
+        inFlight.add(1, ordering: .relaxed)
         if case .enqueued = ingest.send(.notification(device: device, notification)) { return true }
+        inFlight.subtract(1, ordering: .relaxed)
         return false
+    }
+
+    /// Hands a notification to the service, waiting while the buffer is
+    /// nearly full instead of dropping it: back-pressure for sources that can
+    /// wait, such as a capture file read as fast as the disk allows. Returns
+    /// `false` when the service has finished or the task was cancelled
+    /// (nothing sent).
+    ///
+    /// - Parameters:
+    ///   - notification: The notification.
+    ///   - device: The device's index in `run`'s `devices`.
+    @discardableResult
+    public func send(waitingFor notification: RawNotification, device: Int) async -> Bool {
+        guard await waitForRoom() else { return false }
+        return send(notification, device: device)
+    }
+
+    /// Records a loss as ``recordLoss(device:time:count:duration:reason:)``
+    /// does, waiting while the buffer is nearly full.
+    @discardableResult
+    public func recordLoss(waiting device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
+                           reason: String) async -> Bool {
+        guard await waitForRoom() else { return false }
+        return recordLoss(device: device, time: time, count: count, duration: duration, reason: reason)
+    }
+
+    /// Waits until the buffer has room, keeping a reserve for ticks and
+    /// other producers; `false` when the service finished or the task was cancelled.
+    private func waitForRoom() async -> Bool {
+        let limit = max(1, capacity - max(16, capacity / 8))
+        while inFlight.load(ordering: .relaxed) >= limit {
+            if Task.isCancelled || ingest.isTerminated { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return !Task.isCancelled && !ingest.isTerminated
     }
 
     /// Records lost data of a device — a gap while it was disconnected or
@@ -80,9 +121,11 @@ public final class RecorderService: Sendable {
     public func recordLoss(device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
                            reason: String) -> Bool {
         let input = Input.loss(device: device, time: time, count: count, duration: duration, reason: reason)
+        inFlight.add(1, ordering: .relaxed)
         if case .enqueued = ingest.send(input) {
             return true
         }
+        inFlight.subtract(1, ordering: .relaxed)
         return false
     }
 
@@ -160,6 +203,7 @@ public final class RecorderService: Sendable {
             }
             do throws(RecordingError) {
                 for await input in subscription {
+                    if case .tick = input {} else { self.inFlight.subtract(1, ordering: .relaxed) }
                     switch input {
                     case .notification(let device, let notification):
                         guard devices.indices.contains(device) else {

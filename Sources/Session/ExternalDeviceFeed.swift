@@ -22,4 +22,13 @@ public protocol ExternalDeviceFeed: Sendable {
     /// losses to `service` as device `index`, until the source ends or the
     /// task is cancelled.
     func run(service: RecorderService, device index: Int) async throws
+    /// Whether the feed ends by itself (a capture file read to its end):
+    /// when every external feed of a session does and no duration is set,
+    /// the session ends with them. A live device runs until stopped.
+    var endsByItself: Bool { get }
+}
+
+extension ExternalDeviceFeed {
+    /// Live by default: the feed runs until the session stops it.
+    public var endsByItself: Bool { false }
 }

@@ -1,3 +1,4 @@
+public import CaptureFiles
 import Devices
 import Families
 import Foundation
@@ -45,7 +46,7 @@ public final class RecordingSession: Service, Sendable {
         public var ingestCapacity: Int
         /// Further session facts recorded in the index and the segments' metadata.
         public var metadata: [String: String]
-        /// Called with (done, total) as a replay progresses.
+        /// Called with (done, total) as a replay (notifications) or a capture import (bytes, both passes) progresses.
         public var onReplayProgress: (@Sendable (Int, Int) -> Void)?
 
         /// Creates options.
@@ -66,12 +67,14 @@ public final class RecordingSession: Service, Sendable {
     private enum Source {
         case pipeline(Pipeline, extraFeeds: [any ExternalDeviceFeed])
         case replay(ReplaySource, pipeline: Pipeline?)
+        case capture(CaptureImport, pipeline: Pipeline?)
     }
 
     private struct State {
         var stopped = false
         var stopHandlers: [@Sendable () -> Void] = []
         var summary: RecordingSummary?
+        var inventory: CaptureInventory?
     }
 
     /// The new recording directory.
@@ -109,6 +112,29 @@ public final class RecordingSession: Service, Sendable {
         self.source = .replay(replay, pipeline: pipeline)
         self.options = options
     }
+
+    /// A session importing capture files (btsnoop, pcapng, pcap) into
+    /// `directory`: every device with values is recorded — typed streams
+    /// through its family's decoder when a family recognises it, raw
+    /// streams (family `ble`) otherwise — with the capture's host times as
+    /// log times, and the capture's losses as loss records; with a pipeline,
+    /// its derived streams run on the imported values and its record
+    /// patterns and settings apply (its own devices are not used).
+    ///
+    /// - Parameters:
+    ///   - capture: The files, families and handle map.
+    ///   - pipeline: A pipeline for derived streams, record patterns and settings.
+    ///   - directory: The new recording directory.
+    ///   - options: Settings (`duration`, `seed`, `scenario` and `acquireNotify` do not apply).
+    public init(importing capture: CaptureImport, pipeline: Pipeline? = nil, directory: String,
+                options: Options = Options()) {
+        self.directory = directory
+        self.source = .capture(capture, pipeline: pipeline)
+        self.options = options
+    }
+
+    /// What an import found in the capture (devices, families, handles), once its first pass is done.
+    public var captureInventory: CaptureInventory? { state.withLock { $0.inventory } }
 
     /// What the session recorded, once ``run()`` has returned normally.
     public var summary: RecordingSummary? { state.withLock { $0.summary } }
@@ -166,6 +192,8 @@ public final class RecordingSession: Service, Sendable {
                     try await recordPipeline(pipeline, extraFeeds: extraFeeds)
                 case .replay(let replay, let pipeline):
                     try await recordReplay(replay, pipeline: pipeline)
+                case .capture(let capture, let pipeline):
+                    try await recordImport(capture, pipeline: pipeline)
                 }
             } onCancel: {
                 self.stop()
@@ -183,7 +211,7 @@ public final class RecordingSession: Service, Sendable {
         -> RecordingSummary
     {
         let options = self.options
-        let external = try await PipelineDeviceSources.external(for: pipeline.devices,
+        let external = try await PipelineDeviceSources.external(for: pipeline,
                                                                 acquireNotify: options.acquireNotify) + extraFeeds
         let devices = try pipeline.simulatedDevices(seed: options.seed, scenario: options.scenario,
                                                     skippingOthers: true)
@@ -215,8 +243,10 @@ public final class RecordingSession: Service, Sendable {
         // first that fails (the bus lost, a device that never connects) ends it.
         let clock = ContinuousClock()
         let deadline = duration.map { clock.now + $0 }
+        // Capture files end by themselves: without a duration, the session ends with them.
+        let feedsEnd = !external.isEmpty && external.allSatisfy(\.endsByItself) && duration == nil
         let liveWindow = Task {
-            guard !external.isEmpty else { return }
+            guard !external.isEmpty, !feedsEnd else { return }
             if let deadline {
                 try? await clock.sleep(until: deadline)
             } else {
@@ -243,6 +273,10 @@ public final class RecordingSession: Service, Sendable {
         // When the input ends (duration, stop), the service finishes; its
         // input-end hook finishes the derived streams before the recorder closes.
         let closer = Task {
+            if feedsEnd {
+                for feed in feeds { await feed.value }
+                producer.cancel()
+            }
             await producer.value
             await liveWindow.value
             for feed in feeds { feed.cancel() }
@@ -256,7 +290,7 @@ public final class RecordingSession: Service, Sendable {
         let directory = self.directory
         let configuration = options.configuration ?? pipeline.recorderConfiguration()
         let session = pipeline.session(name: URL(fileURLWithPath: directory).lastPathComponent,
-                                       source: external.isEmpty ? "simulate" : "live", seed: options.seed,
+                                       source: external.isEmpty ? "simulate" : external.allSatisfy(\.endsByItself) ? "capture" : "live", seed: options.seed,
                                        metadata: options.metadata)
         let derived = SharedValue(0)
         try await service.run(setUp: { () throws(RecordingError) in
@@ -305,14 +339,20 @@ public final class RecordingSession: Service, Sendable {
         var devices: [any DeviceRecorder] = []
         var notifications: [(order: Int, device: Int, notification: RawNotification)] = []
         for device in info.devices {
-            guard let descriptor = families.descriptor(named: device.family) else { continue }
-            var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
-            if let engine {
-                options.recordsTypedStream = engine.recordsTypedStream
-                options.observer = engine.observe
-            }
             let index = devices.count
-            devices.append(try descriptor.makeRecorder(recorder, options: options))
+            if device.family == RawDeviceRecorder.unknownFamily.rawValue {
+                // A device of no known family (an imported capture's): its raw streams again.
+                devices.append(try RawDeviceRecorder(recorder: recorder, identifier: device.identifier,
+                                                     name: device.name))
+            } else {
+                guard let descriptor = families.descriptor(named: device.family) else { continue }
+                var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
+                if let engine {
+                    options.recordsTypedStream = engine.recordsTypedStream
+                    options.observer = engine.observe
+                }
+                devices.append(try descriptor.makeRecorder(recorder, options: options))
+            }
             for notification in try replay.rawNotifications(of: device.identifier) {
                 notifications.append((notifications.count, index, notification))
             }
@@ -353,6 +393,76 @@ public final class RecordingSession: Service, Sendable {
             }
         }
         return false
+    }
+
+    // MARK: - Capture import
+
+    private func recordImport(_ capture: CaptureImport, pipeline: Pipeline?) async throws -> RecordingSummary {
+        var capture = capture
+        if let pipeline { capture.families = pipeline.families }
+        let progress = options.onReplayProgress
+        let inventory = try capture.survey { done, total in
+            progress?(Int(clamping: done / 2), Int(clamping: total))
+        }
+        state.withLock { $0.inventory = inventory }
+        guard !inventory.devices.isEmpty else {
+            throw CaptureFileError(.malformed, "\(inventory.files.joined(separator: ", ")): no device with values "
+                + "(notifications, indications or reads) in \(inventory.packetCount) packets"
+                + (inventory.otherPeers.isEmpty ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
+        }
+        let name = URL(fileURLWithPath: directory).lastPathComponent
+        var metadata = options.metadata
+        metadata["capture_files"] = inventory.files.joined(separator: ",")
+        let recorder = try Recorder(
+            directory: directory,
+            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
+            session: pipeline?.session(name: name, source: "import", metadata: metadata)
+                ?? .init(name: name, source: "import", metadata: metadata))
+        let engine = try pipeline.map { pipeline throws(RecordingError) in
+            try PipelineEngine(pipeline: pipeline, recorder: recorder)
+        }
+        var devices: [any DeviceRecorder] = []
+        for device in inventory.devices {
+            if let family = device.family, let descriptor = capture.families[family] {
+                var options = DeviceRecorderOptions(identifier: device.identifier, name: device.displayName,
+                                                    metadata: device.facts)
+                if let engine {
+                    options.recordsTypedStream = engine.recordsTypedStream
+                    options.observer = engine.observe
+                }
+                devices.append(try descriptor.makeRecorder(recorder, options: options))
+            } else {
+                devices.append(try RawDeviceRecorder(recorder: recorder, identifier: device.identifier,
+                                                     name: device.displayName, metadata: device.facts))
+            }
+        }
+        var extractor = try capture.extractor(for: inventory)
+        var imported = 0
+        let total = Int(clamping: inventory.byteCount)
+        do {
+            while let output = try extractor.next() {
+                if imported & 0x3FFF == 0 {
+                    if isStopped || Task.isCancelled { break }
+                    progress?(total / 2 + Int(clamping: extractor.bytesRead / 2), total)
+                }
+                switch output {
+                case .notification(let index, let notification):
+                    try devices[index].record(notification)
+                    imported += 1
+                case .loss(let index, let time, let count, let duration, let reason):
+                    let prefix = index.map { "\(devices[$0].device.family.rawValue) \(devices[$0].device.identifier): " }
+                    try recorder.recordLoss(stream: nil, time: time, count: count, reason: (prefix ?? "") + reason,
+                                            duration: duration)
+                }
+            }
+            progress?(total, total)
+            try engine?.finish()
+            try recorder.close()
+        } catch {
+            try? recorder.close()
+            throw error
+        }
+        return try summary(deviceCount: devices.count, replayed: imported, derivedCount: engine?.derivedCount ?? 0)
     }
 
     private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary {

@@ -17,7 +17,7 @@ public struct RecordingSummary: Sendable, Hashable {
     public var gapSeconds: Double
     /// Whether the session was stopped before its input ended (a signal, ``RecordingSession/stop()``).
     public var stoppedEarly: Bool
-    /// Notifications a replay fed through the decoders (0 for other sessions).
+    /// Notifications a replay or a capture import fed through the decoders (0 for other sessions).
     public var replayedNotifications: Int
     /// Devices recorded.
     public var deviceCount: Int

@@ -1,4 +1,5 @@
 import Capture
+import CaptureFiles
 import Foundation
 import Logging
 import Pipeline
@@ -46,6 +47,7 @@ enum SessionRunner {
         case let error as RecordingError: error.message
         case let error as PipelineError: error.description
         case let error as CaptureError: error.message
+        case let error as CaptureFileError: error.message
         case let error as CLIError: error.description
         default: "\(error)"
         }

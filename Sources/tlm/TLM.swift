@@ -15,7 +15,7 @@ struct TLM: AsyncParsableCommand {
               tlm decode --family diot --characteristic D001 "09 00 00 80 3F"
             """,
         version: TelemetryRecorderVersion.current,
-        subcommands: [RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self, ReplayCommand.self,
+        subcommands: [RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self, ReplayCommand.self, ImportCommand.self,
                       DecodeCommand.self,
                       RecoverCommand.self, VerifyCommand.self, VersionCommand.self]
     )

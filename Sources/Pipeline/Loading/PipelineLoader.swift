@@ -174,7 +174,18 @@ struct PipelineLoader {
             return .live(address: try settings["address"].map { s throws(PipelineError) in try text(s.value, "address") },
                          name: try settings["name"].map { s throws(PipelineError) in try text(s.value, "name") })
         default:
-            return .capture(path: try text(entry.value, "capture file path"))
+            // `capture: FILE`, or `capture: {path: FILE, address: AA:BB:CC:DD:EE:FF}`.
+            if case .mapping = entry.value {
+                let settings = try mapping(entry.value, "capture", allowed: ["path", "address"])
+                guard let path = settings["path"] else {
+                    throw PipelineError(.missingKey, at: location(entry.value), "a capture source needs a path")
+                }
+                return .capture(path: try text(path.value, "capture file path"),
+                                address: try settings["address"].map { s throws(PipelineError) in
+                                    try text(s.value, "address")
+                                })
+            }
+            return .capture(path: try text(entry.value, "capture file path"), address: nil)
         }
     }
 

@@ -17,8 +17,10 @@ public struct PipelineDevice: Sendable, Hashable {
         case simulated(seed: UInt64, scenario: SimulationScenario, rate: Double?)
         /// A live BLE device, by address or advertised name.
         case live(address: String?, name: String?)
-        /// A capture file recorded earlier.
-        case capture(path: String)
+        /// A device in a capture file (btsnoop, pcapng, pcap) recorded
+        /// earlier: the one with `address`, or the first of the device's family.
+        /// A relative path is relative to the pipeline file's folder.
+        case capture(path: String, address: String?)
     }
 
     /// The device's name in the pipeline (defaults to its family's name).

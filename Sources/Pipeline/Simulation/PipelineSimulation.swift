@@ -128,7 +128,7 @@ extension PipelineDevice {
                           "device '\(name)': live BLE capture is not wired into this build yet; use a simulated source")
         case .capture:
             PipelineError(.unsupportedSource, at: location,
-                          "device '\(name)': capture files cannot be read by this build yet; use a simulated source")
+                          "device '\(name)' reads a capture file: record it with `tlm record --pipeline`")
         }
     }
 }

@@ -1,0 +1,92 @@
+/// Reads btsnoop files (Android's `btsnoop_hci.log`, `btmon -w`): a 16-byte
+/// header, then records of a 24-byte big-endian header and the packet.
+///
+/// Datalinks 1001 (HCI without the H4 type byte: the record flags give
+/// the type), 1002 (H4) and 2001 (Linux monitor: the flags give the
+/// adapter and the monitor opcode).
+final class BTSnoopReader: CapturePacketReader {
+    /// Microseconds from 0000-01-01 (btsnoop's epoch) to 1970-01-01.
+    static let epochOffset: UInt64 = 0x00DC_DDB3_0F2F_8000
+
+    private let source: CaptureByteSource
+    private let linkType: CaptureLinkType
+    private(set) var endedInsideRecord = false
+    private(set) var skippedRecords = 0
+
+    /// Reads the header of `source` (positioned at its start).
+    init(source: CaptureByteSource) throws(CaptureFileError) {
+        self.source = source
+        guard try source.require(16) else {
+            throw CaptureFileError(.malformed, "\(source.name): the btsnoop header is cut short")
+        }
+        let version = source.uint32(at: 8, bigEndian: true)
+        guard version == 1 else {
+            throw CaptureFileError(.unsupported, "\(source.name): btsnoop version \(version) is not supported (only 1)")
+        }
+        let datalink = source.uint32(at: 12, bigEndian: true)
+        switch datalink {
+        case 1001: linkType = .hciUnencapsulated
+        case 1002: linkType = .h4
+        case 2001: linkType = .linuxMonitor
+        default:
+            let names: [UInt32: String] = [1003: "HCI BSCP", 1004: "HCI serial (H5)"]
+            throw CaptureFileError(.unsupported, "\(source.name): btsnoop datalink \(datalink)"
+                + (names[datalink].map { " (\($0))" } ?? "")
+                + " is not supported (supported: 1001 HCI UART, 1002 HCI H4, 2001 Linux monitor)")
+        }
+        source.skip(16)
+    }
+
+    func next() throws(CaptureFileError) -> CapturedPacket? {
+        while true {
+            if try source.isExhausted() { return nil }
+            guard try source.require(24) else {
+                endedInsideRecord = true
+                return nil
+            }
+            let recordOffset = source.offset
+            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+            let flags = source.uint32(at: 8, bigEndian: true)
+            let drops = source.uint32(at: 12, bigEndian: true)
+            let stamp = source.uint64(at: 16, bigEndian: true)
+            guard includedLength <= CaptureByteSource.maximumRecordLength else {
+                throw CaptureFileError(.malformed, "\(source.name): the record at byte \(recordOffset) claims "
+                    + "\(includedLength) bytes (more than \(CaptureByteSource.maximumRecordLength); the file is damaged)")
+            }
+            guard try source.require(24 + includedLength) else {
+                endedInsideRecord = true
+                return nil
+            }
+            let bytes = source.bytes(at: 24, count: includedLength)
+            source.skip(24 + includedLength)
+            let micros = stamp > Self.epochOffset ? stamp - Self.epochOffset : 0
+            let (product, overflow) = micros.multipliedReportingOverflow(by: 1000)
+            let nanoseconds = overflow ? UInt64.max : product
+            var packet: CapturedPacket
+            switch linkType {
+            case .hciUnencapsulated:
+                // Bit 0: 0 sent, 1 received; bit 1: 0 data, 1 command or event.
+                let received = flags & 1 == 1
+                let kind: CapturedPacket.Kind = flags & 2 == 0 ? .acl : (received ? .event : .command)
+                packet = CapturedPacket(kind: kind, direction: received ? .received : .sent, time: nanoseconds,
+                                        bytes: bytes, originalLength: max(originalLength, includedLength))
+            case .linuxMonitor:
+                let (kind, direction) = CaptureLinkType.monitorKind(UInt16(truncatingIfNeeded: flags))
+                packet = CapturedPacket(kind: kind, direction: direction, time: nanoseconds,
+                                        adapter: UInt16(truncatingIfNeeded: flags >> 16), bytes: bytes,
+                                        originalLength: max(originalLength, includedLength))
+            default:
+                packet = CaptureLinkType.packet(linkType: .h4, bytes: bytes,
+                                                originalLength: max(originalLength, includedLength), time: nanoseconds)
+                if packet.direction == .unknown { packet.direction = flags & 1 == 1 ? .received : .sent }
+            }
+            packet.cumulativeDrops = UInt64(drops)
+            if packet.kind == .other, bytes.isEmpty, originalLength == 0 {
+                skippedRecords += 1
+                continue
+            }
+            return packet
+        }
+    }
+}

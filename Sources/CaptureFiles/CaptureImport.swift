@@ -1,0 +1,89 @@
+public import Families
+
+/// Imports Bluetooth capture files (btsnoop, pcapng, pcap): a first pass
+/// (``survey(progress:)``) finds the devices, their families and GATT
+/// tables; a second (``extractor(for:only:)``) streams every device's values
+/// as notifications stamped with the capture's host times, and what was
+/// lost, for a recorder. Both passes read the files in bounded memory.
+///
+/// ```swift
+/// let capture = CaptureImport(files: ["btsnoop_hci.log"])
+/// let inventory = try capture.survey()
+/// var extractor = try capture.extractor(for: inventory)
+/// while let output = try extractor.next() { print(output) }
+/// ```
+public struct CaptureImport: Sendable {
+    /// The capture files.
+    public var files: [String]
+    /// The families values are decoded with.
+    public var families: FamilyRegistry
+    /// Handle assignments for captures without discovery.
+    public var handleMap: HandleMap
+
+    /// An import of `files` (read in the order of their first timestamps).
+    public init(files: [String], families: FamilyRegistry = .builtIn, handleMap: HandleMap = HandleMap()) {
+        self.files = files
+        self.families = families
+        self.handleMap = handleMap
+    }
+
+    /// The first pass: the devices, their families and handle tables.
+    ///
+    /// - Parameter progress: Called with (bytes read, bytes in all files).
+    /// - Throws: ``CaptureFileError`` for a file that cannot be read.
+    public func survey(progress: ((UInt64, UInt64) -> Void)? = nil) throws(CaptureFileError) -> CaptureInventory {
+        var inventory = CaptureInventory()
+        inventory.files = try ordered()
+        var readers: [CaptureFileReader] = []
+        for file in inventory.files { readers.append(try CaptureFileReader(path: file)) }
+        let total = readers.reduce(0) { $0 + $1.size }
+        inventory.byteCount = total
+        var analyzer = HCITrafficAnalyzer()
+        var events: [CaptureEvent] = []
+        var done: UInt64 = 0
+        var last: UInt64 = 0
+        for reader in readers {
+            while let packet = try reader.next() {
+                inventory.packetCount += 1
+                if inventory.firstTime == nil { inventory.firstTime = packet.time }
+                last = max(last, packet.time)
+                analyzer.add(packet, into: &events)
+                for event in events { inventory.add(event) }
+                events.removeAll(keepingCapacity: true)
+                if inventory.packetCount & 0x3FFF == 0 { progress?(done + reader.bytesRead, total) }
+            }
+            if reader.endedInsideRecord { inventory.lossCount += 1 }
+            inventory.skippedRecords += reader.skippedRecords
+            done += reader.size
+        }
+        analyzer.finish(at: last, into: &events)
+        for event in events { inventory.add(event) }
+        inventory.lastTime = inventory.firstTime.map { _ in last }
+        inventory.resolve(families: families, handleMap: handleMap)
+        progress?(total, total)
+        return inventory
+    }
+
+    /// The second pass: every value of the inventory's devices (or only of
+    /// the device at `only`) as notifications, and the losses.
+    ///
+    /// - Throws: ``CaptureFileError`` for a file that cannot be opened.
+    public func extractor(for inventory: CaptureInventory, only: Int? = nil) throws(CaptureFileError)
+        -> CaptureExtractor
+    {
+        var readers: [CaptureFileReader] = []
+        for file in inventory.files { readers.append(try CaptureFileReader(path: file)) }
+        return CaptureExtractor(readers: readers, inventory: inventory, only: only)
+    }
+
+    /// The files in the order of their first packet's time (a file without packets first).
+    private func ordered() throws(CaptureFileError) -> [String] {
+        guard files.count > 1 else { return files }
+        var keyed: [(time: UInt64, index: Int, file: String)] = []
+        for (index, file) in files.enumerated() {
+            let reader = try CaptureFileReader(path: file)
+            keyed.append(((try? reader.next())?.time ?? 0, index, file))
+        }
+        return keyed.sorted { ($0.time, $0.index) < ($1.time, $1.index) }.map(\.file)
+    }
+}

@@ -1,0 +1,179 @@
+import Devices
+import Families
+
+/// What a first pass over one or more capture files found: the devices
+/// with values (see ``CapturedDevice``), each with its family, identifier
+/// and handle → characteristic table resolved, and the capture's totals.
+///
+/// ```swift
+/// let inventory = try CaptureImport(files: ["btsnoop_hci.log"]).survey()
+/// for device in inventory.devices { print(device.identifier, device.family ?? "ble", device.valueCount) }
+/// ```
+public struct CaptureInventory: Sendable {
+    /// The files, in the order they are read (by their first timestamp).
+    public var files: [String] = []
+    /// Their summed size in bytes.
+    public var byteCount: UInt64 = 0
+    /// Packets read.
+    public var packetCount = 0
+    /// Records skipped (not Bluetooth HCI).
+    public var skippedRecords = 0
+    /// The first and last packet times.
+    public var firstTime: UInt64?
+    /// The last packet time.
+    public var lastTime: UInt64?
+    /// The devices with values, in the order of their first value.
+    public var devices: [CapturedDevice] = []
+    /// Devices seen only advertising or connecting (not recorded).
+    public var otherPeers: [CapturedDevice] = []
+    /// Loss events (drops, cut records, frames never completed, malformed PDUs).
+    public var lossCount = 0
+
+    private var peers: [CapturePeer: CapturedDevice] = [:]
+    private var order: [CapturePeer] = []
+
+    /// An empty inventory.
+    public init() {}
+
+    /// The index in ``devices`` of `peer`'s device, if it has values.
+    public func index(of peer: CapturePeer) -> Int? {
+        devices.firstIndex { $0.peer == peer }
+    }
+
+    /// Adds what `event` says.
+    mutating func add(_ event: CaptureEvent) {
+        switch event {
+        case .advertisement(let peer, let data, _):
+            update(peer) { $0.advertising.merge(data) }
+        case .connected(_, let peer, let time):
+            update(peer) { $0.connections.append(.init(start: time)) }
+        case .disconnected(_, let peer, let reason, let time):
+            update(peer) { device in
+                if device.connections.isEmpty || device.connections[device.connections.count - 1].end != nil {
+                    device.connections.append(.init(start: device.firstValueTime ?? time))
+                }
+                device.connections[device.connections.count - 1].end = time
+                device.connections[device.connections.count - 1].reason = reason
+            }
+        case .value(let peer, let handle, _, let kind, let time):
+            update(peer) { device in
+                device.valueCounts[handle, default: 0] += 1
+                device.valueKinds[handle, default: []].insert(kind)
+                if device.firstValueTime == nil { device.firstValueTime = time }
+                device.lastValueTime = time
+            }
+        case .write(let peer, let handle, _, _):
+            update(peer) { $0.writeCounts[handle, default: 0] += 1 }
+        case .characteristic(let peer, let handle, let uuid):
+            update(peer) { $0.characteristics[handle] = uuid }
+        case .attribute(let peer, let handle, let uuid):
+            update(peer) { $0.attributes[handle] = uuid }
+        case .service(let peer, let uuid):
+            update(peer) { device in
+                if !device.services.contains(uuid) { device.services.append(uuid) }
+            }
+        case .loss:
+            lossCount += 1
+        }
+    }
+
+    private mutating func update(_ peer: CapturePeer, _ body: (inout CapturedDevice) -> Void) {
+        if peers[peer] == nil {
+            peers[peer] = CapturedDevice(peer: peer)
+            order.append(peer)
+        }
+        body(&peers[peer]!)
+    }
+
+    /// Names every device's family, identifier and handle table, and splits
+    /// the devices with values from the others.
+    mutating func resolve(families: FamilyRegistry, handleMap: HandleMap) {
+        var withValues: [CapturedDevice] = []
+        var others: [CapturedDevice] = []
+        for peer in order {
+            guard var device = peers[peer] else { continue }
+            Self.resolve(&device, families: families, handleMap: handleMap)
+            if device.valueCount > 0 { withValues.append(device) } else { others.append(device) }
+        }
+        withValues.sort { ($0.firstValueTime ?? 0) < ($1.firstValueTime ?? 0) }
+        // Two devices must not share an identifier.
+        var used: [String: Int] = [:]
+        for index in withValues.indices {
+            let key = (withValues[index].family?.rawValue ?? "ble") + "/" + withValues[index].identifier
+            used[key, default: 0] += 1
+            if used[key]! > 1 { withValues[index].identifier += "_\(used[key]!)" }
+        }
+        devices = withValues
+        otherPeers = others
+    }
+
+    private static func resolve(_ device: inout CapturedDevice, families: FamilyRegistry, handleMap: HandleMap) {
+        // Handles: the capture's discovery first, then the handle map.
+        var handles: [UInt16: CharacteristicUUID] = [:]
+        var sources: [UInt16: String] = [:]
+        let declarations: Set<UInt16> = [0x2800, 0x2801, 0x2802, 0x2803]
+        for handle in device.valueCounts.keys {
+            if let uuid = device.characteristics[handle] {
+                handles[handle] = uuid
+                sources[handle] = "discovery"
+            } else if let uuid = device.attributes[handle], !declarations.contains(uuid.shortValue ?? 0) {
+                handles[handle] = uuid
+                sources[handle] = "discovery"
+            } else if let uuid = handleMap.characteristic(of: handle, on: device.peer) {
+                handles[handle] = uuid
+                sources[handle] = "handle map"
+            }
+        }
+        // The family: the advertisement, then discovered services, then characteristics.
+        let advertised = families.family(manufacturerData: device.advertising.manufacturerData,
+                                         serviceUUIDs: device.advertising.serviceUUIDs.map(\.description))
+        if let advertised {
+            device.family = advertised
+            device.familyEvidence = "advertisement"
+        } else if let discovered = families.family(manufacturerData: [:],
+                                                   serviceUUIDs: device.services.map(\.description)) {
+            device.family = discovered
+            device.familyEvidence = "discovered services"
+        } else {
+            let known = Set(handles.values).union(device.characteristics.values)
+            var best: (family: DeviceFamily, score: Int)?
+            for descriptor in families.descriptors {
+                let own = Set(descriptor.capture.notified + descriptor.capture.read)
+                let others = Set(families.descriptors.filter { $0.family != descriptor.family }
+                    .flatMap { $0.capture.notified + $0.capture.read })
+                let score = known.intersection(own.subtracting(others)).count
+                if score > 0, score > best?.score ?? 0 { best = (descriptor.family, score) }
+            }
+            if let best {
+                device.family = best.family
+                device.familyEvidence = "characteristics"
+            }
+        }
+        // A family that notifies one characteristic: the one unresolved notifying handle is it.
+        if let family = device.family, let descriptor = families[family], descriptor.capture.notified.count == 1 {
+            let unresolved = device.valueCounts.keys.filter {
+                handles[$0] == nil && device.valueKinds[$0]?.isDisjoint(with: [.notification, .indication,
+                                                                               .multipleNotification]) == false
+            }
+            if unresolved.count == 1, !handles.values.contains(descriptor.capture.notified[0]) {
+                handles[unresolved[0]] = descriptor.capture.notified[0]
+                sources[unresolved[0]] = "family layout"
+            }
+        }
+        var unresolved: [UInt16] = []
+        for handle in device.valueCounts.keys.sorted() where handles[handle] == nil {
+            handles[handle] = CapturedDevice.standIn(for: handle)
+            unresolved.append(handle)
+        }
+        device.handles = handles
+        device.handleSources = sources
+        device.unresolvedHandles = unresolved
+        // The identifier: what the family reads in the advertisement, else the address.
+        if let family = device.family, let identify = families[family]?.advertisement.identify,
+           let advertised = identify(device.advertising.manufacturerData), !advertised.isEmpty {
+            device.identifier = advertised
+        } else {
+            device.identifier = device.peer.identifier
+        }
+    }
+}
