@@ -42,13 +42,16 @@ let package = Package(
         // says how it is decoded, recorded, captured and simulated, and the
         // one list of families (docs/adding-a-family.md).
         .target(name: "Streams", swiftSettings: strictSettings),
+        // The one bounds-checked byte cursor the decoders, MCAP and CDR
+        // readers parse with (not a product; a leaf that depends on nothing).
+        .target(name: "ByteCursor", swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
         .target(name: "DBus", dependencies: ["CDBus", "Streams"], swiftSettings: strictSettings),
-        .target(name: "Devices", swiftSettings: strictSettings),
+        .target(name: "Devices", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .target(
             name: "Recording",
             dependencies: [
-                "Devices", "Streams", "CZstd", "CZlib",
+                "Devices", "ByteCursor", "Streams", "CZstd", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -83,6 +86,7 @@ let package = Package(
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
         .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "ByteCursorTests", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),

@@ -83,7 +83,7 @@ public final class Recorder {
         do {
             try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)")
+            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)", cause: error)
         }
         self.directory = directory
         self.configuration = configuration

@@ -45,20 +45,20 @@ package final class RecordingIndex: Sendable {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw RecordingError(.index, "cannot open index \(path): \(error)")
+            throw RecordingError(.index, "cannot open index \(path): \(error)", cause: error)
         }
     }
 
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.write(body) }
-        catch { throw RecordingError(.index, "index \(path): \(error)") }
+        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
     }
 
     /// Runs `body` with a read-only snapshot.
     func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.read(body) }
-        catch { throw RecordingError(.index, "index \(path): \(error)") }
+        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
     }
 
     /// The versioned migrations. A migration is never edited once released;
