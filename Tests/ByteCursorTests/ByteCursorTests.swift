@@ -66,7 +66,7 @@ import Testing
         #expect(throws: ByteCursorError.self) { try cursor.readFloat64() }
     }
 
-    @Test func emptyBytesReadNothing() {
+    @Test func emptyBytesReadNothing() throws {
         var cursor = ByteCursor([] as [UInt8])
         #expect(cursor.isAtEnd)
         #expect(cursor.peekByte() == nil)
