@@ -56,11 +56,14 @@ let package = Package(
         .target(name: "Streams", dependencies: ["Locking"], swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
         .target(name: "DBus", dependencies: ["CDBus", "Streams", "Locking"], swiftSettings: strictSettings),
-        .target(name: "Devices", swiftSettings: strictSettings),
+        // The one bounds-checked byte cursor the decoders, MCAP and CDR
+        // readers parse with (not a product; a leaf that depends on nothing).
+        .target(name: "ByteCursor", swiftSettings: strictSettings),
+        .target(name: "Devices", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .target(
             name: "Recording",
             dependencies: [
-                "Devices", "Streams", "CZstd", "CZlib",
+                "Devices", "ByteCursor", "Streams", "CZstd", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -120,6 +123,7 @@ let package = Package(
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
         .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "ByteCursorTests", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),

@@ -73,7 +73,7 @@ public struct FamilyDescriptor: Sendable {
             } catch let error as RecordingError {
                 throw error
             } catch {
-                throw RecordingError(.invalidConfiguration, "\(family) decoder: \(error)")
+                throw RecordingError(.invalidConfiguration, "\(family) decoder: \(error)", cause: error)
             }
         }
     }
@@ -100,7 +100,7 @@ public struct FamilyDescriptor: Sendable {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw RecordingError(.invalidConfiguration, "\(family): \(error)")
+            throw RecordingError(.invalidConfiguration, "\(family): \(error)", cause: error)
         }
     }
 

@@ -96,7 +96,7 @@ public final class Recorder {
         do {
             try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)")
+            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)", cause: error)
         }
         // Durability.chunk: the name `segments/` is on stable storage before
         // any file in it is.

@@ -2,6 +2,12 @@ import CDBus
 
 /// Writes ``DBusValue``s into and reads them out of libdbus messages, through
 /// a `DBusMessageIter` that only ever lives on the stack.
+///
+/// D-Bus does not use the package's `ByteCursor`: libdbus parses the wire
+/// format (alignment, endianness, signatures) and validates it before a
+/// message reaches us, and hands values out one typed field at a time, so
+/// there are no raw bytes to walk here. A native D-Bus parser would read
+/// through `ByteCursor` (its `align(to:)` is there for D-Bus's padding).
 enum Marshalling {
     /// Appends a value already checked by ``Validation/argument(_:_:)``, so
     /// the only failure left is running out of memory.

@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// Decodes Comodule recorder-profile-v1 property-stream notifications into
 /// ``ComoduleFrame``s, using a ``ComodulePropertyTable``.
 ///
@@ -93,22 +95,23 @@ public struct ComoduleDecoder: PacketDecoder, Hashable {
                 "Characteristic \(characteristic) is not the Comodule property stream \(ComoduleGATT.propertyStream)."
             )
         }
-        guard bytes.count >= 4 else {
+        var cursor = ByteCursor(bytes)
+        guard let type = try? cursor.readByte(), let propertyIndex = try? cursor.read(UInt16.self),
+            let lengthByte = try? cursor.readByte()
+        else {
             throw failure(
                 .truncatedHeader,
                 "Comodule frame is \(bytes.count) bytes; "
                     + "expected a 4-byte header (type, index u16, length) and a value."
             )
         }
-        let propertyIndex = UInt16(bytes[1]) | UInt16(bytes[2]) << 8
         index = propertyIndex
-        guard let kind = ComoduleFrame.Kind(code: bytes[0]) else {
+        guard let kind = ComoduleFrame.Kind(code: type) else {
             throw failure(
                 .unknownFrameType,
-                "Comodule frame type \(bytes[0]) is not 1 (value), 2 (write acknowledged) or 3 (error)."
+                "Comodule frame type \(type) is not 1 (value), 2 (write acknowledged) or 3 (error)."
             )
         }
-        let lengthByte = bytes[3]
         guard lengthByte & 0xE0 == 0 else {
             throw failure(
                 .reservedBitsSet,
@@ -120,21 +123,18 @@ public struct ComoduleDecoder: PacketDecoder, Hashable {
         guard (1...8).contains(count) else {
             throw failure(.invalidValueLength, "Comodule value length \(count) is not 1…8.")
         }
-        guard bytes.count >= 4 + count else {
-            throw failure(.truncatedValue, "Comodule frame declares a \(count)-byte value but has \(bytes.count - 4).")
+        let valueStart = cursor.offset
+        guard let unsigned = try? cursor.readUnsigned(byteCount: count) else {
+            throw failure(.truncatedValue, "Comodule frame declares a \(count)-byte value but has \(cursor.remaining).")
         }
-        guard bytes.count == 4 + count else {
+        guard cursor.isAtEnd else {
             throw failure(
                 .trailingBytes,
-                "Comodule frame has \(bytes.count - 4 - count) bytes after its declared \(count)-byte value."
+                "Comodule frame has \(cursor.remaining) bytes after its declared \(count)-byte value."
             )
         }
         guard let property = table[propertyIndex] else {
             throw failure(.unknownProperty, "Comodule property index \(propertyIndex) is not in the property table.")
-        }
-        var unsigned: UInt64 = 0
-        for position in (4..<4 + count).reversed() {
-            unsigned = unsigned << 8 | UInt64(bytes[position])
         }
         let shift = UInt64(64 - 8 * count)
         let signedValue = Int64(bitPattern: unsigned << shift) >> shift
@@ -172,7 +172,7 @@ public struct ComoduleDecoder: PacketDecoder, Hashable {
             }
             value = .state(index: Int(position), identifier: states[Int(position)])
         case .raw:
-            value = .raw(Array(bytes[4..<4 + count]))
+            value = .raw(Array(bytes[valueStart..<valueStart + count]))
         }
         return ComoduleFrame(
             kind: kind,

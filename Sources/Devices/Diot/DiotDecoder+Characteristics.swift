@@ -1,3 +1,5 @@
+import ByteCursor
+
 extension DiotDecoder {
     /// Decodes a value notified by any DIoT characteristic into events, in order.
     ///
@@ -97,10 +99,6 @@ extension DiotDecoder {
                 offendingByte: byte
             )
         }
-        func uint32(at offset: Int) -> UInt32 {
-            UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-                | UInt32(bytes[offset + 3]) << 24
-        }
         /// Checks the length is a non-zero multiple of `size`; returns the entry count.
         func entries(of size: Int) throws(DiotDecodeError) -> Int {
             guard !bytes.isEmpty else { throw failure(.emptyValue) }
@@ -116,28 +114,25 @@ extension DiotDecoder {
         switch layout {
         case .featuresReply:
             let count = try entries(of: DiotWire.recordSize)
+            // `entries(of:)` checked the length, so every 5-byte entry is there.
+            var cursor = ByteCursor(bytes)
             for index in 0..<count {
-                let feature = DiotFeature(rawValue: bytes[index * 5])
-                let setting = DiotFeatureSetting(index: index, feature: feature, raw: uint32(at: index * 5 + 1))
-                emit(.featureSetting(setting))
+                guard let code = try? cursor.readByte(), let raw = try? cursor.read(UInt32.self) else { break }
+                emit(.featureSetting(DiotFeatureSetting(index: index, feature: DiotFeature(rawValue: code), raw: raw)))
             }
         case .channelsReply:
             let count = try entries(of: 2)
             try checkChannels(count: count, size: 2)
-            for index in 0..<count {
-                emit(
-                    .channelBinding(
-                        channel: DiotChannel(unchecked: bytes[index * 2]),
-                        feature: DiotFeature(rawValue: bytes[index * 2 + 1])
-                    )
-                )
+            var cursor = ByteCursor(bytes)
+            while let channel = try? cursor.readByte(), let feature = try? cursor.readByte() {
+                emit(.channelBinding(channel: DiotChannel(unchecked: channel), feature: DiotFeature(rawValue: feature)))
             }
         case .ratesReply:
             let count = try entries(of: 5)
             try checkChannels(count: count, size: 5)
-            for index in 0..<count {
-                let channel = DiotChannel(unchecked: bytes[index * 5])
-                emit(.channelRate(channel: channel, milliseconds: uint32(at: index * 5 + 1)))
+            var cursor = ByteCursor(bytes)
+            while let channel = try? cursor.readByte(), let milliseconds = try? cursor.read(UInt32.self) {
+                emit(.channelRate(channel: DiotChannel(unchecked: channel), milliseconds: milliseconds))
             }
         case .batteryLevel:
             guard !bytes.isEmpty else { throw failure(.emptyValue) }

@@ -61,6 +61,8 @@ public struct FjordenDecoder: PacketDecoder, Hashable {
         _ bytes: [UInt8],
         from characteristic: CharacteristicUUID
     ) throws(FjordenDecodeError) -> FjordenValue {
+        // No ByteCursor here: every Fjorden value is one to two bytes judged
+        // by its whole length (or UTF-8 text), with no sequential fields to read.
         func failure(_ code: FjordenDecodeError.Code, _ message: String) -> FjordenDecodeError {
             FjordenDecodeError(code: code, characteristic: characteristic, length: bytes.count, message: message)
         }

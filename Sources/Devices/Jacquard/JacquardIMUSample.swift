@@ -64,6 +64,9 @@ public struct JacquardIMUSample: Sendable, Hashable, Codable {
     }
 
     /// Reads the sample at `offset` in `bytes`, which holds at least `offset + 16` bytes.
+    ///
+    /// Fixed offsets rather than a ``ByteCursor``: the caller checked the
+    /// whole notification's length once, so per-field checks would be dead weight.
     @inlinable
     init(sensorID: UInt8, reading bytes: UnsafeRawBufferPointer, at offset: Int) {
         func int16(_ at: Int) -> Int16 {

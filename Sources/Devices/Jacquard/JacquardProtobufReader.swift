@@ -1,7 +1,12 @@
+// `public import`: the reader's `@inlinable` methods, inlined into callers
+// of Devices, use the cursor.
+public import ByteCursor
+
 /// A hand-written reader of the protobuf wire format over borrowed bytes.
 ///
-/// It never allocates and never traps: every read checks the bytes left and
-/// throws a ``JacquardProtobufError`` instead. Varints are at most 10 bytes
+/// It never allocates and never traps: every read goes through a
+/// ``ByteCursor``, which checks the bytes left, and a short read throws a
+/// ``JacquardProtobufError`` instead. Varints are at most 10 bytes
 /// and must fit 64 bits; lengths are checked against the bytes left before
 /// anything is sliced; groups are rejected. Sub-messages are read with a new
 /// reader over ``readLengthDelimited()``'s slice.
@@ -18,20 +23,17 @@
 /// }
 /// ```
 public struct JacquardProtobufReader {
-    /// The bytes being read; borrowed, so the reader must not outlive them.
+    /// The bytes being read (borrowed, so the reader must not outlive them)
+    /// and the offset of the next byte.
     @usableFromInline
-    let bytes: UnsafeRawBufferPointer
-    /// The offset of the next byte to read.
-    @usableFromInline
-    var position: Int
+    var cursor: ByteCursor<UnsafeRawBufferPointer>
 
     /// Creates a reader at the start of `bytes`.
     ///
     /// - Parameter bytes: The message; it must stay valid while the reader is used.
     @inlinable
     public init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-        self.position = 0
+        cursor = ByteCursor(bytes)
     }
 
     /// Creates a reader at `offset` in `bytes`.
@@ -41,17 +43,16 @@ public struct JacquardProtobufReader {
     ///   - offset: Where to start, `0…bytes.count` (clamped).
     @inlinable
     public init(_ bytes: UnsafeRawBufferPointer, offset: Int) {
-        self.bytes = bytes
-        self.position = min(max(offset, 0), bytes.count)
+        cursor = ByteCursor(bytes, offset: offset)
     }
 
     /// Whether every byte has been read.
     @inlinable
-    public var isAtEnd: Bool { position >= bytes.count }
+    public var isAtEnd: Bool { cursor.isAtEnd }
 
     /// The offset of the next byte to read.
     @inlinable
-    public var offset: Int { position }
+    public var offset: Int { cursor.offset }
 
     /// Reads a base-128 varint of at most 10 bytes.
     ///
@@ -65,36 +66,29 @@ public struct JacquardProtobufReader {
     public mutating func readVarint() throws(JacquardProtobufError) -> UInt64 {
         // Fast paths: one and two bytes (every tag and length Jacquard sends
         // in gestures and battery reports).
-        let index = position
-        if index < bytes.count {
-            let byte = bytes[index]
+        if let byte = cursor.peekByte() {
             if byte < 0x80 {
-                position = index &+ 1
+                try? cursor.skip(1)
                 return UInt64(byte)
             }
-            if index &+ 1 < bytes.count {
-                let second = bytes[index &+ 1]
-                if second < 0x80 {
-                    position = index &+ 2
-                    return UInt64(byte & 0x7F) | UInt64(second) << 7
-                }
+            if let second = cursor.peekByte(at: 1), second < 0x80 {
+                try? cursor.skip(2)
+                return UInt64(byte & 0x7F) | UInt64(second) << 7
             }
         }
         return try readLongVarint()
     }
 
-    /// Reads a varint of any length up to 10 bytes, checking every byte.
+    /// Reads a varint of any length up to 10 bytes, checking every byte; the
+    /// reader does not move when it throws.
     @inlinable
     @inline(never)
     mutating func readLongVarint() throws(JacquardProtobufError) -> UInt64 {
-        var index = position
-        let end = bytes.count
+        var ahead = cursor
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard index < end else { throw .truncatedVarint }
-            let byte = bytes[index]
-            index &+= 1
+            guard let byte = try? ahead.readByte() else { throw .truncatedVarint }
             if shift == 63 {
                 if byte & 0x80 != 0 { throw .varintTooLong }
                 if byte > 1 { throw .varintOverflow }
@@ -105,7 +99,7 @@ public struct JacquardProtobufReader {
             if byte < 0x80 { break }
             shift &+= 7
         }
-        position = index
+        cursor = ahead
         return result
     }
 
@@ -140,10 +134,7 @@ public struct JacquardProtobufReader {
     @inlinable
     @inline(__always)
     public mutating func readFixed32() throws(JacquardProtobufError) -> UInt32 {
-        guard bytes.count &- position >= 4 else { throw .truncatedField }
-        let value = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self))
-        position &+= 4
-        return value
+        do { return try cursor.read(UInt32.self) } catch { throw .truncatedField }
     }
 
     /// Reads 8 bytes, little-endian.
@@ -153,10 +144,7 @@ public struct JacquardProtobufReader {
     @inlinable
     @inline(__always)
     public mutating func readFixed64() throws(JacquardProtobufError) -> UInt64 {
-        guard bytes.count &- position >= 8 else { throw .truncatedField }
-        let value = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-        position &+= 8
-        return value
+        do { return try cursor.read(UInt64.self) } catch { throw .truncatedField }
     }
 
     /// Reads a length-delimited field's bytes without copying them.
@@ -168,11 +156,12 @@ public struct JacquardProtobufReader {
     @inline(__always)
     public mutating func readLengthDelimited() throws(JacquardProtobufError) -> UnsafeRawBufferPointer {
         let length = try readVarint()
-        let available = bytes.count &- position
-        guard length <= UInt64(available) else { throw .truncatedField }
-        let start = position
-        position &+= Int(truncatingIfNeeded: length)
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+        do {
+            let range = try cursor.readRange(length)
+            return UnsafeRawBufferPointer(rebasing: cursor.bytes[range])
+        } catch {
+            throw .truncatedField
+        }
     }
 
     /// Reads a numeric field of any numeric wire type (varint, fixed32 or

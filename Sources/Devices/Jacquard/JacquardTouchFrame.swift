@@ -82,6 +82,9 @@ public struct JacquardTouchFrame: Sendable, Hashable, Codable {
     }
 
     /// Creates a frame from the 13 `diff_data_scaled` bytes in `bytes`.
+    ///
+    /// Fixed offsets rather than a ``ByteCursor``: the caller checked the
+    /// length (13) before calling.
     @inlinable
     init(sequence: UInt32, diffDataScaled bytes: UnsafeRawBufferPointer, componentID: UInt32, timestampTicks: UInt32) {
         let low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt64.self))

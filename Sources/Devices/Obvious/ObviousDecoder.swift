@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// Decodes Obvious recorder-profile-v1 notifications into ``ObviousMessage``s.
 ///
 /// Every notification on ``ObviousGATT/data`` is a record type byte and a body:
@@ -96,25 +98,25 @@ public struct ObviousDecoder: PacketDecoder, Hashable {
             }
             var features: [ObviousFeatureStatus] = []
             features.reserveCapacity(body / 4)
-            var offset = 1
-            while offset + 4 <= bytes.count {
-                let id = UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-                let enabled = bytes[offset + 2]
-                let toggleCode = bytes[offset + 3]
+            var cursor = ByteCursor(bytes, offset: 1)
+            // The length is a multiple of 4, so every record read below fits.
+            while let id = try? cursor.read(UInt16.self), let enabled = try? cursor.readByte(),
+                let toggleCode = try? cursor.readByte()
+            {
+                let record = features.count
                 guard enabled <= 1 else {
                     throw failure(
                         .invalidEnabled,
-                        "Obvious feature \(id) (record \(offset / 4)) has enabled byte \(enabled); expected 0 or 1."
+                        "Obvious feature \(id) (record \(record)) has enabled byte \(enabled); expected 0 or 1."
                     )
                 }
                 guard let toggle = ObviousFeatureToggle(code: toggleCode) else {
                     throw failure(
                         .invalidToggle,
-                        "Obvious feature \(id) (record \(offset / 4)) has toggle \(toggleCode); expected 0…3."
+                        "Obvious feature \(id) (record \(record)) has toggle \(toggleCode); expected 0…3."
                     )
                 }
                 features.append(ObviousFeatureStatus(featureID: id, enabled: enabled == 1, toggle: toggle))
-                offset += 4
             }
             return .featureStatus(features)
         case ObviousRecordType.firmwareVersion.rawValue:
@@ -124,11 +126,11 @@ public struct ObviousDecoder: PacketDecoder, Hashable {
                     "Obvious firmware version (0x02) body is \(body) bytes; expected an 8-byte Int64."
                 )
             }
-            var raw: UInt64 = 0
-            for index in (1...8).reversed() {
-                raw = raw << 8 | UInt64(bytes[index])
+            var cursor = ByteCursor(bytes, offset: 1)
+            guard let code = try? cursor.read(Int64.self) else {
+                throw failure(.invalidFirmwareVersionLength, "Obvious firmware version (0x02) body is too short.")
             }
-            return .firmwareVersion(ObviousFirmwareVersion(code: Int64(bitPattern: raw)))
+            return .firmwareVersion(ObviousFirmwareVersion(code: code))
         case ObviousRecordType.upgradeProgress.rawValue:
             guard body == 1 else {
                 throw failure(

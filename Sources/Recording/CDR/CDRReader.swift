@@ -1,29 +1,37 @@
+import ByteCursor
+
 /// Reads little-endian CDR (XCDR1) as ``CDRWriter`` writes it: the 4-byte
 /// encapsulation header, then fields aligned to their size relative to the
-/// end of the header. Every read is bounds-checked; a short or hostile
-/// payload gives `nil`, never a trap.
+/// end of the header. Every read is bounds-checked by a ``ByteCursor``; a
+/// short or hostile payload gives `nil`, never a trap, and the first failed
+/// read is kept in ``failure``.
 package struct CDRReader {
-    private let bytes: [UInt8]
-    private var position = 4
+    private var cursor: ByteCursor<[UInt8]>
+    /// Why the first read that gave `nil` failed (the `cause` of the error a
+    /// caller reports).
+    private(set) var failure: ByteCursorError?
 
     /// Starts reading a payload; `nil` unless it has the little-endian CDR header.
     package init?(_ bytes: [UInt8]) {
         guard bytes.count >= 4, bytes[0] == 0x00, bytes[1] == 0x01 else { return nil }
-        self.bytes = bytes
+        cursor = ByteCursor(bytes, offset: 4, alignmentOrigin: 4)
     }
 
-    private mutating func align(_ size: Int) {
-        let body = position - 4
-        position += (size - body % size) % size
+    /// Runs one read; on failure notes why and gives `nil`.
+    private mutating func attempt<T>(_ read: (inout ByteCursor<[UInt8]>) throws(ByteCursorError) -> T) -> T? {
+        do {
+            return try read(&cursor)
+        } catch {
+            if failure == nil { failure = error }
+            return nil
+        }
     }
 
     private mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
-        align(MemoryLayout<T>.size)
-        guard position + MemoryLayout<T>.size <= bytes.count else { return nil }
-        var value: T = 0
-        for index in 0..<MemoryLayout<T>.size { value |= T(bytes[position + index]) << (8 * index) }
-        position += MemoryLayout<T>.size
-        return value
+        attempt { (cursor) throws(ByteCursorError) in
+            try cursor.align(to: MemoryLayout<T>.size)
+            return try cursor.read(T.self)
+        }
     }
 
     package mutating func uint8() -> UInt8? { integer(UInt8.self) }
@@ -31,9 +39,7 @@ package struct CDRReader {
 
     /// `count` raw bytes (a fixed or counted `uint8` array's elements).
     package mutating func bytes(_ count: Int) -> [UInt8]? {
-        guard count >= 0, count <= bytes.count - position else { return nil }
-        defer { position += count }
-        return Array(bytes[position..<(position + count)])
+        attempt { (cursor) throws(ByteCursorError) in try cursor.readBytes(count) }
     }
     package mutating func uint32() -> UInt32? { integer(UInt32.self) }
     package mutating func uint64() -> UInt64? { integer(UInt64.self) }
@@ -47,8 +53,10 @@ package struct CDRReader {
 
     /// A `string`: length including the NUL, the bytes, the NUL.
     package mutating func string() -> String? {
-        guard let length = uint32(), length >= 1, Int(length) <= bytes.count - position else { return nil }
-        defer { position += Int(length) }
-        return String(decoding: bytes[position..<(position + Int(length) - 1)], as: UTF8.self)
+        guard let length = uint32() else { return nil }
+        return attempt { (cursor) throws(ByteCursorError) in
+            guard length >= 1 else { throw .invalidCount(offset: cursor.offset - 4, count: 0) }
+            return try cursor.withBytes(length) { String(decoding: $0.prefix(Int(length) - 1), as: UTF8.self) }
+        }
     }
 }

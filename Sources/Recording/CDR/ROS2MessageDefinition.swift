@@ -87,7 +87,7 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
                 }
             }
             guard let value else {
-                throw RecordingError(.corrupt, "the payload ends before field \(field.name)")
+                throw RecordingError(.corrupt, "the payload ends before field \(field.name)", cause: reader.failure)
             }
             out.append((field.name, value))
         }

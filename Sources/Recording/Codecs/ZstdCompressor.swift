@@ -41,7 +41,8 @@ package final class ZstdCompressor {
             ZSTD_compressCCtx(context, out.baseAddress, out.count, input.baseAddress, input.count, level)
         }
         if ZSTD_isError(written) != 0 {
-            throw RecordingError(.compression, "zstd: \(String(cString: ZSTD_getErrorName(written)))")
+            let error = ZstdError(code: written)
+            throw RecordingError(.compression, error.description, cause: error)
         }
         return try output.withBytes { (out: UnsafeRawBufferPointer) throws(RecordingError) -> R in
             try body(UnsafeRawBufferPointer(rebasing: out[0..<written]))
@@ -62,7 +63,8 @@ package enum ZstdDecompressor {
             ZSTD_decompress(out.baseAddress, out.count, input.baseAddress, input.count)
         }
         if ZSTD_isError(written) != 0 {
-            throw RecordingError(.corrupt, "zstd: \(String(cString: ZSTD_getErrorName(written)))")
+            let error = ZstdError(code: written)
+            throw RecordingError(.corrupt, error.description, cause: error)
         }
         guard written == expectedSize else {
             throw RecordingError(.corrupt, "zstd frame decompressed to \(written) bytes, expected \(expectedSize)")

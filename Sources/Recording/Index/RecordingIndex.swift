@@ -45,7 +45,7 @@ package final class RecordingIndex: Sendable {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw RecordingError(.index, "cannot open index \(path): \(error)")
+            throw RecordingError(.index, "cannot open index \(path): \(error)", cause: error)
         }
     }
 
@@ -53,14 +53,14 @@ package final class RecordingIndex: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.write(body) }
         catch let error as RecordingError { throw error }
-        catch { throw RecordingError(.index, "index \(path): \(error)") }
+        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
     }
 
     /// Runs `body` with a read-only snapshot.
     func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.read(body) }
         catch let error as RecordingError { throw error }
-        catch { throw RecordingError(.index, "index \(path): \(error)") }
+        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
     }
 
     /// The versioned migrations. A migration is never edited once released;

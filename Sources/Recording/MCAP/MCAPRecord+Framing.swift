@@ -1,12 +1,14 @@
+import ByteCursor
+
 extension MCAPRecord {
-    /// The opcode and body length of the record starting at `position`, or
-    /// `nil` when fewer than the 9 header bytes remain. The length is not yet
-    /// checked against the bytes.
+    /// The opcode and body length of the record starting at `position` (an
+    /// index of `bytes`), or `nil` when fewer than the 9 header bytes remain.
+    /// The length is not yet checked against the bytes.
     static func header(in bytes: ArraySlice<UInt8>, at position: Int) -> (opcode: UInt8, length: UInt64)? {
-        guard position >= bytes.startIndex, bytes.endIndex - position >= 9 else { return nil }
-        var length: UInt64 = 0
-        for index in 0..<8 { length |= UInt64(bytes[position + 1 + index]) << (8 * index) }
-        return (bytes[position], length)
+        guard position >= bytes.startIndex, position <= bytes.endIndex else { return nil }
+        let cursor = ByteCursor(bytes, offset: position - bytes.startIndex)
+        guard let opcode = cursor.peekByte(), let length = cursor.peek(UInt64.self, at: 1) else { return nil }
+        return (opcode, length)
     }
 
     /// Parses the records that fill `bytes` exactly (a chunk's records, a
@@ -16,18 +18,25 @@ extension MCAPRecord {
     ///   offset when a record is torn or overruns the bytes.
     static func parseAll(_ bytes: ArraySlice<UInt8>, context: String) throws(RecordingError) -> [MCAPRecord] {
         var records: [MCAPRecord] = []
-        var position = bytes.startIndex
-        while position < bytes.endIndex {
-            let offset = position - bytes.startIndex
-            guard let (opcode, length) = header(in: bytes, at: position) else {
-                throw RecordingError(.corrupt, "\(context): truncated record at \(offset)")
+        var cursor = ByteCursor(bytes)
+        while !cursor.isAtEnd {
+            let offset = cursor.offset
+            let opcode: UInt8
+            let length: UInt64
+            do {
+                opcode = try cursor.readByte()
+                length = try cursor.read(UInt64.self)
+            } catch {
+                throw RecordingError(.corrupt, "\(context): truncated record at \(offset)", cause: error)
             }
-            guard length <= UInt64(bytes.endIndex - position - 9) else {
-                throw RecordingError(.corrupt, "\(context): record at \(offset) overruns its bytes")
+            let body: Range<Int>
+            do {
+                body = try cursor.readRange(length)
+            } catch {
+                throw RecordingError(.corrupt, "\(context): record at \(offset) overruns its bytes", cause: error)
             }
-            let body = (position + 9)..<(position + 9 + Int(length))
-            records.append(try parse(opcode: opcode, body: bytes[body]))
-            position = body.upperBound
+            let start = bytes.startIndex
+            records.append(try parse(opcode: opcode, body: bytes[(start + body.lowerBound)..<(start + body.upperBound)]))
         }
         return records
     }

@@ -9,7 +9,7 @@ extension MCAPRecord {
         guard let known = MCAPOpcode(rawValue: opcode) else {
             return .unknown(opcode: opcode, body: Array(body))
         }
-        var cursor = MCAPByteCursor(body, record: "\(known)")
+        var cursor = MCAPFieldReader(body, record: "\(known)")
         switch known {
         case .header:
             return .header(Header(profile: try cursor.string("profile"), library: try cursor.string("library")))
@@ -99,77 +99,5 @@ extension MCAPRecord {
         case .dataEnd:
             return .dataEnd(DataEnd(dataSectionCRC: try cursor.u32("data_section_crc")))
         }
-    }
-}
-
-/// A bounds-checked little-endian reader over one record's body.
-struct MCAPByteCursor {
-    private let bytes: ArraySlice<UInt8>
-    private var position: Int
-    private let record: String
-
-    init(_ bytes: ArraySlice<UInt8>, record: String) {
-        self.bytes = bytes
-        self.position = bytes.startIndex
-        self.record = record
-    }
-
-    var isAtEnd: Bool { position >= bytes.endIndex }
-
-    private func truncated(_ field: String) -> RecordingError {
-        RecordingError(.corrupt, "\(record) record is truncated at field \(field)")
-    }
-
-    private mutating func take(_ count: Int, _ field: String) throws(RecordingError) -> ArraySlice<UInt8> {
-        guard count >= 0, bytes.endIndex - position >= count else { throw truncated(field) }
-        defer { position += count }
-        return bytes[position..<(position + count)]
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ field: String, as: T.Type) throws(RecordingError) -> T {
-        let slice = try take(MemoryLayout<T>.size, field)
-        var value: T = 0
-        for (shift, byte) in slice.enumerated() { value |= T(byte) << (8 * shift) }
-        return value
-    }
-
-    mutating func u8(_ field: String) throws(RecordingError) -> UInt8 { try integer(field, as: UInt8.self) }
-    mutating func u16(_ field: String) throws(RecordingError) -> UInt16 { try integer(field, as: UInt16.self) }
-    mutating func u32(_ field: String) throws(RecordingError) -> UInt32 { try integer(field, as: UInt32.self) }
-    mutating func u64(_ field: String) throws(RecordingError) -> UInt64 { try integer(field, as: UInt64.self) }
-
-    mutating func string(_ field: String) throws(RecordingError) -> String {
-        let length = try u32(field)
-        return String(decoding: try take(Int(length), field), as: UTF8.self)
-    }
-
-    mutating func bytes32(_ field: String) throws(RecordingError) -> [UInt8] {
-        Array(try take(Int(try u32(field)), field))
-    }
-
-    mutating func bytes64(_ field: String) throws(RecordingError) -> [UInt8] {
-        let length = try u64(field)
-        guard length <= UInt64(bytes.endIndex - position) else { throw truncated(field) }
-        return Array(try take(Int(length), field))
-    }
-
-    /// A sub-cursor over a `u32`-byte-length-prefixed array or map.
-    mutating func sub32(_ field: String) throws(RecordingError) -> MCAPByteCursor {
-        MCAPByteCursor(try take(Int(try u32(field)), field), record: record + "." + field)
-    }
-
-    mutating func pairs(_ field: String) throws(RecordingError) -> [MCAPRecord.KeyValue] {
-        var map = try sub32(field)
-        var pairs: [MCAPRecord.KeyValue] = []
-        while !map.isAtEnd {
-            pairs.append(MCAPRecord.KeyValue(key: try map.string("key"), value: try map.string("value")))
-        }
-        return pairs
-    }
-
-    /// Everything left (a Message's data).
-    mutating func rest() -> [UInt8] {
-        defer { position = bytes.endIndex }
-        return Array(bytes[position...])
     }
 }

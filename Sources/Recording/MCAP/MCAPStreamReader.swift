@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// Reads an MCAP file front to back, record by record, without using its
 /// summary: what a reader of a file still being written, or of a damaged one,
 /// can rely on.
@@ -12,7 +14,8 @@
 /// Not `Sendable`: one reader belongs to one task.
 package struct MCAPStreamReader {
     private let bytes: [UInt8]
-    private var position = 0
+    /// Where the next record starts; every record is framed through it.
+    private var cursor: ByteCursor<[UInt8]>
     private var pending: [MCAPRecord] = []
     private var pendingIndex = 0
     private var afterChunk = false
@@ -39,7 +42,7 @@ package struct MCAPStreamReader {
             throw RecordingError(.corrupt, "not an MCAP file: the magic bytes are missing")
         }
         self.bytes = bytes
-        self.position = 8
+        self.cursor = ByteCursor(bytes, offset: 8)
         self.expandChunks = expandChunks
         self.skipDamagedChunks = skipDamagedChunks
     }
@@ -54,18 +57,21 @@ package struct MCAPStreamReader {
                 return pending[pendingIndex]
             }
             if finished { return nil }
-            let start = position
-            guard let (opcode, length) = MCAPRecord.header(in: bytes[...], at: position) else {
-                throw RecordingError(.corrupt, "truncated record header at offset \(position)")
+            let start = cursor.offset
+            guard let opcode = cursor.peekByte(), let length = cursor.peek(UInt64.self, at: 1) else {
+                throw RecordingError(.corrupt, "truncated record header at offset \(start)")
             }
-            guard length <= UInt64(bytes.count - position - 9) else {
+            var after = cursor
+            let body: Range<Int>
+            do {
+                try after.skip(9)
+                body = try after.readRange(length)
+            } catch {
                 throw RecordingError(.corrupt, "record at offset \(start) (opcode \(opcode)) claims \(length) bytes; "
-                                     + "only \(bytes.count - position - 9) remain")
+                                     + "only \(cursor.remaining - 9) remain", cause: error)
             }
-            let bodyStart = position + 9
-            let body = bytes[bodyStart..<(bodyStart + Int(length))]
-            position = bodyStart + Int(length)
-            let record = try MCAPRecord.parse(opcode: opcode, body: body)
+            cursor = after
+            let record = try MCAPRecord.parse(opcode: opcode, body: bytes[body])
             switch record {
             case .chunk(let chunk) where expandChunks:
                 do {
@@ -94,7 +100,7 @@ package struct MCAPStreamReader {
                     }
                 }
             case .footer:
-                guard bytes.count - position == 8, Array(bytes[position...]) == mcapMagic else {
+                guard cursor.remaining == 8, Array(bytes[cursor.offset...]) == mcapMagic else {
                     throw RecordingError(.corrupt, "the Footer at offset \(start) is not followed by the closing magic")
                 }
                 finished = true
@@ -129,7 +135,7 @@ package struct MCAPStreamReader {
                     try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
                 }
             } catch {
-                throw RecordingError(error.code, "chunk at offset \(offset): \(error.message)")
+                throw RecordingError(error.code, "chunk at offset \(offset): \(error.message)", cause: error.cause ?? error)
             }
         default:
             throw RecordingError(.unsupported, "chunk at offset \(offset) uses compression '\(chunk.compression)'")

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import struct Foundation.POSIXError
 
 /// An append-only file for one segment, with the running CRC of everything
 /// written so far (MCAP's data-section CRC). Its bytes go through a
@@ -66,6 +67,7 @@ extension RecordingError {
     static func errno(_ what: String) -> RecordingError {
         let code = Glibc.errno
         let reason = String(cString: strerror(code))
-        return RecordingError(code == ENOENT ? .notFound : .io, "\(what): \(reason)")
+        return RecordingError(code == ENOENT ? .notFound : .io, "\(what): \(reason)",
+                              cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

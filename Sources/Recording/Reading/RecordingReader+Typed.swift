@@ -97,7 +97,7 @@ extension RecordingReader {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)")
+            throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)", cause: error)
         }
     }
 }

@@ -187,7 +187,7 @@ public final class RecordingReader {
             try handle.seek(toOffset: offset)
             bytes = [UInt8](try handle.read(upToCount: length) ?? Data())
         } catch {
-            throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)")
+            throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)", cause: error)
         }
         guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue else {
             throw RecordingError(.corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
