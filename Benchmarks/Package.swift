@@ -55,6 +55,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/ExportBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -123,7 +123,7 @@ struct ExportCommand: ParsableCommand {
                   + "Parquet file(s) in \(output).")
         } catch let error as RecordingError {
             // An incomplete file is no use: remove what this export started.
-            for file in exporter?.startedFiles ?? [] { try? FileManager.default.removeItem(atPath: output + "/" + file) }
+            for file in exporter?.createdFiles ?? [] { try? FileManager.default.removeItem(atPath: output + "/" + file) }
             throw CLIError(error.message)
         }
     }

@@ -237,5 +237,7 @@ import Testing
         try twice.begin(ExportContext(directory: "/x/rec", topics: [topic], metadata: []))
         let exists = #expect(throws: RecordingError.self) { try twice.finish() }
         #expect(exists?.message.contains("t.s.a.parquet") == true)
+        #expect(again.createdFiles == ["t.s.a.parquet"] && again.writtenFiles == ["t.s.a.parquet"])
+        #expect(twice.createdFiles.isEmpty) // the file it could not create is not its to remove
     }
 }

@@ -1,5 +1,6 @@
 import Benchmark
 import Devices
+import Families
 import Foundation
 import Recording
 

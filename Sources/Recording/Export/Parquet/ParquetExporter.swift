@@ -59,10 +59,17 @@ public final class ParquetExporter: RecordingExporter {
     public let memoryBudget: Int
     /// The files written, relative to ``directory``, in the order they were completed.
     public private(set) var writtenFiles: [String] = []
-    /// Every file the exporter started (complete or not, created on disk
+    /// Every file the exporter created (complete or not; a file is created
     /// with its first row group), relative to ``directory``: what to remove
-    /// after a failed export.
-    public private(set) var startedFiles: [String] = []
+    /// after a failed export. A file that existed is never in it.
+    public var createdFiles: [String] { created.names }
+
+    /// The names of the files created, shared with the file writers' openers.
+    private final class CreatedFiles {
+        var names: [String] = []
+    }
+
+    private let created = CreatedFiles()
 
     /// One topic's output: its layout and its current file.
     private final class TopicOutput {
@@ -201,13 +208,15 @@ public final class ParquetExporter: RecordingExporter {
             pairs.append(("tlm.device_identifier", device.identifier))
         }
         if let unit = output.topic.unit { pairs.append(("tlm.unit", unit)) }
+        let created = self.created
         output.file = ParquetFileWriter(columns: output.layout.makeColumnWriters(), metadata: pairs, compressor: compressor) {
             () throws(RecordingError) -> any ByteSink in
-            try FileByteSink(creating: path, bufferSize: 64 << 10)
+            let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)
+            created.names.append(fileName)
+            return sink
         }
         output.fileName = fileName
         output.day = day
-        startedFiles.append(fileName)
     }
 
     private func closeFile(_ output: TopicOutput) throws(RecordingError) {

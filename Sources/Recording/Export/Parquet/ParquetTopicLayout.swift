@@ -24,8 +24,16 @@ struct ParquetTopicLayout: Sendable {
 
     /// The columns, in order.
     let columns: [Column]
+    /// A field as the decoder needs it: its type and array shape (no name, so no reference counting).
+    private struct FieldPlan: Sendable {
+        var type: ROS2MessageDefinition.Primitive
+        /// `nil` for a scalar, 0 for an unbounded array.
+        var arrayLength: Int?
+    }
+
     /// The schema's fields (`nil`: the payload is one binary column).
     private let fields: [ROS2MessageDefinition.Field]?
+    private let plan: [FieldPlan]
 
     /// The layout of a topic.
     ///
@@ -63,6 +71,7 @@ struct ParquetTopicLayout: Sendable {
         }
         self.columns = columns
         self.fields = fields
+        self.plan = (fields ?? []).map { FieldPlan(type: $0.type, arrayLength: $0.arrayLength) }
     }
 
     /// Empty column writers for a new file.
@@ -81,40 +90,48 @@ struct ParquetTopicLayout: Sendable {
         columns[1].appendInt64(message.publishTime)
         columns[2].appendInt32(message.sequence)
         if let fields {
-            let failure = message.payload.withUnsafeBytes { raw in Self.decode(raw, fields: fields, into: columns) }
-            if let failure { throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(failure)") }
+            let failure = message.payload.withUnsafeBytes { raw in Self.decode(raw, plan: plan, into: columns) }
+            if let failure {
+                let reason = failure.field.map { "the payload ends before field \(fields[$0].name)" }
+                    ?? "the payload has no little-endian CDR header"
+                throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(reason)")
+            }
         } else {
             message.payload.withUnsafeBytes { columns[3].appendBytes($0) }
         }
         file.endRow()
     }
 
+    /// What is wrong with a payload: the field it ends before (`nil`: no CDR header).
+    private struct Failure {
+        var field: Int?
+    }
+
     /// Decodes a CDR payload into the field columns (from index 3); returns
     /// what is wrong with it, or `nil`.
-    private static func decode(_ payload: UnsafeRawBufferPointer, fields: [ROS2MessageDefinition.Field],
-                               into columns: [ParquetColumnWriter]) -> String? {
-        guard payload.count >= 4, payload[0] == 0x00, payload[1] == 0x01 else {
-            return "the payload has no little-endian CDR header"
-        }
+    private static func decode(_ payload: UnsafeRawBufferPointer, plan: [FieldPlan],
+                               into columns: [ParquetColumnWriter]) -> Failure? {
+        guard payload.count >= 4, payload[0] == 0x00, payload[1] == 0x01 else { return Failure(field: nil) }
         var reader = Cursor(payload: payload)
-        for (index, field) in fields.enumerated() {
+        for index in plan.indices {
+            let field = plan[index]
             let column = columns[3 + index]
             guard let length = field.arrayLength else {
-                guard reader.scalar(field.type, into: column) else { return "the payload ends before field \(field.name)" }
+                guard reader.scalar(field.type, into: column) else { return Failure(field: index) }
                 continue
             }
             var count = length
             if length == 0 {
-                guard let counted = reader.uint32() else { return "the payload ends before field \(field.name)" }
+                guard let counted = reader.uint32() else { return Failure(field: index) }
                 count = Int(counted)
             }
-            guard count <= payload.count else { return "the payload ends before field \(field.name)" }
+            guard count <= payload.count else { return Failure(field: index) }
             if count == 0 {
                 column.appendEmptyList()
                 continue
             }
             if field.type == .uint8 || field.type == .byte {
-                guard count <= payload.count - reader.position else { return "the payload ends before field \(field.name)" }
+                guard count <= payload.count - reader.position else { return Failure(field: index) }
                 for item in 0..<count {
                     column.appendListElementLevels(first: item == 0)
                     column.appendInt32(UInt32(payload[reader.position + item]))
@@ -123,9 +140,7 @@ struct ParquetTopicLayout: Sendable {
             } else {
                 for item in 0..<count {
                     column.appendListElementLevels(first: item == 0)
-                    guard reader.scalar(field.type, into: column) else {
-                        return "the payload ends before field \(field.name)"
-                    }
+                    guard reader.scalar(field.type, into: column) else { return Failure(field: index) }
                 }
             }
         }
