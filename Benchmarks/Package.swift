@@ -50,6 +50,18 @@ let package = Package(
             path: "Benchmarks/QueryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // tlm export --format parquet against DuckDB's COPY TO parquet from the CSV export (whole processes).
+        .executableTarget(
+            name: "ExportBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/ExportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Live capture: the fake BlueZ through D-Bus and DeviceLink into a recording, against
         // a dbus-python receiver of the same stream (Scripts/dbus_python_receiver.py).
         .executableTarget(

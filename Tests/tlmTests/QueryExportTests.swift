@@ -74,7 +74,39 @@ import Recording
         #expect(lines.dropFirst().allSatisfy { $0.contains(topic) })
     }
 
+    @Test func aParquetExportIsOneFilePerTopicOrAHiveTree() throws {
+        let output = temporaryPath("parquet")
+        let flat = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--output", output + "/flat")
+        #expect(flat.status == 0, "\(flat.errors)")
+        let hive = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
+                           "--output", output + "/hive")
+        #expect(hive.status == 0, "\(hive.errors)")
+        let info = try RecordingInfo.load(from: Self.recording)
+        let diot = info.streams.filter { $0.topic.hasPrefix("/diot/") }
+        let json = try #require(try JSONSerialization.jsonObject(
+            with: try runPython(script: "read_parquet.py", arguments: [output + "/flat", output + "/hive"])) as? [String: Any])
+        let files = try #require(json["files"] as? [String: [String: Any]])
+        #expect(files.count == diot.count)
+        let rows = files.values.compactMap { ($0["duckdb"] as? [String: Any])?["rows"] as? Int }.reduce(0, +)
+        #expect(rows == diot.reduce(0) { $0 + $1.messageCount })
+        let streams = try #require(json["hive"] as? [String: [String: Any]])
+        let hiveRows = streams.values.compactMap { ($0["duckdb"] as? [String: Any])?["rows"] as? Int }.reduce(0, +)
+        #expect(hiveRows == rows)
+        #expect(json["hive_partition_fields"] as? [String] == ["device", "date"])
+        // Exporting again into the same tree never overwrites a file.
+        let again = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
+                            "--output", output + "/hive")
+        #expect(again.status != 0 && again.errors.contains("cannot create"), "\(again.errors)")
+        #expect(json["hive_files"] as? Int == (try FileManager.default.subpathsOfDirectory(atPath: output + "/hive")
+            .filter { $0.hasSuffix(".parquet") }.count))
+    }
+
     @Test(arguments: [
+        (["export", "REC", "--format", "parquet", "--partition", "device,hour", "--output", "/tmp/tlm-never-made"],
+         "unknown partition key 'hour'"),
+        (["export", "REC", "--format", "csv", "--partition", "date", "--output", "/tmp/tlm-never-made"],
+         "--partition is for --format parquet"),
+        (["export", "REC", "--format", "parquet", "--output", "-"], "directory"),
         (["query", "REC", "--topic", "/nothing/*"], "no topic"),
         (["query", "REC", "--topic", "*", "--agg", "median"], "--agg"),
         (["query", "REC", "--topic", "*", "--from", "yesterday"], "from"),

@@ -27,12 +27,15 @@ public struct ExportTopic: Sendable, Hashable {
     public var firstTime: UInt64?
     /// The stream's last log time in the recording (`nil` without messages).
     public var lastTime: UInt64?
+    /// The device the stream belongs to (`nil` for a session-wide stream).
+    public var device: RecordingInfo.Device?
 
     /// Creates a topic description (the reader makes them; this is for tests and custom drivers).
     public init(topic: String, kind: StreamDescriptor.Kind, unit: String? = nil, isNumeric: Bool = false,
                 schemaName: String, schemaEncoding: String, schemaData: [UInt8], messageEncoding: String,
                 channelMetadata: [String: String] = [:], definition: ROS2MessageDefinition? = nil,
-                messageCount: Int = 0, firstTime: UInt64? = nil, lastTime: UInt64? = nil) {
+                messageCount: Int = 0, firstTime: UInt64? = nil, lastTime: UInt64? = nil,
+                device: RecordingInfo.Device? = nil) {
         self.topic = topic
         self.kind = kind
         self.unit = unit
@@ -46,5 +49,6 @@ public struct ExportTopic: Sendable, Hashable {
         self.messageCount = messageCount
         self.firstTime = firstTime
         self.lastTime = lastTime
+        self.device = device
     }
 }

@@ -19,21 +19,24 @@ public final class FileByteSink: ByteSink {
     private var descriptor: Int32
     private let closesDescriptor: Bool
     private var buffer: [UInt8] = []
-    private let capacity = 1 << 18
+    private let capacity: Int
     /// Bytes written so far (buffered ones included).
     public private(set) var byteCount: UInt64 = 0
 
     /// Creates a new file for writing.
     ///
-    /// - Parameter path: The file; it must not exist.
+    /// - Parameters:
+    ///   - path: The file; it must not exist.
+    ///   - bufferSize: Bytes gathered before a write to the file (default 256 KiB).
     /// - Throws: ``RecordingError`` (`.io`, or `.notFound` for a missing
     ///   directory) when it cannot be created, for example because it exists.
-    public init(creating path: String) throws(RecordingError) {
+    public init(creating path: String, bufferSize: Int = 1 << 18) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecordingError.errno("cannot create \(path)") }
         self.path = path
         self.descriptor = fd
         self.closesDescriptor = true
+        self.capacity = max(1, bufferSize)
         buffer.reserveCapacity(capacity)
     }
 
@@ -41,6 +44,7 @@ public final class FileByteSink: ByteSink {
         path = "-"
         descriptor = STDOUT_FILENO
         closesDescriptor = false
+        capacity = 1 << 18
         buffer.reserveCapacity(capacity)
     }
 

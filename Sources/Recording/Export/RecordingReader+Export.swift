@@ -56,7 +56,9 @@ extension RecordingReader {
         let definitions = try channelDefinitions()
         let rows = try index.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT topic, kind, unit, is_numeric, message_count, first_time, last_time FROM streams ORDER BY topic
+                SELECT s.topic, s.kind, s.unit, s.is_numeric, s.message_count, s.first_time, s.last_time,
+                       d.family AS device_family, d.identifier AS device_identifier, d.name AS device_name
+                FROM streams s LEFT JOIN devices d ON d.id = s.device_id ORDER BY s.topic
                 """)
         }
         var exported: [ExportTopic] = []
@@ -75,7 +77,11 @@ extension RecordingReader {
                 channelMetadata: Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),
                 definition: definition, messageCount: row["message_count"],
                 firstTime: (row["first_time"] as Int64?).map { UInt64(max(0, $0)) },
-                lastTime: (row["last_time"] as Int64?).map { UInt64(max(0, $0)) }))
+                lastTime: (row["last_time"] as Int64?).map { UInt64(max(0, $0)) },
+                device: (row["device_identifier"] as String?).map { identifier in
+                    RecordingInfo.Device(family: row["device_family"] ?? "", identifier: identifier,
+                                         name: row["device_name"] ?? "")
+                }))
         }
         exported.sort { ($0.firstTime ?? .max, $0.topic) < ($1.firstTime ?? .max, $1.topic) }
         return ExportContext(directory: directory, topics: exported, metadata: try metadataRecords(), from: from, to: to)

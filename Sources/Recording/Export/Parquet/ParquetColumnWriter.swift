@@ -1,0 +1,242 @@
+/// One column of a Parquet file being written: the current row group's
+/// values, PLAIN-encoded as they come, with the levels of a list column and
+/// running min/max statistics. ``ParquetFileWriter`` turns it into a column
+/// chunk (one zstd-compressed data page, v1) at each row group's end.
+///
+/// A flat column is REQUIRED (every row has a value). A list column is the
+/// standard 3-level list, `required group <name> (LIST) { repeated group
+/// list { required <type> element; } }`: maximum repetition and definition
+/// level 1; an empty list is one entry with both levels 0 and no value.
+///
+/// Not `Sendable`: it belongs to its file writer.
+final class ParquetColumnWriter {
+    /// The column's (top-level) name.
+    let name: String
+    /// The values' type.
+    let type: ParquetColumnType
+    /// Whether it is a list column.
+    let isList: Bool
+
+    /// PLAIN-encoded values (booleans one byte each, bit-packed when the page is made).
+    private(set) var values: [UInt8] = []
+    private var repetitionLevels: [UInt8] = []
+    private var definitionLevels: [UInt8] = []
+    /// Values (list elements for a list column) in the row group.
+    private(set) var valueCount = 0
+    private let unsigned: Bool
+
+    // Statistics of the row group's values.
+    private var minimumSigned = Int64.max, maximumSigned = Int64.min
+    private var minimumUnsigned = UInt64.max, maximumUnsigned = UInt64.min
+    private var minimumDouble = Double.infinity, maximumDouble = -Double.infinity
+    private var hasNumber = false
+    private var minimumBytes: [UInt8]?, maximumBytes: [UInt8]?
+    /// Whether a byte-array value was too long to keep as a statistic.
+    private var bytesStatisticsDropped = false
+    /// Longest byte-array value kept as a min/max statistic.
+    static let maximumStatisticsLength = 256
+
+    /// Creates an empty column.
+    init(name: String, type: ParquetColumnType, isList: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isList = isList
+        self.unsigned = type.isUnsigned
+    }
+
+    /// The column's path in the schema (its leaf).
+    var path: [String] { isList ? [name, "list", "element"] : [name] }
+
+    /// Level entries of the row group (the page's value count): values, plus one per empty list.
+    var entryCount: Int { isList ? repetitionLevels.count : valueCount }
+
+    /// Bytes buffered for the row group.
+    var bufferedBytes: Int { values.count + repetitionLevels.count + definitionLevels.count }
+
+    // MARK: Values
+
+    /// Appends an INT32 value (its bit pattern; unsigned types compare as unsigned).
+    @inline(__always)
+    func appendInt32(_ bits: UInt32) {
+        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        valueCount += 1
+        if unsigned {
+            let value = UInt64(bits)
+            if value < minimumUnsigned { minimumUnsigned = value }
+            if value > maximumUnsigned { maximumUnsigned = value }
+        } else {
+            let value = Int64(Int32(bitPattern: bits))
+            if value < minimumSigned { minimumSigned = value }
+            if value > maximumSigned { maximumSigned = value }
+        }
+    }
+
+    /// Appends an INT64 value (its bit pattern; unsigned types compare as unsigned).
+    @inline(__always)
+    func appendInt64(_ bits: UInt64) {
+        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        valueCount += 1
+        if unsigned {
+            if bits < minimumUnsigned { minimumUnsigned = bits }
+            if bits > maximumUnsigned { maximumUnsigned = bits }
+        } else {
+            let value = Int64(bitPattern: bits)
+            if value < minimumSigned { minimumSigned = value }
+            if value > maximumSigned { maximumSigned = value }
+        }
+    }
+
+    /// Appends a FLOAT value by its bit pattern.
+    @inline(__always)
+    func appendFloat(_ bits: UInt32) {
+        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        valueCount += 1
+        noteDouble(Double(Float(bitPattern: bits)))
+    }
+
+    /// Appends a DOUBLE value by its bit pattern.
+    @inline(__always)
+    func appendDouble(_ bits: UInt64) {
+        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        valueCount += 1
+        noteDouble(Double(bitPattern: bits))
+    }
+
+    @inline(__always)
+    private func noteDouble(_ value: Double) {
+        guard !value.isNaN else { return } // NaN takes no part in min/max
+        hasNumber = true
+        if value < minimumDouble { minimumDouble = value }
+        if value > maximumDouble { maximumDouble = value }
+    }
+
+    /// Appends a BOOLEAN value.
+    func appendBool(_ value: Bool) {
+        values.append(value ? 1 : 0)
+        valueCount += 1
+        let number: UInt64 = value ? 1 : 0
+        if number < minimumUnsigned { minimumUnsigned = number }
+        if number > maximumUnsigned { maximumUnsigned = number }
+    }
+
+    /// Appends a BYTE_ARRAY value (a string's UTF-8 bytes).
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { values.append(contentsOf: $0) }
+        values.append(contentsOf: bytes)
+        valueCount += 1
+        guard !bytesStatisticsDropped else { return }
+        guard bytes.count <= Self.maximumStatisticsLength else {
+            bytesStatisticsDropped = true
+            minimumBytes = nil
+            maximumBytes = nil
+            return
+        }
+        if minimumBytes.map({ Self.lexicographicallyPrecedes(bytes, $0) }) ?? true { minimumBytes = Array(bytes) }
+        if maximumBytes.map({ Self.lexicographicallyPrecedes($0, bytes) }) ?? true { maximumBytes = Array(bytes) }
+    }
+
+    /// Unsigned byte-wise order, as Parquet orders BYTE_ARRAY values.
+    private static func lexicographicallyPrecedes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
+        b.withUnsafeBytes { b in a.lexicographicallyPrecedes(b) }
+    }
+
+    private static func lexicographicallyPrecedes(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+        a.withUnsafeBytes { a in a.lexicographicallyPrecedes(b) }
+    }
+
+    // MARK: Lists
+
+    /// Records an empty list (a list column's row without elements).
+    func appendEmptyList() {
+        repetitionLevels.append(0)
+        definitionLevels.append(0)
+    }
+
+    /// Records the levels of a list element; append its value next.
+    ///
+    /// - Parameter first: Whether it is the row's first element.
+    func appendListElementLevels(first: Bool) {
+        repetitionLevels.append(first ? 0 : 1)
+        definitionLevels.append(1)
+    }
+
+    // MARK: Pages
+
+    /// The row group's data page, uncompressed: for a list column the
+    /// repetition then definition levels (each a 4-byte length and the RLE /
+    /// bit-packed hybrid runs), then the values.
+    func pageBody() -> [UInt8]? {
+        guard isList || type == .boolean else { return nil } // the values buffer is the page as it is
+        var page: [UInt8] = []
+        if isList {
+            for levels in [repetitionLevels, definitionLevels] {
+                let encoded = ParquetRLEHybridEncoder.encode(levels, bitWidth: 1)
+                withUnsafeBytes(of: UInt32(encoded.count).littleEndian) { page.append(contentsOf: $0) }
+                page.append(contentsOf: encoded)
+            }
+        }
+        if type == .boolean {
+            var byte: UInt8 = 0
+            for (index, value) in values.enumerated() {
+                byte |= value << UInt8(index % 8)
+                if index % 8 == 7 {
+                    page.append(byte)
+                    byte = 0
+                }
+            }
+            if values.count % 8 != 0 { page.append(byte) }
+        } else {
+            page.append(contentsOf: values)
+        }
+        return page
+    }
+
+    /// The row group's statistics: PLAIN-encoded min and max (`nil` when
+    /// there is none to give: no values, only NaNs, a long byte array), and
+    /// the null count (`nil` for a list column).
+    func statistics() -> (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?) {
+        let nullCount: Int64? = isList ? nil : 0
+        guard valueCount > 0 else { return (nil, nil, nullCount) }
+        func plain<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        switch type {
+        case .boolean:
+            return ([UInt8(minimumUnsigned)], [UInt8(maximumUnsigned)], nullCount)
+        case .int32:
+            return unsigned
+                ? (plain(UInt32(minimumUnsigned)), plain(UInt32(maximumUnsigned)), nullCount)
+                : (plain(Int32(minimumSigned)), plain(Int32(maximumSigned)), nullCount)
+        case .int64, .timestampNanoseconds:
+            return unsigned
+                ? (plain(minimumUnsigned), plain(maximumUnsigned), nullCount)
+                : (plain(minimumSigned), plain(maximumSigned), nullCount)
+        case .float, .double:
+            guard hasNumber else { return (nil, nil, nullCount) }
+            // A zero minimum is written as -0.0 and a zero maximum as +0.0, as the format asks.
+            let low = minimumDouble == 0 ? -0.0 : minimumDouble
+            let high = maximumDouble == 0 ? 0.0 : maximumDouble
+            return type == .float
+                ? (plain(Float(low).bitPattern), plain(Float(high).bitPattern), nullCount)
+                : (plain(low.bitPattern), plain(high.bitPattern), nullCount)
+        case .string, .binary:
+            return (minimumBytes, maximumBytes, nullCount)
+        }
+    }
+
+    /// Empties the column for the next row group, releasing its buffers.
+    func reset() {
+        values = []
+        repetitionLevels = []
+        definitionLevels = []
+        valueCount = 0
+        minimumSigned = .max
+        maximumSigned = .min
+        minimumUnsigned = .max
+        maximumUnsigned = .min
+        minimumDouble = .infinity
+        maximumDouble = -.infinity
+        hasNumber = false
+        minimumBytes = nil
+        maximumBytes = nil
+        bytesStatisticsDropped = false
+    }
+}

@@ -1,0 +1,256 @@
+/// Writes one Parquet file, row group by row group, as the Apache Parquet
+/// format lays it out:
+///
+/// ```text
+/// PAR1
+/// row group 0: column chunk 0 (page header, zstd page), column chunk 1, …
+/// row group 1: …
+/// FileMetaData (Thrift compact) · its length (u32 LE) · PAR1
+/// ```
+///
+/// Values go into the ``columns`` (one row = one value, or one list, per
+/// column, then ``endRow()``); ``flushRowGroup()`` writes the buffered rows
+/// as a row group: per column one data page (v1, PLAIN values, RLE/bit-packed
+/// levels for list columns), zstd-compressed, with min/max/null-count
+/// statistics in the column chunk's metadata. Memory is the buffered row
+/// group; the output is opened with the first row group (or at
+/// ``finish()``), so a file that never receives a row holds no descriptor.
+///
+/// Not `Sendable`: one writer belongs to one exporter.
+final class ParquetFileWriter {
+    /// What the footer records of one written column chunk.
+    private struct ColumnChunk {
+        var numValues: Int64
+        var uncompressedSize: Int64
+        var compressedSize: Int64
+        var dataPageOffset: Int64
+        var statistics: (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?)
+    }
+
+    /// What the footer records of one written row group.
+    private struct RowGroup {
+        var columns: [ColumnChunk]
+        var rowCount: Int64
+        var fileOffset: Int64
+    }
+
+    /// The columns, in schema order.
+    let columns: [ParquetColumnWriter]
+    /// Rows buffered in the current row group.
+    private(set) var bufferedRows = 0
+    /// Rows written to the file so far (buffered ones not included).
+    private(set) var writtenRows: Int64 = 0
+    private let metadata: [(key: String, value: String)]
+    private let openSink: () throws(RecordingError) -> any ByteSink
+    private let compressor: ZstdCompressor
+    private var sink: (any ByteSink)?
+    private var offset: Int64 = 0
+    private var rowGroups: [RowGroup] = []
+    private var finished = false
+
+    /// Creates a writer.
+    ///
+    /// - Parameters:
+    ///   - columns: The file's columns, empty.
+    ///   - metadata: Key/value pairs for the footer.
+    ///   - compressor: The zstd context pages are compressed with (shared by an exporter's files).
+    ///   - openSink: Opens the output, when the first row group (or the footer) is written.
+    init(columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressor: ZstdCompressor,
+         openSink: @escaping () throws(RecordingError) -> any ByteSink) {
+        self.columns = columns
+        self.metadata = metadata
+        self.compressor = compressor
+        self.openSink = openSink
+    }
+
+    /// Ends a row: every column received its value (or list).
+    @inline(__always)
+    func endRow() { bufferedRows += 1 }
+
+    /// Bytes buffered in the current row group.
+    var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
+
+    /// Writes the buffered rows as a row group (nothing when there are none).
+    ///
+    /// - Throws: ``RecordingError`` when the output cannot be opened or written, or zstd fails.
+    func flushRowGroup() throws(RecordingError) {
+        guard bufferedRows > 0 else { return }
+        let sink = try openedSink()
+        let start = offset
+        var chunks: [ColumnChunk] = []
+        chunks.reserveCapacity(columns.count)
+        for column in columns {
+            chunks.append(try writeChunk(column, to: sink))
+            column.reset()
+        }
+        rowGroups.append(RowGroup(columns: chunks, rowCount: Int64(bufferedRows), fileOffset: start))
+        writtenRows += Int64(bufferedRows)
+        bufferedRows = 0
+    }
+
+    /// Writes the last row group and the footer, and closes the output.
+    ///
+    /// - Throws: ``RecordingError`` when the output cannot be written.
+    func finish() throws(RecordingError) {
+        guard !finished else { return }
+        try flushRowGroup()
+        let sink = try openedSink()
+        let footer = footerBytes()
+        try sink.write(footer)
+        var length = UInt32(footer.count).littleEndian
+        try withUnsafeBytes(of: &length) { (raw: UnsafeRawBufferPointer) throws(RecordingError) in try sink.write(raw) }
+        try sink.write(Self.magic)
+        try sink.close()
+        finished = true
+    }
+
+    /// The magic bytes at the start and end of a Parquet file.
+    static let magic: [UInt8] = Array("PAR1".utf8)
+
+    private func openedSink() throws(RecordingError) -> any ByteSink {
+        if let sink { return sink }
+        let opened = try openSink()
+        try opened.write(Self.magic)
+        offset = 4
+        sink = opened
+        return opened
+    }
+
+    /// Writes a column's data page (header, then the compressed body).
+    private func writeChunk(_ column: ParquetColumnWriter, to sink: any ByteSink) throws(RecordingError) -> ColumnChunk {
+        let body = column.pageBody()
+        let pageOffset = offset
+        let uncompressedSize = body?.count ?? column.values.count
+        let (headerLength, compressedLength) = try (body ?? column.values).withBytes {
+            (raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
+            try compressor.compress(raw) { (compressed: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
+                let header = Self.pageHeader(uncompressedSize: uncompressedSize, compressedSize: compressed.count,
+                                             valueCount: column.entryCount)
+                try sink.write(header)
+                try sink.write(compressed)
+                return (header.count, compressed.count)
+            }
+        }
+        offset += Int64(headerLength + compressedLength)
+        // Both sizes count the page header, as the format defines them.
+        return ColumnChunk(numValues: Int64(column.entryCount), uncompressedSize: Int64(headerLength + uncompressedSize),
+                           compressedSize: Int64(headerLength + compressedLength), dataPageOffset: pageOffset,
+                           statistics: column.statistics())
+    }
+
+    /// A data page (v1) header: PLAIN values, RLE levels.
+    static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int) -> [UInt8] {
+        var thrift = ThriftCompactWriter()
+        thrift.i32(1, 0) // type: DATA_PAGE
+        thrift.i32(2, Int32(clamping: uncompressedSize))
+        thrift.i32(3, Int32(clamping: compressedSize))
+        thrift.beginStruct(5) // data_page_header
+        thrift.i32(1, Int32(clamping: valueCount))
+        thrift.i32(2, 0) // encoding: PLAIN
+        thrift.i32(3, 3) // definition_level_encoding: RLE
+        thrift.i32(4, 3) // repetition_level_encoding: RLE
+        thrift.endStruct()
+        thrift.stop()
+        return thrift.bytes
+    }
+
+    /// The FileMetaData structure.
+    private func footerBytes() -> [UInt8] {
+        var thrift = ThriftCompactWriter()
+        thrift.i32(1, 2) // version
+        writeSchema(&thrift)
+        thrift.i64(3, writtenRows)
+        thrift.beginList(4, of: .struct, count: rowGroups.count)
+        for (ordinal, group) in rowGroups.enumerated() { writeRowGroup(group, ordinal: ordinal, &thrift) }
+        if !metadata.isEmpty {
+            thrift.beginList(5, of: .struct, count: metadata.count)
+            for (key, value) in metadata {
+                thrift.beginListStruct()
+                thrift.string(1, key)
+                thrift.string(2, value)
+                thrift.endStruct()
+            }
+        }
+        thrift.string(6, "tlm version \(TelemetryRecorderVersion.current)")
+        thrift.beginList(7, of: .struct, count: columns.count) // column_orders: type-defined order for every leaf
+        for _ in columns {
+            thrift.beginListStruct()
+            thrift.emptyStruct(1)
+            thrift.endStruct()
+        }
+        thrift.stop()
+        return thrift.bytes
+    }
+
+    /// The schema elements, depth first: the root, then each column (a list column as three elements).
+    private func writeSchema(_ thrift: inout ThriftCompactWriter) {
+        let count = columns.reduce(1) { $0 + ($1.isList ? 3 : 1) }
+        thrift.beginList(2, of: .struct, count: count)
+        thrift.beginListStruct()
+        thrift.string(4, "schema")
+        thrift.i32(5, Int32(columns.count))
+        thrift.endStruct()
+        for column in columns {
+            if column.isList {
+                thrift.beginListStruct()
+                thrift.i32(3, 0) // REQUIRED
+                thrift.string(4, column.name)
+                thrift.i32(5, 1)
+                thrift.i32(6, 3) // converted type LIST
+                thrift.beginStruct(10)
+                thrift.emptyStruct(3) // logical type LIST
+                thrift.endStruct()
+                thrift.endStruct()
+                thrift.beginListStruct()
+                thrift.i32(3, 2) // REPEATED
+                thrift.string(4, "list")
+                thrift.i32(5, 1)
+                thrift.endStruct()
+            }
+            thrift.beginListStruct()
+            thrift.i32(1, column.type.physicalType)
+            thrift.i32(3, 0) // REQUIRED
+            thrift.string(4, column.isList ? "element" : column.name)
+            if let converted = column.type.convertedType { thrift.i32(6, converted) }
+            column.type.writeLogicalType(&thrift)
+            thrift.endStruct()
+        }
+    }
+
+    private func writeRowGroup(_ group: RowGroup, ordinal: Int, _ thrift: inout ThriftCompactWriter) {
+        thrift.beginListStruct()
+        thrift.beginList(1, of: .struct, count: group.columns.count)
+        for (column, chunk) in zip(columns, group.columns) {
+            thrift.beginListStruct()
+            thrift.i64(2, chunk.dataPageOffset) // file_offset
+            thrift.beginStruct(3) // meta_data
+            thrift.i32(1, column.type.physicalType)
+            let encodings: [Int32] = column.isList ? [0, 3] : [0] // PLAIN, RLE (levels)
+            thrift.beginList(2, of: .i32, count: encodings.count)
+            for encoding in encodings { thrift.listI32(encoding) }
+            thrift.beginList(3, of: .binary, count: column.path.count)
+            for part in column.path { thrift.listString(part) }
+            thrift.i32(4, 6) // codec: ZSTD
+            thrift.i64(5, chunk.numValues)
+            thrift.i64(6, chunk.uncompressedSize)
+            thrift.i64(7, chunk.compressedSize)
+            thrift.i64(9, chunk.dataPageOffset)
+            let statistics = chunk.statistics
+            if statistics.nullCount != nil || statistics.minimum != nil {
+                thrift.beginStruct(12)
+                if let nullCount = statistics.nullCount { thrift.i64(3, nullCount) }
+                if let maximum = statistics.maximum { thrift.binary(5, maximum) }
+                if let minimum = statistics.minimum { thrift.binary(6, minimum) }
+                thrift.endStruct()
+            }
+            thrift.endStruct()
+            thrift.endStruct()
+        }
+        thrift.i64(2, group.columns.reduce(0) { $0 + $1.uncompressedSize }) // total_byte_size
+        thrift.i64(3, group.rowCount)
+        thrift.i64(5, group.fileOffset)
+        thrift.i64(6, group.columns.reduce(0) { $0 + $1.compressedSize })
+        thrift.i16(7, Int16(clamping: ordinal))
+        thrift.endStruct()
+    }
+}
