@@ -8,6 +8,7 @@
 #   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
 #   make fuzz   the fuzzing suites with ten times the cases of make test
+#   make lint   swift-format lint of every Swift file (part of make test); make format fixes
 #   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing else
 #   make docs   builds the DocC documentation of every library, failing on any
 #               DocC warning (archives in .build/plugins/Swift-DocC/outputs/)
@@ -32,7 +33,7 @@ DEMO_SECONDS ?= 10s
 LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test tsan build bench docs fuzz clean
+.PHONY: setup run test lint format tsan build bench docs fuzz clean
 
 setup: $(VENV)/.installed
 	@missing=""; for p in $(DEBS); do \
@@ -70,10 +71,19 @@ run: build
 	@echo
 	.build/release/tlm info $(DEMO)
 
+# swift-format (the toolchain's) with the project's .swift-format: every
+# Swift file of ours must be formatted (`make format` formats them).
+FORMATTED    := Sources Tests Benchmarks/Benchmarks Benchmarks/Package.swift Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMATTED)
+
 # Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
 # the suite (swift-testing runs tests in parallel), feeding every decoder a
 # million or more random and mutated packets (TLM_FUZZ_SCALE=10).
-test: setup
+test: setup lint
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
 	  echo "error: warnings in our code (above)"; exit 1; fi

@@ -111,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session", "Locking",
+                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session",
+                "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -122,18 +123,26 @@ let package = Package(
 
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
-        .target(name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "ByteCursorTests", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"],
+            swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Devices", "Families", "Streams", "TestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Recording", "Devices", "Families", "Streams", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTestingRecordingsTests",
             dependencies: ["TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording"],
@@ -164,6 +173,8 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"],
+            swiftSettings: strictSettings),
     ]
 )

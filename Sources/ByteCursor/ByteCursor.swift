@@ -113,7 +113,9 @@ package struct ByteCursor<Bytes: ByteStorage> {
     /// Reads a fixed-width integer in `order` (little-endian by default).
     @inlinable
     @inline(__always)
-    package mutating func read<T: FixedWidthInteger>(_: T.Type, _ order: ByteOrder = .little)
+    package mutating func read<T: FixedWidthInteger>(
+        _: T.Type, _ order: ByteOrder = .little
+    )
         throws(ByteCursorError) -> T
     {
         let size = MemoryLayout<T>.size
@@ -221,8 +223,9 @@ package struct ByteCursor<Bytes: ByteStorage> {
     @inlinable
     package mutating func readCursor(_ count: some BinaryInteger) throws(ByteCursorError) -> ByteCursor {
         let range = try readRange(count)
-        return ByteCursor(bytes: bytes, offset: range.lowerBound, end: range.upperBound,
-                          alignmentOrigin: alignmentOrigin)
+        return ByteCursor(
+            bytes: bytes, offset: range.lowerBound, end: range.upperBound,
+            alignmentOrigin: alignmentOrigin)
     }
 
     /// Reads every byte left into a new array.

@@ -74,8 +74,9 @@ public final class BluetoothCentral: Sendable {
     public func adapters() async throws(CaptureError) -> [BluetoothAdapter] {
         try await objects().compactMap { path, interfaces -> BluetoothAdapter? in
             guard let adapter = interfaces[BlueZ.adapter] else { return nil }
-            return BluetoothAdapter(path: path, address: adapter["Address"]?.string ?? "?",
-                                    isPowered: adapter["Powered"]?.bool ?? false)
+            return BluetoothAdapter(
+                path: path, address: adapter["Address"]?.string ?? "?",
+                isPowered: adapter["Powered"]?.bool ?? false)
         }.sorted { $0.path < $1.path }
     }
 
@@ -88,8 +89,9 @@ public final class BluetoothCentral: Sendable {
         let adapters = try await adapters()
         guard !adapters.isEmpty else { throw .noAdapter("BlueZ reports no Bluetooth adapter") }
         guard let powered = adapters.first(where: \.isPowered) else {
-            throw .noAdapter("\(adapters.map(\.path).joined(separator: ", ")) is powered off "
-                             + "(`bluetoothctl power on`)")
+            throw .noAdapter(
+                "\(adapters.map(\.path).joined(separator: ", ")) is powered off "
+                    + "(`bluetoothctl power on`)")
         }
         return powered
     }
@@ -124,18 +126,21 @@ public final class BluetoothCentral: Sendable {
         let adapter = try await adapter()
         // Match rules first, then the snapshot: nothing falls in between.
         let signals = try await subscribe([
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesAdded",
-                          argumentPaths: [0: adapter.path + "/"]),
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged",
-                          pathNamespace: adapter.path, arguments: [0: BlueZ.device]),
+            DBusMatchRule(
+                sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesAdded",
+                argumentPaths: [0: adapter.path + "/"]),
+            DBusMatchRule(
+                sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged",
+                pathNamespace: adapter.path, arguments: [0: BlueZ.device]),
         ])
         var options: [String: DBusValue] = [
             "Transport": .string("le"), "DuplicateData": .boolean(filter.duplicateData),
         ]
         if !filter.serviceUUIDs.isEmpty { options["UUIDs"] = .strings(filter.serviceUUIDs) }
         if let rssi = filter.minimumRSSI { options["RSSI"] = .int16(rssi) }
-        _ = try await call(path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
-                           arguments: [.vardict(options)])
+        _ = try await call(
+            path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
+            arguments: [.vardict(options)])
         do {
             _ = try await call(path: adapter.path, interface: BlueZ.adapter, member: "StartDiscovery")
         } catch .bluez(let message) where message.contains("InProgress") {
@@ -143,15 +148,18 @@ public final class BluetoothCentral: Sendable {
         }
         let heard = await collect(signals, for: duration, stop: stop)
         _ = try? await call(path: adapter.path, interface: BlueZ.adapter, member: "StopDiscovery")
-        _ = try? await call(path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
-                            arguments: [.vardict([:])])
+        _ = try? await call(
+            path: adapter.path, interface: BlueZ.adapter, member: "SetDiscoveryFilter",
+            arguments: [.vardict([:])])
         // BlueZ's view of each device heard, updated with what the scan
         // heard (stopping discovery drops RSSI from BlueZ's view), filtered
         // again on our side (BlueZ OR-merges the filters of all clients).
         let objects = try await objects()
         let devices = heard.compactMap { path, properties in
-            DiscoveredDevice(path: path, properties: (objects[path]?[BlueZ.device] ?? [:])
-                .merging(properties) { _, new in new })
+            DiscoveredDevice(
+                path: path,
+                properties: (objects[path]?[BlueZ.device] ?? [:])
+                    .merging(properties) { _, new in new })
         }
         return devices.filter { device in
             if !filter.serviceUUIDs.isEmpty, Set(filter.serviceUUIDs).isDisjoint(with: device.serviceUUIDs) {
@@ -164,8 +172,10 @@ public final class BluetoothCentral: Sendable {
 
     /// The devices advertising during `duration`: path → the `Device1`
     /// properties their signals carried.
-    private func collect(_ signals: MergeManyPublisher<DBusSignals>, for duration: Duration,
-                         stop: (@Sendable (DiscoveredDevice) -> Bool)?) async -> [String: [String: DBusValue]] {
+    private func collect(
+        _ signals: MergeManyPublisher<DBusSignals>, for duration: Duration,
+        stop: (@Sendable (DiscoveredDevice) -> Bool)?
+    ) async -> [String: [String: DBusValue]] {
         await withTaskGroup(of: [String: [String: DBusValue]]?.self) { group in
             group.addTask {
                 var properties: [String: [String: DBusValue]] = [:]
@@ -175,8 +185,8 @@ public final class BluetoothCentral: Sendable {
                         let changed: [String: DBusValue]
                         if signal.member == "InterfacesAdded" {
                             guard let added = signal.arguments.first?.objectPath,
-                                  let device = signal.arguments.dropFirst().first?.dictionaryEntries?
-                                      .first(where: { $0.key.string == BlueZ.device })?.value.vardict
+                                let device = signal.arguments.dropFirst().first?.dictionaryEntries?
+                                    .first(where: { $0.key.string == BlueZ.device })?.value.vardict
                             else { continue }
                             (path, changed) = (added, device)
                         } else {
@@ -185,7 +195,8 @@ public final class BluetoothCentral: Sendable {
                         }
                         properties[path, default: [:]].merge(changed) { _, new in new }
                         if let stop, let device = DiscoveredDevice(path: path, properties: properties[path]!),
-                           stop(device) {
+                            stop(device)
+                        {
                             break
                         }
                     }
@@ -213,7 +224,9 @@ public final class BluetoothCentral: Sendable {
     ///   - timeout: The longest discovery.
     /// - Returns: The device.
     /// - Throws: ``CaptureError/deviceNotFound(_:)`` when it was not heard.
-    public func find(_ query: String, timeout: Duration = .seconds(10))
+    public func find(
+        _ query: String, timeout: Duration = .seconds(10)
+    )
         async throws(CaptureError) -> DiscoveredDevice
     {
         if let known = try await knownDevices().first(where: { $0.matches(query) }) {
@@ -246,11 +259,14 @@ public final class BluetoothCentral: Sendable {
 
     /// Calls a BlueZ method; D-Bus errors become ``CaptureError/bluez(_:)``
     /// with the error name in the message.
-    func call(path: String, interface: String, member: String, arguments: [DBusValue] = [],
-              timeout: Duration? = nil) async throws(CaptureError) -> [DBusValue] {
+    func call(
+        path: String, interface: String, member: String, arguments: [DBusValue] = [],
+        timeout: Duration? = nil
+    ) async throws(CaptureError) -> [DBusValue] {
         do {
-            return try await bus.call(destination: BlueZ.service, path: path, interface: interface, member: member,
-                                      arguments: arguments, timeout: timeout ?? callTimeout)
+            return try await bus.call(
+                destination: BlueZ.service, path: path, interface: interface, member: member,
+                arguments: arguments, timeout: timeout ?? callTimeout)
         } catch {
             throw Self.captureError(error, calling: "\(interface).\(member) on \(path)")
         }

@@ -1,6 +1,6 @@
+import DBus
 public import Devices
 public import Families
-import DBus
 import Streams
 
 /// One live device over BlueZ, for as long as the task running it lives:
@@ -70,11 +70,14 @@ public final class DeviceLink: Sendable {
     ///     peripherals notify before the CCCD write completes and BlueZ drops
     ///     those on the socket path. Characteristics whose notifications the
     ///     family answers (Jacquard's notify characteristic) stay on `StartNotify`.
-    public convenience init(central: BluetoothCentral, device query: String, family: DeviceFamily,
-                            policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false) {
-        self.init(central: central, device: query,
-                  profile: FamilyRegistry.builtIn[family]?.capture ?? CaptureProfile(family: family, notified: []),
-                  policy: policy, acquireNotify: acquireNotify)
+    public convenience init(
+        central: BluetoothCentral, device query: String, family: DeviceFamily,
+        policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false
+    ) {
+        self.init(
+            central: central, device: query,
+            profile: FamilyRegistry.builtIn[family]?.capture ?? CaptureProfile(family: family, notified: []),
+            policy: policy, acquireNotify: acquireNotify)
     }
 
     /// Creates a link for a device captured with `profile` (its family's,
@@ -86,8 +89,10 @@ public final class DeviceLink: Sendable {
     ///   - profile: What is subscribed, read and written.
     ///   - policy: Reconnection back-off.
     ///   - acquireNotify: As in ``init(central:device:family:policy:acquireNotify:)``.
-    public init(central: BluetoothCentral, device query: String, profile: CaptureProfile,
-                policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false) {
+    public init(
+        central: BluetoothCentral, device query: String, profile: CaptureProfile,
+        policy: ReconnectPolicy = ReconnectPolicy(), acquireNotify: Bool = false
+    ) {
         self.acquireNotify = acquireNotify
         self.central = central
         self.query = query
@@ -126,8 +131,9 @@ public final class DeviceLink: Sendable {
         var gap: (time: UInt64, instant: ContinuousClock.Instant, reason: String)?
         defer {
             if let gap {
-                sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
-                          reason: gap.reason + " (still not reconnected when capture stopped)")
+                sink.lost(
+                    time: gap.time, count: 0, duration: clock.now - gap.instant,
+                    reason: gap.reason + " (still not reconnected when capture stopped)")
             }
         }
         while !Task.isCancelled {
@@ -192,11 +198,15 @@ public final class DeviceLink: Sendable {
         // Values read once (where the characteristic does not notify).
         for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
         where profile.read.contains(characteristic.uuid) && !characteristic.notifies && characteristic.readable {
-            if let reply = try? await central.call(path: path, interface: BlueZ.characteristic, member: "ReadValue",
-                                                   arguments: [.vardict([:])]),
-               let bytes = reply.first?.bytes {
-                sink.receive(RawNotification(characteristic: characteristic.uuid, bytes: bytes,
-                                             receiveTime: HostClock.now()))
+            if let reply = try? await central.call(
+                path: path, interface: BlueZ.characteristic, member: "ReadValue",
+                arguments: [.vardict([:])]),
+                let bytes = reply.first?.bytes
+            {
+                sink.receive(
+                    RawNotification(
+                        characteristic: characteristic.uuid, bytes: bytes,
+                        receiveTime: HostClock.now()))
             }
         }
         // Subscriptions: the handler (the stream above) exists already.
@@ -205,7 +215,8 @@ public final class DeviceLink: Sendable {
         for (path, characteristic) in found.sorted(by: { $0.key < $1.key })
         where profile.notified.contains(characteristic.uuid) && characteristic.notifies {
             if acquireNotify, characteristic.acquirable, !profile.reactionCharacteristics.contains(characteristic.uuid),
-               let reader = try await acquire(path, characteristic.uuid, sink) {
+                let reader = try await acquire(path, characteristic.uuid, sink)
+            {
                 readers[path] = reader
                 subscribed[path] = characteristic.uuid
             } else if try await startNotify(path) {
@@ -214,8 +225,9 @@ public final class DeviceLink: Sendable {
         }
         guard !subscribed.isEmpty else {
             for reader in readers.values { reader.stop() }
-            throw .missingCharacteristic("\(query) offers none of the \(family.rawValue) characteristics to "
-                                         + "subscribe to (\(profile.notified.map(\.description).joined(separator: ", ")))")
+            throw .missingCharacteristic(
+                "\(query) offers none of the \(family.rawValue) characteristics to "
+                    + "subscribe to (\(profile.notified.map(\.description).joined(separator: ", ")))")
         }
         // Start-up commands, to characteristics the device has.
         for write in profile.startupWrites {
@@ -223,9 +235,12 @@ public final class DeviceLink: Sendable {
             try await perform(write, at: path)
         }
         var paths: [CharacteristicUUID: String] = [:]
-        for (path, characteristic) in found where paths[characteristic.uuid] == nil { paths[characteristic.uuid] = path }
-        return Session(devicePath: device.path, owner: owner, characteristics: subscribed,
-                       signals: signals, paths: paths, readers: readers)
+        for (path, characteristic) in found where paths[characteristic.uuid] == nil {
+            paths[characteristic.uuid] = path
+        }
+        return Session(
+            devicePath: device.path, owner: owner, characteristics: subscribed,
+            signals: signals, paths: paths, readers: readers)
     }
 
     /// `Device1.Connect`, retrying `InProgress` (a stale connect inside
@@ -288,10 +303,11 @@ public final class DeviceLink: Sendable {
             var found: [String: FoundCharacteristic] = [:]
             for (path, interfaces) in try await central.objects() where path.hasPrefix(devicePath + "/") {
                 guard let properties = interfaces[BlueZ.characteristic],
-                      let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init)
+                    let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init)
                 else { continue }
-                found[path] = FoundCharacteristic(uuid: uuid, flags: properties["Flags"]?.strings ?? [],
-                                                  acquirable: properties["NotifyAcquired"] != nil)
+                found[path] = FoundCharacteristic(
+                    uuid: uuid, flags: properties["Flags"]?.strings ?? [],
+                    acquirable: properties["NotifyAcquired"] != nil)
             }
             if found.values.contains(where: { profile.notified.contains($0.uuid) }) || attempt == 9 {
                 return found
@@ -310,7 +326,8 @@ public final class DeviceLink: Sendable {
                 return true
             } catch {
                 guard case .bluez(let message) = error else { throw error }
-                if message.contains("org.bluez.Error.NotPermitted") || message.contains("org.bluez.Error.NotSupported") {
+                if message.contains("org.bluez.Error.NotPermitted") || message.contains("org.bluez.Error.NotSupported")
+                {
                     return false
                 }
                 guard message.contains("org.bluez.Error.InProgress"), attempt < 10 else { throw error }
@@ -322,13 +339,16 @@ public final class DeviceLink: Sendable {
 
     /// `AcquireNotify`: a socket reader for the characteristic, or `nil`
     /// when BlueZ refuses (the caller falls back to `StartNotify`).
-    private func acquire(_ path: String, _ uuid: CharacteristicUUID, _ sink: some CaptureSink)
+    private func acquire(
+        _ path: String, _ uuid: CharacteristicUUID, _ sink: some CaptureSink
+    )
         async throws(CaptureError) -> NotifySocketReader?
     {
         let reply: [DBusValue]
         do throws(CaptureError) {
-            reply = try await central.call(path: path, interface: BlueZ.characteristic, member: "AcquireNotify",
-                                           arguments: [.vardict([:])])
+            reply = try await central.call(
+                path: path, interface: BlueZ.characteristic, member: "AcquireNotify",
+                arguments: [.vardict([:])])
         } catch {
             guard case .bluez = error else { throw error }
             return nil
@@ -338,13 +358,16 @@ public final class DeviceLink: Sendable {
     }
 
     private func perform(_ write: CaptureProfile.Write, at path: String) async throws(CaptureError) {
-        _ = try await central.call(path: path, interface: BlueZ.characteristic, member: "WriteValue",
-                                   arguments: [.bytes(write.bytes), .vardict(["type": .string(write.type)])])
+        _ = try await central.call(
+            path: path, interface: BlueZ.characteristic, member: "WriteValue",
+            arguments: [.bytes(write.bytes), .vardict(["type": .string(write.type)])])
     }
 
-    private func property(_ path: String, _ interface: String, _ name: String) async throws(CaptureError) -> DBusValue? {
-        let reply = try await central.call(path: path, interface: BlueZ.properties, member: "Get",
-                                           arguments: [.string(interface), .string(name)])
+    private func property(_ path: String, _ interface: String, _ name: String) async throws(CaptureError) -> DBusValue?
+    {
+        let reply = try await central.call(
+            path: path, interface: BlueZ.properties, member: "Get",
+            arguments: [.string(interface), .string(name)])
         return reply.first?.unwrapped
     }
 
@@ -363,8 +386,9 @@ public final class DeviceLink: Sendable {
         func reportDrops() {
             let dropped = session.signals.droppedCount
             if dropped > reportedDrops {
-                sink.lost(time: HostClock.now(), count: dropped - reportedDrops, duration: nil,
-                          reason: "D-Bus signal buffer full")
+                sink.lost(
+                    time: HostClock.now(), count: dropped - reportedDrops, duration: nil,
+                    reason: "D-Bus signal buffer full")
                 reportedDrops = dropped
             }
         }
@@ -372,8 +396,9 @@ public final class DeviceLink: Sendable {
             for reader in session.readers.values { reader.stop() }
             reportDrops()
             for (uuid, gap) in removed {
-                sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
-                          reason: "characteristic \(uuid) removed by BlueZ")
+                sink.lost(
+                    time: gap.time, count: 0, duration: clock.now - gap.instant,
+                    reason: "characteristic \(uuid) removed by BlueZ")
             }
         }
         do {
@@ -394,11 +419,13 @@ public final class DeviceLink: Sendable {
                 switch signal.member {
                 case "PropertiesChanged":
                     guard signal.arguments.count >= 2, let interface = signal.arguments[0].string,
-                          let changed = signal.arguments[1].vardict
+                        let changed = signal.arguments[1].vardict
                     else { continue }
                     if interface == BlueZ.characteristic, let uuid = subscribed[signal.path],
-                       let value = changed["Value"]?.bytes {
-                        let notification = RawNotification(characteristic: uuid, bytes: value, receiveTime: HostClock.now())
+                        let value = changed["Value"]?.bytes
+                    {
+                        let notification = RawNotification(
+                            characteristic: uuid, bytes: value, receiveTime: HostClock.now())
                         sink.receive(notification)
                         if let reaction {
                             for write in reaction.writes(after: notification) {
@@ -407,7 +434,8 @@ public final class DeviceLink: Sendable {
                             }
                         }
                     } else if interface == BlueZ.device, signal.path == session.devicePath,
-                              changed["Connected"]?.bool == false {
+                        changed["Connected"]?.bool == false
+                    {
                         return "disconnected"
                     }
                 case "InterfacesRemoved":
@@ -418,24 +446,26 @@ public final class DeviceLink: Sendable {
                         removed[uuid] = (HostClock.now(), clock.now)
                         if subscribed.isEmpty {
                             // Nothing left to listen to: start over with a fresh connection.
-                            _ = try? await central.call(path: session.devicePath, interface: BlueZ.device,
-                                                        member: "Disconnect")
+                            _ = try? await central.call(
+                                path: session.devicePath, interface: BlueZ.device,
+                                member: "Disconnect")
                             return "every subscribed characteristic was removed"
                         }
                     }
                 case "InterfacesAdded":
                     // A removed characteristic that comes back is subscribed again.
                     guard let path = signal.arguments.first?.objectPath, path.hasPrefix(session.devicePath + "/"),
-                          let properties = signal.arguments.dropFirst().first?.dictionaryEntries?
-                              .first(where: { $0.key.string == BlueZ.characteristic })?.value.vardict,
-                          let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init),
-                          let gap = removed[uuid]
+                        let properties = signal.arguments.dropFirst().first?.dictionaryEntries?
+                            .first(where: { $0.key.string == BlueZ.characteristic })?.value.vardict,
+                        let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init),
+                        let gap = removed[uuid]
                     else { continue }
                     if try await startNotify(path) {
                         subscribed[path] = uuid
                         removed[uuid] = nil
-                        sink.lost(time: gap.time, count: 0, duration: clock.now - gap.instant,
-                                  reason: "characteristic \(uuid) removed by BlueZ")
+                        sink.lost(
+                            time: gap.time, count: 0, duration: clock.now - gap.instant,
+                            reason: "characteristic \(uuid) removed by BlueZ")
                     }
                 case "NameOwnerChanged":
                     let arguments = signal.arguments.compactMap(\.string)
@@ -458,8 +488,9 @@ public final class DeviceLink: Sendable {
             let paths = subscribed.keys.filter { session.readers[$0] == nil }
             await Task {
                 for path in paths {
-                    _ = try? await central.call(path: path, interface: BlueZ.characteristic, member: "StopNotify",
-                                                timeout: .seconds(1))
+                    _ = try? await central.call(
+                        path: path, interface: BlueZ.characteristic, member: "StopNotify",
+                        timeout: .seconds(1))
                 }
             }.value
             return nil

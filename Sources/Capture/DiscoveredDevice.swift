@@ -1,6 +1,6 @@
+import DBus
 public import Devices
 public import Families
-import DBus
 
 /// A device BlueZ knows of, as its `Device1` properties describe it: from a
 /// scan's advertisements or from BlueZ's cache.
@@ -57,8 +57,10 @@ public struct DiscoveredDevice: Sendable, Hashable {
     }
 
     /// Creates a device description.
-    public init(path: String, address: String, addressType: String? = nil, name: String? = nil, rssi: Int16? = nil,
-                manufacturerData: [UInt16: [UInt8]] = [:], serviceUUIDs: [String] = [], isConnected: Bool = false) {
+    public init(
+        path: String, address: String, addressType: String? = nil, name: String? = nil, rssi: Int16? = nil,
+        manufacturerData: [UInt16: [UInt8]] = [:], serviceUUIDs: [String] = [], isConnected: Bool = false
+    ) {
         self.path = path
         self.address = address
         self.addressType = addressType

@@ -19,7 +19,10 @@ final class NotifySocketReader: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts reading `fileDescriptor`, which the reader now owns.
-    init(fileDescriptor: Int32, characteristic: CharacteristicUUID, deliver: @escaping @Sendable (RawNotification) -> Void) {
+    init(
+        fileDescriptor: Int32, characteristic: CharacteristicUUID,
+        deliver: @escaping @Sendable (RawNotification) -> Void
+    ) {
         self.fileDescriptor = fileDescriptor
         self.characteristic = characteristic
         self.deliver = deliver
@@ -54,8 +57,10 @@ final class NotifySocketReader: Sendable {
                 }
                 // 0 with POLLHUP: the socket is closed; 0 alone: an empty notification.
                 if count == 0, events & Int32(POLLHUP) != 0 { return }
-                deliver(RawNotification(characteristic: characteristic, bytes: Array(buffer[0..<count]),
-                                        receiveTime: HostClock.now()))
+                deliver(
+                    RawNotification(
+                        characteristic: characteristic, bytes: Array(buffer[0..<count]),
+                        receiveTime: HostClock.now()))
             } else if events & Int32(POLLHUP | POLLERR) != 0 {
                 return
             }

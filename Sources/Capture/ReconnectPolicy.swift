@@ -16,8 +16,10 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var firstConnectionTimeout: Duration
 
     /// Creates a policy.
-    public init(initialDelay: Duration = .milliseconds(100), maximumDelay: Duration = .seconds(5),
-                firstConnectionTimeout: Duration = .seconds(30)) {
+    public init(
+        initialDelay: Duration = .milliseconds(100), maximumDelay: Duration = .seconds(5),
+        firstConnectionTimeout: Duration = .seconds(30)
+    ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.firstConnectionTimeout = firstConnectionTimeout

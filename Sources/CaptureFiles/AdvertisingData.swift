@@ -31,9 +31,11 @@ public struct AdvertisingData: Sendable, Hashable {
             case 0x04, 0x05:
                 var index = value.startIndex
                 while index + 4 <= value.endIndex {
-                    let short = UInt32(value[index]) | UInt32(value[index + 1]) << 8 | UInt32(value[index + 2]) << 16
+                    let short =
+                        UInt32(value[index]) | UInt32(value[index + 1]) << 8 | UInt32(value[index + 2]) << 16
                         | UInt32(value[index + 3]) << 24
-                    serviceUUIDs.append(CharacteristicUUID(high: UInt64(short) << 32 | 0x1000, low: 0x8000_0080_5F9B_34FB))
+                    serviceUUIDs.append(
+                        CharacteristicUUID(high: UInt64(short) << 32 | 0x1000, low: 0x8000_0080_5F9B_34FB))
                     index += 4
                 }
             case 0x06, 0x07:
@@ -63,7 +65,8 @@ public struct AdvertisingData: Sendable, Hashable {
 
     /// A 128-bit UUID from its 16 little-endian bytes.
     static func uuid128(_ bytes: ArraySlice<UInt8>) -> CharacteristicUUID {
-        var high: UInt64 = 0, low: UInt64 = 0
+        var high: UInt64 = 0
+        var low: UInt64 = 0
         let ordered = Array(bytes.reversed())
         for index in 0..<8 { high = high << 8 | UInt64(ordered[index]) }
         for index in 8..<16 { low = low << 8 | UInt64(ordered[index]) }

@@ -30,9 +30,11 @@ final class BTSnoopReader: CapturePacketReader {
         case 2001: linkType = .linuxMonitor
         default:
             let names: [UInt32: String] = [1003: "HCI BSCP", 1004: "HCI serial (H5)"]
-            throw CaptureFileError(.unsupported, "\(source.name): btsnoop datalink \(datalink)"
-                + (names[datalink].map { " (\($0))" } ?? "")
-                + " is not supported (supported: 1001 HCI UART, 1002 HCI H4, 2001 Linux monitor)")
+            throw CaptureFileError(
+                .unsupported,
+                "\(source.name): btsnoop datalink \(datalink)"
+                    + (names[datalink].map { " (\($0))" } ?? "")
+                    + " is not supported (supported: 1001 HCI UART, 1002 HCI H4, 2001 Linux monitor)")
         }
         source.skip(16)
     }
@@ -51,8 +53,11 @@ final class BTSnoopReader: CapturePacketReader {
             let drops = source.uint32(at: 12, bigEndian: true)
             let stamp = source.uint64(at: 16, bigEndian: true)
             guard includedLength <= CaptureByteSource.maximumRecordLength else {
-                throw CaptureFileError(.malformed, "\(source.name): the record at byte \(recordOffset) claims "
-                    + "\(includedLength) bytes (more than \(CaptureByteSource.maximumRecordLength); the file is damaged)")
+                throw CaptureFileError(
+                    .malformed,
+                    "\(source.name): the record at byte \(recordOffset) claims "
+                        + "\(includedLength) bytes (more than \(CaptureByteSource.maximumRecordLength); the file is damaged)"
+                )
             }
             guard try source.require(24 + includedLength) else {
                 endedInsideRecord = true
@@ -69,16 +74,19 @@ final class BTSnoopReader: CapturePacketReader {
                 // Bit 0: 0 sent, 1 received; bit 1: 0 data, 1 command or event.
                 let received = flags & 1 == 1
                 let kind: CapturedPacket.Kind = flags & 2 == 0 ? .acl : (received ? .event : .command)
-                packet = CapturedPacket(kind: kind, direction: received ? .received : .sent, time: nanoseconds,
-                                        bytes: bytes, originalLength: max(originalLength, includedLength))
+                packet = CapturedPacket(
+                    kind: kind, direction: received ? .received : .sent, time: nanoseconds,
+                    bytes: bytes, originalLength: max(originalLength, includedLength))
             case .linuxMonitor:
                 let (kind, direction) = CaptureLinkType.monitorKind(UInt16(truncatingIfNeeded: flags))
-                packet = CapturedPacket(kind: kind, direction: direction, time: nanoseconds,
-                                        adapter: UInt16(truncatingIfNeeded: flags >> 16), bytes: bytes,
-                                        originalLength: max(originalLength, includedLength))
+                packet = CapturedPacket(
+                    kind: kind, direction: direction, time: nanoseconds,
+                    adapter: UInt16(truncatingIfNeeded: flags >> 16), bytes: bytes,
+                    originalLength: max(originalLength, includedLength))
             default:
-                packet = CaptureLinkType.packet(linkType: .h4, bytes: bytes,
-                                                originalLength: max(originalLength, includedLength), time: nanoseconds)
+                packet = CaptureLinkType.packet(
+                    linkType: .h4, bytes: bytes,
+                    originalLength: max(originalLength, includedLength), time: nanoseconds)
                 if packet.direction == .unknown { packet.direction = flags & 1 == 1 ? .received : .sent }
             }
             packet.cumulativeDrops = UInt64(drops)

@@ -77,7 +77,8 @@ final class CaptureByteSource {
 
     /// A little- or big-endian 16-bit value `at` positions ahead (after `require`).
     func uint16(at: Int, bigEndian: Bool) -> UInt16 {
-        let a = UInt16(buffer[start + at]), b = UInt16(buffer[start + at + 1])
+        let a = UInt16(buffer[start + at])
+        let b = UInt16(buffer[start + at + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 

@@ -58,8 +58,10 @@ public struct CaptureExtractor {
                 convert()
             } else {
                 if reader.endedInsideRecord, only == nil {
-                    queue.append(.loss(device: nil, time: lastTime, count: 1, duration: nil,
-                                       reason: "\(reader.name) ends inside a record (the capture was cut short)"))
+                    queue.append(
+                        .loss(
+                            device: nil, time: lastTime, count: 1, duration: nil,
+                            reason: "\(reader.name) ends inside a record (the capture was cut short)"))
                 }
                 bytesBefore += reader.size
                 current += 1
@@ -75,8 +77,12 @@ public struct CaptureExtractor {
             case .value(let peer, let handle, let bytes, _, let time):
                 guard let index = indices[peer], only == nil || only == index else { continue }
                 let characteristic = inventory.devices[index].handles[handle] ?? CapturedDevice.standIn(for: handle)
-                queue.append(.notification(device: index, RawNotification(characteristic: characteristic,
-                                                                           bytes: bytes, receiveTime: time)))
+                queue.append(
+                    .notification(
+                        device: index,
+                        RawNotification(
+                            characteristic: characteristic,
+                            bytes: bytes, receiveTime: time)))
             case .loss(let peer, let time, let count, let reason):
                 let index = peer.flatMap { indices[$0] }
                 if let only, index != only, index != nil { continue }
@@ -86,9 +92,11 @@ public struct CaptureExtractor {
                 let connections = inventory.devices[index].connections
                 // A gap until the device connects again; its last disconnection ends its data (no loss).
                 guard let next = connections.first(where: { $0.start > time }) else { continue }
-                queue.append(.loss(device: index, time: time, count: 0,
-                                   duration: .nanoseconds(Int64(clamping: next.start - time)),
-                                   reason: "disconnected (\(Self.reason(reason)))"))
+                queue.append(
+                    .loss(
+                        device: index, time: time, count: 0,
+                        duration: .nanoseconds(Int64(clamping: next.start - time)),
+                        reason: "disconnected (\(Self.reason(reason)))"))
             case .write(let peer, let handle, _, _):
                 if let index = indices[peer] { writeCounts[index, default: [:]][handle, default: 0] += 1 }
             default:

@@ -50,8 +50,10 @@ public final class CaptureFileReader {
         name = source.name
         size = source.size
         guard try source.require(4) else {
-            throw CaptureFileError(.unknownFormat, "\(source.name): too short to be a capture file "
-                + "(\(source.size) bytes)")
+            throw CaptureFileError(
+                .unknownFormat,
+                "\(source.name): too short to be a capture file "
+                    + "(\(source.size) bytes)")
         }
         let magic = source.uint32(at: 0, bigEndian: true)
         switch magic {
@@ -75,8 +77,10 @@ public final class CaptureFileReader {
     private static func unknown(_ source: CaptureByteSource) -> CaptureFileError {
         let count = (try? source.require(8)) == true ? 8 : 4
         let head = source.bytes(at: 0, count: count).map { hexByte($0) }.joined(separator: " ")
-        return CaptureFileError(.unknownFormat, "\(source.name): not a btsnoop, pcapng or pcap file "
-            + "(it starts with \(head))")
+        return CaptureFileError(
+            .unknownFormat,
+            "\(source.name): not a btsnoop, pcapng or pcap file "
+                + "(it starts with \(head))")
     }
 
     /// The next packet, or `nil` at the end of the file.

@@ -68,7 +68,9 @@ public struct CaptureImport: Sendable {
     /// the device at `only`) as notifications, and the losses.
     ///
     /// - Throws: ``CaptureFileError`` for a file that cannot be opened.
-    public func extractor(for inventory: CaptureInventory, only: Int? = nil) throws(CaptureFileError)
+    public func extractor(
+        for inventory: CaptureInventory, only: Int? = nil
+    ) throws(CaptureFileError)
         -> CaptureExtractor
     {
         var readers: [CaptureFileReader] = []

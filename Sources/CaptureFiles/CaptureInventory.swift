@@ -125,13 +125,16 @@ public struct CaptureInventory: Sendable {
             }
         }
         // The family: the advertisement, then discovered services, then characteristics.
-        let advertised = families.family(manufacturerData: device.advertising.manufacturerData,
-                                         serviceUUIDs: device.advertising.serviceUUIDs.map(\.description))
+        let advertised = families.family(
+            manufacturerData: device.advertising.manufacturerData,
+            serviceUUIDs: device.advertising.serviceUUIDs.map(\.description))
         if let advertised {
             device.family = advertised
             device.familyEvidence = "advertisement"
-        } else if let discovered = families.family(manufacturerData: [:],
-                                                   serviceUUIDs: device.services.map(\.description)) {
+        } else if let discovered = families.family(
+            manufacturerData: [:],
+            serviceUUIDs: device.services.map(\.description))
+        {
             device.family = discovered
             device.familyEvidence = "discovered services"
         } else {
@@ -139,8 +142,9 @@ public struct CaptureInventory: Sendable {
             var best: (family: DeviceFamily, score: Int)?
             for descriptor in families.descriptors {
                 let own = Set(descriptor.capture.notified + descriptor.capture.read)
-                let others = Set(families.descriptors.filter { $0.family != descriptor.family }
-                    .flatMap { $0.capture.notified + $0.capture.read })
+                let others = Set(
+                    families.descriptors.filter { $0.family != descriptor.family }
+                        .flatMap { $0.capture.notified + $0.capture.read })
                 let score = known.intersection(own.subtracting(others)).count
                 if score > 0, score > best?.score ?? 0 { best = (descriptor.family, score) }
             }
@@ -152,8 +156,11 @@ public struct CaptureInventory: Sendable {
         // A family that notifies one characteristic: the one unresolved notifying handle is it.
         if let family = device.family, let descriptor = families[family], descriptor.capture.notified.count == 1 {
             let unresolved = device.valueCounts.keys.filter {
-                handles[$0] == nil && device.valueKinds[$0]?.isDisjoint(with: [.notification, .indication,
-                                                                               .multipleNotification]) == false
+                handles[$0] == nil
+                    && device.valueKinds[$0]?.isDisjoint(with: [
+                        .notification, .indication,
+                        .multipleNotification,
+                    ]) == false
             }
             if unresolved.count == 1, !handles.values.contains(descriptor.capture.notified[0]) {
                 handles[unresolved[0]] = descriptor.capture.notified[0]
@@ -170,7 +177,8 @@ public struct CaptureInventory: Sendable {
         device.unresolvedHandles = unresolved
         // The identifier: what the family reads in the advertisement, else the address.
         if let family = device.family, let identify = families[family]?.advertisement.identify,
-           let advertised = identify(device.advertising.manufacturerData), !advertised.isEmpty {
+            let advertised = identify(device.advertising.manufacturerData), !advertised.isEmpty
+        {
             device.identifier = advertised
         } else {
             device.identifier = device.peer.identifier

@@ -31,9 +31,11 @@ public enum CaptureLinkType: Sendable, Hashable {
 
     /// A description of a pcap link-type number this build does not read.
     static func unsupportedDescription(_ linkType: UInt32) -> String {
-        let known: [UInt32: String] = [1: "Ethernet", 105: "IEEE 802.11", 113: "Linux cooked", 127: "802.11 radiotap",
-                                       195: "IEEE 802.15.4", 251: "Bluetooth LE LL (no pseudo-header)",
-                                       255: "Bluetooth BR/EDR baseband", 272: "nRF sniffer for Bluetooth LE"]
+        let known: [UInt32: String] = [
+            1: "Ethernet", 105: "IEEE 802.11", 113: "Linux cooked", 127: "802.11 radiotap",
+            195: "IEEE 802.15.4", 251: "Bluetooth LE LL (no pseudo-header)",
+            255: "Bluetooth BR/EDR baseband", 272: "nRF sniffer for Bluetooth LE",
+        ]
         let name = known[linkType].map { " (\($0))" } ?? ""
         return "link type \(linkType)\(name) is not a Bluetooth HCI link type this build reads "
             + "(supported: 187, 201 HCI H4 with phdr, 254 Linux monitor, 256 LE link layer with phdr)"
@@ -48,43 +50,52 @@ public enum CaptureLinkType: Sendable, Hashable {
             }
             let kind = h4Kind(type)
             let direction: CapturedPacket.Direction = kind == .command ? .sent : kind == .event ? .received : .unknown
-            return CapturedPacket(kind: kind, direction: direction, time: time, bytes: Array(bytes.dropFirst()),
-                                  originalLength: max(0, originalLength - 1))
+            return CapturedPacket(
+                kind: kind, direction: direction, time: time, bytes: Array(bytes.dropFirst()),
+                originalLength: max(0, originalLength - 1))
         case .h4WithPseudoHeader:
             guard bytes.count >= 5 else {
-                return CapturedPacket(kind: .other, direction: .unknown, time: time, bytes: [],
-                                      originalLength: max(0, originalLength - 5))
+                return CapturedPacket(
+                    kind: .other, direction: .unknown, time: time, bytes: [],
+                    originalLength: max(0, originalLength - 5))
             }
             let flag = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-            return CapturedPacket(kind: h4Kind(bytes[4]), direction: flag & 1 == 0 ? .sent : .received, time: time,
-                                  bytes: Array(bytes[5...]), originalLength: max(0, originalLength - 5))
+            return CapturedPacket(
+                kind: h4Kind(bytes[4]), direction: flag & 1 == 0 ? .sent : .received, time: time,
+                bytes: Array(bytes[5...]), originalLength: max(0, originalLength - 5))
         case .linuxMonitor:
             guard bytes.count >= 4 else {
-                return CapturedPacket(kind: .other, direction: .unknown, time: time, bytes: [],
-                                      originalLength: max(0, originalLength - 4))
+                return CapturedPacket(
+                    kind: .other, direction: .unknown, time: time, bytes: [],
+                    originalLength: max(0, originalLength - 4))
             }
             let adapter = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
             let opcode = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
             let (kind, direction) = monitorKind(opcode)
-            return CapturedPacket(kind: kind, direction: direction, time: time, adapter: adapter,
-                                  bytes: Array(bytes[4...]), originalLength: max(0, originalLength - 4))
+            return CapturedPacket(
+                kind: kind, direction: direction, time: time, adapter: adapter,
+                bytes: Array(bytes[4...]), originalLength: max(0, originalLength - 4))
         case .lowEnergyLinkLayer:
             guard bytes.count >= 10 else {
-                return CapturedPacket(kind: .other, direction: .unknown, time: time, bytes: [],
-                                      originalLength: max(0, originalLength - 10))
+                return CapturedPacket(
+                    kind: .other, direction: .unknown, time: time, bytes: [],
+                    originalLength: max(0, originalLength - 10))
             }
             let flags = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
-            let direction: CapturedPacket.Direction = switch (flags >> 7) & 7 {
-            case 2: .sent
-            case 3: .received
-            default: .unknown
-            }
-            return CapturedPacket(kind: .linkLayer(flags: flags), direction: direction, time: time,
-                                  bytes: Array(bytes[10...]), originalLength: max(0, originalLength - 10))
+            let direction: CapturedPacket.Direction =
+                switch (flags >> 7) & 7 {
+                case 2: .sent
+                case 3: .received
+                default: .unknown
+                }
+            return CapturedPacket(
+                kind: .linkLayer(flags: flags), direction: direction, time: time,
+                bytes: Array(bytes[10...]), originalLength: max(0, originalLength - 10))
         case .hciUnencapsulated:
             // Only in btsnoop, whose reader types these packets from the record flags.
-            return CapturedPacket(kind: .other, direction: .unknown, time: time, bytes: bytes,
-                                  originalLength: originalLength)
+            return CapturedPacket(
+                kind: .other, direction: .unknown, time: time, bytes: bytes,
+                originalLength: originalLength)
         }
     }
 

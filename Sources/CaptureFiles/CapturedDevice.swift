@@ -82,8 +82,8 @@ public struct CapturedDevice: Sendable {
         if let type = peer.addressType { facts["address_type"] = type }
         if let name = advertising.name { facts["advertised_name"] = name }
         for (company, bytes) in advertising.manufacturerData {
-            facts["manufacturer_data_" + hexByte(UInt8(company >> 8)) + hexByte(UInt8(truncatingIfNeeded: company))]
-                = bytes.map(hexByte).joined()
+            facts["manufacturer_data_" + hexByte(UInt8(company >> 8)) + hexByte(UInt8(truncatingIfNeeded: company))] =
+                bytes.map(hexByte).joined()
         }
         if !advertising.serviceUUIDs.isEmpty {
             facts["advertised_services"] = advertising.serviceUUIDs.map(\.description).joined(separator: ",")

@@ -50,8 +50,10 @@ public struct CapturedPacket: Sendable, Hashable {
     public var cumulativeDrops: UInt64?
 
     /// Creates a packet.
-    public init(kind: Kind, direction: Direction, time: UInt64, adapter: UInt16 = 0, bytes: [UInt8],
-                originalLength: Int? = nil, cumulativeDrops: UInt64? = nil) {
+    public init(
+        kind: Kind, direction: Direction, time: UInt64, adapter: UInt16 = 0, bytes: [UInt8],
+        originalLength: Int? = nil, cumulativeDrops: UInt64? = nil
+    ) {
         self.kind = kind
         self.direction = direction
         self.time = time

@@ -48,8 +48,10 @@ public struct HCITrafficAnalyzer {
         if let cumulative = packet.cumulativeDrops, cumulative > drops {
             let count = cumulative - drops
             drops = cumulative
-            events.append(.loss(peer: nil, time: packet.time, count: Int(clamping: count),
-                                reason: "the capture dropped \(count) packet(s)"))
+            events.append(
+                .loss(
+                    peer: nil, time: packet.time, count: Int(clamping: count),
+                    reason: "the capture dropped \(count) packet(s)"))
         } else if let cumulative = packet.cumulativeDrops, cumulative < drops {
             drops = cumulative
         }
@@ -87,8 +89,10 @@ public struct HCITrafficAnalyzer {
     public mutating func finish(at time: UInt64, into events: inout [CaptureEvent]) {
         for link in Set(reassembler.pendingLinks) {
             let count = reassembler.drop(link)
-            events.append(.loss(peer: connection(link).peer, time: time, count: count,
-                                reason: "L2CAP frame never completed before the capture ended"))
+            events.append(
+                .loss(
+                    peer: connection(link).peer, time: time, count: count,
+                    reason: "L2CAP frame never completed before the capture ended"))
         }
         for link in connections.keys.sorted(by: { ($0.adapter, $0.handle) < ($1.adapter, $1.handle) }) {
             flushLongRead(link, into: &events)
@@ -124,8 +128,10 @@ public struct HCITrafficAnalyzer {
         }
     }
 
-    private mutating func leMeta(_ subevent: UInt8, _ p: [UInt8], packet: CapturedPacket,
-                                 into events: inout [CaptureEvent]) {
+    private mutating func leMeta(
+        _ subevent: UInt8, _ p: [UInt8], packet: CapturedPacket,
+        into events: inout [CaptureEvent]
+    ) {
         switch subevent {
         case 0x01, 0x0A, 0x29:
             // LE (Enhanced) Connection Complete: status, handle, role, peer address type, peer address.
@@ -141,10 +147,13 @@ public struct HCITrafficAnalyzer {
                 guard at + 9 <= p.count else { return }
                 let length = Int(p[at + 8])
                 guard at + 9 + length <= p.count else { return }
-                let peer = CapturePeer(address: CapturePeer.address(p[(at + 2)..<(at + 8)]),
-                                       addressType: CapturePeer.addressType(p[at + 1]))
-                events.append(.advertisement(peer: peer, data: AdvertisingData(p[(at + 9)..<(at + 9 + length)]),
-                                             time: packet.time))
+                let peer = CapturePeer(
+                    address: CapturePeer.address(p[(at + 2)..<(at + 8)]),
+                    addressType: CapturePeer.addressType(p[at + 1]))
+                events.append(
+                    .advertisement(
+                        peer: peer, data: AdvertisingData(p[(at + 9)..<(at + 9 + length)]),
+                        time: packet.time))
                 at += 10 + length
             }
         case 0x0D:
@@ -155,10 +164,13 @@ public struct HCITrafficAnalyzer {
                 guard at + 24 <= p.count else { return }
                 let length = Int(p[at + 23])
                 guard at + 24 + length <= p.count else { return }
-                let peer = CapturePeer(address: CapturePeer.address(p[(at + 3)..<(at + 9)]),
-                                       addressType: CapturePeer.addressType(p[at + 2]))
-                events.append(.advertisement(peer: peer, data: AdvertisingData(p[(at + 24)..<(at + 24 + length)]),
-                                             time: packet.time))
+                let peer = CapturePeer(
+                    address: CapturePeer.address(p[(at + 3)..<(at + 9)]),
+                    addressType: CapturePeer.addressType(p[at + 2]))
+                events.append(
+                    .advertisement(
+                        peer: peer, data: AdvertisingData(p[(at + 24)..<(at + 24 + length)]),
+                        time: packet.time))
                 at += 24 + length
             }
         default:
@@ -166,10 +178,13 @@ public struct HCITrafficAnalyzer {
         }
     }
 
-    private mutating func open(_ link: CaptureLink, peer: CapturePeer, time: UInt64, into events: inout [CaptureEvent]) {
+    private mutating func open(_ link: CaptureLink, peer: CapturePeer, time: UInt64, into events: inout [CaptureEvent])
+    {
         if reassembler.drop(link) > 0 {
-            events.append(.loss(peer: connections[link]?.peer ?? peer, time: time, count: 1,
-                                reason: "L2CAP frame never completed before the handle was reused"))
+            events.append(
+                .loss(
+                    peer: connections[link]?.peer ?? peer, time: time, count: 1,
+                    reason: "L2CAP frame never completed before the handle was reused"))
         }
         flushLongRead(link, into: &events)
         connections[link] = Connection(peer: peer)
@@ -180,8 +195,10 @@ public struct HCITrafficAnalyzer {
         let pending = reassembler.drop(link)
         let peer = connection(link).peer
         if pending > 0 {
-            events.append(.loss(peer: peer, time: time, count: pending,
-                                reason: "L2CAP frame never completed before the disconnection"))
+            events.append(
+                .loss(
+                    peer: peer, time: time, count: pending,
+                    reason: "L2CAP frame never completed before the disconnection"))
         }
         flushLongRead(link, into: &events)
         connections[link] = nil
@@ -199,9 +216,10 @@ public struct HCITrafficAnalyzer {
 
     private mutating func acl(_ packet: CapturedPacket, into events: inout [CaptureEvent]) {
         guard packet.direction != .unknown,
-              let (link, outcomes) = reassembler.add(packet.bytes, adapter: packet.adapter,
-                                                     received: packet.direction == .received,
-                                                     truncated: packet.isTruncated)
+            let (link, outcomes) = reassembler.add(
+                packet.bytes, adapter: packet.adapter,
+                received: packet.direction == .received,
+                truncated: packet.isTruncated)
         else {
             if packet.isTruncated {
                 events.append(.loss(peer: nil, time: packet.time, count: 1, reason: "ACL packet cut by the capture"))
@@ -216,22 +234,27 @@ public struct HCITrafficAnalyzer {
                 events.append(.loss(peer: connection(link).peer, time: packet.time, count: 1, reason: reason))
             case .frame(let channel, let payload):
                 guard channel == 4 else { continue }
-                attribute(payload, link: link, fromDevice: packet.direction == .received, time: packet.time,
-                          into: &events)
+                attribute(
+                    payload, link: link, fromDevice: packet.direction == .received, time: packet.time,
+                    into: &events)
             }
         }
     }
 
     /// One ATT PDU on `link`; `fromDevice` when the remote device sent it.
-    private mutating func attribute(_ pdu: [UInt8], link: CaptureLink, fromDevice: Bool, time: UInt64,
-                                    into events: inout [CaptureEvent]) {
+    private mutating func attribute(
+        _ pdu: [UInt8], link: CaptureLink, fromDevice: Bool, time: UInt64,
+        into events: inout [CaptureEvent]
+    ) {
         guard let opcode = pdu.first else { return }
         var state = connection(link)
         defer { connections[link] = state }
         let peer = state.peer
         func malformed(_ what: String) {
-            events.append(.loss(peer: peer, time: time, count: 1,
-                                reason: "malformed ATT \(what) (\(pdu.count) bytes)"))
+            events.append(
+                .loss(
+                    peer: peer, time: time, count: 1,
+                    reason: "malformed ATT \(what) (\(pdu.count) bytes)"))
         }
         if !fromDevice {
             // The host as client: remember the request its response answers.
@@ -260,8 +283,10 @@ public struct HCITrafficAnalyzer {
         switch opcode {
         case 0x1B, 0x1D:
             guard pdu.count >= 3 else { return malformed(opcode == 0x1B ? "notification" : "indication") }
-            events.append(.value(peer: peer, handle: le16(pdu[...], 1), bytes: Array(pdu[3...]),
-                                 kind: opcode == 0x1B ? .notification : .indication, time: time))
+            events.append(
+                .value(
+                    peer: peer, handle: le16(pdu[...], 1), bytes: Array(pdu[3...]),
+                    kind: opcode == 0x1B ? .notification : .indication, time: time))
         case 0x23:
             var at = 1
             var values: [CaptureEvent] = []
@@ -270,8 +295,10 @@ public struct HCITrafficAnalyzer {
                 let handle = le16(pdu[...], at)
                 let length = Int(le16(pdu[...], at + 2))
                 guard at + 4 + length <= pdu.count else { return malformed("multiple handle notification") }
-                values.append(.value(peer: peer, handle: handle, bytes: Array(pdu[(at + 4)..<(at + 4 + length)]),
-                                     kind: .multipleNotification, time: time))
+                values.append(
+                    .value(
+                        peer: peer, handle: handle, bytes: Array(pdu[(at + 4)..<(at + 4 + length)]),
+                        kind: .multipleNotification, time: time))
                 at += 4 + length
             }
             events.append(contentsOf: values)
@@ -307,8 +334,10 @@ public struct HCITrafficAnalyzer {
                     }
                 } else if let requested, requested != CharacteristicUUID(short: 0x2802) {
                     events.append(.characteristic(peer: peer, handle: handle, uuid: requested))
-                    events.append(.value(peer: peer, handle: handle, bytes: Array(pdu[(at + 2)..<(at + size)]),
-                                         kind: .read, time: time))
+                    events.append(
+                        .value(
+                            peer: peer, handle: handle, bytes: Array(pdu[(at + 2)..<(at + size)]),
+                            kind: .read, time: time))
                 }
                 at += size
             }

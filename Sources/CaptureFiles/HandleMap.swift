@@ -32,15 +32,21 @@ public struct HandleMap: Sendable, Hashable {
                 .map(String.init)
             if words.isEmpty { continue }
             guard words.count == 2 || words.count == 3 else {
-                throw CaptureFileError(.handleMap, "\(name):\(number + 1): expected [address] handle uuid, "
-                    + "found '\(content.trimmingCharacters(in: .whitespaces))'")
+                throw CaptureFileError(
+                    .handleMap,
+                    "\(name):\(number + 1): expected [address] handle uuid, "
+                        + "found '\(content.trimmingCharacters(in: .whitespaces))'")
             }
             let handleText = words[words.count - 2]
-            let handle = handleText.lowercased().hasPrefix("0x") ? UInt16(handleText.dropFirst(2), radix: 16)
+            let handle =
+                handleText.lowercased().hasPrefix("0x")
+                ? UInt16(handleText.dropFirst(2), radix: 16)
                 : UInt16(handleText)
             guard let handle, handle > 0 else {
-                throw CaptureFileError(.handleMap, "\(name):\(number + 1): '\(handleText)' is not an ATT handle "
-                    + "(0x0001 to 0xffff)")
+                throw CaptureFileError(
+                    .handleMap,
+                    "\(name):\(number + 1): '\(handleText)' is not an ATT handle "
+                        + "(0x0001 to 0xffff)")
             }
             guard let uuid = CharacteristicUUID(words[words.count - 1]) else {
                 throw CaptureFileError(.handleMap, "\(name):\(number + 1): '\(words[words.count - 1])' is not a UUID")
@@ -49,8 +55,10 @@ public struct HandleMap: Sendable, Hashable {
                 let address = words[0].uppercased()
                 let parts = address.split(separator: ":")
                 guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
-                    throw CaptureFileError(.handleMap, "\(name):\(number + 1): '\(words[0])' is not a Bluetooth "
-                        + "address (AA:BB:CC:DD:EE:FF)")
+                    throw CaptureFileError(
+                        .handleMap,
+                        "\(name):\(number + 1): '\(words[0])' is not a Bluetooth "
+                            + "address (AA:BB:CC:DD:EE:FF)")
                 }
                 byAddress[address, default: [:]][handle] = uuid
             } else {

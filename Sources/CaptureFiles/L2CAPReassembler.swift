@@ -28,7 +28,9 @@ struct L2CAPReassembler {
 
     /// Adds the ACL packet `bytes` (handle, flags, length, data) of `adapter` going `direction`
     /// and returns what it completed or broke, in order. `truncated` marks a packet the capture cut.
-    mutating func add(_ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool)
+    mutating func add(
+        _ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool
+    )
         -> (link: CaptureLink, outcomes: [Outcome])?
     {
         guard bytes.count >= 4 else { return nil }
@@ -39,8 +41,14 @@ struct L2CAPReassembler {
         let key = Key(link: link, received: received)
         if truncated || declared > bytes.count - 4 {
             let had = partials.removeValue(forKey: key)
-            return (link, [.broken("ACL packet cut by the capture (\(bytes.count - 4) of \(declared) bytes)"
-                + (had != nil ? "; its L2CAP frame is lost" : ""))])
+            return (
+                link,
+                [
+                    .broken(
+                        "ACL packet cut by the capture (\(bytes.count - 4) of \(declared) bytes)"
+                            + (had != nil ? "; its L2CAP frame is lost" : ""))
+                ]
+            )
         }
         let data = bytes[4..<(4 + declared)]
         if boundary == 1 {
@@ -50,8 +58,14 @@ struct L2CAPReassembler {
             partial.bytes.append(contentsOf: data)
             if partial.bytes.count > partial.expected {
                 partials[key] = nil
-                return (link, [.broken("L2CAP frame longer than its header says (\(partial.bytes.count) of "
-                    + "\(partial.expected) bytes)")])
+                return (
+                    link,
+                    [
+                        .broken(
+                            "L2CAP frame longer than its header says (\(partial.bytes.count) of "
+                                + "\(partial.expected) bytes)")
+                    ]
+                )
             }
             if partial.bytes.count == partial.expected {
                 partials[key] = nil
@@ -92,4 +106,3 @@ struct L2CAPReassembler {
         .frame(channel: UInt16(bytes[2]) | UInt16(bytes[3]) << 8, payload: Array(bytes[4...]))
     }
 }
-

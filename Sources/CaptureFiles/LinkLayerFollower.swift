@@ -37,7 +37,7 @@ struct LinkLayerFollower {
         let bytes = packet.bytes
         // Access address, 2-byte header, payload, 3-byte CRC.
         guard bytes.count >= 6 else { return }
-        if flags & 0x0400 != 0, flags & 0x0800 == 0 { return }   // CRC checked and bad
+        if flags & 0x0400 != 0, flags & 0x0800 == 0 { return }  // CRC checked and bad
         let access = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
         let header = bytes[4]
         let length = Int(bytes[5])
@@ -71,8 +71,10 @@ struct LinkLayerFollower {
         if connection.encrypted {
             if !connection.reportedEncryption {
                 connection.reportedEncryption = true
-                emit(.broken(connection.link, "the connection is encrypted: its data cannot be read over the air",
-                             packet.time))
+                emit(
+                    .broken(
+                        connection.link, "the connection is encrypted: its data cannot be read over the air",
+                        packet.time))
             }
             return
         }
@@ -90,15 +92,18 @@ struct LinkLayerFollower {
             }
         }
         if let last = connection.lastSequence[fromPeripheral], last.sn == sn, last.payload.elementsEqual(payload) {
-            return   // a retransmission
+            return  // a retransmission
         }
         connection.lastSequence[fromPeripheral] = (sn, Array(payload))
         let boundary: UInt16 = llid == 2 ? 0x2000 : 0x1000
         let handleField = connection.link.handle | boundary
-        let acl = [UInt8(handleField & 0xFF), UInt8(handleField >> 8), UInt8(length & 0xFF), UInt8(length >> 8)]
+        let acl =
+            [UInt8(handleField & 0xFF), UInt8(handleField >> 8), UInt8(length & 0xFF), UInt8(length >> 8)]
             + payload
-        guard let (link, outcomes) = reassembler.add(acl, adapter: Self.airAdapter, received: fromPeripheral,
-                                                     truncated: packet.isTruncated)
+        guard
+            let (link, outcomes) = reassembler.add(
+                acl, adapter: Self.airAdapter, received: fromPeripheral,
+                truncated: packet.isTruncated)
         else { return }
         for outcome in outcomes {
             switch outcome {
@@ -107,7 +112,9 @@ struct LinkLayerFollower {
             case .broken(let reason):
                 emit(.broken(link, reason, packet.time))
             case .frame(let channel, let frame):
-                if channel == 4 { emit(.attribute(link, fromPeripheral: fromPeripheral, payload: frame, time: packet.time)) }
+                if channel == 4 {
+                    emit(.attribute(link, fromPeripheral: fromPeripheral, payload: frame, time: packet.time))
+                }
             }
         }
     }
@@ -120,15 +127,18 @@ struct LinkLayerFollower {
         switch type {
         case 0, 2, 4, 6:
             guard payload.count >= 6 else { return }
-            let peer = CapturePeer(address: CapturePeer.address(payload[start..<(start + 6)]),
-                                   addressType: txRandom ? "random" : "public")
+            let peer = CapturePeer(
+                address: CapturePeer.address(payload[start..<(start + 6)]),
+                addressType: txRandom ? "random" : "public")
             emit(.event(.advertisement(peer: peer, data: AdvertisingData(payload[(start + 6)...]), time: time)))
         case 5:
             // CONNECT_IND: InitA, AdvA, then the access address of the connection.
             guard payload.count >= 16 else { return }
-            let peer = CapturePeer(address: CapturePeer.address(payload[(start + 6)..<(start + 12)]),
-                                   addressType: rxRandom ? "random" : "public")
-            let access = UInt32(payload[start + 12]) | UInt32(payload[start + 13]) << 8
+            let peer = CapturePeer(
+                address: CapturePeer.address(payload[(start + 6)..<(start + 12)]),
+                addressType: rxRandom ? "random" : "public")
+            let access =
+                UInt32(payload[start + 12]) | UInt32(payload[start + 13]) << 8
                 | UInt32(payload[start + 14]) << 16 | UInt32(payload[start + 15]) << 24
             let link = CaptureLink(adapter: Self.airAdapter, handle: nextHandle)
             nextHandle = nextHandle % 0x0EFF + 1

@@ -35,8 +35,10 @@ final class PCAPNGReader: CapturePacketReader {
         while true {
             if try source.isExhausted() {
                 if !sawSupportedInterface, let first = interfaces.first {
-                    throw CaptureFileError(.unsupported, "\(source.name): "
-                        + CaptureLinkType.unsupportedDescription(first.rawLinkType))
+                    throw CaptureFileError(
+                        .unsupported,
+                        "\(source.name): "
+                            + CaptureLinkType.unsupportedDescription(first.rawLinkType))
                 }
                 return nil
             }
@@ -53,8 +55,10 @@ final class PCAPNGReader: CapturePacketReader {
                 case 0x1A2B_3C4D: bigEndian = false
                 case 0x4D3C_2B1A: bigEndian = true
                 default:
-                    throw CaptureFileError(.malformed, "\(source.name): the section header at byte \(blockOffset) "
-                        + "has no valid byte-order magic")
+                    throw CaptureFileError(
+                        .malformed,
+                        "\(source.name): the section header at byte \(blockOffset) "
+                            + "has no valid byte-order magic")
                 }
                 interfaces = []
             } else if blockOffset == 0 {
@@ -63,23 +67,28 @@ final class PCAPNGReader: CapturePacketReader {
             let blockType = source.uint32(at: 0, bigEndian: bigEndian)
             let length = Int(source.uint32(at: 4, bigEndian: bigEndian))
             guard length >= 12, length % 4 == 0, length <= Self.maximumBlockLength else {
-                throw CaptureFileError(.malformed, "\(source.name): the block at byte \(blockOffset) has length \(length) "
-                    + "(expected a multiple of 4 from 12 to \(Self.maximumBlockLength); the file is damaged)")
+                throw CaptureFileError(
+                    .malformed,
+                    "\(source.name): the block at byte \(blockOffset) has length \(length) "
+                        + "(expected a multiple of 4 from 12 to \(Self.maximumBlockLength); the file is damaged)")
             }
             guard try source.require(length) else {
                 endedInsideRecord = true
                 return nil
             }
             guard Int(source.uint32(at: length - 4, bigEndian: bigEndian)) == length else {
-                throw CaptureFileError(.malformed, "\(source.name): the block at byte \(blockOffset) does not end "
-                    + "with its length \(length) (the file is damaged)")
+                throw CaptureFileError(
+                    .malformed,
+                    "\(source.name): the block at byte \(blockOffset) does not end "
+                        + "with its length \(length) (the file is damaged)")
             }
             defer { source.skip(length) }
             switch blockType {
             case 0x0A0D_0D0A:
                 let major = source.uint16(at: 12, bigEndian: bigEndian)
                 guard major == 1 else {
-                    throw CaptureFileError(.unsupported, "\(source.name): pcapng version \(major) is not supported (only 1)")
+                    throw CaptureFileError(
+                        .unsupported, "\(source.name): pcapng version \(major) is not supported (only 1)")
                 }
             case 1:
                 guard length >= 20 else { throw malformed("interface description", at: blockOffset) }
@@ -98,19 +107,26 @@ final class PCAPNGReader: CapturePacketReader {
                 interfaces.append(interface)
             case 6, 2:
                 guard length >= 32 else { throw malformed("packet", at: blockOffset) }
-                let id = blockType == 6 ? Int(source.uint32(at: 8, bigEndian: bigEndian))
+                let id =
+                    blockType == 6
+                    ? Int(source.uint32(at: 8, bigEndian: bigEndian))
                     : Int(source.uint16(at: 8, bigEndian: bigEndian))
-                let stamp = UInt64(source.uint32(at: 12, bigEndian: bigEndian)) << 32
+                let stamp =
+                    UInt64(source.uint32(at: 12, bigEndian: bigEndian)) << 32
                     | UInt64(source.uint32(at: 16, bigEndian: bigEndian))
                 let captured = Int(source.uint32(at: 20, bigEndian: bigEndian))
                 let original = Int(source.uint32(at: 24, bigEndian: bigEndian))
                 guard captured <= length - 32 else {
-                    throw CaptureFileError(.malformed, "\(source.name): the packet block at byte \(blockOffset) "
-                        + "claims \(captured) bytes in a block of \(length)")
+                    throw CaptureFileError(
+                        .malformed,
+                        "\(source.name): the packet block at byte \(blockOffset) "
+                            + "claims \(captured) bytes in a block of \(length)")
                 }
                 guard interfaces.indices.contains(id) else {
-                    throw CaptureFileError(.malformed, "\(source.name): the packet block at byte \(blockOffset) "
-                        + "refers to interface \(id), which was not described")
+                    throw CaptureFileError(
+                        .malformed,
+                        "\(source.name): the packet block at byte \(blockOffset) "
+                            + "refers to interface \(id), which was not described")
                 }
                 if blockType == 2 {
                     drops += UInt64(source.uint16(at: 10, bigEndian: bigEndian))
@@ -127,15 +143,18 @@ final class PCAPNGReader: CapturePacketReader {
                 }
                 let time = Self.nanoseconds(stamp, interface: interface)
                 lastTime = time
-                var packet = CaptureLinkType.packet(linkType: linkType, bytes: source.bytes(at: 28, count: captured),
-                                                    originalLength: max(original, captured), time: time)
+                var packet = CaptureLinkType.packet(
+                    linkType: linkType, bytes: source.bytes(at: 28, count: captured),
+                    originalLength: max(original, captured), time: time)
                 packet.cumulativeDrops = drops
                 return packet
             case 3:
                 guard length >= 16 else { throw malformed("simple packet", at: blockOffset) }
                 guard let interface = interfaces.first else {
-                    throw CaptureFileError(.malformed, "\(source.name): a simple packet block at byte \(blockOffset) "
-                        + "comes before any interface description")
+                    throw CaptureFileError(
+                        .malformed,
+                        "\(source.name): a simple packet block at byte \(blockOffset) "
+                            + "comes before any interface description")
                 }
                 guard let linkType = interface.linkType else {
                     skippedRecords += 1
@@ -143,8 +162,9 @@ final class PCAPNGReader: CapturePacketReader {
                 }
                 let original = Int(source.uint32(at: 8, bigEndian: bigEndian))
                 let captured = min(original, length - 16)
-                var packet = CaptureLinkType.packet(linkType: linkType, bytes: source.bytes(at: 12, count: captured),
-                                                    originalLength: original, time: lastTime)
+                var packet = CaptureLinkType.packet(
+                    linkType: linkType, bytes: source.bytes(at: 12, count: captured),
+                    originalLength: original, time: lastTime)
                 packet.cumulativeDrops = drops
                 return packet
             default:
@@ -199,7 +219,9 @@ final class PCAPNGReader: CapturePacketReader {
         if interface.offsetSeconds != 0 {
             let offset = interface.offsetSeconds.multipliedReportingOverflow(by: 1_000_000_000)
             if !offset.overflow {
-                value = offset.partialValue >= 0 ? value &+ UInt64(offset.partialValue)
+                value =
+                    offset.partialValue >= 0
+                    ? value &+ UInt64(offset.partialValue)
                     : value - min(value, UInt64(-offset.partialValue))
             }
         }

@@ -45,8 +45,10 @@ final class PCAPReader: CapturePacketReader {
         let included = Int(source.uint32(at: 8, bigEndian: bigEndian))
         let original = Int(source.uint32(at: 12, bigEndian: bigEndian))
         guard included <= CaptureByteSource.maximumRecordLength else {
-            throw CaptureFileError(.malformed, "\(source.name): the record at byte \(recordOffset) claims "
-                + "\(included) bytes (more than \(CaptureByteSource.maximumRecordLength); the file is damaged)")
+            throw CaptureFileError(
+                .malformed,
+                "\(source.name): the record at byte \(recordOffset) claims "
+                    + "\(included) bytes (more than \(CaptureByteSource.maximumRecordLength); the file is damaged)")
         }
         guard try source.require(16 + included) else {
             endedInsideRecord = true
@@ -55,7 +57,8 @@ final class PCAPReader: CapturePacketReader {
         let bytes = source.bytes(at: 16, count: included)
         source.skip(16 + included)
         let time = seconds * 1_000_000_000 + (nanosecond ? fraction : fraction * 1000)
-        return CaptureLinkType.packet(linkType: linkType, bytes: bytes, originalLength: max(original, included),
-                                      time: time)
+        return CaptureLinkType.packet(
+            linkType: linkType, bytes: bytes, originalLength: max(original, included),
+            time: time)
     }
 }

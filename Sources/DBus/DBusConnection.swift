@@ -269,7 +269,7 @@ public final class DBusConnection: Sendable {
         do {
             let reply = try await callBus("GetNameOwner", [.string(name)])
             return reply.first?.string
-        } catch where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+        } catch  where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
             return nil
         }
     }

@@ -125,11 +125,15 @@ public struct DBusMatchRule: Sendable, Hashable {
         }
         if let destination { try Validation.busName(destination, "match rule destination") }
         for (index, value) in arguments {
-            guard (0...63).contains(index) else { throw .invalidArgument("match rule argument index \(index) is not in 0…63") }
+            guard (0...63).contains(index) else {
+                throw .invalidArgument("match rule argument index \(index) is not in 0…63")
+            }
             try Validation.string(value, "match rule arg\(index)")
         }
         for (index, value) in argumentPaths {
-            guard (0...63).contains(index) else { throw .invalidArgument("match rule argument index \(index) is not in 0…63") }
+            guard (0...63).contains(index) else {
+                throw .invalidArgument("match rule argument index \(index) is not in 0…63")
+            }
             try Validation.string(value, "match rule arg\(index)path")
         }
         guard ruleString.utf8.count <= 1024 else {
@@ -145,8 +149,10 @@ public struct DBusMatchRule: Sendable, Hashable {
 
     /// Whether the header fields match. `owner` is the current unique owner
     /// of a well-known ``sender`` (`nil`: none, or not known yet).
-    func matchesHeader(sender messageSender: String, path messagePath: String, interface messageInterface: String,
-                       member messageMember: String, destination messageDestination: String?, owner: String?) -> Bool {
+    func matchesHeader(
+        sender messageSender: String, path messagePath: String, interface messageInterface: String,
+        member messageMember: String, destination messageDestination: String?, owner: String?
+    ) -> Bool {
         if let sender {
             if wellKnownSender != nil {
                 guard let owner, owner == messageSender else { return false }
@@ -158,7 +164,8 @@ public struct DBusMatchRule: Sendable, Hashable {
         if let member, member != messageMember { return false }
         if let path, path != messagePath { return false }
         if let pathNamespace {
-            let inside = pathNamespace == "/" || messagePath == pathNamespace || messagePath.hasPrefix(pathNamespace + "/")
+            let inside =
+                pathNamespace == "/" || messagePath == pathNamespace || messagePath.hasPrefix(pathNamespace + "/")
             if !inside { return false }
         }
         if let destination, destination != messageDestination { return false }

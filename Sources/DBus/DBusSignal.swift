@@ -36,11 +36,16 @@ public struct DBusSignal: Sendable, Hashable {
     /// try bus.emit(DBusSignal(path: "/org/example/Sensor", interface: "org.example.Sensor",
     ///                         member: "Reading", arguments: [.double(21.5)]))
     /// ```
-    public init(path: String, interface: String, member: String, arguments: [DBusValue] = [], destination: String? = nil) {
-        self.init(sender: "", path: path, interface: interface, member: member, destination: destination, arguments: arguments)
+    public init(
+        path: String, interface: String, member: String, arguments: [DBusValue] = [], destination: String? = nil
+    ) {
+        self.init(
+            sender: "", path: path, interface: interface, member: member, destination: destination, arguments: arguments
+        )
     }
 
-    init(sender: String, path: String, interface: String, member: String, destination: String?, arguments: [DBusValue]) {
+    init(sender: String, path: String, interface: String, member: String, destination: String?, arguments: [DBusValue])
+    {
         self.sender = sender
         self.path = path
         self.interface = interface

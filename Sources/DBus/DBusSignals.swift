@@ -34,9 +34,11 @@ public struct DBusSignals: Publisher, Sendable {
     private let subscription: SubjectSubscription<DBusSignal, DBusError>
     private let registration: SignalRegistration
 
-    init(subject: PassthroughSubject<DBusSignal, DBusError>,
-         subscription: SubjectSubscription<DBusSignal, DBusError>,
-         registration: SignalRegistration) {
+    init(
+        subject: PassthroughSubject<DBusSignal, DBusError>,
+        subscription: SubjectSubscription<DBusSignal, DBusError>,
+        registration: SignalRegistration
+    ) {
         self.subject = subject
         self.subscription = subscription
         self.registration = registration
@@ -80,7 +82,9 @@ public struct DBusSignals: Publisher, Sendable {
         /// ```swift
         /// while let signal = try await iterator.next() { print(signal.member) }
         /// ```
-        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(DBusError) -> DBusSignal? {
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws(DBusError) -> DBusSignal? {
             do {
                 guard let signal = try await base.next(isolation: actor) else {
                     registration = nil

@@ -1,6 +1,6 @@
-import Streams
 import Glibc
 import Locking
+import Streams
 
 /// A unix file descriptor carried in a D-Bus message (type `h`), which owns
 /// its descriptor.

@@ -70,7 +70,9 @@ extension DBusValue {
     public static func vardict(_ dictionary: [String: DBusValue]) -> DBusValue {
         .dictionary(
             keySignature: "s", valueSignature: "v",
-            dictionary.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
+            dictionary.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            }
         )
     }
 
@@ -104,7 +106,9 @@ extension DBusValue {
     public static func uint16KeyedVardict(_ dictionary: [UInt16: DBusValue]) -> DBusValue {
         .dictionary(
             keySignature: "q", valueSignature: "v",
-            dictionary.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .uint16($0.key), value: .variant($0.value)) }
+            dictionary.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .uint16($0.key), value: .variant($0.value))
+            }
         )
     }
 
@@ -145,7 +149,9 @@ extension DBusValue {
                     key: .objectPath(path),
                     value: .dictionary(
                         keySignature: "s", valueSignature: "a{sv}",
-                        interfaces.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .vardict($0.value)) }
+                        interfaces.sorted { $0.key < $1.key }.map {
+                            DBusDictionaryEntry(key: .string($0.key), value: .vardict($0.value))
+                        }
                     )
                 )
             }

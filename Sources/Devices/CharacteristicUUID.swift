@@ -45,9 +45,9 @@ public struct CharacteristicUUID: Sendable, Hashable, Comparable, CustomStringCo
         }
         let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
         guard groups == [8, 4, 4, 4, 12], hex.count == 32,
-              hex.allSatisfy(\.isHexDigit),
-              let high = UInt64(hex.prefix(16), radix: 16),
-              let low = UInt64(hex.suffix(16), radix: 16)
+            hex.allSatisfy(\.isHexDigit),
+            let high = UInt64(hex.prefix(16), radix: 16),
+            let low = UInt64(hex.suffix(16), radix: 16)
         else { return nil }
         self.init(high: high, low: low)
     }
@@ -55,7 +55,7 @@ public struct CharacteristicUUID: Sendable, Hashable, Comparable, CustomStringCo
     /// The 16-bit assigned number, when this UUID is on the Bluetooth base UUID.
     public var shortValue: UInt16? {
         guard low == Self.baseLow, high & 0xFFFF_0000_FFFF_FFFF == Self.baseHigh,
-              high >> 48 == 0
+            high >> 48 == 0
         else { return nil }
         return UInt16(truncatingIfNeeded: high >> 32)
     }

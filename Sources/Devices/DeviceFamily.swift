@@ -24,8 +24,10 @@ public struct DeviceFamily: RawRepresentable, Sendable, Hashable, Comparable, Co
     public init?(rawValue: String) {
         let bytes = Array(rawValue.utf8)
         guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 32,
-              bytes.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                  || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") })
+            bytes.allSatisfy({
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+            })
         else { return nil }
         self.rawValue = rawValue
     }
@@ -45,8 +47,10 @@ public struct DeviceFamily: RawRepresentable, Sendable, Hashable, Comparable, Co
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let family = DeviceFamily(rawValue: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "'\(name)' is not a family name"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "'\(name)' is not a family name"))
         }
         self = family
     }

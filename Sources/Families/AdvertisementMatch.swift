@@ -22,8 +22,10 @@ public struct AdvertisementMatch: Sendable {
     public var identify: (@Sendable ([UInt16: [UInt8]]) -> String?)?
 
     /// Creates a match.
-    public init(services: [CharacteristicUUID] = [], fallbackServices: [CharacteristicUUID] = [],
-                identify: (@Sendable ([UInt16: [UInt8]]) -> String?)? = nil) {
+    public init(
+        services: [CharacteristicUUID] = [], fallbackServices: [CharacteristicUUID] = [],
+        identify: (@Sendable ([UInt16: [UInt8]]) -> String?)? = nil
+    ) {
         self.services = services
         self.fallbackServices = fallbackServices
         self.identify = identify

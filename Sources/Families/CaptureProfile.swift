@@ -56,9 +56,11 @@ public struct CaptureProfile: Sendable {
     ///   - startupWrites: Commands written, in order, once subscribed.
     ///   - makeReaction: Makes the per-connection logic that answers notifications.
     ///   - reactionCharacteristics: The characteristics the reaction reads.
-    public init(family: DeviceFamily, notified: [CharacteristicUUID], read: [CharacteristicUUID] = [],
-                startupWrites: [Write] = [], makeReaction: (@Sendable () -> any CaptureReaction)? = nil,
-                reactionCharacteristics: [CharacteristicUUID] = []) {
+    public init(
+        family: DeviceFamily, notified: [CharacteristicUUID], read: [CharacteristicUUID] = [],
+        startupWrites: [Write] = [], makeReaction: (@Sendable () -> any CaptureReaction)? = nil,
+        reactionCharacteristics: [CharacteristicUUID] = []
+    ) {
         self.family = family
         self.notified = notified
         self.read = read
@@ -67,4 +69,3 @@ public struct CaptureProfile: Sendable {
         self.reactionCharacteristics = reactionCharacteristics
     }
 }
-

@@ -25,10 +25,12 @@ public struct DeviceRecorderOptions {
     public var observer: ((ObservedValue) throws(RecordingError) -> Void)?
 
     /// Creates options.
-    public init(identifier: String, name: String, metadata: [String: String] = [:],
-                decoderOptions: FamilyOptions = FamilyOptions(),
-                recordsTypedStream: ((String) -> Bool)? = nil,
-                observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil) {
+    public init(
+        identifier: String, name: String, metadata: [String: String] = [:],
+        decoderOptions: FamilyOptions = FamilyOptions(),
+        recordsTypedStream: ((String) -> Bool)? = nil,
+        observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil
+    ) {
         self.identifier = identifier
         self.name = name
         self.metadata = metadata

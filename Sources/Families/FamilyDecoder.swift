@@ -11,7 +11,8 @@ public protocol FamilyDecoder: Sendable {
     ///
     /// - Throws: The family's typed error for a malformed packet; its
     ///   `description` says what is wrong.
-    mutating func decode(_ notification: RawNotification, emit: (any Encodable & Sendable) -> Void)
+    mutating func decode(
+        _ notification: RawNotification, emit: (any Encodable & Sendable) -> Void)
         throws(FamilyDecodingError)
 }
 
@@ -34,7 +35,9 @@ public struct FamilyDecodingError: Error, Sendable, CustomStringConvertible {
 struct ErasedDecoder<Base: PacketDecoder>: FamilyDecoder {
     var base: Base
 
-    mutating func decode(_ notification: RawNotification, emit: (any Encodable & Sendable) -> Void)
+    mutating func decode(
+        _ notification: RawNotification, emit: (any Encodable & Sendable) -> Void
+    )
         throws(FamilyDecodingError)
     {
         do {

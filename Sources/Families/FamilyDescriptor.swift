@@ -92,7 +92,9 @@ public struct FamilyDescriptor: Sendable {
     ///
     /// - Throws: `RecordingError` when the device cannot be registered or
     ///   the decoder options are bad.
-    public func makeRecorder(_ recorder: Recorder, options: DeviceRecorderOptions) throws(RecordingError)
+    public func makeRecorder(
+        _ recorder: Recorder, options: DeviceRecorderOptions
+    ) throws(RecordingError)
         -> any DeviceRecorder
     {
         do {

@@ -68,7 +68,9 @@ public struct FamilyRegistry: Sendable {
     ///   - seed: The session seed.
     ///   - faults: Inject the family's faults.
     ///   - rate: Notifications per second, for simulators that take a rate.
-    public func simulator(of family: DeviceFamily, seed: UInt64, faults: Bool = false, rate: Double? = nil)
+    public func simulator(
+        of family: DeviceFamily, seed: UInt64, faults: Bool = false, rate: Double? = nil
+    )
         -> (any SimulatedDevice)?
     {
         guard let position = descriptors.firstIndex(where: { $0.family == family }) else { return nil }

@@ -100,8 +100,10 @@ public struct Pipeline: Sendable {
     ///   - recording: Segment, chunk and compression settings.
     ///   - families: The families the devices may be of.
     /// - Throws: ``PipelineError`` for no device, a duplicate name or a family `families` does not know.
-    public init(name: String, devices: [PipelineDevice], record: [TopicPattern]? = nil, derived: [DerivedStream] = [],
-                recording: RecordingSettings = RecordingSettings(), families: FamilyRegistry = .builtIn)
+    public init(
+        name: String, devices: [PipelineDevice], record: [TopicPattern]? = nil, derived: [DerivedStream] = [],
+        recording: RecordingSettings = RecordingSettings(), families: FamilyRegistry = .builtIn
+    )
         throws(PipelineError)
     {
         let location = SourceLocation(file: "<code>")
@@ -112,16 +114,20 @@ public struct Pipeline: Sendable {
                 throw PipelineError(.duplicate, at: device.location, "duplicate device name '\(device.name)'")
             }
             guard families[device.family] != nil else {
-                throw PipelineError(.invalidValue, at: device.location,
-                                    "unknown family '\(device.family)' (expected one of \(families.namesList))")
+                throw PipelineError(
+                    .invalidValue, at: device.location,
+                    "unknown family '\(device.family)' (expected one of \(families.namesList))")
             }
         }
-        self.init(name: name, file: "", text: "", devices: devices, record: record, derived: derived,
-                  recording: recording, families: families)
+        self.init(
+            name: name, file: "", text: "", devices: devices, record: record, derived: derived,
+            recording: recording, families: families)
     }
 
-    init(name: String, file: String, text: String, devices: [PipelineDevice], record: [TopicPattern]?,
-         derived: [DerivedStream], recording: RecordingSettings, families: FamilyRegistry) {
+    init(
+        name: String, file: String, text: String, devices: [PipelineDevice], record: [TopicPattern]?,
+        derived: [DerivedStream], recording: RecordingSettings, families: FamilyRegistry
+    ) {
         self.families = families
         self.name = name
         self.file = file

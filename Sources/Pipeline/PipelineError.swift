@@ -15,7 +15,7 @@ public struct PipelineError: Error, Sendable, Hashable, CustomStringConvertible 
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
             case io, syntax, unknownKey, missingKey, duplicate, wrongType, invalidValue, outOfRange,
-                 unresolvedTopic, cycle, unsupportedSource, runtime
+                unresolvedTopic, cycle, unsupportedSource, runtime
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }

@@ -30,11 +30,16 @@ public enum DurationSyntax {
     public static func parse(_ text: String) throws(QuantityParseError) -> Duration {
         let trimmed = text.trimmingSpaces
         if let bare = Double(trimmed), bare.isFinite {
-            throw QuantityParseError(.malformed, "'\(trimmed)' needs a unit (ns, us, ms, s, m or h), "
-                                     + "e.g. \(trimmed)ms or \(trimmed)s")
+            throw QuantityParseError(
+                .malformed,
+                "'\(trimmed)' needs a unit (ns, us, ms, s, m or h), "
+                    + "e.g. \(trimmed)ms or \(trimmed)s")
         }
-        guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) && isNumber(trimmed.dropLast($0.suffix.count)) }),
-              let value = Double(trimmed.dropLast(unit.suffix.count)), !value.isNaN
+        guard
+            let unit = units.first(where: {
+                trimmed.hasSuffix($0.suffix) && isNumber(trimmed.dropLast($0.suffix.count))
+            }),
+            let value = Double(trimmed.dropLast(unit.suffix.count)), !value.isNaN
         else {
             throw QuantityParseError(.malformed, "'\(text)' is not a duration (\(expected))")
         }
@@ -42,7 +47,8 @@ public enum DurationSyntax {
         guard seconds > 0 else { throw QuantityParseError(.outOfRange, "\(trimmed) must be positive") }
         let maximumSeconds = Double(maximum.components.seconds)
         guard seconds <= maximumSeconds else {
-            throw QuantityParseError(.outOfRange, "\(trimmed) is longer than the maximum of \(Int(maximumSeconds) / 86_400) days")
+            throw QuantityParseError(
+                .outOfRange, "\(trimmed) is longer than the maximum of \(Int(maximumSeconds) / 86_400) days")
         }
         let nanoseconds = (seconds * 1e9).rounded()
         guard nanoseconds >= 1 else {

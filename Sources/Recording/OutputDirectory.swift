@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,21 +23,24 @@ package enum OutputDirectory {
     ///   what is wrong, or `.io` when an existing directory cannot be listed.
     package static func checkNew(_ path: String) throws(RecordingError) {
         guard !path.isEmpty else {
-            throw RecordingError(.invalidConfiguration,
-                                 "the output directory is empty; name a new directory for the recording")
+            throw RecordingError(
+                .invalidConfiguration,
+                "the output directory is empty; name a new directory for the recording")
         }
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             if String(cString: resolved) == "/" {
-                throw RecordingError(.invalidConfiguration,
-                                     "'\(path)' resolves to the root directory; choose a new output directory")
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "'\(path)' resolves to the root directory; choose a new output directory")
             }
         }
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // nothing there yet: created later
         if status.st_mode & S_IFMT != S_IFDIR {
             let kind = RegularFile.kind(status.st_mode) ?? "a file"
-            throw RecordingError(.invalidConfiguration, "\(path) is \(kind), not a directory; choose a new output directory")
+            throw RecordingError(
+                .invalidConfiguration, "\(path) is \(kind), not a directory; choose a new output directory")
         }
         let entries: [String]
         do {
@@ -45,7 +49,8 @@ package enum OutputDirectory {
             throw RecordingError(.io, "\(path) exists and cannot be listed: \(error.localizedDescription)")
         }
         guard entries.isEmpty else {
-            throw RecordingError(.invalidConfiguration, "\(path) already exists and is not empty; choose a new output directory")
+            throw RecordingError(
+                .invalidConfiguration, "\(path) already exists and is not empty; choose a new output directory")
         }
     }
 }

@@ -1,6 +1,6 @@
+public import Devices
 import Foundation
 import GRDB
-public import Devices
 
 /// Records streams into a recording directory: MCAP segments under
 /// `segments/` and the catalog `index.sqlite`.
@@ -35,8 +35,10 @@ public final class Recorder {
         public var metadata: [String: String]
 
         /// Creates session facts.
-        public init(name: String, source: String, host: String? = nil,
-                    seed: UInt64? = nil, metadata: [String: String] = [:]) {
+        public init(
+            name: String, source: String, host: String? = nil,
+            seed: UInt64? = nil, metadata: [String: String] = [:]
+        ) {
             self.name = name
             self.source = source
             self.host = host ?? ProcessInfo.processInfo.hostName
@@ -79,24 +81,30 @@ public final class Recorder {
     /// - Throws: ``RecordingError`` if the directory holds anything (or is
     ///   empty text, the root directory or a file), the configuration is
     ///   invalid, or a file cannot be created.
-    public convenience init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
-                            startTime: UInt64 = Recorder.now()) throws(RecordingError) {
-        try self.init(directory: directory, configuration: configuration, session: session, startTime: startTime,
-                      storage: POSIXSegmentStorage())
+    public convenience init(
+        directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+        startTime: UInt64 = Recorder.now()
+    ) throws(RecordingError) {
+        try self.init(
+            directory: directory, configuration: configuration, session: session, startTime: startTime,
+            storage: POSIXSegmentStorage())
     }
 
     /// Creates a recording directory whose segment files are written through
     /// `storage` (tests simulate power loss with it). The index is not:
     /// SQLite does its own file I/O and syncing.
-    package init(directory: String, configuration: RecorderConfiguration = .init(), session: Session,
-                 startTime: UInt64 = Recorder.now(), storage: any SegmentStorage) throws(RecordingError) {
+    package init(
+        directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+        startTime: UInt64 = Recorder.now(), storage: any SegmentStorage
+    ) throws(RecordingError) {
         try configuration.validate()
         let files = FileManager.default
         try OutputDirectory.checkNew(directory)
         do {
             try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(.io, "cannot create \(directory)/segments: \(error.localizedDescription)", cause: error)
+            throw RecordingError(
+                .io, "cannot create \(directory)/segments: \(error.localizedDescription)", cause: error)
         }
         // Durability.chunk: the name `segments/` is on stable storage before
         // any file in it is.
@@ -116,8 +124,10 @@ public final class Recorder {
                     INSERT INTO sessions (name, source, host, library, seed, started_at, metadata)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [session.name, session.source, session.host, Self.library,
-                            session.seed.map { Int64(bitPattern: $0) }, Int64(clamping: startTime), metadata])
+                arguments: [
+                    session.name, session.source, session.host, Self.library,
+                    session.seed.map { Int64(bitPattern: $0) }, Int64(clamping: startTime), metadata,
+                ])
             return db.lastInsertedRowID
         }
         try openSegment()
@@ -127,8 +137,10 @@ public final class Recorder {
     public static func now() -> UInt64 { HostClock.now() }
 
     /// Registers a device of the session.
-    public func addDevice(family: DeviceFamily, identifier: String, name: String,
-                          metadata: [String: String] = [:]) throws(RecordingError) -> DeviceHandle {
+    public func addDevice(
+        family: DeviceFamily, identifier: String, name: String,
+        metadata: [String: String] = [:]
+    ) throws(RecordingError) -> DeviceHandle {
         try ensureOpen()
         let id = try index.write { db in
             try db.execute(
@@ -172,16 +184,19 @@ public final class Recorder {
                                          schema_encoding, message_encoding, unit, is_numeric)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
-                            descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
-                            descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric])
+                arguments: [
+                    sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
+                    descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
+                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric,
+                ])
             return db.lastInsertedRowID
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
         metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
-        let channel = SegmentChannel(id: channelID, topic: descriptor.topic, schemaID: schemaID,
-                                     schema: descriptor.schema, metadata: metadata)
+        let channel = SegmentChannel(
+            id: channelID, topic: descriptor.topic, schemaID: schemaID,
+            schema: descriptor.schema, metadata: metadata)
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
         hot.sequences.append(0)
         hot.streamIDs.append(streamID)
@@ -196,13 +211,16 @@ public final class Recorder {
     ///   - publishTime: Device time when the device gives one; defaults to `logTime`.
     ///   - payload: The encoded message (CDR for typed streams).
     ///   - numericValue: The value the index keeps statistics of, for numeric streams.
-    public func write(_ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
-                      payload: UnsafeRawBufferPointer, numericValue: Double? = nil) throws(RecordingError) {
+    public func write(
+        _ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
+        payload: UnsafeRawBufferPointer, numericValue: Double? = nil
+    ) throws(RecordingError) {
         try ensureOpen()
         let slot = Int(stream.channelID) - 1
         if segment == nil {
             guard hot.knows(slot: slot, streamID: stream.streamID) else {
-                throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+                throw RecordingError(
+                    .invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
             }
             try openSegment()
         }
@@ -213,13 +231,16 @@ public final class Recorder {
             if segment == nil { try openSegment() }
             // A segment spans less than the rotation duration of log time; a chunk
             // less than the chunk age.
-            switch hot.admit(slot: slot, streamID: stream.streamID, logTime: logTime,
-                             segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds) {
+            switch hot.admit(
+                slot: slot, streamID: stream.streamID, logTime: logTime,
+                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+            {
             case .admitted(let next):
                 sequence = next
                 break admission
             case .unknownStream:
-                throw RecordingError(.invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+                throw RecordingError(
+                    .invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
             case .segmentDue:
                 try closeSegment()
                 try openSegment()
@@ -240,8 +261,10 @@ public final class Recorder {
     }
 
     /// Records one message.
-    public func write(_ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
-                      payload: [UInt8], numericValue: Double? = nil) throws(RecordingError) {
+    public func write(
+        _ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
+        payload: [UInt8], numericValue: Double? = nil
+    ) throws(RecordingError) {
         try payload.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
             try write(stream, logTime: logTime, publishTime: publishTime, payload: raw, numericValue: numericValue)
         }
@@ -262,8 +285,10 @@ public final class Recorder {
     ///                         reason: "disconnected: le-connection-abort-by-local",
     ///                         duration: .milliseconds(850))
     /// ```
-    public func recordLoss(stream: StreamHandle?, time: UInt64, count: Int, reason: String,
-                           duration: Duration? = nil) throws(RecordingError) {
+    public func recordLoss(
+        stream: StreamHandle?, time: UInt64, count: Int, reason: String,
+        duration: Duration? = nil
+    ) throws(RecordingError) {
         try ensureOpen()
         let nanoseconds = duration.map(Self.nanoseconds)
         guard count > 0 || (nanoseconds ?? 0) > 0 else { return }
@@ -273,21 +298,27 @@ public final class Recorder {
                     INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [sessionID, stream?.streamID, stream?.topic, Int64(clamping: time), count, reason,
-                            nanoseconds.map { Int64(clamping: $0) }])
+                arguments: [
+                    sessionID, stream?.streamID, stream?.topic, Int64(clamping: time), count, reason,
+                    nanoseconds.map { Int64(clamping: $0) },
+                ])
         }
         // And in the segment, on /tlm/loss.
         let losses: StreamHandle
         if let known = lossStream {
             losses = known
         } else {
-            losses = try addStream(StreamDescriptor(topic: LossRecordMessage.topic, kind: .event,
-                                                    schema: LossRecordMessage.schema))
+            losses = try addStream(
+                StreamDescriptor(
+                    topic: LossRecordMessage.topic, kind: .event,
+                    schema: LossRecordMessage.schema))
             lossStream = losses
         }
-        try write(losses, logTime: time,
-                  payload: LossRecordMessage.encode(stream: stream?.topic, time: time, count: count, reason: reason,
-                                                    duration: nanoseconds))
+        try write(
+            losses, logTime: time,
+            payload: LossRecordMessage.encode(
+                stream: stream?.topic, time: time, count: count, reason: reason,
+                duration: nanoseconds))
     }
 
     /// Whole nanoseconds of a non-negative duration (negative ones are 0).
@@ -323,8 +354,9 @@ public final class Recorder {
         try closeSegment()
         closed = true
         try index.write { db in
-            try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ?",
-                           arguments: [Int64(clamping: endTime), sessionID])
+            try db.execute(
+                sql: "UPDATE sessions SET ended_at = ? WHERE id = ?",
+                arguments: [Int64(clamping: endTime), sessionID])
         }
         lock.release()
     }
@@ -354,23 +386,28 @@ public final class Recorder {
                                         end_time, message_count, compression, compressed_size, uncompressed_size)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
-                            Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
-                            Int64(clamping: chunk.endTime), chunk.messageCount, chunk.compression,
-                            Int64(chunk.compressedSize), Int64(chunk.uncompressedSize)])
+                arguments: [
+                    segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
+                    Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
+                    Int64(clamping: chunk.endTime), chunk.messageCount, chunk.compression,
+                    Int64(chunk.compressedSize), Int64(chunk.uncompressedSize),
+                ])
             let chunkID = db.lastInsertedRowID
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                           value_count, value_min, value_max, value_sum, value_first, value_last)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let totals = try db.cachedStatement(sql: """
-                UPDATE streams SET message_count = message_count + ?,
-                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
-                WHERE id = ?
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
+                                               value_count, value_min, value_max, value_sum, value_first, value_last)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let totals = try db.cachedStatement(
+                sql: """
+                    UPDATE streams SET message_count = message_count + ?,
+                        first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
+                    WHERE id = ?
+                    """)
             for (statistics, streamID) in zip(chunk.channels, streamIDs) {
-                let first = Int64(clamping: statistics.firstTime), last = Int64(clamping: statistics.lastTime)
+                let first = Int64(clamping: statistics.firstTime)
+                let last = Int64(clamping: statistics.lastTime)
                 try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
                 let numeric = statistics.numericCount > 0
                 try insert.execute(arguments: [
@@ -389,10 +426,12 @@ public final class Recorder {
                         message_count = message_count + ?, chunk_count = chunk_count + 1
                     WHERE id = ?
                     """,
-                arguments: [Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
-                            Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
-                            Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
-                            segmentRowID])
+                arguments: [
+                    Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
+                    Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
+                    Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
+                    segmentRowID,
+                ])
         }
     }
 
@@ -404,8 +443,9 @@ public final class Recorder {
         options.chunkSize = configuration.chunkSize
         options.zstdLevel = configuration.zstdLevel
         options.durability = configuration.durability
-        let writer = try SegmentWriter(path: directory + "/" + relative, sequence: segmentSequence, options: options,
-                                       storage: storage)
+        let writer = try SegmentWriter(
+            path: directory + "/" + relative, sequence: segmentSequence, options: options,
+            storage: storage)
         var facts = session.metadata
         facts["name"] = session.name
         facts["source"] = session.source
@@ -483,8 +523,10 @@ private struct WriteState {
     /// Takes a message of stream `slot` at `logTime`, unless its stream is
     /// unknown or the segment or chunk must be closed first.
     @inline(__always)
-    mutating func admit(slot: Int, streamID: Int64, logTime: UInt64, segmentDuration: UInt64?,
-                        chunkAge: UInt64) -> Admission {
+    mutating func admit(
+        slot: Int, streamID: Int64, logTime: UInt64, segmentDuration: UInt64?,
+        chunkAge: UInt64
+    ) -> Admission {
         guard knows(slot: slot, streamID: streamID) else { return .unknownStream }
         if let duration = segmentDuration, let first = segmentFirstTime, logTime > first, logTime - first >= duration {
             return .segmentDue

@@ -26,9 +26,9 @@ public struct RecorderConfiguration: Sendable, Hashable {
     public var durability: Durability = .chunk
 
     /// The chunk sizes ``validate()`` accepts: 1 KiB to 1 GiB.
-    public static let chunkSizes: ClosedRange<Int> = 1 << 10 ... 1 << 30
+    public static let chunkSizes: ClosedRange<Int> = 1 << 10...1 << 30
     /// The segment sizes ``validate()`` accepts: 64 KiB to 1 TiB.
-    public static let segmentSizes: ClosedRange<UInt64> = 64 << 10 ... 1 << 40
+    public static let segmentSizes: ClosedRange<UInt64> = 64 << 10...1 << 40
 
     /// Creates the default configuration.
     public init() {}
@@ -49,24 +49,32 @@ public struct RecorderConfiguration: Sendable, Hashable {
         if let segmentDuration { try Self.check("segment duration", segmentDuration) }
     }
 
-    private static func check<Size: BinaryInteger>(_ name: String, _ bytes: Size, in range: ClosedRange<Size>)
+    private static func check<Size: BinaryInteger>(
+        _ name: String, _ bytes: Size, in range: ClosedRange<Size>
+    )
         throws(RecordingError)
     {
         if bytes < range.lowerBound {
-            throw RecordingError(.invalidConfiguration, "\(name) \(bytes) bytes is below the "
-                                 + "\(ByteSize(bytes: UInt64(range.lowerBound))) minimum")
+            throw RecordingError(
+                .invalidConfiguration,
+                "\(name) \(bytes) bytes is below the "
+                    + "\(ByteSize(bytes: UInt64(range.lowerBound))) minimum")
         }
         if bytes > range.upperBound {
-            throw RecordingError(.invalidConfiguration, "\(name) \(bytes) bytes is above the "
-                                 + "\(ByteSize(bytes: UInt64(range.upperBound))) maximum")
+            throw RecordingError(
+                .invalidConfiguration,
+                "\(name) \(bytes) bytes is above the "
+                    + "\(ByteSize(bytes: UInt64(range.upperBound))) maximum")
         }
     }
 
     private static func check(_ name: String, _ duration: Duration) throws(RecordingError) {
         guard duration > .zero else { throw RecordingError(.invalidConfiguration, "\(name) must be positive") }
         guard duration <= DurationSyntax.maximum else {
-            throw RecordingError(.invalidConfiguration, "\(name) \(duration) is longer than the maximum of "
-                                 + "\(DurationSyntax.maximum.components.seconds / 86_400) days")
+            throw RecordingError(
+                .invalidConfiguration,
+                "\(name) \(duration) is longer than the maximum of "
+                    + "\(DurationSyntax.maximum.components.seconds / 86_400) days")
         }
     }
 }

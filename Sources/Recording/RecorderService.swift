@@ -82,8 +82,10 @@ public final class RecorderService: Sendable {
     /// Records a loss as ``recordLoss(device:time:count:duration:reason:)``
     /// does, waiting while the buffer is nearly full.
     @discardableResult
-    public func recordLoss(waiting device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
-                           reason: String) async -> Bool {
+    public func recordLoss(
+        waiting device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
+        reason: String
+    ) async -> Bool {
         guard await waitForRoom() else { return false }
         return recordLoss(device: device, time: time, count: count, duration: duration, reason: reason)
     }
@@ -118,8 +120,10 @@ public final class RecorderService: Sendable {
     ///   - reason: Why, for example `"disconnected: le-connection-abort-by-local"`.
     /// - Returns: `false` when the service has finished (nothing recorded).
     @discardableResult
-    public func recordLoss(device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
-                           reason: String) -> Bool {
+    public func recordLoss(
+        device: Int, time: UInt64, count: Int = 0, duration: Duration? = nil,
+        reason: String
+    ) -> Bool {
         let input = Input.loss(device: device, time: time, count: count, duration: duration, reason: reason)
         inFlight.add(1, ordering: .relaxed)
         if case .enqueued = ingest.send(input) {
@@ -150,12 +154,15 @@ public final class RecorderService: Sendable {
     ///   the recording is closed first.
     public func run(
         tick: Duration = .milliseconds(200),
-        _ makeRecording: @escaping @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder])
+        _ makeRecording:
+            @escaping @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder])
     ) async throws(RecordingError) {
-        try await run(tick: tick, setUp: { () throws(RecordingError) in
-            let (recorder, devices) = try makeRecording()
-            return RecordingSetup(recorder: recorder, devices: devices)
-        })
+        try await run(
+            tick: tick,
+            setUp: { () throws(RecordingError) in
+                let (recorder, devices) = try makeRecording()
+                return RecordingSetup(recorder: recorder, devices: devices)
+            })
     }
 
     /// Records the input, as ``run(tick:_:)`` does, with what `setUp` makes on
@@ -196,8 +203,9 @@ public final class RecorderService: Sendable {
             func recordDrops(at time: UInt64) throws(RecordingError) {
                 let dropped = ingest.droppedCount
                 if dropped > reported {
-                    try recorder.recordLoss(stream: nil, time: time, count: dropped - reported,
-                                            reason: "ingest buffer full (\(capacity) notifications)")
+                    try recorder.recordLoss(
+                        stream: nil, time: time, count: dropped - reported,
+                        reason: "ingest buffer full (\(capacity) notifications)")
                     reported = dropped
                 }
             }
@@ -207,17 +215,20 @@ public final class RecorderService: Sendable {
                     switch input {
                     case .notification(let device, let notification):
                         guard devices.indices.contains(device) else {
-                            try recorder.recordLoss(stream: nil, time: notification.receiveTime, count: 1,
-                                                    reason: "notification for unknown device \(device)")
+                            try recorder.recordLoss(
+                                stream: nil, time: notification.receiveTime, count: 1,
+                                reason: "notification for unknown device \(device)")
                             continue
                         }
                         try devices[device].record(notification)
                     case .loss(let device, let time, let count, let duration, let reason):
-                        let name = devices.indices.contains(device)
+                        let name =
+                            devices.indices.contains(device)
                             ? "\(devices[device].device.family.rawValue) \(devices[device].device.identifier)"
                             : "device \(device)"
-                        try recorder.recordLoss(stream: nil, time: time, count: count, reason: "\(name): \(reason)",
-                                                duration: duration)
+                        try recorder.recordLoss(
+                            stream: nil, time: time, count: count, reason: "\(name): \(reason)",
+                            duration: duration)
                     case .tick(let now):
                         try recorder.closeChunkIfDue(now: now)
                         try recordDrops(at: now)

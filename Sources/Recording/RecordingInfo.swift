@@ -78,7 +78,8 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
     /// Uncompressed chunk bytes divided by the segment files' bytes.
     public var compressionRatio: Double {
         let stored = byteSize
-        return stored == 0 ? 0 : Double(segments.reduce(UInt64(0)) { $0.addingSaturating($1.uncompressedSize) }) / Double(stored)
+        return stored == 0
+            ? 0 : Double(segments.reduce(UInt64(0)) { $0.addingSaturating($1.uncompressedSize) }) / Double(stored)
     }
     /// Total count of lost elements.
     public var lossCount: Int { losses.reduce(0) { $0.addingSaturating($1.count) } }
@@ -107,26 +108,33 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                 library: try row.string("library"),
                 seed: try row.optionalInt64("seed").map { UInt64(bitPattern: $0) },
                 startedAt: try row.time("started_at"), endedAt: try row.optionalTime("ended_at"))
-            let devices = try Row.fetchAll(db, sql: "SELECT id, family, identifier, name FROM devices ORDER BY id").map {
+            let devices = try Row.fetchAll(db, sql: "SELECT id, family, identifier, name FROM devices ORDER BY id").map
+            {
                 (row: Row) throws(RecordingError) in
                 let device = IndexRow(row, table: "devices")
-                return Device(family: try device.string("family"), identifier: try device.string("identifier"),
-                              name: try device.string("name"))
+                return Device(
+                    family: try device.string("family"), identifier: try device.string("identifier"),
+                    name: try device.string("name"))
             }
             // Per-stream totals are kept up to date per chunk (schema v4):
             // one row per stream, whatever the recording's size.
-            let streams = try Row.fetchAll(db, sql: """
-                SELECT id, topic, kind, schema_name, unit, message_count, first_time, last_time
-                FROM streams ORDER BY topic
-                """).map { (row: Row) throws(RecordingError) in
+            let streams = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, topic, kind, schema_name, unit, message_count, first_time, last_time
+                    FROM streams ORDER BY topic
+                    """
+            ).map { (row: Row) throws(RecordingError) in
                 let stream = IndexRow(row, table: "streams")
-                let first = try stream.optionalTime("first_time"), last = try stream.optionalTime("last_time")
+                let first = try stream.optionalTime("first_time")
+                let last = try stream.optionalTime("last_time")
                 if let first, let last, last < first {
                     throw stream.invalid("last_time", "\(last) is before first_time \(first)")
                 }
-                return Stream(topic: try stream.string("topic"), kind: try stream.string("kind"),
-                              schema: try stream.string("schema_name"), unit: try stream.optionalString("unit"),
-                              messageCount: try stream.count("message_count"), firstTime: first, lastTime: last)
+                return Stream(
+                    topic: try stream.string("topic"), kind: try stream.string("kind"),
+                    schema: try stream.string("schema_name"), unit: try stream.optionalString("unit"),
+                    messageCount: try stream.count("message_count"), firstTime: first, lastTime: last)
             }
             let segments = try Row.fetchAll(db, sql: "SELECT * FROM segments ORDER BY sequence").map {
                 (row: Row) throws(RecordingError) in
@@ -139,18 +147,23 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
             }
             // Recordings from before index v5 have no gap durations.
             let hasDurations = try db.columns(in: "losses").contains { $0.name == "duration_ns" }
-            let losses = try Row.fetchAll(db, sql: """
-                SELECT l.id, COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
-                       \(hasDurations ? "l.duration_ns" : "NULL AS duration_ns") FROM losses l
-                LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.time, l.id
-                """).map { (row: Row) throws(RecordingError) in
+            let losses = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.id, COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
+                           \(hasDurations ? "l.duration_ns" : "NULL AS duration_ns") FROM losses l
+                    LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.time, l.id
+                    """
+            ).map { (row: Row) throws(RecordingError) in
                 let loss = IndexRow(row, table: "losses")
-                return Loss(topic: try loss.optionalString("topic"), time: try loss.time("time"),
-                            count: try loss.count("count"), reason: try loss.string("reason"),
-                            durationNanoseconds: try loss.optionalTime("duration_ns"))
+                return Loss(
+                    topic: try loss.optionalString("topic"), time: try loss.time("time"),
+                    count: try loss.count("count"), reason: try loss.string("reason"),
+                    durationNanoseconds: try loss.optionalTime("duration_ns"))
             }
-            return RecordingInfo(directory: directory, session: session, devices: devices, streams: streams,
-                                 segments: segments, losses: losses)
+            return RecordingInfo(
+                directory: directory, session: session, devices: devices, streams: streams,
+                segments: segments, losses: losses)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,8 +44,11 @@ package final class RecordingLock {
             }
             // The holder may have removed the file between our open and our
             // lock: then we locked a file nobody else will see; try again.
-            var opened = stat(), named = stat()
-            if fstat(fd, &opened) == 0, stat(path, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
+            var opened = stat()
+            var named = stat()
+            if fstat(fd, &opened) == 0, stat(path, &named) == 0, opened.st_ino == named.st_ino,
+                opened.st_dev == named.st_dev
+            {
                 descriptor = fd
                 break
             }
@@ -82,8 +86,10 @@ package final class RecordingLock {
     static func busyError(directory: String, pid: Int32?, purpose: String) -> RecordingError {
         let process = pid.map { "process \($0)" } ?? "another process"
         let own = pid == getpid() ? " (this process)" : ""
-        return RecordingError(.busy, "\(directory) is being written by \(process)\(own): \(purpose) refused; "
-                              + "wait until that recording ends (or stop it), then try again")
+        return RecordingError(
+            .busy,
+            "\(directory) is being written by \(process)\(own): \(purpose) refused; "
+                + "wait until that recording ends (or stop it), then try again")
     }
 
     private static func pid(in fd: Int32) -> Int32? {

@@ -20,8 +20,10 @@ public struct RecordingSetup {
     public var onInputEnd: (() throws(RecordingError) -> Void)?
 
     /// Creates a setup.
-    public init(recorder: Recorder, devices: [any DeviceRecorder],
-                onInputEnd: (() throws(RecordingError) -> Void)? = nil) {
+    public init(
+        recorder: Recorder, devices: [any DeviceRecorder],
+        onInputEnd: (() throws(RecordingError) -> Void)? = nil
+    ) {
         self.recorder = recorder
         self.devices = devices
         self.onInputEnd = onInputEnd

@@ -30,8 +30,10 @@ public struct StreamDescriptor: Sendable, Hashable {
     public var device: DeviceHandle?
 
     /// Creates a stream descriptor.
-    public init(topic: String, kind: Kind, schema: MessageSchema, unit: String? = nil, isNumeric: Bool = false,
-                device: DeviceHandle? = nil) {
+    public init(
+        topic: String, kind: Kind, schema: MessageSchema, unit: String? = nil, isNumeric: Bool = false,
+        device: DeviceHandle? = nil
+    ) {
         self.topic = topic
         self.kind = kind
         self.schema = schema

@@ -120,18 +120,30 @@ public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
         var matched = false
         var utf8 = topic.utf8.makeIterator()
         while anyActive, let byte = utf8.next() {
-            if acceptingLevelPrefixes, byte == slash, states[count] { matched = true; break }
+            if acceptingLevelPrefixes, byte == slash, states[count] {
+                matched = true
+                break
+            }
             for index in 0..<next.count { next[index] = false }
             anyActive = false
             for index in 0..<count where states[index] {
                 steps += 1
                 switch tokens[index] {
                 case .literal(let expected):
-                    if byte == expected { next[index + 1] = true; anyActive = true }
+                    if byte == expected {
+                        next[index + 1] = true
+                        anyActive = true
+                    }
                 case .anyCharacter:
-                    if byte != slash { next[index + 1] = true; anyActive = true }
+                    if byte != slash {
+                        next[index + 1] = true
+                        anyActive = true
+                    }
                 case .levelRun:
-                    if byte != slash { next[index] = true; anyActive = true }
+                    if byte != slash {
+                        next[index] = true
+                        anyActive = true
+                    }
                 case .anyRun:
                     next[index] = true
                     anyActive = true

@@ -26,7 +26,9 @@ struct CaptureFileFeed: ExternalDeviceFeed {
     ///
     /// - Throws: ``CaptureFileError`` when the file cannot be read, or
     ///   `PipelineError` when it holds no matching device.
-    static func open(path: String, address: String?, device: PipelineDevice, families: FamilyRegistry) throws
+    static func open(
+        path: String, address: String?, device: PipelineDevice, families: FamilyRegistry
+    ) throws
         -> CaptureFileFeed
     {
         let capture = CaptureImport(files: [path], families: families)
@@ -39,21 +41,24 @@ struct CaptureFileFeed: ExternalDeviceFeed {
         }
         let found = inventory.devices.map { "\($0.peer.address ?? $0.identifier) (\($0.family?.rawValue ?? "ble"))" }
         guard let index else {
-            throw PipelineError(.unsupportedSource, at: device.location,
-                                "device '\(device.name)': \(path) holds no \(device.family.rawValue) device"
-                                + (address.map { " with address \($0)" } ?? "")
-                                + " with values (found: \(found.isEmpty ? "none" : found.joined(separator: ", ")))")
+            throw PipelineError(
+                .unsupportedSource, at: device.location,
+                "device '\(device.name)': \(path) holds no \(device.family.rawValue) device"
+                    + (address.map { " with address \($0)" } ?? "")
+                    + " with values (found: \(found.isEmpty ? "none" : found.joined(separator: ", ")))")
         }
         let captured = inventory.devices[index]
         guard captured.family == nil || captured.family == device.family else {
-            throw PipelineError(.unsupportedSource, at: device.location,
-                                "device '\(device.name)': \(address ?? "") in \(path) is a "
-                                + "\(captured.family?.rawValue ?? "ble") device, not \(device.family.rawValue)")
+            throw PipelineError(
+                .unsupportedSource, at: device.location,
+                "device '\(device.name)': \(address ?? "") in \(path) is a "
+                    + "\(captured.family?.rawValue ?? "ble") device, not \(device.family.rawValue)")
         }
         var facts = captured.facts
         facts["capture_file"] = path
-        return CaptureFileFeed(capture: capture, inventory: inventory, index: index, family: device.family,
-                               identifier: captured.identifier, displayName: captured.displayName, facts: facts)
+        return CaptureFileFeed(
+            capture: capture, inventory: inventory, index: index, family: device.family,
+            identifier: captured.identifier, displayName: captured.displayName, facts: facts)
     }
 
     func run(service: RecorderService, device: Int) async throws {
@@ -66,8 +71,11 @@ struct CaptureFileFeed: ExternalDeviceFeed {
             case .notification(_, let notification):
                 guard await service.send(waitingFor: notification, device: device) else { return }
             case .loss(_, let time, let lost, let duration, let reason):
-                guard await service.recordLoss(waiting: device, time: time, count: lost, duration: duration,
-                                               reason: reason) else { return }
+                guard
+                    await service.recordLoss(
+                        waiting: device, time: time, count: lost, duration: duration,
+                        reason: reason)
+                else { return }
             }
         }
     }

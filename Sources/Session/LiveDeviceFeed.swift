@@ -18,7 +18,9 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
     /// Finds the device (by address or name) and describes it.
     ///
     /// - Throws: `CaptureError` when BlueZ, an adapter or the device is missing.
-    static func open(central: BluetoothCentral, query: String, family: DeviceFamily, acquireNotify: Bool = false)
+    static func open(
+        central: BluetoothCentral, query: String, family: DeviceFamily, acquireNotify: Bool = false
+    )
         async throws(CaptureError)
         -> LiveDeviceFeed
     {
@@ -36,8 +38,9 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
         for (company, bytes) in device.manufacturerData {
             facts[String(format: "manufacturer_data_%04x", company)] = hex(bytes)
         }
-        return LiveDeviceFeed(central: central, device: device, family: family, identifier: identifier,
-                              displayName: device.name ?? device.address, facts: facts, acquireNotify: acquireNotify)
+        return LiveDeviceFeed(
+            central: central, device: device, family: family, identifier: identifier,
+            displayName: device.name ?? device.address, facts: facts, acquireNotify: acquireNotify)
     }
 
     func run(service: RecorderService, device index: Int) async throws {

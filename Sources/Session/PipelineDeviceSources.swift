@@ -17,7 +17,9 @@ enum PipelineDeviceSources {
     /// - Throws: `CaptureError` (no bus, no BlueZ, no adapter, device not
     ///   found), `CaptureFileError` for an unreadable capture file, or
     ///   `PipelineError` for a capture without the device.
-    static func external(for pipeline: Pipeline, acquireNotify: Bool = false) async throws
+    static func external(
+        for pipeline: Pipeline, acquireNotify: Bool = false
+    ) async throws
         -> [any ExternalDeviceFeed]
     {
         var feeds: [any ExternalDeviceFeed] = []
@@ -30,16 +32,21 @@ enum PipelineDeviceSources {
                 // Relative to the pipeline file's folder (a pipeline built in code: the current directory).
                 var resolved = path
                 if !path.hasPrefix("/"), !pipeline.file.isEmpty, !pipeline.text.isEmpty {
-                    resolved = URL(fileURLWithPath: pipeline.file).deletingLastPathComponent()
+                    resolved =
+                        URL(fileURLWithPath: pipeline.file).deletingLastPathComponent()
                         .appendingPathComponent(path).path
                 }
-                feeds.append(try CaptureFileFeed.open(path: resolved, address: address, device: device,
-                                                      families: pipeline.families))
+                feeds.append(
+                    try CaptureFileFeed.open(
+                        path: resolved, address: address, device: device,
+                        families: pipeline.families))
             case .live(let address, let name):
                 let bluetooth = try central ?? BluetoothCentral.systemBus()
                 central = bluetooth
-                feeds.append(try await LiveDeviceFeed.open(central: bluetooth, query: address ?? name ?? "",
-                                                          family: device.family, acquireNotify: acquireNotify))
+                feeds.append(
+                    try await LiveDeviceFeed.open(
+                        central: bluetooth, query: address ?? name ?? "",
+                        family: device.family, acquireNotify: acquireNotify))
             }
         }
         return feeds

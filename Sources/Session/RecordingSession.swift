@@ -2,10 +2,10 @@ public import CaptureFiles
 import Devices
 import Families
 import Foundation
+import Locking
 public import Pipeline
 public import Recording
 public import ServiceLifecycle
-import Locking
 
 /// One recording session: a pipeline's devices — simulated, live through
 /// BlueZ, or any ``ExternalDeviceFeed`` — or a recording's raw streams
@@ -50,9 +50,11 @@ public final class RecordingSession: Service, Sendable {
         public var onReplayProgress: (@Sendable (Int, Int) -> Void)?
 
         /// Creates options.
-        public init(configuration: RecorderConfiguration? = nil, duration: Duration? = nil, seed: UInt64? = nil,
-                    scenario: SimulationScenario? = nil, acquireNotify: Bool = false, ingestCapacity: Int = 65_536,
-                    metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil) {
+        public init(
+            configuration: RecorderConfiguration? = nil, duration: Duration? = nil, seed: UInt64? = nil,
+            scenario: SimulationScenario? = nil, acquireNotify: Bool = false, ingestCapacity: Int = 65_536,
+            metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil
+        ) {
             self.configuration = configuration
             self.duration = duration
             self.seed = seed
@@ -90,7 +92,9 @@ public final class RecordingSession: Service, Sendable {
     ///   - directory: The new recording directory (must not exist or be empty).
     ///   - feeds: Further devices whose notifications arrive by themselves, recorded after the pipeline's.
     ///   - options: Duration, overrides and settings.
-    public init(pipeline: Pipeline, directory: String, feeds: [any ExternalDeviceFeed] = [], options: Options = Options()) {
+    public init(
+        pipeline: Pipeline, directory: String, feeds: [any ExternalDeviceFeed] = [], options: Options = Options()
+    ) {
         self.directory = directory
         self.source = .pipeline(pipeline, extraFeeds: feeds)
         self.options = options
@@ -107,7 +111,9 @@ public final class RecordingSession: Service, Sendable {
     ///   - pipeline: A pipeline for derived streams, record patterns and settings.
     ///   - directory: The new recording directory.
     ///   - options: Settings (`duration`, `seed`, `scenario` and `acquireNotify` do not apply).
-    public init(replaying replay: ReplaySource, pipeline: Pipeline? = nil, directory: String, options: Options = Options()) {
+    public init(
+        replaying replay: ReplaySource, pipeline: Pipeline? = nil, directory: String, options: Options = Options()
+    ) {
         self.directory = directory
         self.source = .replay(replay, pipeline: pipeline)
         self.options = options
@@ -126,8 +132,10 @@ public final class RecordingSession: Service, Sendable {
     ///   - pipeline: A pipeline for derived streams, record patterns and settings.
     ///   - directory: The new recording directory.
     ///   - options: Settings (`duration`, `seed`, `scenario` and `acquireNotify` do not apply).
-    public init(importing capture: CaptureImport, pipeline: Pipeline? = nil, directory: String,
-                options: Options = Options()) {
+    public init(
+        importing capture: CaptureImport, pipeline: Pipeline? = nil, directory: String,
+        options: Options = Options()
+    ) {
         self.directory = directory
         self.source = .capture(capture, pipeline: pipeline)
         self.options = options
@@ -207,14 +215,19 @@ public final class RecordingSession: Service, Sendable {
 
     // MARK: - Pipelines: simulated, live and fed devices
 
-    private func recordPipeline(_ pipeline: Pipeline, extraFeeds: [any ExternalDeviceFeed]) async throws
+    private func recordPipeline(
+        _ pipeline: Pipeline, extraFeeds: [any ExternalDeviceFeed]
+    ) async throws
         -> RecordingSummary
     {
         let options = self.options
-        let external = try await PipelineDeviceSources.external(for: pipeline,
-                                                                acquireNotify: options.acquireNotify) + extraFeeds
-        let devices = try pipeline.simulatedDevices(seed: options.seed, scenario: options.scenario,
-                                                    skippingOthers: true)
+        let external =
+            try await PipelineDeviceSources.external(
+                for: pipeline,
+                acquireNotify: options.acquireNotify) + extraFeeds
+        let devices = try pipeline.simulatedDevices(
+            seed: options.seed, scenario: options.scenario,
+            skippingOthers: true)
         let service = RecorderService(capacity: options.ingestCapacity)
         let duration = options.duration
         let startTime = Recorder.now()
@@ -233,10 +246,12 @@ public final class RecordingSession: Service, Sendable {
                 pending[index] = devices[index].nextNotification()
                 try? await clock.sleep(until: start + offset)
                 if Task.isCancelled { break }
-                let receiveTime = startTime + UInt64(offset.components.seconds) * 1_000_000_000
+                let receiveTime =
+                    startTime + UInt64(offset.components.seconds) * 1_000_000_000
                     + UInt64(offset.components.attoseconds / 1_000_000_000)
-                service.send(RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: receiveTime),
-                             device: index)
+                service.send(
+                    RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: receiveTime),
+                    device: index)
             }
         }
         // Live devices run until the duration ends or the session stops; the
@@ -289,9 +304,11 @@ public final class RecordingSession: Service, Sendable {
         }
         let directory = self.directory
         let configuration = options.configuration ?? pipeline.recorderConfiguration()
-        let session = pipeline.session(name: URL(fileURLWithPath: directory).lastPathComponent,
-                                       source: external.isEmpty ? "simulate" : external.allSatisfy(\.endsByItself) ? "capture" : "live", seed: options.seed,
-                                       metadata: options.metadata)
+        let session = pipeline.session(
+            name: URL(fileURLWithPath: directory).lastPathComponent,
+            source: external.isEmpty ? "simulate" : external.allSatisfy(\.endsByItself) ? "capture" : "live",
+            seed: options.seed,
+            metadata: options.metadata)
         let derived = SharedValue(0)
         try await service.run(setUp: { () throws(RecordingError) in
             let recorder = try Recorder(directory: directory, configuration: configuration, session: session)
@@ -301,21 +318,25 @@ public final class RecordingSession: Service, Sendable {
                 recorders.append(try pipeline.deviceRecorder(for: device, recorder: recorder, engine: engine))
             }
             for feed in external {
-                recorders.append(try pipeline.deviceRecorder(
-                    family: feed.family, identifier: feed.identifier, name: feed.displayName,
-                    metadata: feed.facts, recorder: recorder, engine: engine))
+                recorders.append(
+                    try pipeline.deviceRecorder(
+                        family: feed.family, identifier: feed.identifier, name: feed.displayName,
+                        metadata: feed.facts, recorder: recorder, engine: engine))
             }
             guard !recorders.isEmpty else {
                 throw RecordingError(.invalidConfiguration, "the pipeline has no device")
             }
-            return RecordingSetup(recorder: recorder, devices: recorders, onInputEnd: { () throws(RecordingError) in
-                try engine.finish()
-                derived.withLock { $0 = engine.derivedCount }
-            })
+            return RecordingSetup(
+                recorder: recorder, devices: recorders,
+                onInputEnd: { () throws(RecordingError) in
+                    try engine.finish()
+                    derived.withLock { $0 = engine.derivedCount }
+                })
         })
         if let error = feedFailure.withLock({ $0 }) { throw error }
-        return try summary(deviceCount: devices.count + external.count, replayed: 0,
-                           derivedCount: derived.withLock { $0 })
+        return try summary(
+            deviceCount: devices.count + external.count, replayed: 0,
+            derivedCount: derived.withLock { $0 })
     }
 
     // MARK: - Replay
@@ -342,8 +363,10 @@ public final class RecordingSession: Service, Sendable {
             let index = devices.count
             if device.family == RawDeviceRecorder.unknownFamily.rawValue {
                 // A device of no known family (an imported capture's): its raw streams again.
-                devices.append(try RawDeviceRecorder(recorder: recorder, identifier: device.identifier,
-                                                     name: device.name))
+                devices.append(
+                    try RawDeviceRecorder(
+                        recorder: recorder, identifier: device.identifier,
+                        name: device.name))
             } else {
                 guard let descriptor = families.descriptor(named: device.family) else { continue }
                 var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
@@ -406,9 +429,12 @@ public final class RecordingSession: Service, Sendable {
         }
         state.withLock { $0.inventory = inventory }
         guard !inventory.devices.isEmpty else {
-            throw CaptureFileError(.malformed, "\(inventory.files.joined(separator: ", ")): no device with values "
-                + "(notifications, indications or reads) in \(inventory.packetCount) packets"
-                + (inventory.otherPeers.isEmpty ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
+            throw CaptureFileError(
+                .malformed,
+                "\(inventory.files.joined(separator: ", ")): no device with values "
+                    + "(notifications, indications or reads) in \(inventory.packetCount) packets"
+                    + (inventory.otherPeers.isEmpty
+                        ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
         }
         let name = URL(fileURLWithPath: directory).lastPathComponent
         var metadata = options.metadata
@@ -424,16 +450,19 @@ public final class RecordingSession: Service, Sendable {
         var devices: [any DeviceRecorder] = []
         for device in inventory.devices {
             if let family = device.family, let descriptor = capture.families[family] {
-                var options = DeviceRecorderOptions(identifier: device.identifier, name: device.displayName,
-                                                    metadata: device.facts)
+                var options = DeviceRecorderOptions(
+                    identifier: device.identifier, name: device.displayName,
+                    metadata: device.facts)
                 if let engine {
                     options.recordsTypedStream = engine.recordsTypedStream
                     options.observer = engine.observe
                 }
                 devices.append(try descriptor.makeRecorder(recorder, options: options))
             } else {
-                devices.append(try RawDeviceRecorder(recorder: recorder, identifier: device.identifier,
-                                                     name: device.displayName, metadata: device.facts))
+                devices.append(
+                    try RawDeviceRecorder(
+                        recorder: recorder, identifier: device.identifier,
+                        name: device.displayName, metadata: device.facts))
             }
         }
         var extractor = try capture.extractor(for: inventory)
@@ -450,9 +479,12 @@ public final class RecordingSession: Service, Sendable {
                     try devices[index].record(notification)
                     imported += 1
                 case .loss(let index, let time, let count, let duration, let reason):
-                    let prefix = index.map { "\(devices[$0].device.family.rawValue) \(devices[$0].device.identifier): " }
-                    try recorder.recordLoss(stream: nil, time: time, count: count, reason: (prefix ?? "") + reason,
-                                            duration: duration)
+                    let prefix = index.map {
+                        "\(devices[$0].device.family.rawValue) \(devices[$0].device.identifier): "
+                    }
+                    try recorder.recordLoss(
+                        stream: nil, time: time, count: count, reason: (prefix ?? "") + reason,
+                        duration: duration)
                 }
             }
             progress?(total, total)
@@ -465,7 +497,8 @@ public final class RecordingSession: Service, Sendable {
         return try summary(deviceCount: devices.count, replayed: imported, derivedCount: engine?.derivedCount ?? 0)
     }
 
-    private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary {
+    private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary
+    {
         let info = try RecordingInfo.load(from: directory)
         return RecordingSummary(
             messageCount: info.messageCount, streamCount: info.streams.count, segmentCount: info.segments.count,

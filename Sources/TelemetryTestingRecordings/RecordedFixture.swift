@@ -32,7 +32,9 @@ public enum RecordedFixture {
     ///   - bundle: The test target's bundle, usually `.module`.
     ///   - subdirectory: The resource folder holding recordings.
     /// - Throws: `RecordingError` with code `.notFound` when there is no such resource.
-    public static func replay(_ name: String, in bundle: Bundle, subdirectory: String = "Fixtures") throws(RecordingError)
+    public static func replay(
+        _ name: String, in bundle: Bundle, subdirectory: String = "Fixtures"
+    ) throws(RecordingError)
         -> RecordingReplay
     {
         guard let url = bundle.url(forResource: name, withExtension: nil, subdirectory: subdirectory) else {

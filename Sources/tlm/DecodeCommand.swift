@@ -31,8 +31,9 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "The characteristic that notified: a UUID or a 16-bit short form such as D001.")
     var characteristic: String
 
-    @Option(help: "Read one hex notification per line from this file ('-' for standard input).",
-            completion: .file())
+    @Option(
+        help: "Read one hex notification per line from this file ('-' for standard input).",
+        completion: .file())
     var file: String?
 
     @Option(help: "Comodule: a property table file (JSON) instead of the default table.", completion: .file())
@@ -46,7 +47,8 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         guard CharacteristicUUID(characteristic) != nil else {
-            throw ValidationError("'\(characteristic)' is not a characteristic UUID (e.g. D001 or 0000d001-0000-1000-8000-00805f9b34fb)")
+            throw ValidationError(
+                "'\(characteristic)' is not a characteristic UUID (e.g. D001 or 0000d001-0000-1000-8000-00805f9b34fb)")
         }
         if notifications.isEmpty, file == nil {
             throw ValidationError("give notifications as hex arguments or --file")

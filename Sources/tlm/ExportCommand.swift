@@ -41,18 +41,23 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Output format: csv, jsonl, mcap or parquet.")
     var format: Format
 
-    @Option(help: ArgumentHelp("Topics to export: a glob (\(TopicOption.rule); default: every topic).",
-                               valueName: "glob"))
+    @Option(
+        help: ArgumentHelp(
+            "Topics to export: a glob (\(TopicOption.rule); default: every topic).",
+            valueName: "glob"))
     var topic = TopicOption.all
 
     @OptionGroup var range: TimeRangeOptions
 
-    @Option(help: "The file to write (must not exist), or - for standard output; for parquet, the directory.",
-            completion: .file())
+    @Option(
+        help: "The file to write (must not exist), or - for standard output; for parquet, the directory.",
+        completion: .file())
     var output: String
 
-    @Option(help: ArgumentHelp("Parquet only: Hive-style partition keys, comma-separated: device, family, date.",
-                               valueName: "keys"))
+    @Option(
+        help: ArgumentHelp(
+            "Parquet only: Hive-style partition keys, comma-separated: device, family, date.",
+            valueName: "keys"))
     var partition: String?
 
     func run() throws {
@@ -73,19 +78,21 @@ struct ExportCommand: ParsableCommand {
             let (lower, upper) = range.resolve(info)
             let sink = toStandardOutput ? FileByteSink.standardOutput() : try FileByteSink(creating: output)
             created = !toStandardOutput
-            let exporter: any RecordingExporter = switch format {
-            case .mcap: try MCAPExporter(sink: sink)
-            case .csv: CSVExporter(sink: sink)
-            case .jsonl: JSONLinesExporter(sink: sink)
-            case .parquet: throw CLIError("parquet writes a directory of files (see runParquet)")
-            }
+            let exporter: any RecordingExporter =
+                switch format {
+                case .mcap: try MCAPExporter(sink: sink)
+                case .csv: CSVExporter(sink: sink)
+                case .jsonl: JSONLinesExporter(sink: sink)
+                case .parquet: throw CLIError("parquet writes a directory of files (see runParquet)")
+                }
             let total = UInt64(try reader.messageCountEstimate(topics: matching, from: lower, to: upper))
             let bar = ProgressBar("export")
             defer { bar.finish() }
             let count = try reader.export(topics: matching, from: lower, to: upper, into: exporter) { written in
                 bar.update(UInt64(written), of: max(total, UInt64(written)))
             }
-            let summary = "Exported \(count) messages of \(matching.count) topic(s) to \(toStandardOutput ? "standard output" : output)."
+            let summary =
+                "Exported \(count) messages of \(matching.count) topic(s) to \(toStandardOutput ? "standard output" : output)."
             if toStandardOutput {
                 FileHandle.standardError.write(Data((summary + "\n").utf8))
             } else {
@@ -106,7 +113,8 @@ struct ExportCommand: ParsableCommand {
         }
         var exporter: ParquetExporter?
         do {
-            let keys = try partition.map { (text: String) throws(RecordingError) in try ParquetPartitionKey.parse(text) } ?? []
+            let keys =
+                try partition.map { (text: String) throws(RecordingError) in try ParquetPartitionKey.parse(text) } ?? []
             let reader = try RecordingReader(directory: recording)
             let info = try RecordingInfo.load(from: recording)
             let matching = try topic.topics(of: reader)
@@ -119,11 +127,14 @@ struct ExportCommand: ParsableCommand {
             let count = try reader.export(topics: matching, from: lower, to: upper, into: parquet) { written in
                 if written & 4095 == 0 { bar.update(UInt64(written), of: max(total, UInt64(written))) }
             }
-            print("Exported \(count) messages of \(matching.count) topic(s) to \(parquet.writtenFiles.count) "
-                  + "Parquet file(s) in \(output).")
+            print(
+                "Exported \(count) messages of \(matching.count) topic(s) to \(parquet.writtenFiles.count) "
+                    + "Parquet file(s) in \(output).")
         } catch let error as RecordingError {
             // An incomplete file is no use: remove what this export started.
-            for file in exporter?.createdFiles ?? [] { try? FileManager.default.removeItem(atPath: output + "/" + file) }
+            for file in exporter?.createdFiles ?? [] {
+                try? FileManager.default.removeItem(atPath: output + "/" + file)
+            }
             throw CLIError(error.message)
         }
     }

@@ -39,12 +39,14 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The new recording directory (must not exist or be empty).", completion: .directory)
     var output: String
 
-    @Option(help: "A file of handle → characteristic assignments, for captures without GATT discovery.",
-            completion: .file())
+    @Option(
+        help: "A file of handle → characteristic assignments, for captures without GATT discovery.",
+        completion: .file())
     var handleMap: String?
 
-    @Option(help: "Run the imported values through this pipeline file's derived streams.",
-            completion: .file(extensions: ["yaml", "yml"]))
+    @Option(
+        help: "Run the imported values through this pipeline file's derived streams.",
+        completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
     func validate() throws {
@@ -79,25 +81,31 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// The summary: totals, then per device its family and per handle its characteristic and count.
-    static func report(_ inventory: CaptureInventory, summary: RecordingSummary, output: String, derived: Bool) -> String {
+    static func report(
+        _ inventory: CaptureInventory, summary: RecordingSummary, output: String, derived: Bool
+    ) -> String {
         var lines: [String] = []
-        lines.append("Imported \(summary.replayedNotifications) values of \(inventory.devices.count) device(s) "
-                     + "from \(inventory.files.count) file(s) (\(inventory.packetCount) packets) into \(output): "
-                     + "\(summary.messageCount) messages on \(summary.streamCount) streams"
-                     + (derived ? ", \(summary.derivedCount) derived values" : "")
-                     + (summary.stoppedEarly ? " (stopped by signal)." : "."))
+        lines.append(
+            "Imported \(summary.replayedNotifications) values of \(inventory.devices.count) device(s) "
+                + "from \(inventory.files.count) file(s) (\(inventory.packetCount) packets) into \(output): "
+                + "\(summary.messageCount) messages on \(summary.streamCount) streams"
+                + (derived ? ", \(summary.derivedCount) derived values" : "")
+                + (summary.stoppedEarly ? " (stopped by signal)." : "."))
         for device in inventory.devices {
             let family = device.family?.rawValue ?? RawDeviceRecorder.unknownFamily.rawValue
             let evidence = device.family == nil ? "no known family: raw streams" : "family by \(device.familyEvidence)"
-            lines.append("  \(family) \(device.identifier)  \(device.peer)  \(evidence), "
-                         + "\(device.connections.count) connection(s)")
+            lines.append(
+                "  \(family) \(device.identifier)  \(device.peer)  \(evidence), "
+                    + "\(device.connections.count) connection(s)")
             var rows: [[String]] = []
             for handle in device.valueCounts.keys.sorted() {
                 let uuid = device.handles[handle].map(\.description) ?? "?"
                 let source = device.handleSources[handle] ?? "unknown: recorded by handle"
                 let kinds = (device.valueKinds[handle] ?? []).map(\.rawValue).sorted().joined(separator: "+")
-                rows.append(["    " + "0x" + String(format: "%04x", handle), uuid, source, kinds,
-                             InfoReport.grouped(device.valueCounts[handle] ?? 0)])
+                rows.append([
+                    "    " + "0x" + String(format: "%04x", handle), uuid, source, kinds,
+                    InfoReport.grouped(device.valueCounts[handle] ?? 0),
+                ])
             }
             lines.append(contentsOf: align(rows))
         }
@@ -105,8 +113,9 @@ struct ImportCommand: AsyncParsableCommand {
             lines.append("  \(inventory.otherPeers.count) other device(s) only advertised or connected (not recorded).")
         }
         if summary.lossRecordCount > 0 {
-            lines.append("Loss: \(summary.lossCount) elements in \(summary.lossRecordCount) loss record(s); "
-                         + "see `tlm info \(output)`.")
+            lines.append(
+                "Loss: \(summary.lossCount) elements in \(summary.lossRecordCount) loss record(s); "
+                    + "see `tlm info \(output)`.")
         }
         return lines.joined(separator: "\n")
     }
@@ -117,7 +126,8 @@ struct ImportCommand: AsyncParsableCommand {
         let widths = (0..<count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, value in
-                column == count - 1 ? String(repeating: " ", count: widths[column] - value.count) + value
+                column == count - 1
+                    ? String(repeating: " ", count: widths[column] - value.count) + value
                     : value + String(repeating: " ", count: widths[column] - value.count)
             }.joined(separator: "  ")
         }

@@ -24,7 +24,8 @@ struct InfoReport {
         let topicWidth = max(5, info.streams.map(\.topic.count).max() ?? 0)
         let schemaWidth = max(6, info.streams.map(\.schema.count).max() ?? 0)
         let unitWidth = max(4, info.streams.map { ($0.unit ?? "-").count }.max() ?? 0)
-        out += "  " + pad("TOPIC", topicWidth) + "  " + pad("SCHEMA", schemaWidth)
+        out +=
+            "  " + pad("TOPIC", topicWidth) + "  " + pad("SCHEMA", schemaWidth)
             + "  " + leftPad("MESSAGES", 9) + "  " + leftPad("RATE", 10) + "  " + pad("UNIT", unitWidth)
             + "  FIRST .. LAST\n"
         for stream in info.streams {
@@ -37,16 +38,20 @@ struct InfoReport {
                     rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
                 }
             }
-            out += "  " + pad(stream.topic, topicWidth) + "  " + pad(stream.schema, schemaWidth)
+            out +=
+                "  " + pad(stream.topic, topicWidth) + "  " + pad(stream.schema, schemaWidth)
                 + "  " + leftPad(Self.grouped(stream.messageCount), 9) + "  " + leftPad(rate, 10)
                 + "  " + pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
         }
         let closed = info.segments.filter { $0.state == "closed" }.count
         let uncompressed = info.segments.reduce(0) { $0 + $1.uncompressedSize }
-        out += line("Segments", "\(info.segments.count) (\(closed) closed), \(Self.bytes(info.byteSize)) on disk, "
-                    + "\(Self.bytes(uncompressed)) uncompressed")
+        out += line(
+            "Segments",
+            "\(info.segments.count) (\(closed) closed), \(Self.bytes(info.byteSize)) on disk, "
+                + "\(Self.bytes(uncompressed)) uncompressed")
         for segment in info.segments {
-            out += "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "
+            out +=
+                "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "
                 + "\(Self.grouped(segment.messageCount)) messages  \(segment.chunkCount) chunks\n"
         }
         out += line("Compression", String(format: "%.2f : 1 (zstd)", info.compressionRatio))
@@ -59,7 +64,9 @@ struct InfoReport {
                 let gap = loss.durationNanoseconds.map { "  gap " + Self.seconds($0) } ?? ""
                 out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
             }
-            if info.losses.count > 20 { out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n" }
+            if info.losses.count > 20 {
+                out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n"
+            }
         }
         return out
     }

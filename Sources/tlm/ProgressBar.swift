@@ -46,15 +46,18 @@ final class ProgressBar: Sendable {
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let line = "\(label)  [\(bar)]  \(String(format: "%3d", Int(fraction * 100)))%  "
+        let line =
+            "\(label)  [\(bar)]  \(String(format: "%3d", Int(fraction * 100)))%  "
             + "\(format(completed)) / \(format(total))"
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
     }
 
     /// Runs `body` with a bar counting bytes, cleared after it; a library
     /// error becomes one line (``CLIError``).
-    static func bytes<Result>(_ label: String,
-                              _ body: (_ progress: @escaping (UInt64, UInt64) -> Void) throws -> Result) throws -> Result {
+    static func bytes<Result>(
+        _ label: String,
+        _ body: (_ progress: @escaping (UInt64, UInt64) -> Void) throws -> Result
+    ) throws -> Result {
         let bar = ProgressBar(label, format: { InfoReport.bytes($0) })
         defer { bar.finish() }
         do {
@@ -66,7 +69,12 @@ final class ProgressBar: Sendable {
 
     /// Clears the bar.
     func finish() {
-        guard state.withLock({ state -> Bool in defer { state.drawn = false }; return state.drawn }) else { return }
+        guard
+            state.withLock({ state -> Bool in
+                defer { state.drawn = false }
+                return state.drawn
+            })
+        else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 }

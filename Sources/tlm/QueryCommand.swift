@@ -27,8 +27,10 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "The recording directory.", completion: .directory)
     var recording: String
 
-    @Option(help: ArgumentHelp("Topics to read: a glob such as '/diot/*/acc_?' (\(TopicOption.rule)).",
-                               valueName: "glob"))
+    @Option(
+        help: ArgumentHelp(
+            "Topics to read: a glob such as '/diot/*/acc_?' (\(TopicOption.rule)).",
+            valueName: "glob"))
     var topic: TopicOption
 
     @OptionGroup var range: TimeRangeOptions
@@ -79,8 +81,9 @@ struct QueryCommand: ParsableCommand {
                 try reader.forEachMessage(topics: matching, from: lower, to: upper) { message throws(RecordingError) in
                     let fields = try rows.fields(of: message)
                     let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
-                    try output.row([InfoReport.timestamp(message.logTime), message.topic] + values,
-                                   json: (message.logTime, message.topic, fields))
+                    try output.row(
+                        [InfoReport.timestamp(message.logTime), message.topic] + values,
+                        json: (message.logTime, message.topic, fields))
                 }
             }
             output.flush()

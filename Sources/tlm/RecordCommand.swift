@@ -39,64 +39,88 @@ struct RecordCommand: AsyncParsableCommand {
             """
     )
 
-    @Flag(help: "Record simulated devices (seeded, deterministic values), one per family: diot, comodule, jacquard, fjorden, obvious.")
+    @Flag(
+        help:
+            "Record simulated devices (seeded, deterministic values), one per family: diot, comodule, jacquard, fjorden, obvious."
+    )
     var simulate = false
 
-    @Option(help: "Record what a pipeline file declares: devices, streams, derived streams, settings.",
-            completion: .file(extensions: ["yaml", "yml"]))
+    @Option(
+        help: "Record what a pipeline file declares: devices, streams, derived streams, settings.",
+        completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
-    @Option(name: .customLong("device"),
-            help: "Record a live BLE device, by address or advertised name (repeatable); see `tlm scan`.")
+    @Option(
+        name: .customLong("device"),
+        help: "Record a live BLE device, by address or advertised name (repeatable); see `tlm scan`.")
     var devices: [String] = []
 
-    @Flag(help: "With --device: take notifications from BlueZ's AcquireNotify sockets where offered, instead of StartNotify signals (faster; some peripherals lose their first notifications on this path).")
+    @Flag(
+        help:
+            "With --device: take notifications from BlueZ's AcquireNotify sockets where offered, instead of StartNotify signals (faster; some peripherals lose their first notifications on this path)."
+    )
     var acquireNotify = false
 
-    @Option(name: .customLong("family"),
-            help: "With --simulate: a family to simulate (repeatable; default every family). With --device: the family of each device, in order (one applies to all; default: from the advertisement).")
+    @Option(
+        name: .customLong("family"),
+        help:
+            "With --simulate: a family to simulate (repeatable; default every family). With --device: the family of each device, in order (one applies to all; default: from the advertisement)."
+    )
     var families: [FamilyArgument] = []
 
-    @Option(help: "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's.")
+    @Option(
+        help:
+            "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's."
+    )
     var scenario: SimulationScenario?
 
-    @Option(help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.",
-            transform: DurationArgument.init(parsing:))
+    @Option(
+        help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.",
+        transform: DurationArgument.init(parsing:))
     var duration: DurationArgument?
 
-    @Option(help: "The new recording directory (must not exist or be empty). Default: tlm-<UTC time>.",
-            completion: .directory)
+    @Option(
+        help: "The new recording directory (must not exist or be empty). Default: tlm-<UTC time>.",
+        completion: .directory)
     var output: String?
 
     @Option(help: "Seed of the simulated devices: the same seed gives the same values. Default: 1, or the pipeline's.")
     var seed: UInt64?
 
-    @Option(help: "Close a chunk at this many uncompressed bytes, 1KiB...1GiB, e.g. 65536, 512KiB. Default: 1MiB, or the pipeline's.",
-            transform: ByteSize.init(parsing:))
+    @Option(
+        help:
+            "Close a chunk at this many uncompressed bytes, 1KiB...1GiB, e.g. 65536, 512KiB. Default: 1MiB, or the pipeline's.",
+        transform: ByteSize.init(parsing:))
     var chunkSize: ByteSize?
 
-    @Option(help: "Close a chunk when its oldest message is this old, e.g. 250ms. Default: 1s, or the pipeline's.",
-            transform: DurationArgument.init(parsing:))
+    @Option(
+        help: "Close a chunk when its oldest message is this old, e.g. 250ms. Default: 1s, or the pipeline's.",
+        transform: DurationArgument.init(parsing:))
     var chunkAge: DurationArgument?
 
     @Option(help: "zstd compression level, 1...22. Default: 3, or the pipeline's.")
     var zstdLevel: Int?
 
-    @Option(help: "Start a new segment at this many bytes, 64KiB...1TiB, e.g. 64MiB. Default: 256MiB, or the pipeline's.",
-            transform: ByteSize.init(parsing:))
+    @Option(
+        help: "Start a new segment at this many bytes, 64KiB...1TiB, e.g. 64MiB. Default: 256MiB, or the pipeline's.",
+        transform: ByteSize.init(parsing:))
     var segmentSize: ByteSize?
 
     @Option(help: "Start a new segment after this much time, e.g. 10m.", transform: DurationArgument.init(parsing:))
     var segmentDuration: DurationArgument?
 
-    @Option(help: "When segment bytes are synced to disk: none (never, for throwaway data), chunk (after each chunk: the index only names chunks on disk, so a power loss loses none of them) or segment (when a segment closes). Default: chunk, or the pipeline's.")
+    @Option(
+        help:
+            "When segment bytes are synced to disk: none (never, for throwaway data), chunk (after each chunk: the index only names chunks on disk, so a power loss loses none of them) or segment (when a segment closes). Default: chunk, or the pipeline's."
+    )
     var durability: Durability?
 
     func validate() throws {
         let sources = [simulate, pipeline != nil, !devices.isEmpty].filter { $0 }.count
         if sources > 1 { throw ValidationError("--simulate, --pipeline and --device exclude each other") }
         if pipeline != nil, !families.isEmpty {
-            throw ValidationError("--family applies to --simulate and --device; a pipeline file declares its own devices")
+            throw ValidationError(
+                "--family applies to --simulate and --device; a pipeline file declares its own devices")
         }
         if acquireNotify, devices.isEmpty { throw ValidationError("--acquire-notify applies to --device") }
         guard sources == 1 else {
@@ -107,14 +131,21 @@ struct RecordCommand: AsyncParsableCommand {
                 throw ValidationError("give one --family for all devices or one per --device (\(devices.count))")
             }
             if devices.contains(where: \.isEmpty) { throw ValidationError("--device needs an address or a name") }
-            if seed != nil || scenario != nil { throw ValidationError("--seed and --scenario apply to simulated devices") }
-            do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
+            if seed != nil || scenario != nil {
+                throw ValidationError("--seed and --scenario apply to simulated devices")
+            }
+            do { try configuration(base: RecorderConfiguration()).validate() } catch {
+                throw ValidationError(error.message)
+            }
             return
         }
-        do { try configuration(base: RecorderConfiguration()).validate() } catch { throw ValidationError(error.message) }
+        do { try configuration(base: RecorderConfiguration()).validate() } catch {
+            throw ValidationError(error.message)
+        }
         for family in families.map(\.family) where !FamilyRegistry.builtIn.simulatable.contains(family) {
-            throw ValidationError("the \(family.rawValue) simulator is not available yet; choose from "
-                                  + FamilyRegistry.builtIn.simulatable.map(\.rawValue).joined(separator: ", "))
+            throw ValidationError(
+                "the \(family.rawValue) simulator is not available yet; choose from "
+                    + FamilyRegistry.builtIn.simulatable.map(\.rawValue).joined(separator: ", "))
         }
     }
 
@@ -153,21 +184,28 @@ struct RecordCommand: AsyncParsableCommand {
         let chosen = families.isEmpty ? FamilyRegistry.builtIn.simulatable : families.map(\.family)
         let simulated: Pipeline
         do {
-            simulated = try Pipeline(name: "simulate", devices: chosen.map { family in
-                PipelineDevice(name: family.rawValue, family: family,
-                               source: .simulated(seed: seed, scenario: scenario, rate: nil))
-            })
+            simulated = try Pipeline(
+                name: "simulate",
+                devices: chosen.map { family in
+                    PipelineDevice(
+                        name: family.rawValue, family: family,
+                        source: .simulated(seed: seed, scenario: scenario, rate: nil))
+                })
         } catch {
             throw CLIError(error.description)
         }
         let directory = output ?? "tlm-" + Self.timestampForName()
         let session = RecordingSession(
             pipeline: simulated, directory: directory,
-            options: .init(configuration: configuration(base: RecorderConfiguration()), duration: duration?.duration,
-                           metadata: ["simulated_families": chosen.map(\.rawValue).joined(separator: ","),
-                                      "scenario": scenario.rawValue]))
-        print("Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
-              + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
+            options: .init(
+                configuration: configuration(base: RecorderConfiguration()), duration: duration?.duration,
+                metadata: [
+                    "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
+                    "scenario": scenario.rawValue,
+                ]))
+        print(
+            "Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
+                + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
         try report(try await SessionRunner.run(session), directory: directory)
     }
 
@@ -200,10 +238,12 @@ struct RecordCommand: AsyncParsableCommand {
     static func livePipeline(_ entries: [(query: String, family: DeviceFamily)]) throws -> Pipeline {
         let devices = entries.enumerated().map { index, entry in
             let isAddress = entry.query.split(separator: ":").count == 6 || entry.query.split(separator: "_").count == 6
-            return PipelineDevice(name: entry.family.rawValue + String(index + 1), family: entry.family,
-                                  source: .live(address: isAddress ? entry.query : nil,
-                                                name: isAddress ? nil : entry.query),
-                                  location: SourceLocation(file: "<command line>"))
+            return PipelineDevice(
+                name: entry.family.rawValue + String(index + 1), family: entry.family,
+                source: .live(
+                    address: isAddress ? entry.query : nil,
+                    name: isAddress ? nil : entry.query),
+                location: SourceLocation(file: "<command line>"))
         }
         do {
             return try Pipeline(name: "live", devices: devices)
@@ -219,23 +259,27 @@ struct RecordCommand: AsyncParsableCommand {
         let directory = output ?? "tlm-" + Self.timestampForName()
         let session = RecordingSession(
             pipeline: pipeline, directory: directory,
-            options: .init(configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
-                           acquireNotify: acquireNotify))
-        print("Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
-              + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
-              + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
+            options: .init(
+                configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
+                acquireNotify: acquireNotify))
+        print(
+            "Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
+                + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
+                + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
         try report(try await SessionRunner.run(session), directory: directory)
     }
 
     /// Prints the summary; exit status 3 when loss was recorded.
     private func report(_ summary: RecordingSummary, directory: String) throws {
-        print("Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
-              + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
-              + (summary.stoppedEarly ? " (stopped by signal)" : "") + ".")
+        print(
+            "Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
+                + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"
+                + (summary.stoppedEarly ? " (stopped by signal)" : "") + ".")
         if summary.lossRecordCount > 0 {
             let gaps = summary.gapSeconds > 0 ? String(format: " and %.3f s of gaps", summary.gapSeconds) : ""
-            print("Loss: \(summary.lossCount) elements\(gaps) in \(summary.lossRecordCount) loss record(s); "
-                  + "see `tlm info \(directory)`.")
+            print(
+                "Loss: \(summary.lossCount) elements\(gaps) in \(summary.lossRecordCount) loss record(s); "
+                    + "see `tlm info \(directory)`.")
             throw ExitCode(3)
         }
     }

@@ -36,20 +36,25 @@ struct RecordingStatus {
                 .map { (topic: $0.topic, rate: rate($0.messageCount, last.byTopic[$0.topic] ?? 0)) }
                 .filter { $0.rate > 0 }
                 .sorted { ($0.rate, $1.topic) > ($1.rate, $0.topic) }
-            last = (now, info.messageCount,
-                    Dictionary(info.streams.map { ($0.topic, $0.messageCount) }, uniquingKeysWith: { first, _ in first }))
+            last = (
+                now, info.messageCount,
+                Dictionary(info.streams.map { ($0.topic, $0.messageCount) }, uniquingKeysWith: { first, _ in first })
+            )
             let elapsed = (now - start).components.seconds
-            let totals = String(format: "%02d:%02d  %@ messages  %@/s  %d streams  loss %@ in %d records  %@",
-                                elapsed / 60, elapsed % 60, InfoReport.grouped(info.messageCount) as NSString,
-                                InfoReport.grouped(Int(total)) as NSString, info.streams.count,
-                                InfoReport.grouped(info.lossCount) as NSString, info.losses.count,
-                                InfoReport.bytes(info.byteSize) as NSString)
+            let totals = String(
+                format: "%02d:%02d  %@ messages  %@/s  %d streams  loss %@ in %d records  %@",
+                elapsed / 60, elapsed % 60, InfoReport.grouped(info.messageCount) as NSString,
+                InfoReport.grouped(Int(total)) as NSString, info.streams.count,
+                InfoReport.grouped(info.lossCount) as NSString, info.losses.count,
+                InfoReport.bytes(info.byteSize) as NSString)
             if isTerminal {
                 let width = streams.prefix(Self.topStreams).map(\.topic.count).max() ?? 0
-                let lines = [totals] + streams.prefix(Self.topStreams).map {
-                    "  " + $0.topic.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                        + InfoReport.grouped(Int($0.rate.rounded())) + "/s"
-                }
+                let lines =
+                    [totals]
+                    + streams.prefix(Self.topStreams).map {
+                        "  " + $0.topic.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                            + InfoReport.grouped(Int($0.rate.rounded())) + "/s"
+                    }
                 FileHandle.standardOutput.write(Data((Self.clear(linesDrawn) + lines.joined(separator: "\n")).utf8))
                 linesDrawn = lines.count
             } else {

@@ -6,7 +6,8 @@ import Recording
 struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
-        abstract: "Repair a recording after a crash or damage: close open segments, cut damaged records, fix the index.",
+        abstract:
+            "Repair a recording after a crash or damage: close open segments, cut damaged records, fix the index.",
         discussion: """
             Works from the segment bytes, chunk by chunk: keeps every chunk whose CRC holds, wherever it \
             is, cuts a torn tail or a damaged record and reports exactly which bytes it cut, writes the \
@@ -36,7 +37,8 @@ struct RecoverCommand: ParsableCommand {
             try JSONOutput.print(report)
         case .table:
             for segment in report.segments {
-                var line = "\(segment.path): \(segment.wasOpen ? "was open, closed" : "intact"), "
+                var line =
+                    "\(segment.path): \(segment.wasOpen ? "was open, closed" : "intact"), "
                     + "\(segment.chunks) chunks, \(segment.messages) messages"
                 if segment.discardedBytes > 0 {
                     line += "; cut \(segment.discardedBytes) bytes"
@@ -49,7 +51,10 @@ struct RecoverCommand: ParsableCommand {
             }
             if report.indexRebuilt { print("index.sqlite rebuilt from the segments") }
             if report.chunksIndexed > 0 { print("added \(report.chunksIndexed) missing chunk rows to the index") }
-            print(report.changed ? "Recovered \(recording); it verifies." : "Nothing to recover: \(recording) is complete and verifies.")
+            print(
+                report.changed
+                    ? "Recovered \(recording); it verifies."
+                    : "Nothing to recover: \(recording) is complete and verifies.")
         }
     }
 }

@@ -35,8 +35,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "The new recording directory (must not exist or be empty).", completion: .directory)
     var output: String
 
-    @Option(help: "Run the decoded values through this pipeline file's derived streams.",
-            completion: .file(extensions: ["yaml", "yml"]))
+    @Option(
+        help: "Run the decoded values through this pipeline file's derived streams.",
+        completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
     @Option(help: "Pace the replay at this multiple of real time, 0.001...1000000 (default: as fast as possible).")
@@ -53,10 +54,13 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let rate, !ReplayRate.range.contains(rate) {
-            throw ValidationError("--rate must be between \(ReplayRate.text(ReplayRate.range.lowerBound)) and "
-                                  + "\(ReplayRate.text(ReplayRate.range.upperBound)) (a multiple of real time)")
+            throw ValidationError(
+                "--rate must be between \(ReplayRate.text(ReplayRate.range.lowerBound)) and "
+                    + "\(ReplayRate.text(ReplayRate.range.upperBound)) (a multiple of real time)")
         }
-        if rate != nil, asFastAsPossible { throw ValidationError("--rate and --as-fast-as-possible exclude each other") }
+        if rate != nil, asFastAsPossible {
+            throw ValidationError("--rate and --as-fast-as-possible exclude each other")
+        }
     }
 
     func run() async throws {
@@ -78,9 +82,10 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error
         }
         bar.finish()
-        print("Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into \(output): "
-              + "\(summary.messageCount) messages"
-              + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
-              + (summary.stoppedEarly ? " (stopped by signal)." : "."))
+        print(
+            "Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into \(output): "
+                + "\(summary.messageCount) messages"
+                + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
+                + (summary.stoppedEarly ? " (stopped by signal)." : "."))
     }
 }

@@ -67,8 +67,10 @@ struct ScanCommand: AsyncParsableCommand {
         switch format {
         case .json:
             let rows: [[String: Any]] = devices.map { device in
-                var row: [String: Any] = ["address": device.address, "family": device.family?.rawValue ?? NSNull(),
-                                          "name": device.name ?? NSNull(), "rssi": device.rssi.map { Int($0) } ?? NSNull()]
+                var row: [String: Any] = [
+                    "address": device.address, "family": device.family?.rawValue ?? NSNull(),
+                    "name": device.name ?? NSNull(), "rssi": device.rssi.map { Int($0) } ?? NSNull(),
+                ]
                 row["services"] = device.serviceUUIDs
                 return row
             }
@@ -76,18 +78,25 @@ struct ScanCommand: AsyncParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         case .table:
             guard !devices.isEmpty else {
-                print("No \(all ? "" : "known ")devices heard in \(duration)"
-                      + (all ? "." : " (--all lists devices of any family)."))
+                print(
+                    "No \(all ? "" : "known ")devices heard in \(duration)"
+                        + (all ? "." : " (--all lists devices of any family)."))
                 return
             }
             let rows = devices.map { device in
-                [device.family?.rawValue ?? "-", device.name ?? "-", device.address,
-                 device.rssi.map { "\($0) dBm" } ?? "-"]
+                [
+                    device.family?.rawValue ?? "-", device.name ?? "-", device.address,
+                    device.rssi.map { "\($0) dBm" } ?? "-",
+                ]
             }
             let header = ["FAMILY", "NAME", "ADDRESS", "RSSI"]
             let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
             for row in [header] + rows {
-                print(row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                print(
+                    row.indices.map {
+                        $0 == row.count - 1
+                            ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0)
+                    }
                     .joined(separator: "  "))
             }
         }

@@ -5,8 +5,8 @@ import Logging
 import Pipeline
 import Recording
 import ServiceLifecycle
-import UnixSignals
 import Session
+import UnixSignals
 
 /// Runs a recording session the way every recording verb does: in a
 /// `ServiceGroup` that turns SIGINT and SIGTERM into a graceful shutdown of
@@ -19,13 +19,16 @@ enum SessionRunner {
     /// - Throws: ``CLIError`` with the library error's message.
     static func run(_ session: RecordingSession, showsStatus: Bool = true) async throws -> RecordingSummary {
         let logger = Logger(label: "tlm", factory: { _ in SwiftLogNoOpLogHandler() })
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigint, .sigterm],
-            logger: logger))
-        let status = showsStatus ? Task { [directory = session.directory] in
-            await RecordingStatus(directory: directory).run()
-        } : nil
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigint, .sigterm],
+                logger: logger))
+        let status =
+            showsStatus
+            ? Task { [directory = session.directory] in
+                await RecordingStatus(directory: directory).run()
+            } : nil
         defer { status?.cancel() }
         do {
             try await group.run()

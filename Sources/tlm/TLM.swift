@@ -15,9 +15,12 @@ struct TLM: AsyncParsableCommand {
               tlm decode --family diot --characteristic D001 "09 00 00 80 3F"
             """,
         version: TelemetryRecorderVersion.current,
-        subcommands: [RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self, ReplayCommand.self, ImportCommand.self,
-                      DecodeCommand.self,
-                      RecoverCommand.self, VerifyCommand.self, VersionCommand.self]
+        subcommands: [
+            RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
+            ReplayCommand.self, ImportCommand.self,
+            DecodeCommand.self,
+            RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
+        ]
     )
 
     /// Runs the command line. As ArgumentParser's own `main()`, except that a

@@ -37,7 +37,9 @@ struct TableOutput {
 
     /// One row; `json` gives a message's time, topic and fields for JSON
     /// lines (without it, a JSON line maps the columns to the values).
-    mutating func row(_ values: [String], json: (UInt64, String, [(name: String, value: CDRValue)])? = nil)
+    mutating func row(
+        _ values: [String], json: (UInt64, String, [(name: String, value: CDRValue)])? = nil
+    )
         throws(RecordingError)
     {
         switch format {

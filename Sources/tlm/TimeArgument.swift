@@ -20,7 +20,8 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
         } else if let nanoseconds = UInt64(argument) {
             value = .absolute(nanoseconds)
         } else if let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(argument))
-                    ?? (try? Date.ISO8601FormatStyle().parse(argument)) {
+            ?? (try? Date.ISO8601FormatStyle().parse(argument))
+        {
             guard date.timeIntervalSince1970 >= 0 else { return nil }
             value = .absolute(UInt64((date.timeIntervalSince1970 * 1e9).rounded()))
         } else {

@@ -20,7 +20,8 @@ struct TopicOption: ExpressibleByArgument {
     var defaultValueDescription: String { pattern.text }
 
     /// The help text's description of the glob rule.
-    static let rule = "`*` matches within one level, `**` across levels, `?` one character; "
+    static let rule =
+        "`*` matches within one level, `**` across levels, `?` one character; "
         + "a pattern also selects the topics below a level it matches"
 
     /// The topics of `reader` the pattern selects, sorted.

@@ -41,8 +41,10 @@ struct VerifyCommand: ParsableCommand {
                 try RecordingRecovery.recover(directory: recording, rebuildIndex: true, progress: progress)
             }
             if format == .table {
-                print("index.sqlite rebuilt from \(repaired.segments.count) segment(s), \(repaired.chunksIndexed) chunk rows"
-                      + (repaired.discardedBytes > 0 ? "; \(repaired.discardedBytes) damaged bytes cut (see tlm info)" : ""))
+                print(
+                    "index.sqlite rebuilt from \(repaired.segments.count) segment(s), \(repaired.chunksIndexed) chunk rows"
+                        + (repaired.discardedBytes > 0
+                            ? "; \(repaired.discardedBytes) damaged bytes cut (see tlm info)" : ""))
             }
         }
         let report = try ProgressBar.bytes("verify") { progress in
@@ -53,9 +55,10 @@ struct VerifyCommand: ParsableCommand {
             try JSONOutput.print(report)
         case .table:
             for finding in report.findings { print(finding) }
-            print(report.isClean
-                  ? "OK: \(report.segments) segment(s), \(report.messages) messages, every CRC and count checked."
-                  : "\(report.findings.count) problem(s) in \(recording).")
+            print(
+                report.isClean
+                    ? "OK: \(report.segments) segment(s), \(report.messages) messages, every CRC and count checked."
+                    : "\(report.findings.count) problem(s) in \(recording).")
         }
         if !report.isClean { throw ExitCode(2) }
     }

@@ -150,7 +150,8 @@ import Testing
 
     @Test func alignsToTheFieldSizeFromTheOrigin() throws {
         // CDR: alignment counts from the end of the 4-byte encapsulation header.
-        var cdr = ByteCursor([0x00, 0x01, 0x00, 0x00, 0x07, 0xEE, 0xEE, 0xEE, 0x2A, 0, 0, 0] as [UInt8], alignmentOrigin: 4)
+        var cdr = ByteCursor(
+            [0x00, 0x01, 0x00, 0x00, 0x07, 0xEE, 0xEE, 0xEE, 0x2A, 0, 0, 0] as [UInt8], alignmentOrigin: 4)
         try cdr.skip(4)
         #expect(try cdr.readByte() == 7)
         #expect(cdr.padding(to: 4) == 3)
@@ -188,8 +189,9 @@ import Testing
     }
 
     @Test func errorsDescribeThemselves() {
-        #expect(ByteCursorError.truncated(offset: 3, needed: 4, available: 1).description
-            == "4 bytes needed at offset 3, 1 left")
+        #expect(
+            ByteCursorError.truncated(offset: 3, needed: 4, available: 1).description
+                == "4 bytes needed at offset 3, 1 left")
         #expect(ByteCursorError.invalidCount(offset: 0, count: -1).offset == 0)
     }
 }

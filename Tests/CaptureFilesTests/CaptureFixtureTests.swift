@@ -19,8 +19,9 @@ import Testing
         let scenario = Self.scenario()
         let bytes = CaptureFileWriter.write(scenario.packets, as: .btsnoopH4)
         if ProcessInfo.processInfo.environment["TLM_WRITE_FIXTURES"] == "1" {
-            try FileManager.default.createDirectory(atPath: (Self.path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (Self.path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: Self.path))
         }
         let stored = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.path)))

@@ -8,9 +8,13 @@ import TestSupport
 import Testing
 
 /// Writes `bytes` to a file in a fresh temporary directory and imports it.
-func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: HandleMap = HandleMap(),
-                   label: String = #function) async throws -> (directory: String, summary: RecordingSummary,
-                                                               inventory: CaptureInventory) {
+func importCapture(
+    _ files: [[UInt8]], name: String = "capture", handleMap: HandleMap = HandleMap(),
+    label: String = #function
+) async throws -> (
+    directory: String, summary: RecordingSummary,
+    inventory: CaptureInventory
+) {
     let folder = makeTemporaryDirectory(label)
     var paths: [String] = []
     for (index, bytes) in files.enumerated() {
@@ -32,7 +36,9 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         let scenario = CaptureScenario.make(families: Self.allFamilies, count: 120, unknown: true)
         let reference = makeTemporaryDirectory("reference") + "/ref"
         try scenario.referenceRecording(at: reference)
-        let (directory, summary, inventory) = try await importCapture([CaptureFileWriter.write(scenario.packets, as: format)])
+        let (directory, summary, inventory) = try await importCapture([
+            CaptureFileWriter.write(scenario.packets, as: format)
+        ])
         // Every device found, with its family (or none) and identifier.
         #expect(inventory.devices.map(\.family) == scenario.devices.map(\.family))
         #expect(inventory.devices.map(\.identifier) == scenario.devices.map(\.identifier))
@@ -60,8 +66,11 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         let scenario = CaptureScenario.make(families: [.fjorden], count: 50)
         let reference = makeTemporaryDirectory("reference") + "/ref"
         try scenario.referenceRecording(at: reference)
-        let (directory, _, _) = try await importCapture([CaptureFileWriter.pcapng(scenario.packets, linkType: 201,
-                                                                                   nanoseconds: true)])
+        let (directory, _, _) = try await importCapture([
+            CaptureFileWriter.pcapng(
+                scenario.packets, linkType: 201,
+                nanoseconds: true)
+        ])
         #expect(try expectSameStreams(directory, as: reference) > 0)
     }
 
@@ -90,9 +99,13 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         let diotAddress = CaptureScenario.addressText(diot.address)
         for (uuid, handle) in sorted.dropLast() { map.byAddress[diotAddress, default: [:]][handle] = uuid }
         let unmapped = sorted.last!
-        let (directory, _, inventory) = try await importCapture([CaptureFileWriter.write(scenario.packets,
-                                                                                         as: .btsnoopH4)],
-                                                                handleMap: map)
+        let (directory, _, inventory) = try await importCapture(
+            [
+                CaptureFileWriter.write(
+                    scenario.packets,
+                    as: .btsnoopH4)
+            ],
+            handleMap: map)
         #expect(inventory.devices[0].unresolvedHandles == [unmapped.value])
         #expect(inventory.devices[0].handleSources[sorted[0].value] == "handle map")
         #expect(inventory.devices[1].unresolvedHandles.isEmpty)
@@ -127,9 +140,13 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         let address: [UInt8] = [0xC1, 0, 0, 0, 0, 1]
         let uuid = CharacteristicUUID("f10d0002-0000-4000-8000-00805f9b34fb")!
         traffic.connect(0x0041, address)
-        traffic.send(.init(handle: 0x0041, received: false, bytes: [0x08] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2803)))
-        traffic.send(.init(handle: 0x0041, received: true, bytes: [0x09, 21] + ATT.le16(0x10) + [0x10] + ATT.le16(0x11)
-                           + ATT.bytes(uuid)))
+        traffic.send(
+            .init(handle: 0x0041, received: false, bytes: [0x08] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2803)))
+        traffic.send(
+            .init(
+                handle: 0x0041, received: true,
+                bytes: [0x09, 21] + ATT.le16(0x10) + [0x10] + ATT.le16(0x11)
+                    + ATT.bytes(uuid)))
         traffic.send(.init(handle: 0x0041, received: true, bytes: ATT.notification(0x11, [1, 2, 3])))
         // A continuation without a start.
         traffic.rawACL([0x41, 0x10, 2, 0, 9, 9])
@@ -175,7 +192,9 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         let (directory, _, _) = try await importCapture([Array(full.prefix(full.count * 2 / 3))])
         let topic = "/obvious/\(scenario.devices[0].identifier)/raw/\(scenario.devices[0].expected[0].characteristic)"
         let got = try messages(directory, topic)
-        let want = scenario.devices[0].expected.filter { $0.characteristic == scenario.devices[0].expected[0].characteristic }
+        let want = scenario.devices[0].expected.filter {
+            $0.characteristic == scenario.devices[0].expected[0].characteristic
+        }
         #expect(got.count > 0 && got.count < want.count)
         #expect(got.map(\.logTime) == want.prefix(got.count).map(\.receiveTime))
         #expect(try losses(directory).contains { $0.reason.contains("ends inside a record") })
@@ -190,16 +209,19 @@ func importCapture(_ files: [[UInt8]], name: String = "capture", handleMap: Hand
         }
         header = CaptureFileWriter.pcap([], linkType: 1)
         do { _ = try CaptureFileReader(bytes: header, name: "eth.pcap") } catch {
-            #expect(error.message == "eth.pcap: link type 1 (Ethernet) is not a Bluetooth HCI link type this build "
+            #expect(
+                error.message == "eth.pcap: link type 1 (Ethernet) is not a Bluetooth HCI link type this build "
                     + "reads (supported: 187, 201 HCI H4 with phdr, 254 Linux monitor, 256 LE link layer with phdr)")
         }
-        let ethernet = CaptureFileWriter.pcapng([HCITrafficBuilder.Packet(type: 2, received: true, time: 0, bytes: [1])],
-                                                linkType: 1)
+        let ethernet = CaptureFileWriter.pcapng(
+            [HCITrafficBuilder.Packet(type: 2, received: true, time: 0, bytes: [1])],
+            linkType: 1)
         let reader = try CaptureFileReader(bytes: ethernet, name: "eth.pcapng")
         #expect(throws: CaptureFileError.self) { while try reader.next() != nil {} }
         do { _ = try CaptureFileReader(bytes: Array("{\"a\": 1}".utf8), name: "x.json") } catch {
             #expect(error.kind == .unknownFormat)
-            #expect(error.message == "x.json: not a btsnoop, pcapng or pcap file (it starts with 7b 22 61 22 3a 20 31 7d)")
+            #expect(
+                error.message == "x.json: not a btsnoop, pcapng or pcap file (it starts with 7b 22 61 22 3a 20 31 7d)")
         }
     }
 

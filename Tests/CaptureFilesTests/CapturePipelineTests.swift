@@ -51,7 +51,8 @@ import Testing
     @Test func aCaptureWithoutTheDeviceIsAnErrorBeforeRecording() async throws {
         let scenario = CaptureScenario.make(families: [.fjorden], count: 20)
         let folder = makeTemporaryDirectory()
-        try Data(CaptureFileWriter.write(scenario.packets, as: .pcapH4)).write(to: URL(fileURLWithPath: folder + "/c.pcap"))
+        try Data(CaptureFileWriter.write(scenario.packets, as: .pcapH4)).write(
+            to: URL(fileURLWithPath: folder + "/c.pcap"))
         let yaml = """
             name: missing
             devices:

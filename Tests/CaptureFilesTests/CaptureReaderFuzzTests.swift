@@ -64,13 +64,16 @@ private struct Generator {
                 for offset in 0..<4 { bytes[at + offset] = 0xFF - UInt8(offset & 1) }
             case 3:
                 // Garbage after a valid prefix.
-                bytes = Array(bytes.prefix(generator.below(bytes.count)))
+                bytes =
+                    Array(bytes.prefix(generator.below(bytes.count)))
                     + (0..<generator.below(4096)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             default:
                 // Pure garbage with a valid magic.
-                bytes = Array(valid.prefix(24)) + (0..<generator.below(2048)).map { _ in
-                    UInt8(truncatingIfNeeded: generator.next())
-                }
+                bytes =
+                    Array(valid.prefix(24))
+                    + (0..<generator.below(2048)).map { _ in
+                        UInt8(truncatingIfNeeded: generator.next())
+                    }
             }
             if Self.consume(bytes).failed { failures += 1 }
         }
@@ -83,7 +86,10 @@ private struct Generator {
         for _ in 0..<(1000 * fuzzScale) {
             var bytes = (0..<generator.below(64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             if bytes.first == 0x62 || bytes.first == 0x0A || bytes.first == 0xA1 || bytes.first == 0xD4
-                || bytes.first == 0x4D { bytes[0] = 0 }
+                || bytes.first == 0x4D
+            {
+                bytes[0] = 0
+            }
             do {
                 _ = try CaptureFileReader(bytes: bytes)
                 Issue.record("garbage accepted")
@@ -95,7 +101,8 @@ private struct Generator {
 
     @Test func absurdLengthsAreErrorsNotAllocations() throws {
         var header = Array("btsnoop\0".utf8) + CaptureFileWriter.be32(1) + CaptureFileWriter.be32(1002)
-        header += CaptureFileWriter.be32(0xFFFF_FFF0) + CaptureFileWriter.be32(0xFFFF_FFF0) + Array(repeating: 0, count: 16)
+        header +=
+            CaptureFileWriter.be32(0xFFFF_FFF0) + CaptureFileWriter.be32(0xFFFF_FFF0) + Array(repeating: 0, count: 16)
         let reader = try CaptureFileReader(bytes: header, name: "big.log")
         #expect(throws: CaptureFileError.self) { _ = try reader.next() }
         do { _ = try reader.next() } catch {

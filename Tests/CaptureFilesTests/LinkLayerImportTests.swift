@@ -34,8 +34,9 @@ import Testing
         air.send([0x01, 0x08, 0x30, 0x00, 0x0A], fromPeripheral: true)
         var expected: [RawNotification] = []
         for (index, note) in notes.enumerated() {
-            let time = air.send(ATT.notification(handles[note.characteristic]!, note.bytes), fromPeripheral: true,
-                                size: 6, retransmitFirst: index % 5 == 0)
+            let time = air.send(
+                ATT.notification(handles[note.characteristic]!, note.bytes), fromPeripheral: true,
+                size: 6, retransmitFirst: index % 5 == 0)
             expected.append(RawNotification(characteristic: note.characteristic, bytes: note.bytes, receiveTime: time))
         }
         air.terminate()

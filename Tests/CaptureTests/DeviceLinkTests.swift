@@ -1,10 +1,11 @@
-@testable import Capture
 import DBus
 import Devices
 import Families
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Capture
 
 /// `DeviceLink` against the fake BlueZ: every notification the fake sends
 /// arrives, in order, and every scripted fault ends in a reconnection with a
@@ -25,8 +26,10 @@ import TestSupport
 
     /// Waits until the fake's stream is done and the sink holds as many
     /// notifications as the fake sent.
-    static func waitForAll(_ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
-                           extra: Int = 0) async throws {
+    static func waitForAll(
+        _ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
+        extra: Int = 0
+    ) async throws {
         do {
             try await waitUntil("the stream to end and every notification to arrive") {
                 let events = try fake.events()
@@ -36,14 +39,19 @@ import TestSupport
             }
         } catch let error as WaitTimedOut {
             let events = try fake.events().filter { $0.kind != "notify" && $0.kind != "signal" }.suffix(30)
-            let log = events.map { "\($0.time) \($0.kind) \($0.member ?? $0.fault ?? "") \($0.phase ?? $0.result ?? "") \($0.error ?? "")" }
-            throw WaitTimedOut(what: error.what + "; received \(sink.notifications.count), states \(sink.states), "
-                               + "losses \(sink.losses.map(\.reason)); the fake's last events:\n" + log.joined(separator: "\n"))
+            let log = events.map {
+                "\($0.time) \($0.kind) \($0.member ?? $0.fault ?? "") \($0.phase ?? $0.result ?? "") \($0.error ?? "")"
+            }
+            throw WaitTimedOut(
+                what: error.what + "; received \(sink.notifications.count), states \(sink.states), "
+                    + "losses \(sink.losses.map(\.reason)); the fake's last events:\n" + log.joined(separator: "\n"))
         }
     }
 
-    static func expectSameAsSent(_ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSameAsSent(
+        _ fake: FakeBlueZ, _ sink: CollectingSink, device: String = address,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let sent = try sentBytes(fake, device: device)
         let received = sink.bytesByCharacteristic
         #expect(!sent.isEmpty, sourceLocation: sourceLocation)
@@ -62,15 +70,18 @@ import TestSupport
         return (start.time, end.time, resumed.time)
     }
 
-    static func expectGap(_ duration: Duration?, lower: UInt64, upper: UInt64,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectGap(
+        _ duration: Duration?, lower: UInt64, upper: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard let duration else {
             Issue.record("the loss has no duration", sourceLocation: sourceLocation)
             return
         }
         let gap = duration.nanoseconds
-        #expect(gap >= Int64(lower) - slack && gap <= Int64(upper) + slack,
-                "gap \(gap) ns, expected \(lower)…\(upper) ns ± \(slack)", sourceLocation: sourceLocation)
+        #expect(
+            gap >= Int64(lower) - slack && gap <= Int64(upper) + slack,
+            "gap \(gap) ns, expected \(lower)…\(upper) ns ± \(slack)", sourceLocation: sourceLocation)
     }
 
     /// What a capture run left: the fake (still serving, for its log), the
@@ -87,9 +98,11 @@ import TestSupport
     /// notification arrived, stops the link (checking it ended without an
     /// error), then hands the result to `check`. `beforeStop` sees the sink
     /// while the link still runs.
-    static func capture(_ device: FakeBlueZScenario.Device, acquireNotify: Bool = false,
-                        beforeStop: (CollectingSink) -> Void = { _ in },
-                        _ check: (Captured) async throws -> Void) async throws {
+    static func capture(
+        _ device: FakeBlueZScenario.Device, acquireNotify: Bool = false,
+        beforeStop: (CollectingSink) -> Void = { _ in },
+        _ check: (Captured) async throws -> Void
+    ) async throws {
         let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device]))
         defer { fake.stop() }
         let central = try central(fake)
@@ -100,12 +113,14 @@ import TestSupport
         let stopping = monotonicNow()
         #expect(await running.stop() == nil)
         let stopped = monotonicNow()
-        try await check(Captured(fake: fake, central: central, sink: running.sink, stopping: stopping, stopped: stopped))
+        try await check(
+            Captured(fake: fake, central: central, sink: running.sink, stopping: stopping, stopped: stopped))
     }
 
     @Test func everyNotificationArrivesInOrderAndCancellingUnsubscribes() async throws {
         try await Self.capture(smallDiot(count: 200, spacing: 1)) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             try Self.expectSameAsSent(fake, sink)
             #expect(sink.notifications.count == 200)
             #expect(sink.losses.isEmpty)
@@ -129,11 +144,13 @@ import TestSupport
     @Test func connectRetriesInProgressAndSucceeds() async throws {
         let device = smallDiot(count: 10, spacing: 2, faults: [.inProgress(count: 2)])
         try await Self.capture(device) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             let connects = try fake.events().filter { $0.kind == "call" && $0.member == "Connect" }
             #expect(connects.map(\.result) == ["error", "error", "ok"])
             #expect(connects.prefix(2).allSatisfy { $0.error == "org.bluez.Error.InProgress" })
-            #expect(try fake.events().filter { $0.kind == "fault" && $0.fault == "in_progress" }.map(\.phase)
+            #expect(
+                try fake.events().filter { $0.kind == "fault" && $0.fault == "in_progress" }.map(\.phase)
                     == ["applied", "applied"])
             let connecting = sink.states.filter { if case .connecting = $0 { true } else { false } }
             #expect(connecting == [.connecting(attempt: 1), .connecting(attempt: 2), .connecting(attempt: 3)])
@@ -145,7 +162,8 @@ import TestSupport
     @Test func aDisconnectIsAGapAsLongAsTheDeviceWasDown() async throws {
         let device = smallDiot(count: 40, spacing: 5, faults: [.disconnect(after: 20, down_ms: 800)])
         try await Self.capture(device) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             // The stream paused at 20 and resumed at 20: nothing but time was lost.
             try Self.expectSameAsSent(fake, sink)
             #expect(sink.notifications.count == 40)
@@ -168,7 +186,8 @@ import TestSupport
     @Test func aBluetoothdRestartIsFollowedByReconnectionToTheNewOwner() async throws {
         let device = smallDiot(count: 40, spacing: 5, faults: [.restart(after: 15, down_ms: 700)])
         try await Self.capture(device) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             try Self.expectSameAsSent(fake, sink)
             let events = try fake.events()
             let end = try #require(events.first { $0.kind == "fault" && $0.fault == "restart" && $0.phase == "end" })
@@ -176,7 +195,10 @@ import TestSupport
             #expect(end.oldName == fake.uniqueName && newOwner != fake.uniqueName)
             #expect(try await run.central.requireBlueZ() == newOwner)
             // Reconnected after the new bluetoothd came up.
-            #expect(events.contains { $0.kind == "call" && $0.member == "Connect" && $0.result == "ok" && $0.time > end.time })
+            #expect(
+                events.contains {
+                    $0.kind == "call" && $0.member == "Connect" && $0.result == "ok" && $0.time > end.time
+                })
 
             let times = try Self.faultTimes(fake, "restart")
             let loss = try #require(sink.losses.first)
@@ -191,8 +213,10 @@ import TestSupport
         let device = smallDiot(count: 30, spacing: 5, faults: [.removeCharacteristic(d002, after: 10)])
         // No loss while the link still runs: the gap stays open until capture ends.
         try await Self.capture(device, beforeStop: { #expect($0.losses.isEmpty) }) { run in
-            let fake = run.fake, sink = run.sink
-            let stopping = run.stopping, stopped = run.stopped
+            let fake = run.fake
+            let sink = run.sink
+            let stopping = run.stopping
+            let stopped = run.stopped
 
             // D001 kept notifying; D002's notifications after the removal were never sent.
             try Self.expectSameAsSent(fake, sink)
@@ -215,7 +239,8 @@ import TestSupport
         let d001 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(1)!))
         let device = smallDiot(count: 10, spacing: 2, faults: [.emptyNotification(d001, after: 4)])
         try await Self.capture(device) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             try Self.expectSameAsSent(fake, sink)
             #expect(sink.notifications.count == 11)
             let empty = try #require(try fake.notifications(device: Self.address).firstIndex { $0.source == "fault" })
@@ -225,7 +250,8 @@ import TestSupport
             #expect(sink.losses.isEmpty)
 
             let decoder = DiotDecoder()
-            var malformed = 0, values = 0
+            var malformed = 0
+            var values = 0
             for notification in sink.notifications {
                 do {
                     try decoder.decode(notification) { _ in values += 1 }
@@ -244,7 +270,8 @@ import TestSupport
         let d001 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(1)!))
         let device = smallDiot(count: 100, spacing: 1, faults: [.emptyNotification(d001, after: 40)])
         try await Self.capture(device, acquireNotify: true) { run in
-            let fake = run.fake, sink = run.sink
+            let fake = run.fake
+            let sink = run.sink
             try Self.expectSameAsSent(fake, sink)
             #expect(sink.notifications.count == 101)
             #expect(sink.notifications.contains { $0.bytes.isEmpty })

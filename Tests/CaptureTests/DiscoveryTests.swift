@@ -1,10 +1,11 @@
-@testable import Capture
 import DBus
 import Devices
 import Families
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Capture
 
 /// `BluetoothCentral` against the fake BlueZ: adapters, discovery,
 /// classification, `find`, and the errors without BlueZ or an adapter.
@@ -15,7 +16,8 @@ import TestSupport
         let devices = families.enumerated().map { index, family in
             FakeFamilyDevice.make(family, seed: UInt64(index + 1), address: "F0:00:00:00:00:0\(index + 1)", seconds: 0)
         }
-        let stranger = FakeBlueZScenario.Device(address: "E0:00:00:00:00:09", name: "Kettle", rssi: -80, uuids: ["180d"])
+        let stranger = FakeBlueZScenario.Device(
+            address: "E0:00:00:00:00:09", name: "Kettle", rssi: -80, uuids: ["180d"])
         return (FakeBlueZScenario(devices: devices.map(\.device) + [stranger]), devices)
     }
 
@@ -56,16 +58,21 @@ import TestSupport
     @Test func classificationNeedsTheSixteenByteUUIDOrAFamilyService() {
         let uuid = Array(repeating: UInt8(0xAB), count: 16)
         #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x04F7: uuid], serviceUUIDs: []) == .diot)
-        #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x04F7: Array(uuid.prefix(15))], serviceUUIDs: []) == nil)
+        #expect(
+            FamilyRegistry.builtIn.family(manufacturerData: [0x04F7: Array(uuid.prefix(15))], serviceUUIDs: []) == nil)
         #expect(FamilyRegistry.builtIn.family(manufacturerData: [0x004C: uuid], serviceUUIDs: []) == nil)
         let services: [(DeviceFamily, CharacteristicUUID)] = [
             (.jacquard, JacquardGATT.service), (.comodule, ComoduleGATT.service), (.fjorden, FjordenGATT.service),
             (.obvious, ObviousGATT.service), (.diot, DiotGATT.dataService),
         ]
         for (family, service) in services {
-            #expect(FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: [service.description.uppercased()]) == family)
+            #expect(
+                FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: [service.description.uppercased()])
+                    == family)
         }
-        #expect(FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: ["0000180d-0000-1000-8000-00805f9b34fb"]) == nil)
+        #expect(
+            FamilyRegistry.builtIn.family(manufacturerData: [:], serviceUUIDs: ["0000180d-0000-1000-8000-00805f9b34fb"])
+                == nil)
     }
 
     @Test func aServiceFilterKeepsOnlyThatFamily() async throws {

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The fake BlueZ's own tests (`Tests/FakeBlueZ/test_fake_bluez.py`, a
 /// dbus-python client driving it through discovery, connection, both notify

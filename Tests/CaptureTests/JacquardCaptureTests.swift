@@ -1,10 +1,11 @@
-@testable import Capture
 import DBus
 import Devices
 import Families
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Capture
 
 /// A Jacquard tag captured through the fake: the SDK handshake is written
 /// once subscribed, and gesture mode once the tag reports attached gear.
@@ -20,7 +21,8 @@ import TestSupport
         var fields: [UInt64: UInt64] = [:]
         var index = 0
         func varint() -> UInt64 {
-            var value: UInt64 = 0, shift: UInt64 = 0
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
@@ -53,8 +55,9 @@ import TestSupport
         var component: UInt32?
         var attachedIndex: Int?
         for (index, notification) in tag.device.notifications.enumerated() where component == nil {
-            let raw = RawNotification(characteristic: try #require(CharacteristicUUID(notification.char)),
-                                      bytes: try #require(FakeBlueZScenario.bytes(hex: notification.hex)), receiveTime: 0)
+            let raw = RawNotification(
+                characteristic: try #require(CharacteristicUUID(notification.char)),
+                bytes: try #require(FakeBlueZScenario.bytes(hex: notification.hex)), receiveTime: 0)
             try? decoder.decode(raw) { value in
                 if case .attached(let gear) = value, gear.attachState {
                     component = gear.componentID
@@ -65,7 +68,8 @@ import TestSupport
         let gear = try #require(component, "the simulator's stream has no Attached notification")
 
         let running = startLink(central, device: tag.address, family: .jacquard)
-        let gestureWrites = JacquardHandshake.gestureMode(component: gear, id: 5)
+        let gestureWrites =
+            JacquardHandshake.gestureMode(component: gear, id: 5)
             + JacquardHandshake.queueDepth(14, id: 6)
         let expectedCount = JacquardHandshake.writes.count + gestureWrites.count
         try await waitUntil("the handshake and the gesture-mode writes") {
@@ -77,15 +81,18 @@ import TestSupport
         let events = try fake.events()
         let writes = events.filter { $0.kind == "write" }
         #expect(writes.count == expectedCount)
-        #expect(writes.allSatisfy { $0.characteristic == FakeFamilyDevice.uuid(JacquardGATT.command) && $0.type == "request" })
+        #expect(
+            writes.allSatisfy {
+                $0.characteristic == FakeFamilyDevice.uuid(JacquardGATT.command) && $0.type == "request"
+            })
         let written = writes.map { $0.bytes ?? [] }
         #expect(Array(written.prefix(JacquardHandshake.writes.count)) == JacquardHandshake.writes)
         #expect(Array(written.suffix(gestureWrites.count)) == gestureWrites)
 
         // Read back: Hello, Begin, DeviceInfo, config write (ids 1…4), then gear data for the gear, config write.
         let handshake = try JacquardHandshake.writes.map { try Self.request([$0]) }
-        #expect(handshake.map { $0[1] } == [0, 0, 0, 0])        // BASE
-        #expect(handshake.map { $0[2] } == [1, 2, 4, 11])       // HELLO, BEGIN, DEVICEINFO, CONFIG_WRITE
+        #expect(handshake.map { $0[1] } == [0, 0, 0, 0])  // BASE
+        #expect(handshake.map { $0[2] } == [1, 2, 4, 11])  // HELLO, BEGIN, DEVICEINFO, CONFIG_WRITE
         #expect(handshake.map { $0[3] } == [1, 2, 3, 4])
         let gesture = try Self.request(JacquardHandshake.gestureMode(component: gear, id: 5))
         #expect(gesture[1] == 8 && gesture[2] == 7 && gesture[3] == 5 && gesture[4] == UInt64(gear))

@@ -1,9 +1,10 @@
-@testable import Capture
 import DBus
 import Devices
 import Families
 import Foundation
 import TestSupport
+
+@testable import Capture
 
 /// A test waited too long for something that should have happened. A guard
 /// against hangs only: passing tests never reach it.
@@ -58,8 +59,10 @@ func sentBytes(_ fake: FakeBlueZ, device: String) throws -> [String: [[UInt8]]] 
 }
 
 /// Polls `condition` every 10 ms until it holds; throws after `limit` (a hang guard).
-func waitUntil(_ what: String, limit: Duration = .seconds(20),
-               _ condition: () throws -> Bool) async throws {
+func waitUntil(
+    _ what: String, limit: Duration = .seconds(20),
+    _ condition: () throws -> Bool
+) async throws {
     let deadline = ContinuousClock.now + limit
     while try !condition() {
         guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what) }
@@ -73,8 +76,9 @@ func central(_ fake: FakeBlueZ) throws -> BluetoothCentral {
 }
 
 /// The policy tests use: quick retries, so a reconnection follows a fault's end closely.
-let quickPolicy = ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100),
-                                  firstConnectionTimeout: .seconds(15))
+let quickPolicy = ReconnectPolicy(
+    initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100),
+    firstConnectionTimeout: .seconds(15))
 
 /// A running link: its task and sink.
 struct RunningLink {
@@ -90,10 +94,13 @@ struct RunningLink {
     }
 }
 
-func startLink(_ central: BluetoothCentral, device: String, family: DeviceFamily,
-               policy: ReconnectPolicy = quickPolicy, acquireNotify: Bool = false) -> RunningLink {
-    let link = DeviceLink(central: central, device: device, family: family, policy: policy,
-                          acquireNotify: acquireNotify)
+func startLink(
+    _ central: BluetoothCentral, device: String, family: DeviceFamily,
+    policy: ReconnectPolicy = quickPolicy, acquireNotify: Bool = false
+) -> RunningLink {
+    let link = DeviceLink(
+        central: central, device: device, family: family, policy: policy,
+        acquireNotify: acquireNotify)
     let sink = CollectingSink()
     let task = Task { () -> CaptureError? in
         do throws(CaptureError) {
@@ -109,8 +116,10 @@ func startLink(_ central: BluetoothCentral, device: String, family: DeviceFamily
 /// A small DIoT device: two data channels (D001, D002), `count` notifications
 /// `spacing` ms apart alternating between them, each a heart-rate record
 /// whose value is its index, plus the command service (no replies).
-func smallDiot(address: String = "F0:00:00:00:00:01", count: Int, spacing: Double,
-               faults: [FakeBlueZScenario.Fault] = []) -> FakeBlueZScenario.Device {
+func smallDiot(
+    address: String = "F0:00:00:00:00:01", count: Int, spacing: Double,
+    faults: [FakeBlueZScenario.Fault] = []
+) -> FakeBlueZScenario.Device {
     let d001 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(1)!))
     let d002 = FakeFamilyDevice.uuid(DiotGATT.characteristic(for: DiotChannel(2)!))
     var notifications: [FakeBlueZScenario.Notification] = []
@@ -119,9 +128,11 @@ func smallDiot(address: String = "F0:00:00:00:00:01", count: Int, spacing: Doubl
         let at: Double = Double(index) * spacing
         notifications.append(.init(at_ms: at, char: index % 2 == 0 ? d001 : d002, bytes: bytes))
     }
-    let data = FakeBlueZScenario.Service(uuid: "d000", characteristics: [
-        .init(uuid: d001, flags: ["notify"]), .init(uuid: d002, flags: ["notify"]),
-    ])
+    let data = FakeBlueZScenario.Service(
+        uuid: "d000",
+        characteristics: [
+            .init(uuid: d001, flags: ["notify"]), .init(uuid: d002, flags: ["notify"]),
+        ])
     return FakeBlueZScenario.Device(
         address: address, address_type: "random", name: "DIoT-0001",
         manufacturer_data: ["0x04F7": "000102030405060708090a0b0c0d0e0f"],

@@ -19,6 +19,6 @@ let package = Package(
         .executableTarget(
             name: "StreamsConsumer",
             dependencies: [.product(name: "Streams", package: root.lastPathComponent)]
-        ),
+        )
     ]
 )

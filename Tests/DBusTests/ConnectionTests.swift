@@ -1,7 +1,7 @@
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Method calls on a private bus: the bus daemon's own methods, error
 /// replies, deadlines, cancellation and bad input.
@@ -41,7 +41,8 @@ import TestSupport
         #expect(noOwner?.message.isEmpty == false)
 
         let unknown = await #expect(throws: DBusError.self) {
-            try await connection.call(destination: "org.example.Nobody", path: "/", interface: "org.example.I", member: "M")
+            try await connection.call(
+                destination: "org.example.Nobody", path: "/", interface: "org.example.I", member: "M")
         }
         #expect(unknown?.code == .remote)
         #expect(unknown?.name == "org.freedesktop.DBus.Error.ServiceUnknown")
@@ -50,7 +51,8 @@ import TestSupport
         let other = try DBusConnection(address: bus.address)
         defer { other.close() }
         let unknownMethod = await #expect(throws: DBusError.self) {
-            try await connection.call(destination: other.uniqueName, path: "/x", interface: "org.example.I", member: "M")
+            try await connection.call(
+                destination: other.uniqueName, path: "/x", interface: "org.example.I", member: "M")
         }
         #expect(unknownMethod?.name == "org.freedesktop.DBus.Error.UnknownMethod")
 
@@ -71,8 +73,9 @@ import TestSupport
 
         let start = ContinuousClock.now
         let error = await #expect(throws: DBusError.self) {
-            try await connection.call(destination: "org.example.Silent", path: "/", interface: "org.example.I",
-                                      member: "Wait", timeout: .milliseconds(200))
+            try await connection.call(
+                destination: "org.example.Silent", path: "/", interface: "org.example.I",
+                member: "Wait", timeout: .milliseconds(200))
         }
         let elapsed = ContinuousClock.now - start
         #expect(error?.code == .timeout)
@@ -91,8 +94,9 @@ import TestSupport
         defer { connection.close() }
 
         let call = Task { () async throws(DBusError) -> [DBusValue] in
-            try await connection.call(destination: "org.example.Silent", path: "/", interface: "org.example.I",
-                                      member: "Wait", timeout: .seconds(30))
+            try await connection.call(
+                destination: "org.example.Silent", path: "/", interface: "org.example.I",
+                member: "Wait", timeout: .seconds(30))
         }
         call.cancel()
         let result = try await within(.seconds(10), "the cancelled call") { await call.result }
@@ -104,8 +108,9 @@ import TestSupport
 
         // Cancelled while waiting for the reply, not before sending.
         let waiting = Task { () async throws(DBusError) -> [DBusValue] in
-            try await connection.call(destination: "org.example.Silent", path: "/", interface: "org.example.I",
-                                      member: "Wait", timeout: .seconds(30))
+            try await connection.call(
+                destination: "org.example.Silent", path: "/", interface: "org.example.I",
+                member: "Wait", timeout: .seconds(30))
         }
         _ = try await connection.owner(of: "org.example.Silent")  // a round trip: the call above is likely sent
         waiting.cancel()
@@ -125,18 +130,41 @@ import TestSupport
         defer { connection.close() }
 
         let attempts: [@Sendable () async throws -> Void] = [
-            { _ = try await connection.call(destination: "org.example", path: "no-slash", interface: "org.example.I", member: "M") },
-            { _ = try await connection.call(destination: "bad name", path: "/", interface: "org.example.I", member: "M") },
+            {
+                _ = try await connection.call(
+                    destination: "org.example", path: "no-slash", interface: "org.example.I", member: "M")
+            },
+            {
+                _ = try await connection.call(
+                    destination: "bad name", path: "/", interface: "org.example.I", member: "M")
+            },
             { _ = try await connection.call(destination: "org.example", path: "/", interface: "I", member: "M") },
-            { _ = try await connection.call(destination: "org.example", path: "/", interface: "org.example.I", member: "M.N") },
-            { _ = try await connection.call(destination: "org.example", path: "/", interface: "org.example.I", member: "M",
-                                            arguments: [.string("nul\u{0}")]) },
-            { _ = try await connection.call(destination: "org.example", path: "/", interface: "org.example.I", member: "M",
-                                            arguments: [.array(elementSignature: "s", [.byte(1)])]) },
-            { _ = try await connection.call(destination: "org.example", path: "/", interface: "org.example.I", member: "M",
-                                            timeout: .zero) },
-            { try connection.emit(DBusSignal(path: "/ok", interface: "org.example.I", member: "S", arguments: [.objectPath("x")])) },
-            { try connection.emit(DBusSignal(path: "/ok", interface: "org.example.I", member: "S", destination: "no")) },
+            {
+                _ = try await connection.call(
+                    destination: "org.example", path: "/", interface: "org.example.I", member: "M.N")
+            },
+            {
+                _ = try await connection.call(
+                    destination: "org.example", path: "/", interface: "org.example.I", member: "M",
+                    arguments: [.string("nul\u{0}")])
+            },
+            {
+                _ = try await connection.call(
+                    destination: "org.example", path: "/", interface: "org.example.I", member: "M",
+                    arguments: [.array(elementSignature: "s", [.byte(1)])])
+            },
+            {
+                _ = try await connection.call(
+                    destination: "org.example", path: "/", interface: "org.example.I", member: "M",
+                    timeout: .zero)
+            },
+            {
+                try connection.emit(
+                    DBusSignal(path: "/ok", interface: "org.example.I", member: "S", arguments: [.objectPath("x")]))
+            },
+            {
+                try connection.emit(DBusSignal(path: "/ok", interface: "org.example.I", member: "S", destination: "no"))
+            },
             { _ = try await connection.signals(DBusMatchRule(path: "bad")) },
             { _ = try await connection.nameOwnerChanges(of: "bad name") },
             { _ = try await connection.requestName("nodots") },

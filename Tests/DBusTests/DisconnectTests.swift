@@ -1,7 +1,7 @@
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The bus going away: streams end with `disconnected`, pending and later
 /// calls fail, nothing hangs and the process does not exit.
@@ -17,14 +17,16 @@ import TestSupport
         let stream = try await connection.signals(DBusMatchRule(sender: "org.example.Silent", member: "Ping"))
         let owners = try await connection.nameOwnerChanges(of: "org.example.Silent")
         let pending = Task { () async throws(DBusError) -> [DBusValue] in
-            try await connection.call(destination: "org.example.Silent", path: "/", interface: "org.example.I",
-                                      member: "Wait", timeout: .seconds(30))
+            try await connection.call(
+                destination: "org.example.Silent", path: "/", interface: "org.example.I",
+                member: "Wait", timeout: .seconds(30))
         }
         _ = try await connection.owner(of: "org.example.Silent")  // a round trip, so the call is out
 
         bus.stop()
 
-        let streamResult = try await within(.seconds(10), "the signal stream to end") { () async -> Result<Int, DBusError> in
+        let streamResult = try await within(.seconds(10), "the signal stream to end") {
+            () async -> Result<Int, DBusError> in
             do throws(DBusError) {
                 var count = 0
                 for try await _ in stream { count += 1 }

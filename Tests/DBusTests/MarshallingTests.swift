@@ -1,6 +1,7 @@
-@testable import DBus
 import Foundation
 import Testing
+
+@testable import DBus
 
 /// Values of every type, nested containers, empty arrays, variants in
 /// variants and dictionaries of every basic key type.
@@ -20,38 +21,61 @@ let marshallingSamples: [DBusValue] = [
     .array(elementSignature: "n", [.int16(-1)]), .array(elementSignature: "q", [.uint16(1)]),
     .array(elementSignature: "i", [.int32(-2), .int32(3)]), .array(elementSignature: "u", [.uint32(4)]),
     .array(elementSignature: "x", [.int64(-5)]), .array(elementSignature: "t", [.uint64(6)]),
-    .array(elementSignature: "d", [.double(0.25)]), .array(elementSignature: "o", [.objectPath("/a"), .objectPath("/b")]),
+    .array(elementSignature: "d", [.double(0.25)]),
+    .array(elementSignature: "o", [.objectPath("/a"), .objectPath("/b")]),
     .array(elementSignature: "g", [.signature("ii")]),
     .array(elementSignature: "ay", [.bytes([1]), .bytes([])]),
-    .array(elementSignature: "aai", [.array(elementSignature: "ai", [.array(elementSignature: "i", [.int32(1)])]), .array(elementSignature: "ai", [])]),
+    .array(
+        elementSignature: "aai",
+        [
+            .array(elementSignature: "ai", [.array(elementSignature: "i", [.int32(1)])]),
+            .array(elementSignature: "ai", []),
+        ]),
     .array(elementSignature: "a{sv}", []),
     .array(elementSignature: "v", [.variant(.byte(1)), .variant(.string("x")), .variant(.bytes([]))]),
-    .array(elementSignature: "(si)", [.structure([.string("one"), .int32(1)]), .structure([.string("two"), .int32(2)])]),
+    .array(
+        elementSignature: "(si)", [.structure([.string("one"), .int32(1)]), .structure([.string("two"), .int32(2)])]),
     .dictionary(keySignature: "y", valueSignature: "s", [DBusDictionaryEntry(key: .byte(1), value: .string("one"))]),
     .dictionary(keySignature: "b", valueSignature: "i", [DBusDictionaryEntry(key: .boolean(false), value: .int32(0))]),
-    .dictionary(keySignature: "n", valueSignature: "v", [DBusDictionaryEntry(key: .int16(-3), value: .variant(.double(1)))]),
-    .dictionary(keySignature: "q", valueSignature: "ay", [DBusDictionaryEntry(key: .uint16(0x004C), value: .bytes([2, 0x15]))]),
-    .dictionary(keySignature: "i", valueSignature: "as", [DBusDictionaryEntry(key: .int32(-1), value: .strings(["x"]))]),
-    .dictionary(keySignature: "u", valueSignature: "(ii)", [DBusDictionaryEntry(key: .uint32(9), value: .structure([.int32(1), .int32(2)]))]),
+    .dictionary(
+        keySignature: "n", valueSignature: "v", [DBusDictionaryEntry(key: .int16(-3), value: .variant(.double(1)))]),
+    .dictionary(
+        keySignature: "q", valueSignature: "ay", [DBusDictionaryEntry(key: .uint16(0x004C), value: .bytes([2, 0x15]))]),
+    .dictionary(
+        keySignature: "i", valueSignature: "as", [DBusDictionaryEntry(key: .int32(-1), value: .strings(["x"]))]),
+    .dictionary(
+        keySignature: "u", valueSignature: "(ii)",
+        [DBusDictionaryEntry(key: .uint32(9), value: .structure([.int32(1), .int32(2)]))]),
     .dictionary(keySignature: "x", valueSignature: "x", [DBusDictionaryEntry(key: .int64(.min), value: .int64(.max))]),
-    .dictionary(keySignature: "t", valueSignature: "b", [DBusDictionaryEntry(key: .uint64(.max), value: .boolean(true))]),
+    .dictionary(
+        keySignature: "t", valueSignature: "b", [DBusDictionaryEntry(key: .uint64(.max), value: .boolean(true))]),
     .dictionary(keySignature: "d", valueSignature: "d", [DBusDictionaryEntry(key: .double(0.5), value: .double(-0.5))]),
-    .dictionary(keySignature: "s", valueSignature: "a{sv}", [
-        DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: .vardict(["RSSI": .int16(-60)])),
-        DBusDictionaryEntry(key: .string("empty"), value: .vardict([:])),
-    ]),
-    .dictionary(keySignature: "o", valueSignature: "g", [DBusDictionaryEntry(key: .objectPath("/x"), value: .signature("v"))]),
-    .dictionary(keySignature: "g", valueSignature: "o", [DBusDictionaryEntry(key: .signature("a{sv}"), value: .objectPath("/y"))]),
+    .dictionary(
+        keySignature: "s", valueSignature: "a{sv}",
+        [
+            DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: .vardict(["RSSI": .int16(-60)])),
+            DBusDictionaryEntry(key: .string("empty"), value: .vardict([:])),
+        ]),
+    .dictionary(
+        keySignature: "o", valueSignature: "g", [DBusDictionaryEntry(key: .objectPath("/x"), value: .signature("v"))]),
+    .dictionary(
+        keySignature: "g", valueSignature: "o",
+        [DBusDictionaryEntry(key: .signature("a{sv}"), value: .objectPath("/y"))]),
     .dictionary(keySignature: "s", valueSignature: "v", []),
     .structure([.int32(1)]),
-    .structure([.string("outer"), .structure([.byte(1), .structure([.objectPath("/deep"), .array(elementSignature: "d", [])])])]),
+    .structure([
+        .string("outer"),
+        .structure([.byte(1), .structure([.objectPath("/deep"), .array(elementSignature: "d", [])])]),
+    ]),
     .structure([.variant(.structure([.uint16(1), .variant(.variant(.boolean(true)))]))]),
     .variant(.int32(7)), .variant(.variant(.variant(.string("three deep")))),
     .variant(.array(elementSignature: "y", [])), .variant(.vardict(["k": .variant(.int64(1))])),
     .vardict(["Transport": .string("le"), "DuplicateData": .boolean(false), "UUIDs": .strings([])]),
     .uint16KeyedVardict([0x0059: .bytes([1, 2, 3]), 0x004C: .bytes([])]),
     .managedObjects([
-        "/org/bluez/hci0": ["org.bluez.Adapter1": ["Powered": .boolean(true), "Address": .string("00:11:22:33:44:55")]],
+        "/org/bluez/hci0": [
+            "org.bluez.Adapter1": ["Powered": .boolean(true), "Address": .string("00:11:22:33:44:55")]
+        ],
         "/org/bluez/hci0/dev_AA": ["org.bluez.Device1": ["RSSI": .int16(-70)], "org.freedesktop.DBus.Properties": [:]],
     ]),
 ]
@@ -105,7 +129,9 @@ func roundTrip(_ values: [DBusValue]) throws -> [DBusValue] {
         let writeEnd = DBusUnixFD(taking: ends[1])
         let values: [DBusValue] = [
             .unixFD(writeEnd),
-            .dictionary(keySignature: "h", valueSignature: "v", [DBusDictionaryEntry(key: .unixFD(writeEnd), value: .variant(.unixFD(writeEnd)))]),
+            .dictionary(
+                keySignature: "h", valueSignature: "v",
+                [DBusDictionaryEntry(key: .unixFD(writeEnd), value: .variant(.unixFD(writeEnd)))]),
         ]
         let back = try roundTrip(values)
         #expect(back.map(\.signature) == ["h", "a{hv}"])

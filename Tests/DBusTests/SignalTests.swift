@@ -1,8 +1,8 @@
 import DBus
 import Foundation
 import Streams
-import Testing
 import TestSupport
+import Testing
 
 /// Signals between connections on a private bus: match rules, senders that
 /// are well-known names, owner changes, and every value type on the wire.
@@ -17,7 +17,11 @@ import TestSupport
         let owner = try DBusConnection(address: bus.address)
         let stranger = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
-        defer { owner.close(); stranger.close(); listener.close() }
+        defer {
+            owner.close()
+            stranger.close()
+            listener.close()
+        }
         #expect(try await owner.requestName("org.example.Sender"))
 
         let fromOwner = try await listener.signals(
@@ -51,7 +55,10 @@ import TestSupport
         defer { bus.stop() }
         let first = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
-        defer { first.close(); listener.close() }
+        defer {
+            first.close()
+            listener.close()
+        }
         #expect(try await first.requestName("org.example.Service"))
 
         let changes = try await listener.nameOwnerChanges(of: "org.example.Service")
@@ -59,7 +66,7 @@ import TestSupport
         #expect(try await listener.owner(of: "org.example.Service") == first.uniqueName)
 
         let firstName = first.uniqueName
-        first.close()   // the service "crashes"; close() does not wait, the bus tells us when it is gone
+        first.close()  // the service "crashes"; close() does not wait, the bus tells us when it is gone
         let second = try DBusConnection(address: bus.address)
         defer { second.close() }
         let secondName = second.uniqueName
@@ -75,10 +82,11 @@ import TestSupport
             }
             return seen
         }
-        #expect(seen == [
-            DBusNameOwnerChange(name: "org.example.Service", oldOwner: firstName, newOwner: nil),
-            DBusNameOwnerChange(name: "org.example.Service", oldOwner: nil, newOwner: secondName),
-        ])
+        #expect(
+            seen == [
+                DBusNameOwnerChange(name: "org.example.Service", oldOwner: firstName, newOwner: nil),
+                DBusNameOwnerChange(name: "org.example.Service", oldOwner: nil, newOwner: secondName),
+            ])
         let received = try await SignalTestsSupport.first(1, of: pings)
         #expect(received.first?.sender == second.uniqueName)
         #expect(received.first?.arguments == [.string("from the restarted service")])
@@ -89,7 +97,10 @@ import TestSupport
         defer { bus.stop() }
         let sender = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
-        defer { sender.close(); listener.close() }
+        defer {
+            sender.close()
+            listener.close()
+        }
 
         let underHci0 = try await listener.signals(DBusMatchRule(member: "Ping", pathNamespace: "/org/bluez/hci0"))
         let argument = try await listener.signals(DBusMatchRule(member: "Ping", arguments: [0: "yes"]))
@@ -109,7 +120,10 @@ import TestSupport
         defer { bus.stop() }
         let sender = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
-        defer { sender.close(); listener.close() }
+        defer {
+            sender.close()
+            listener.close()
+        }
         let stream = try await listener.signals(DBusMatchRule(sender: sender.uniqueName, member: "Values"))
 
         // Messages carry at most 255 signature characters: one sample per signal.
@@ -125,15 +139,20 @@ import TestSupport
         defer { bus.stop() }
         let sender = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
-        defer { sender.close(); listener.close() }
+        defer {
+            sender.close()
+            listener.close()
+        }
         let stream = try await listener.signals(DBusMatchRule(member: "Handle"))
 
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]) }
         let writeEnd = DBusUnixFD(taking: ends[1])
-        try sender.emit(DBusSignal(path: "/fd", interface: "org.example.Test", member: "Handle",
-                                   arguments: [.unixFD(writeEnd), .variant(.unixFD(writeEnd))]))
+        try sender.emit(
+            DBusSignal(
+                path: "/fd", interface: "org.example.Test", member: "Handle",
+                arguments: [.unixFD(writeEnd), .variant(.unixFD(writeEnd))]))
         let signal = try #require(try await first(1, of: stream).first)
         let received = try #require(signal.arguments.first?.unixFD)
         #expect(signal.arguments[1].variantValue?.unixFD != nil)
@@ -179,7 +198,9 @@ import TestSupport
         listener.close()
         let received = try await first(1, of: stream)
         #expect(received.isEmpty, "the stream ends without an error")
-        let error = await #expect(throws: DBusError.self) { _ = try await listener.signals(DBusMatchRule(member: "Late")) }
+        let error = await #expect(throws: DBusError.self) {
+            _ = try await listener.signals(DBusMatchRule(member: "Late"))
+        }
         #expect(error?.code == .disconnected)
     }
 
@@ -188,12 +209,19 @@ import TestSupport
         defer { bus.stop() }
         let sender = try DBusConnection(address: bus.address)
         let target = try DBusConnection(address: bus.address)
-        defer { sender.close(); target.close() }
+        defer {
+            sender.close()
+            target.close()
+        }
         let stream = try await target.signals(DBusMatchRule(member: "Ping", destination: target.uniqueName))
-        try sender.emit(DBusSignal(path: "/a", interface: "org.example.Test", member: "Ping",
-                                   arguments: [.string("broadcast")]))
-        try sender.emit(DBusSignal(path: "/a", interface: "org.example.Test", member: "Ping",
-                                   arguments: [.string("for you")], destination: target.uniqueName))
+        try sender.emit(
+            DBusSignal(
+                path: "/a", interface: "org.example.Test", member: "Ping",
+                arguments: [.string("broadcast")]))
+        try sender.emit(
+            DBusSignal(
+                path: "/a", interface: "org.example.Test", member: "Ping",
+                arguments: [.string("for you")], destination: target.uniqueName))
         let received = try await first(1, of: stream)
         #expect(received.first?.arguments == [.string("for you")])
         #expect(received.first?.destination == target.uniqueName)

@@ -67,7 +67,7 @@ final class SilentPeer: @unchecked Sendable {
     }
 
     func stop() {
-        terminate(process, grace: 0)   // SIGKILL: test children block SIGTERM
+        terminate(process, grace: 0)  // SIGKILL: test children block SIGTERM
     }
 
     deinit { stop() }

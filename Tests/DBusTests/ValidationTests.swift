@@ -1,6 +1,7 @@
-@testable import DBus
 import Foundation
 import Testing
+
+@testable import DBus
 
 /// Every class of bad input throws `invalidArgument` with a message that
 /// names the problem; none reaches libdbus (which would abort the process).
@@ -14,7 +15,8 @@ import Testing
 
     static let badArguments: [BadArgument] = [
         BadArgument(label: "string with NUL", value: .string("a\u{0}b"), mentions: "NUL"),
-        BadArgument(label: "object path without leading slash", value: .objectPath("org/bluez"), mentions: "object path"),
+        BadArgument(
+            label: "object path without leading slash", value: .objectPath("org/bluez"), mentions: "object path"),
         BadArgument(label: "object path with trailing slash", value: .objectPath("/org/"), mentions: "object path"),
         BadArgument(label: "object path with double slash", value: .objectPath("/a//b"), mentions: "object path"),
         BadArgument(label: "object path with dash", value: .objectPath("/dev-1"), mentions: "object path"),
@@ -22,28 +24,53 @@ import Testing
         BadArgument(label: "object path with NUL", value: .objectPath("/a\u{0}"), mentions: "NUL"),
         BadArgument(label: "signature value unbalanced", value: .signature("a{sv"), mentions: "signature"),
         BadArgument(label: "signature value unknown type", value: .signature("z"), mentions: "signature"),
-        BadArgument(label: "array element of wrong type", value: .array(elementSignature: "s", [.int32(1)]), mentions: "\"i\""),
-        BadArgument(label: "array element signature not single", value: .array(elementSignature: "ss", []), mentions: "single complete"),
-        BadArgument(label: "array element signature empty", value: .array(elementSignature: "", []), mentions: "single complete"),
-        BadArgument(label: "array element signature invalid", value: .array(elementSignature: "a", []), mentions: "single complete"),
-        BadArgument(label: "byte array holding an int", value: .array(elementSignature: "y", [.byte(1), .int32(2)]), mentions: "[1]"),
-        BadArgument(label: "dictionary key not basic", value: .dictionary(keySignature: "v", valueSignature: "s", []), mentions: "basic"),
-        BadArgument(label: "dictionary key container", value: .dictionary(keySignature: "as", valueSignature: "s", []), mentions: "basic"),
-        BadArgument(label: "dictionary key of wrong type",
-                    value: .dictionary(keySignature: "s", valueSignature: "v", [DBusDictionaryEntry(key: .int32(1), value: .variant(.byte(1)))]),
-                    mentions: "key"),
-        BadArgument(label: "dictionary value of wrong type",
-                    value: .dictionary(keySignature: "s", valueSignature: "v", [DBusDictionaryEntry(key: .string("k"), value: .byte(1))]),
-                    mentions: "value"),
-        BadArgument(label: "dictionary value signature invalid", value: .dictionary(keySignature: "s", valueSignature: "{", []), mentions: "value signature"),
+        BadArgument(
+            label: "array element of wrong type", value: .array(elementSignature: "s", [.int32(1)]), mentions: "\"i\""),
+        BadArgument(
+            label: "array element signature not single", value: .array(elementSignature: "ss", []),
+            mentions: "single complete"),
+        BadArgument(
+            label: "array element signature empty", value: .array(elementSignature: "", []), mentions: "single complete"
+        ),
+        BadArgument(
+            label: "array element signature invalid", value: .array(elementSignature: "a", []),
+            mentions: "single complete"),
+        BadArgument(
+            label: "byte array holding an int", value: .array(elementSignature: "y", [.byte(1), .int32(2)]),
+            mentions: "[1]"),
+        BadArgument(
+            label: "dictionary key not basic", value: .dictionary(keySignature: "v", valueSignature: "s", []),
+            mentions: "basic"),
+        BadArgument(
+            label: "dictionary key container", value: .dictionary(keySignature: "as", valueSignature: "s", []),
+            mentions: "basic"),
+        BadArgument(
+            label: "dictionary key of wrong type",
+            value: .dictionary(
+                keySignature: "s", valueSignature: "v", [DBusDictionaryEntry(key: .int32(1), value: .variant(.byte(1)))]
+            ),
+            mentions: "key"),
+        BadArgument(
+            label: "dictionary value of wrong type",
+            value: .dictionary(
+                keySignature: "s", valueSignature: "v", [DBusDictionaryEntry(key: .string("k"), value: .byte(1))]),
+            mentions: "value"),
+        BadArgument(
+            label: "dictionary value signature invalid", value: .dictionary(keySignature: "s", valueSignature: "{", []),
+            mentions: "value signature"),
         BadArgument(label: "empty structure", value: .structure([]), mentions: "at least one field"),
-        BadArgument(label: "bad string deep inside", value: .vardict(["k": .structure([.strings(["ok", "bad\u{0}"])])]), mentions: "NUL"),
+        BadArgument(
+            label: "bad string deep inside", value: .vardict(["k": .structure([.strings(["ok", "bad\u{0}"])])]),
+            mentions: "NUL"),
         BadArgument(label: "bad path inside a variant", value: .variant(.objectPath("nope")), mentions: "object path"),
-        BadArgument(label: "variants nested 65 deep",
-                    value: (0..<65).reduce(DBusValue.byte(1)) { inner, _ in .variant(inner) }, mentions: "nested"),
-        BadArgument(label: "arrays nested 33 deep",
-                    value: (0..<33).reduce(DBusValue.byte(1)) { inner, _ in .array(elementSignature: inner.signature, [inner]) },
-                    mentions: "signature"),
+        BadArgument(
+            label: "variants nested 65 deep",
+            value: (0..<65).reduce(DBusValue.byte(1)) { inner, _ in .variant(inner) }, mentions: "nested"),
+        BadArgument(
+            label: "arrays nested 33 deep",
+            value: (0..<33).reduce(DBusValue.byte(1)) { inner, _ in .array(elementSignature: inner.signature, [inner])
+            },
+            mentions: "signature"),
     ]
 
     @Test(arguments: badArguments)
@@ -87,7 +114,9 @@ import Testing
         ("member", "org.example", "/ok", "org.example.I", ""),
         ("member", "org.example", "/ok", "org.example.I", "Nul\u{0}"),
     ])
-    func rejectsBadMethodCallHeaders(_ field: String, _ destination: String, _ path: String, _ interface: String, _ member: String) {
+    func rejectsBadMethodCallHeaders(
+        _ field: String, _ destination: String, _ path: String, _ interface: String, _ member: String
+    ) {
         let error = #expect(throws: DBusError.self) {
             _ = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         }
@@ -98,7 +127,9 @@ import Testing
     @Test func rejectsBadSignalHeaders() {
         #expect(throws: DBusError.self) { _ = try Message.signal(path: "bad", interface: "org.example.I", member: "M") }
         #expect(throws: DBusError.self) { _ = try Message.signal(path: "/ok", interface: "bad", member: "M") }
-        #expect(throws: DBusError.self) { _ = try Message.signal(path: "/ok", interface: "org.example.I", member: "b-a-d") }
+        #expect(throws: DBusError.self) {
+            _ = try Message.signal(path: "/ok", interface: "org.example.I", member: "b-a-d")
+        }
     }
 
     @Test func rejectsBadMatchRules() {
@@ -121,16 +152,20 @@ import Testing
     }
 
     @Test func quotesMatchRuleValues() {
-        let rule = DBusMatchRule(sender: "org.bluez", member: "PropertiesChanged", pathNamespace: "/org/bluez",
-                                 arguments: [0: "it's"], argumentPaths: [1: "/org/bluez/"])
-        #expect(rule.ruleString
-            == "type='signal',sender='org.bluez',member='PropertiesChanged',path_namespace='/org/bluez',arg0='it'\\''s',arg1path='/org/bluez/'")
+        let rule = DBusMatchRule(
+            sender: "org.bluez", member: "PropertiesChanged", pathNamespace: "/org/bluez",
+            arguments: [0: "it's"], argumentPaths: [1: "/org/bluez/"])
+        #expect(
+            rule.ruleString
+                == "type='signal',sender='org.bluez',member='PropertiesChanged',path_namespace='/org/bluez',arg0='it'\\''s',arg1path='/org/bluez/'"
+        )
     }
 
     @Test func matchRulesMatchLikeTheBus() {
         let namespace = DBusMatchRule(pathNamespace: "/org/bluez")
         func header(_ rule: DBusMatchRule, path: String, sender: String = ":1.1", owner: String? = nil) -> Bool {
-            rule.matchesHeader(sender: sender, path: path, interface: "i.i", member: "M", destination: nil, owner: owner)
+            rule.matchesHeader(
+                sender: sender, path: path, interface: "i.i", member: "M", destination: nil, owner: owner)
         }
         #expect(header(namespace, path: "/org/bluez"))
         #expect(header(namespace, path: "/org/bluez/hci0"))

@@ -73,7 +73,10 @@ import Testing
             let notification = simulator.next()
             if notification.offset > .seconds(2 * 3_600) { break }
             let frame = try #require(notification.expected)
-            if frame.kind == .error { errors += 1; continue }
+            if frame.kind == .error {
+                errors += 1
+                continue
+            }
             if frame.kind == .writeAcknowledged { acknowledgements += 1 }
             switch (frame.identifier, frame.value) {
             case ("speed", .range(let value)?): if notification.offset > .zero { speeds.append(value) }

@@ -1,5 +1,6 @@
-@testable import Devices
 import Testing
+
+@testable import Devices
 
 @Suite struct DiotAllCharacteristicsFuzzTests {
     /// Random values on every DIoT characteristic (and a few that are not):

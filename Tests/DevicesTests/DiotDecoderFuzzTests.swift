@@ -1,5 +1,6 @@
-@testable import Devices
 import Testing
+
+@testable import Devices
 
 @Suite struct DiotDecoderFuzzTests {
     @Test func hundredThousandRandomValuesDecodeOrThrowByTheLengthRule() {

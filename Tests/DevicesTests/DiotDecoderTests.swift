@@ -13,7 +13,9 @@ import Testing
     ]
 
     @Test(arguments: specRecords)
-    func decodesTheSpecsSingleRecordExamples(bytes: [UInt8], feature: DiotFeature, value: DiotValue, numeric: Double)
+    func decodesTheSpecsSingleRecordExamples(
+        bytes: [UInt8], feature: DiotFeature, value: DiotValue, numeric: Double
+    )
         throws
     {
         let packet = try decoder.decode(bytes, from: CharacteristicUUID(short: 0xD004))

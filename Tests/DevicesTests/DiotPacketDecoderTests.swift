@@ -1,10 +1,11 @@
+import Devices
 import Foundation
 import Testing
-import Devices
 
 @Suite struct DiotPacketDecoderTests {
     /// Drives any decoder through the protocol, as the recorder does.
-    func decodeAll<D: PacketDecoder>(_ decoder: inout D, _ notification: RawNotification) throws(D.Failure) -> [D.Value] {
+    func decodeAll<D: PacketDecoder>(_ decoder: inout D, _ notification: RawNotification) throws(D.Failure) -> [D.Value]
+    {
         var out: [D.Value] = []
         try decoder.decode(notification) { out.append($0) }
         return out
@@ -16,8 +17,9 @@ import Devices
     }
 
     @Test func emitsEachRecordInOrderThroughThePacketDecoderInterface() throws {
-        let events = try events([0x09, 0, 0, 0x80, 0x3F, 0x0A, 0, 0, 0, 0, 0x0B, 0, 0, 0x80, 0xBF],
-                                on: CharacteristicUUID(short: 0xD001))
+        let events = try events(
+            [0x09, 0, 0, 0x80, 0x3F, 0x0A, 0, 0, 0, 0, 0x0B, 0, 0, 0x80, 0xBF],
+            on: CharacteristicUUID(short: 0xD001))
         let records = events.compactMap { event -> DiotRecord? in
             if case .record(let record) = event { record } else { nil }
         }
@@ -30,16 +32,21 @@ import Devices
     @Test func emitsChannelEmptyAndThrowsForMalformedPackets() throws {
         #expect(try events([0x00], on: CharacteristicUUID(short: 0xD003)) == [.channelEmpty(DiotChannel(3)!)])
         #expect(throws: DiotDecodeError.self) { _ = try events([1, 2, 3], on: CharacteristicUUID(short: 0xD001)) }
-        #expect(throws: DiotDecodeError.self) { _ = try events([0x04, 0x48, 0, 0, 0], on: CharacteristicUUID(short: 0x2A19)) }
+        #expect(throws: DiotDecodeError.self) {
+            _ = try events([0x04, 0x48, 0, 0, 0], on: CharacteristicUUID(short: 0x2A19))
+        }
     }
 
     @Test func encodesToTheJSONTlmDecodePrints() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let heartRate = try events([0x04, 0x48, 0, 0, 0], on: CharacteristicUUID(short: 0xD003))
-        #expect(String(decoding: try encoder.encode(heartRate[0]), as: UTF8.self)
-                == #"{"channel":3,"feature":"heartRate","feature_code":4,"index":0,"kind":"record","raw":72,"value":72,"value_type":"int"}"#)
+        #expect(
+            String(decoding: try encoder.encode(heartRate[0]), as: UTF8.self)
+                == #"{"channel":3,"feature":"heartRate","feature_code":4,"index":0,"kind":"record","raw":72,"value":72,"value_type":"int"}"#
+        )
         let empty = try events([0x00], on: CharacteristicUUID(short: 0xD002))
-        #expect(String(decoding: try encoder.encode(empty[0]), as: UTF8.self) == #"{"channel":2,"kind":"channel_empty"}"#)
+        #expect(
+            String(decoding: try encoder.encode(empty[0]), as: UTF8.self) == #"{"channel":2,"kind":"channel_empty"}"#)
     }
 }

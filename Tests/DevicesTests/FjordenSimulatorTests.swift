@@ -128,7 +128,8 @@ import Testing
         for _ in 0..<3_000 {
             let notification = simulator.next()
             if notification.offset - previous >= .seconds(4) {
-                gaps += 1; afterGap = true
+                gaps += 1
+                afterGap = true
             } else if afterGap {
                 afterGap = false
             }

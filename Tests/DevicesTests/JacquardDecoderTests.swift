@@ -12,7 +12,9 @@ private func decodeAll(
     return values
 }
 
-private func decodeAll(_ bytes: [UInt8], on characteristic: CharacteristicUUID) throws(JacquardDecodeError)
+private func decodeAll(
+    _ bytes: [UInt8], on characteristic: CharacteristicUUID
+) throws(JacquardDecodeError)
     -> [JacquardValue]
 {
     var decoder = JacquardDecoder()

@@ -2,7 +2,9 @@ import Devices
 import Testing
 
 /// Runs `body` with a reader over `bytes`.
-private func read<T>(_ bytes: [UInt8], _ body: (inout JacquardProtobufReader) throws(JacquardProtobufError) -> T)
+private func read<T>(
+    _ bytes: [UInt8], _ body: (inout JacquardProtobufReader) throws(JacquardProtobufError) -> T
+)
     -> Result<T, JacquardProtobufError>
 {
     bytes.withUnsafeBytes { buffer in

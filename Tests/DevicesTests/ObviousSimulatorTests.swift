@@ -73,7 +73,10 @@ import Testing
         // Progress rises within an upgrade, in steps of the configured size (gaps allowed).
         var last = -1
         for value in progress {
-            if value == 255 || value == 0 { last = value == 255 ? -1 : 0; continue }
+            if value == 255 || value == 0 {
+                last = value == 255 ? -1 : 0
+                continue
+            }
             #expect(Int(value) > last && value % 5 == 0 && value <= 100)
             last = Int(value)
         }

@@ -27,19 +27,24 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let recorder = try Recorder(directory: directory, session: .init(name: "families", source: "test"))
         var again = try #require(FamilyRegistry.builtIn.simulator(of: family, seed: 5))
-        let device = try descriptor.makeRecorder(recorder, options: DeviceRecorderOptions(
-            identifier: again.identifier, name: again.displayName, metadata: again.facts))
+        let device = try descriptor.makeRecorder(
+            recorder,
+            options: DeviceRecorderOptions(
+                identifier: again.identifier, name: again.displayName, metadata: again.facts))
         for _ in 0..<2_000 {
             let (offset, characteristic, bytes) = again.nextNotification()
-            try device.record(RawNotification(characteristic: characteristic, bytes: bytes,
-                                              receiveTime: 1_700_000_000_000_000_000 + UInt64(offset.components.seconds) * 1_000_000_000))
+            try device.record(
+                RawNotification(
+                    characteristic: characteristic, bytes: bytes,
+                    receiveTime: 1_700_000_000_000_000_000 + UInt64(offset.components.seconds) * 1_000_000_000))
         }
         try recorder.close()
         let info = try RecordingInfo.load(from: directory)
         for stream in info.streams where stream.kind != "raw" {
             let name = stream.topic.split(separator: "/").dropFirst(2).joined(separator: "/")
-            #expect(descriptor.streamNames.contains(name) || name.hasSuffix("/write_ack") || name.hasSuffix("/error"),
-                    "\(stream.topic) is not among \(family)'s stream names")
+            #expect(
+                descriptor.streamNames.contains(name) || name.hasSuffix("/write_ack") || name.hasSuffix("/error"),
+                "\(stream.topic) is not among \(family)'s stream names")
             #expect(schemaNames.contains(stream.schema), "\(stream.topic): schema \(stream.schema)")
         }
     }
@@ -49,8 +54,11 @@ import Testing
         var decoder = try descriptor.makeDecoder()
         for characteristic in descriptor.capture.read where characteristic != FjordenGATT.batteryLevel {
             var values = 0
-            try decoder.decode(RawNotification(characteristic: characteristic, bytes: Array("Grip G1".utf8),
-                                               receiveTime: 0)) { _ in values += 1 }
+            try decoder.decode(
+                RawNotification(
+                    characteristic: characteristic, bytes: Array("Grip G1".utf8),
+                    receiveTime: 0)
+            ) { _ in values += 1 }
             #expect(values == 1, "\(characteristic)")
         }
         #expect(!descriptor.capture.read.contains(CharacteristicUUID(short: 0x2A23)))

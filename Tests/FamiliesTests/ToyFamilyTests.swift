@@ -3,8 +3,8 @@ import Families
 import Foundation
 import Pipeline
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// A family added from outside the package's family list — the toy
 /// thermometer of `Thermometer/`, registered with one line — is recognised,
@@ -47,7 +47,8 @@ import TestSupport
         #expect(FamilyRegistry.builtIn[.thermometer] == nil)
         #expect(families.descriptor(named: "Thermometer")?.family == .thermometer)
         #expect(families.simulatable.contains(.thermometer))
-        #expect(families.family(manufacturerData: [:], serviceUUIDs: [ThermometerGATT.service.description]) == .thermometer)
+        #expect(
+            families.family(manufacturerData: [:], serviceUUIDs: [ThermometerGATT.service.description]) == .thermometer)
         #expect(families.serviceUUIDs(for: [.thermometer]) == [ThermometerGATT.service.description])
         // Adding a family changes no other family's simulated values.
         let diot = try #require(families.simulator(of: .diot, seed: 3))
@@ -59,17 +60,24 @@ import TestSupport
         var decoder = try #require(Self.families[.thermometer]).makeDecoder()
         var values: [String] = []
         let encoder = JSONEncoder()
-        try decoder.decode(RawNotification(characteristic: ThermometerGATT.temperature, bytes: [0x34, 0x08],
-                                           receiveTime: 0)) { value in
+        try decoder.decode(
+            RawNotification(
+                characteristic: ThermometerGATT.temperature, bytes: [0x34, 0x08],
+                receiveTime: 0)
+        ) { value in
             values.append(String(decoding: try! encoder.encode(value), as: UTF8.self))
         }
         #expect(values == [#"{"celsius":21}"#])
         #expect(throws: FamilyDecodingError.self) {
-            try decoder.decode(RawNotification(characteristic: ThermometerGATT.temperature, bytes: [1, 2, 3],
-                                               receiveTime: 0)) { _ in }
+            try decoder.decode(
+                RawNotification(
+                    characteristic: ThermometerGATT.temperature, bytes: [1, 2, 3],
+                    receiveTime: 0)
+            ) { _ in }
         }
         do {
-            try decoder.decode(RawNotification(characteristic: ThermometerGATT.temperature, bytes: [1], receiveTime: 0)) { _ in }
+            try decoder.decode(RawNotification(characteristic: ThermometerGATT.temperature, bytes: [1], receiveTime: 0))
+            { _ in }
             Issue.record("a one-byte temperature decoded")
         } catch {
             #expect(error.description == "a temperature is 2 bytes, not 1")
@@ -109,7 +117,8 @@ import TestSupport
 
         // The index keeps statistics of the toy family's numeric stream, by
         // the family-agnostic schema rule: one bucket over everything.
-        let (buckets, _) = try reader.aggregate(topic: topic, from: start, to: start + 10_000_000_000, every: .seconds(10))
+        let (buckets, _) = try reader.aggregate(
+            topic: topic, from: start, to: start + 10_000_000_000, every: .seconds(10))
         let bucket = try #require(buckets.first)
         #expect(bucket.count == expected.count)
         #expect(bucket.minimum == expected.min())
@@ -123,8 +132,10 @@ import TestSupport
         let identifier = try Self.simulator(seed: 7).identifier
         let replay = try RecordingReplay(directory: directory)
         var replayed: [ThermometerReading] = []
-        for try await (_, value) in try replay.values(of: identifier, decoder: ThermometerDecoder(),
-                                                      clock: ContinuousClock(), rate: 1_000_000) {
+        for try await (_, value) in try replay.values(
+            of: identifier, decoder: ThermometerDecoder(),
+            clock: ContinuousClock(), rate: 1_000_000)
+        {
             replayed.append(value)
         }
         let expected = try Self.expected(seed: 7, seconds: 5).compactMap { $0 }

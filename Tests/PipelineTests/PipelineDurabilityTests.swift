@@ -14,7 +14,8 @@ import Testing
 
     @Test(arguments: Durability.allCases)
     func eachLevelIsRead(durability: Durability) throws {
-        let pipeline = try Pipeline(yaml: Self.head + "recording:\n  durability: \(durability.rawValue)\n", file: "p.yaml")
+        let pipeline = try Pipeline(
+            yaml: Self.head + "recording:\n  durability: \(durability.rawValue)\n", file: "p.yaml")
         #expect(pipeline.recorderConfiguration().durability == durability)
     }
 
@@ -30,7 +31,8 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidValue)
-            #expect(error.description == "p.yaml:6:15: unknown durability 'always' (expected one of: none, chunk, segment)")
+            #expect(
+                error.description == "p.yaml:6:15: unknown durability 'always' (expected one of: none, chunk, segment)")
         }
     }
 

@@ -12,14 +12,15 @@ import Testing
 
     /// Runs one derived stream `s` over `inputs` (topic, value, milliseconds) and returns its values at milliseconds.
     func run(_ derived: String, _ inputs: [(String, Double, UInt64)]) throws -> [Output] {
-        let pipeline = try Pipeline(yaml: """
-            name: t
-            devices:
-              - family: comodule
-                source: {simulated: {seed: 1}}
-            derived:
-            \(derived)
-            """, file: "t.yaml")
+        let pipeline = try Pipeline(
+            yaml: """
+                name: t
+                devices:
+                  - family: comodule
+                    source: {simulated: {seed: 1}}
+                derived:
+                \(derived)
+                """, file: "t.yaml")
         let engine = try PipelineEngine(pipeline: pipeline, recorder: nil)
         var outputs: [Output] = []
         engine.onDerivedValue = { value in
@@ -47,7 +48,8 @@ import Testing
     }
 
     @Test func mapScalesAndOffsetsAtTheInputInstant() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [map: {scale: 2, offset: 1}]
@@ -56,7 +58,8 @@ import Testing
     }
 
     @Test func mapConvertsUnits() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [map: {from: kilometer_per_hour, to: meter_per_second}]
@@ -66,7 +69,8 @@ import Testing
     }
 
     @Test func filterKeepsValuesInRange() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [filter: {min: 2, max: 4}]
@@ -75,7 +79,8 @@ import Testing
     }
 
     @Test func debounceEmitsAfterQuietIntervalAndPendingAtTheEnd() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [debounce: 250ms]
@@ -85,7 +90,8 @@ import Testing
     }
 
     @Test func debounceInputAtTheDeadlineReplacesThePendingValue() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [debounce: 250ms]
@@ -94,7 +100,8 @@ import Testing
     }
 
     @Test func throttleLatest() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [throttle: 1s]
@@ -103,7 +110,8 @@ import Testing
     }
 
     @Test func throttleFirst() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [throttle: {interval: 1s, latest: false}]
@@ -112,7 +120,8 @@ import Testing
     }
 
     @Test func sampleOnAGridFromTheFirstValue() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [sample: 1s]
@@ -121,7 +130,8 @@ import Testing
     }
 
     @Test func chunkedByTimeReducesEachChunk() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [chunked: {every: 1s, reduce: mean}]
@@ -131,7 +141,8 @@ import Testing
     }
 
     @Test func chunkedByCount() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [chunked: {count: 2, reduce: sum}]
@@ -140,7 +151,8 @@ import Testing
     }
 
     @Test func chunkedByCountOrTime() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [chunked: {count: 3, every: 100ms, reduce: count}]
@@ -149,7 +161,8 @@ import Testing
     }
 
     @Test func removeDuplicates() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [removeDuplicates]
@@ -158,7 +171,8 @@ import Testing
     }
 
     @Test func prefix() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [prefix: 2]
@@ -167,7 +181,8 @@ import Testing
     }
 
     @Test func mergeInArrivalOrder() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 merge: [/comodule/*/speed, /comodule/*/odometer]
             """, [(Self.speed, 1, 0), (Self.odometer, 100, 5), (Self.speed, 2, 5), (Self.odometer, 101, 9)])
@@ -175,7 +190,8 @@ import Testing
     }
 
     @Test func combineLatestOnceEveryInputHasAValue() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 combineLatest: {v: /comodule/*/speed, d: /comodule/*/odometer}
                 value: d * 10 + v
@@ -184,7 +200,8 @@ import Testing
     }
 
     @Test func derivedFromDerivedRunsInDependencyOrder() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /derived/fast
                 operators: [map: {scale: 10}]
@@ -196,7 +213,8 @@ import Testing
     }
 
     @Test func timersFireAsLogTimeAdvancesOnOtherTopics() throws {
-        let outputs = try run("""
+        let outputs = try run(
+            """
               - name: s
                 from: /comodule/*/speed
                 operators: [debounce: 100ms]
@@ -205,9 +223,12 @@ import Testing
     }
 
     @Test func expressionFunctions() throws {
-        let expression = try ValueExpression(parsing: "hypot(x, y) + max(x, y, 1) - -abs(y) + 2^3 / 4 + atan2(0, 1)",
-                                             variables: ["x", "y"])
+        let expression = try ValueExpression(
+            parsing: "hypot(x, y) + max(x, y, 1) - -abs(y) + 2^3 / 4 + atan2(0, 1)",
+            variables: ["x", "y"])
         #expect(expression.evaluate([3, -4]) == 5 + 3 + 4 + 2)
-        #expect(try ValueExpression(parsing: "sqrt(x^2 + y^2 + z^2)", variables: ["x", "y", "z"]).evaluate([3, 4, 12]) == 13)
+        #expect(
+            try ValueExpression(parsing: "sqrt(x^2 + y^2 + z^2)", variables: ["x", "y", "z"]).evaluate([3, 4, 12]) == 13
+        )
     }
 }

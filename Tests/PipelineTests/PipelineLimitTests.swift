@@ -1,8 +1,8 @@
 import Foundation
 import Pipeline
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile pipeline files: expressions too deep or too large, files that are
 /// not regular files or too large, sizes and durations, are load errors at
@@ -83,8 +83,9 @@ import TestSupport
         let terms = (0..<1_000).map { $0.isMultiple(of: 2) ? "x" : "y" }.joined(separator: " + ")
         let expression = try ValueExpression(parsing: terms, variables: ["x", "y"])
         #expect(expression.evaluate([1, 2]) == 1_500)
-        let product = try ValueExpression(parsing: Array(repeating: "x", count: 1_000).joined(separator: "*"),
-                                          variables: ["x"])
+        let product = try ValueExpression(
+            parsing: Array(repeating: "x", count: 1_000).joined(separator: "*"),
+            variables: ["x"])
         #expect(product.evaluate([1.001]) == (0..<999).reduce(1.001) { value, _ in value * 1.001 })
     }
 
@@ -106,13 +107,16 @@ import TestSupport
         let fifo = NSTemporaryDirectory() + "pipeline-fifo-\(UUID().uuidString).yaml"
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { try? FileManager.default.removeItem(atPath: fifo) }
-        for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a character device"), (NSTemporaryDirectory(), "a directory")] {
+        for (path, kind) in [
+            (fifo, "a FIFO"), ("/dev/zero", "a character device"), (NSTemporaryDirectory(), "a directory"),
+        ] {
             do {
                 _ = try Pipeline(contentsOfFile: path)
                 Issue.record("\(path) loaded")
             } catch {
                 #expect(error.code == .io)
-                #expect(error.description == "\(path): cannot read the pipeline file: it is \(kind), not a regular file")
+                #expect(
+                    error.description == "\(path): cannot read the pipeline file: it is \(kind), not a regular file")
             }
         }
     }
@@ -134,14 +138,17 @@ import TestSupport
 
     // MARK: - Sizes and durations
 
-    @Test(arguments: [("65536", UInt64(65_536)), ("64KiB", 65_536), ("256MiB", 256 << 20), ("1GiB", 1 << 30),
-                      ("1_048_576", 1 << 20), ("500kB", 500_000), ("10MB", 10_000_000), ("2GB", 2_000_000_000),
-                      ("4096B", 4096), (" 8 KiB ", 8192)])
+    @Test(arguments: [
+        ("65536", UInt64(65_536)), ("64KiB", 65_536), ("256MiB", 256 << 20), ("1GiB", 1 << 30),
+        ("1_048_576", 1 << 20), ("500kB", 500_000), ("10MB", 10_000_000), ("2GB", 2_000_000_000),
+        ("4096B", 4096), (" 8 KiB ", 8192),
+    ])
     func theSizeFormsBothSidesAccept(text: String, bytes: UInt64) throws {
         #expect(try ByteSize(parsing: text).bytes == bytes)
         guard bytes >= 64 << 10 else { return }
-        let pipeline = try Pipeline(yaml: "name: s\ndevices:\n  - family: diot\n    source: {simulated: {}}\n"
-                                    + "recording: {segmentSize: '\(text)'}\n")
+        let pipeline = try Pipeline(
+            yaml: "name: s\ndevices:\n  - family: diot\n    source: {simulated: {}}\n"
+                + "recording: {segmentSize: '\(text)'}\n")
         #expect(pipeline.recording.configuration.segmentSize == bytes)
     }
 
@@ -150,20 +157,27 @@ import TestSupport
         #expect(throws: QuantityParseError.self) { try ByteSize(parsing: text) }
     }
 
-    @Test(arguments: [("100ns", Duration.nanoseconds(100)), ("250us", .microseconds(250)), ("250ms", .milliseconds(250)),
-                      ("1.5s", .milliseconds(1500)), ("2m", .seconds(120)), ("1h", .seconds(3600)),
-                      ("8784h", .seconds(8784 * 3600))])
+    @Test(arguments: [
+        ("100ns", Duration.nanoseconds(100)), ("250us", .microseconds(250)), ("250ms", .milliseconds(250)),
+        ("1.5s", .milliseconds(1500)), ("2m", .seconds(120)), ("1h", .seconds(3600)),
+        ("8784h", .seconds(8784 * 3600)),
+    ])
     func theDurationFormsBothSidesAccept(text: String, duration: Duration) throws {
         #expect(try DurationSyntax.parse(text) == duration)
     }
 
-    @Test(arguments: [("500", "'500' needs a unit (ns, us, ms, s, m or h), e.g. 500ms or 500s"),
-                      ("-1s", "-1s must be positive"), ("0ms", "0ms must be positive"),
-                      ("8785h", "8785h is longer than the maximum of 366 days"),
-                      ("1e300s", "1e300s is longer than the maximum of 366 days"),
-                      ("0.1ns", "0.1ns is shorter than a nanosecond"),
-                      ("nan s", "'nan s' is not a duration (a number with a unit: ns, us, ms, s, m or h, e.g. 250ms or 10s)"),
-                      ("ten seconds", "'ten seconds' is not a duration (a number with a unit: ns, us, ms, s, m or h, e.g. 250ms or 10s)")])
+    @Test(arguments: [
+        ("500", "'500' needs a unit (ns, us, ms, s, m or h), e.g. 500ms or 500s"),
+        ("-1s", "-1s must be positive"), ("0ms", "0ms must be positive"),
+        ("8785h", "8785h is longer than the maximum of 366 days"),
+        ("1e300s", "1e300s is longer than the maximum of 366 days"),
+        ("0.1ns", "0.1ns is shorter than a nanosecond"),
+        ("nan s", "'nan s' is not a duration (a number with a unit: ns, us, ms, s, m or h, e.g. 250ms or 10s)"),
+        (
+            "ten seconds",
+            "'ten seconds' is not a duration (a number with a unit: ns, us, ms, s, m or h, e.g. 250ms or 10s)"
+        ),
+    ])
     func badDurations(text: String, message: String) {
         do {
             _ = try DurationSyntax.parse(text)

@@ -3,14 +3,16 @@ import Families
 import Foundation
 import Pipeline
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// The example pipelines run, and the same pipeline and seed give the same
 /// values twice; decoding a recording's raw streams again through the same
 /// pipeline reproduces its derived streams.
 @Suite struct PipelineSimulationTests {
-    static let examples = ["default", "diot-imu", "comodule-ride", "jacquard-gestures", "fjorden-grip", "obvious-upgrade"]
+    static let examples = [
+        "default", "diot-imu", "comodule-ride", "jacquard-gestures", "fjorden-grip", "obvious-upgrade",
+    ]
 
     static func path(_ example: String) -> String { repositoryRoot + "/Pipelines/\(example).yaml" }
 
@@ -44,8 +46,10 @@ import TestSupport
             #expect(topics.contains(stream.topic), "\(stream.topic) missing")
         }
         // Typed streams outside the record patterns are not written; raw streams always are.
-        for topic in topics where !topic.hasPrefix(DerivedStream.topicPrefix) && !topic.contains("/raw/")
-            && !topic.hasPrefix("/tlm/") {
+        for topic in topics
+        where !topic.hasPrefix(DerivedStream.topicPrefix) && !topic.contains("/raw/")
+            && !topic.hasPrefix("/tlm/")
+        {
             #expect(pipeline.records(topic: topic), "\(topic) written but not selected")
         }
         #expect(topics.contains { $0.contains("/raw/") })
@@ -96,9 +100,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let recorder = try Recorder(directory: scratch, session: .init(name: "scratch", source: "replay"))
         let device = try #require(info.devices.first)
-        let decoder = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: device.identifier,
-                                               name: device.name, recordsTypedStream: { _ in false },
-                                               observer: engine.observe)
+        let decoder = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: device.identifier,
+            name: device.name, recordsTypedStream: { _ in false },
+            observer: engine.observe)
         for notification in try replay.rawNotifications(of: device.identifier) {
             try decoder.record(notification)
         }
@@ -115,40 +120,47 @@ import TestSupport
     }
 
     @Test func liveAndCaptureSourcesAreReportedAsNotWired() throws {
-        let pipeline = try Pipeline(yaml: """
-            name: live
-            devices:
-              - family: diot
-                source: {live: {address: "AA:BB:CC:DD:EE:FF"}}
-            """, file: "live.yaml")
+        let pipeline = try Pipeline(
+            yaml: """
+                name: live
+                devices:
+                  - family: diot
+                    source: {live: {address: "AA:BB:CC:DD:EE:FF"}}
+                """, file: "live.yaml")
         #expect(pipeline.devices[0].source == .live(address: "AA:BB:CC:DD:EE:FF", name: nil))
         do {
             _ = try PipelineSimulation.record(pipeline, to: makeTemporaryDirectory() + "/rec", duration: .seconds(1))
             Issue.record("expected an error")
         } catch let error as PipelineError {
             #expect(error.code == .unsupportedSource)
-            #expect(error.description
-                == "live.yaml:3:5: device 'diot': live BLE capture is not wired into this build yet; use a simulated source")
+            #expect(
+                error.description
+                    == "live.yaml:3:5: device 'diot': live BLE capture is not wired into this build yet; use a simulated source"
+            )
         }
     }
 
     @Test func fieldThatIsNotNumericIsARuntimeErrorAtTheInput() throws {
-        let pipeline = try Pipeline(yaml: """
-            name: f
-            devices:
-              - family: jacquard
-                source: {simulated: {seed: 1}}
-            derived:
-              - name: g
-                from: {topic: /jacquard/*/gesture, field: gesture}
-            """, file: "f.yaml")
+        let pipeline = try Pipeline(
+            yaml: """
+                name: f
+                devices:
+                  - family: jacquard
+                    source: {simulated: {seed: 1}}
+                derived:
+                  - name: g
+                    from: {topic: /jacquard/*/gesture, field: gesture}
+                """, file: "f.yaml")
         do {
             _ = try PipelineSimulation.record(pipeline, to: makeTemporaryDirectory() + "/rec", duration: .seconds(60))
             Issue.record("expected an error")
         } catch let error as RecordingError {
-            #expect(error.message.hasPrefix("f.yaml:7:11: field 'gesture' is not a numeric field of /jacquard/"),
-                    "\(error.message)")
-            #expect(error.message.hasSuffix("(tlm/msg/JacquardGesture; numeric fields: gesture_id, component_id, timestamp_ticks)"))
+            #expect(
+                error.message.hasPrefix("f.yaml:7:11: field 'gesture' is not a numeric field of /jacquard/"),
+                "\(error.message)")
+            #expect(
+                error.message.hasSuffix(
+                    "(tlm/msg/JacquardGesture; numeric fields: gesture_id, component_id, timestamp_ticks)"))
         }
     }
 }

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 @Suite struct AggregateTests {
@@ -11,37 +12,52 @@ import Families
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 8 << 10
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "agg", source: "simulate"), startTime: 0)
-        let stream = try recorder.addStream(StreamDescriptor(topic: "/diot/D/acc_x", kind: .typed,
-                                                             schema: DiotEvent.sampleSchema, isNumeric: true))
-        let other = try recorder.addStream(StreamDescriptor(topic: "/diot/D/acc_y", kind: .typed,
-                                                            schema: DiotEvent.sampleSchema, isNumeric: true))
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "agg", source: "simulate"), startTime: 0)
+        let stream = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/diot/D/acc_x", kind: .typed,
+                schema: DiotEvent.sampleSchema, isNumeric: true))
+        let other = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/diot/D/acc_y", kind: .typed,
+                schema: DiotEvent.sampleSchema, isNumeric: true))
         for index in 0..<count {
             let value = Float(sin(Double(index) / 50) * 100)
-            let event = DiotEvent.record(DiotRecord(channel: DiotChannel(1)!, index: 0, feature: .accX, raw: value.bitPattern))
+            let event = DiotEvent.record(
+                DiotRecord(channel: DiotChannel(1)!, index: 0, feature: .accX, raw: value.bitPattern))
             var cdr = CDRWriter()
             let numeric = event.encode(into: &cdr)
-            try recorder.write(index % 5 == 4 ? other : stream, logTime: 1_000 + UInt64(index) * 1_000,
-                               payload: cdr.bytes, numericValue: numeric)
+            try recorder.write(
+                index % 5 == 4 ? other : stream, logTime: 1_000 + UInt64(index) * 1_000,
+                payload: cdr.bytes, numericValue: numeric)
         }
         try recorder.close()
         return (directory, "/diot/D/acc_x")
     }
 
     /// The same aggregates computed from every message.
-    static func bruteForce(_ directory: String, topic: String, from: UInt64, to: UInt64, every: UInt64) throws -> [AggregateBucket] {
+    static func bruteForce(
+        _ directory: String, topic: String, from: UInt64, to: UInt64, every: UInt64
+    ) throws -> [AggregateBucket] {
         let messages = try RecordingReader(directory: directory).messages(topics: [topic], from: from, to: to)
         var accumulators = [BucketAccumulator](repeating: .init(), count: Int((to - from + every - 1) / every))
         for message in messages {
-            let value = NumericSchemas.value(at: NumericSchemas.valueOffset(schemaText: DiotEvent.sampleSchema.text)!, payload: message.payload)!
+            let value = NumericSchemas.value(
+                at: NumericSchemas.valueOffset(schemaText: DiotEvent.sampleSchema.text)!, payload: message.payload)!
             accumulators[Int((message.logTime - from) / every)].add(time: message.logTime, value: value)
         }
-        return accumulators.enumerated().map { $1.bucket(start: from + UInt64($0) * every, end: min(to, from + UInt64($0 + 1) * every)) }
+        return accumulators.enumerated().map {
+            $1.bucket(start: from + UInt64($0) * every, end: min(to, from + UInt64($0 + 1) * every))
+        }
     }
 
-    @Test(arguments: [(0, 20_001_000, 1_000_000), (3_333, 15_000_000, 250_000), (1_000, 20_001_000, 7_000_000),
-                      (5_000_500, 5_100_500, 10_000)] as [(UInt64, UInt64, UInt64)])
+    @Test(
+        arguments: [
+            (0, 20_001_000, 1_000_000), (3_333, 15_000_000, 250_000), (1_000, 20_001_000, 7_000_000),
+            (5_000_500, 5_100_500, 10_000),
+        ] as [(UInt64, UInt64, UInt64)])
     func bucketsEqualTheBruteForceResult(from: UInt64, to: UInt64, every: UInt64) throws {
         let (directory, topic) = try Self.makeRecording()
         let reader = try RecordingReader(directory: directory)
@@ -66,14 +82,16 @@ import Families
         #expect(buckets.count == 5)
         #expect(buckets.reduce(0) { $0 + $1.count } == 16_000)
         #expect(cost.chunksFromStatistics > 10 * cost.chunksDecoded)
-        #expect(cost.chunksDecoded <= 4) // at most the chunks straddling the 4 inner boundaries
+        #expect(cost.chunksDecoded <= 4)  // at most the chunks straddling the 4 inner boundaries
         #expect(reader.chunksRead == cost.chunksDecoded)
     }
 
     @Test func aNonNumericOrUnknownStreamIsAClearError() throws {
         let (directory, _) = try Self.makeRecording(count: 100)
         let reader = try RecordingReader(directory: directory)
-        #expect(throws: RecordingError.self) { _ = try reader.aggregate(topic: "/nope", from: 0, to: 10, every: .seconds(1)) }
+        #expect(throws: RecordingError.self) {
+            _ = try reader.aggregate(topic: "/nope", from: 0, to: 10, every: .seconds(1))
+        }
         #expect(throws: RecordingError.self) {
             _ = try reader.aggregate(topic: "/diot/D/acc_x", from: 10, to: 5, every: .seconds(1))
         }
@@ -85,15 +103,19 @@ import Families
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 4 << 10
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "derived", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "derived", source: "simulate"), startTime: 0)
         let schema = MessageSchema(name: "tlm/msg/DerivedValue", text: "float64 value")
-        let stream = try recorder.addStream(StreamDescriptor(topic: "/derived/m", kind: .typed, schema: schema,
-                                                             isNumeric: true))
+        let stream = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/derived/m", kind: .typed, schema: schema,
+                isNumeric: true))
         for index in 0..<5_000 {
             var cdr = CDRWriter()
             cdr.write(Double(index % 100))
-            try recorder.write(stream, logTime: UInt64(index) * 1_000, payload: cdr.bytes, numericValue: Double(index % 100))
+            try recorder.write(
+                stream, logTime: UInt64(index) * 1_000, payload: cdr.bytes, numericValue: Double(index % 100))
         }
         try recorder.close()
         let (buckets, _) = try RecordingReader(directory: directory)

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 /// Every family's typed streams, read back by the independent Python reader
@@ -15,45 +16,78 @@ import Families
         switch value {
         case let value as JacquardValue:
             switch value {
-            case .gesture(let g): ["gesture_id": Int(g.gesture.id), "gesture": g.gesture.name ?? "",
-                                   "component_id": Int(g.componentID), "timestamp_ticks": Int(g.timestampTicks)]
-            case .touchFrame(let t): ["sequence": Int(t.sequence), "proximity": Int(t.proximity), "lines": t.lines.map(Int.init),
-                                      "component_id": Int(t.componentID), "timestamp_ticks": Int(t.timestampTicks)]
-            case .imuSample(let s): ["sensor_id": Int(s.sensorID), "accel_x": Int(s.accelX), "accel_y": Int(s.accelY),
-                                     "accel_z": Int(s.accelZ), "gyro_x": Int(s.gyroX), "gyro_y": Int(s.gyroY),
-                                     "gyro_z": Int(s.gyroZ), "timestamp_ticks": Int(s.timestampTicks)]
-            case .batteryStatus(let b): ["battery_level": Int(b.batteryLevel), "charging_status": b.chargingStatus.description,
-                                         "charging_status_code": Int(b.chargingStatus.rawValue)]
-            case .attached(let a): ["attach_state": a.attachState, "vendor_id": Int(a.vendorID),
-                                    "product_id": Int(a.productID), "component_id": Int(a.componentID)]
+            case .gesture(let g):
+                [
+                    "gesture_id": Int(g.gesture.id), "gesture": g.gesture.name ?? "",
+                    "component_id": Int(g.componentID), "timestamp_ticks": Int(g.timestampTicks),
+                ]
+            case .touchFrame(let t):
+                [
+                    "sequence": Int(t.sequence), "proximity": Int(t.proximity), "lines": t.lines.map(Int.init),
+                    "component_id": Int(t.componentID), "timestamp_ticks": Int(t.timestampTicks),
+                ]
+            case .imuSample(let s):
+                [
+                    "sensor_id": Int(s.sensorID), "accel_x": Int(s.accelX), "accel_y": Int(s.accelY),
+                    "accel_z": Int(s.accelZ), "gyro_x": Int(s.gyroX), "gyro_y": Int(s.gyroY),
+                    "gyro_z": Int(s.gyroZ), "timestamp_ticks": Int(s.timestampTicks),
+                ]
+            case .batteryStatus(let b):
+                [
+                    "battery_level": Int(b.batteryLevel), "charging_status": b.chargingStatus.description,
+                    "charging_status_code": Int(b.chargingStatus.rawValue),
+                ]
+            case .attached(let a):
+                [
+                    "attach_state": a.attachState, "vendor_id": Int(a.vendorID),
+                    "product_id": Int(a.productID), "component_id": Int(a.componentID),
+                ]
             case .disconnect(let d): ["reconnect": d.reconnect]
             case .error(let e): ["device": Int(e.device), "subsystem": Int(e.subsystem), "errorcode": Int(e.errorCode)]
-            case .response(let r): ["id": Int(r.id), "status": r.status.description, "status_code": Int(r.status.rawValue),
-                                    "component_id": Int(r.componentID)]
-            case .notification(let n): ["domain": n.domain.description, "domain_code": Int(n.domain.rawValue),
-                                        "opcode": Int(n.opcode), "component_id": Int(n.componentID)]
+            case .response(let r):
+                [
+                    "id": Int(r.id), "status": r.status.description, "status_code": Int(r.status.rawValue),
+                    "component_id": Int(r.componentID),
+                ]
+            case .notification(let n):
+                [
+                    "domain": n.domain.description, "domain_code": Int(n.domain.rawValue),
+                    "opcode": Int(n.opcode), "component_id": Int(n.componentID),
+                ]
             }
         case let frame as ComoduleFrame:
             switch (frame.kind, frame.value) {
-            case (.value, .range(let number)?): ["value": number, "index": Int(frame.index), "identifier": frame.identifier,
-                                                 "unit": frame.unit]
-            case (.value, .state(let index, let state)?): ["state_index": index, "state": state, "index": Int(frame.index),
-                                                           "identifier": frame.identifier]
-            case (.value, .raw(let bytes)?): ["data": bytes.map(Int.init), "index": Int(frame.index), "identifier": frame.identifier]
+            case (.value, .range(let number)?):
+                [
+                    "value": number, "index": Int(frame.index), "identifier": frame.identifier,
+                    "unit": frame.unit,
+                ]
+            case (.value, .state(let index, let state)?):
+                [
+                    "state_index": index, "state": state, "index": Int(frame.index),
+                    "identifier": frame.identifier,
+                ]
+            case (.value, .raw(let bytes)?):
+                ["data": bytes.map(Int.init), "index": Int(frame.index), "identifier": frame.identifier]
             case (.value, nil): ["data": [Int](), "index": Int(frame.index), "identifier": frame.identifier]
             case (.writeAcknowledged, _): ["index": Int(frame.index), "identifier": frame.identifier]
-            case (.error, _): ["error_code": Int(frame.errorCode ?? 0), "index": Int(frame.index), "identifier": frame.identifier]
+            case (.error, _):
+                ["error_code": Int(frame.errorCode ?? 0), "index": Int(frame.index), "identifier": frame.identifier]
             }
         case let value as FjordenValue:
             switch value {
-            case .gripEvent(let g): ["code": Int(g.event.code), "event": g.event.description, "repeat_count": Int(g.repeatCount)]
+            case .gripEvent(let g):
+                ["code": Int(g.event.code), "event": g.event.description, "repeat_count": Int(g.repeatCount)]
             case .batteryLevel(let b): ["percent": Int(b.percent), "is_low": b.isLow]
             case .deviceInformation(let i): ["field": i.field.rawValue, "value": i.value]
             }
         case let message as ObviousMessage:
             switch message {
-            case .featureStatus(let features): ["feature_ids": features.map { Int($0.featureID) },
-                                                "enabled": features.map(\.enabled), "toggles": features.map(\.toggle.rawValue)]
+            case .featureStatus(let features):
+                [
+                    "feature_ids": features.map { Int($0.featureID) },
+                    "enabled": features.map(\.enabled), "toggles": features.map(\.toggle.rawValue),
+                ]
             case .firmwareVersion(let v): ["code": Int(v.code), "valid": v.isValid, "version": v.description]
             case .upgradeProgress(let p): ["percent": Int(p)]
             case .upgradeStatus(let s): ["code": Int(s.code), "status": s.rawValue]
@@ -69,18 +103,21 @@ import Families
         _ decoder: D, family: DeviceFamily, count: Int, into recorder: Recorder, start: UInt64,
         next: () -> (Duration, CharacteristicUUID, [UInt8])
     ) throws -> (expected: [String: [any RecordableValue]], notifications: Int) where D.Value: RecordableValue {
-        let device = try DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: family.rawValue.uppercased(),
-                                              name: family.rawValue)
+        let device = try DeviceStreamRecorder(
+            recorder: recorder, decoder: decoder, identifier: family.rawValue.uppercased(),
+            name: family.rawValue)
         var reference = decoder
         var expected: [String: [any RecordableValue]] = [:]
         for _ in 0..<count {
             let (offset, characteristic, bytes) = next()
-            let time = start + UInt64(offset.components.seconds) * 1_000_000_000
+            let time =
+                start + UInt64(offset.components.seconds) * 1_000_000_000
                 + UInt64(offset.components.attoseconds / 1_000_000_000)
             let notification = RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time)
             try device.record(notification)
             try? reference.decode(notification) { value in
-                expected["/\(family.rawValue)/\(family.rawValue.uppercased())/\(value.streamSpec.name)", default: []].append(value)
+                expected["/\(family.rawValue)/\(family.rawValue.uppercased())/\(value.streamSpec.name)", default: []]
+                    .append(value)
             }
         }
         return (expected, count)
@@ -91,8 +128,9 @@ import Families
         configuration.chunkSize = 32 << 10
         let directory = makeTemporaryDirectory() + "/rec"
         let start: UInt64 = 1_763_800_000_000_000_000
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "families", source: "simulate", seed: 5), startTime: start)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "families", source: "simulate", seed: 5), startTime: start)
         var jacquard = JacquardSimulator(seed: 5, configuration: .stress)
         var comodule = ComoduleSimulator(seed: 5)
         var fjorden = FjordenSimulator(seed: 5)
@@ -100,23 +138,27 @@ import Families
         var expected: [String: [any RecordableValue]] = [:]
         for (part, _) in [
             try Self.record(JacquardDecoder(), family: .jacquard, count: 3000, into: recorder, start: start) {
-                let n = jacquard.next(); return (n.offset, n.characteristic, n.bytes)
+                let n = jacquard.next()
+                return (n.offset, n.characteristic, n.bytes)
             },
             try Self.record(ComoduleDecoder(), family: .comodule, count: 1500, into: recorder, start: start) {
-                let n = comodule.next(); return (n.offset, n.characteristic, n.bytes)
+                let n = comodule.next()
+                return (n.offset, n.characteristic, n.bytes)
             },
             try Self.record(FjordenDecoder(), family: .fjorden, count: 1000, into: recorder, start: start) {
-                let n = fjorden.next(); return (n.offset, n.characteristic, n.bytes)
+                let n = fjorden.next()
+                return (n.offset, n.characteristic, n.bytes)
             },
             try Self.record(ObviousDecoder(), family: .obvious, count: 1000, into: recorder, start: start) {
-                let n = obvious.next(); return (n.offset, n.characteristic, n.bytes)
+                let n = obvious.next()
+                return (n.offset, n.characteristic, n.bytes)
             },
         ] {
             expected.merge(part) { $0 + $1 }
         }
         try recorder.close()
         let info = try RecordingInfo.load(from: directory)
-        #expect(info.lossCount > 0) // the fault presets send malformed packets: each is a loss record
+        #expect(info.lossCount > 0)  // the fault presets send malformed packets: each is a loss record
 
         let result = try readWithPython(info.segments.map { directory + "/" + $0.path })
         var decodedByTopic: [String: [[String: Any]]] = [:]

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Recording
 
 @Suite struct CodecsTests {
@@ -35,7 +36,9 @@ import Testing
             _ = try garbage.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: 100) }
         }
         let compressor = try ZstdCompressor(level: 1)
-        let packed = try [UInt8](repeating: 9, count: 500).withUnsafeBytes { raw in try compressor.compress(raw) { Array($0) } }
+        let packed = try [UInt8](repeating: 9, count: 500).withUnsafeBytes { raw in
+            try compressor.compress(raw) { Array($0) }
+        }
         let error = #expect(throws: RecordingError.self) {
             _ = try packed.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: 400) }
         }
@@ -49,14 +52,15 @@ import Testing
         cdr.write(Double(1.0))
         cdr.write("ab")
         cdr.writeSequence([9, 8] as [UInt8])
-        #expect(cdr.bytes == [
-            0x00, 0x01, 0x00, 0x00,             // encapsulation: CDR little-endian
-            0x07, 0, 0, 0,                      // uint8 + padding to 4
-            0x04, 0x03, 0x02, 0x01,             // uint32
-            0, 0, 0, 0, 0, 0, 0xF0, 0x3F,       // float64 at body offset 8
-            3, 0, 0, 0, 0x61, 0x62, 0,          // string "ab" with NUL
-            0,                                  // padding to 4 for the sequence length
-            2, 0, 0, 0, 9, 8,                   // uint8[] sequence
-        ])
+        #expect(
+            cdr.bytes == [
+                0x00, 0x01, 0x00, 0x00,  // encapsulation: CDR little-endian
+                0x07, 0, 0, 0,  // uint8 + padding to 4
+                0x04, 0x03, 0x02, 0x01,  // uint32
+                0, 0, 0, 0, 0, 0, 0xF0, 0x3F,  // float64 at body offset 8
+                3, 0, 0, 0, 0x61, 0x62, 0,  // string "ab" with NUL
+                0,  // padding to 4 for the sequence length
+                2, 0, 0, 0, 9, 8,  // uint8[] sequence
+            ])
     }
 }

@@ -29,16 +29,19 @@ import Testing
         let keys = Self.events.map(\.streamKey)
         #expect(Set(keys).count == keys.count)
         #expect(keys == [4, 256, 257, 258, 259, 260, 261, 262, 263])
-        #expect(Self.events.map(\.streamSpec.name) == [
-            "heart_rate", "channel_empty", "features", "channel_map", "channel_rates", "battery",
-            "device_information", "chip_id", "debug_log",
-        ])
-        #expect(Self.events.map(\.streamSpec.schema.name) == [
-            "tlm/msg/DiotSample", "tlm/msg/DiotChannelEmpty", "tlm/msg/DiotFeatureSetting",
-            "tlm/msg/DiotChannelBinding", "tlm/msg/DiotChannelRate", "tlm/msg/DiotBattery",
-            "tlm/msg/DeviceInformation", "tlm/msg/DiotChipId", "tlm/msg/DiotDebugLog",
-        ])
-        #expect(DiotEvent.deviceInformation(field: .modelNumber, value: "").streamSpec.schema
+        #expect(
+            Self.events.map(\.streamSpec.name) == [
+                "heart_rate", "channel_empty", "features", "channel_map", "channel_rates", "battery",
+                "device_information", "chip_id", "debug_log",
+            ])
+        #expect(
+            Self.events.map(\.streamSpec.schema.name) == [
+                "tlm/msg/DiotSample", "tlm/msg/DiotChannelEmpty", "tlm/msg/DiotFeatureSetting",
+                "tlm/msg/DiotChannelBinding", "tlm/msg/DiotChannelRate", "tlm/msg/DiotBattery",
+                "tlm/msg/DeviceInformation", "tlm/msg/DiotChipId", "tlm/msg/DiotDebugLog",
+            ])
+        #expect(
+            DiotEvent.deviceInformation(field: .modelNumber, value: "").streamSpec.schema
                 == FjordenValue.deviceInformationSchema)
         #expect(DiotEvent.channelRate(channel: Self.ch1, milliseconds: 0).streamSpec.unit == "ms")
     }
@@ -48,7 +51,8 @@ import Testing
         #expect(body(Self.events[3]).bytes == [1, 9, 0, 0, 5, 0, 0, 0] + Array("accX".utf8) + [0])
         #expect(body(Self.events[4]).bytes == [1, 0, 0, 0, 100, 0, 0, 0])
         #expect(body(Self.events[5]).bytes == [87])
-        #expect(body(Self.events[6]).bytes == [17, 0, 0, 0] + Array("firmwareRevision".utf8) + [0, 0, 0, 0, 4, 0, 0, 0]
+        #expect(
+            body(Self.events[6]).bytes == [17, 0, 0, 0] + Array("firmwareRevision".utf8) + [0, 0, 0, 0, 4, 0, 0, 0]
                 + Array("2.1".utf8) + [0])
         #expect(body(Self.events[7]).bytes == [2, 0, 0, 0, 0xDE, 0xAD, 0, 0, 5, 0, 0, 0] + Array("dead".utf8) + [0])
         #expect(body(Self.events[8]).bytes == [3, 0, 0, 0, 0x6F, 0x6B, 0])

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 /// The Python `mcap` reader, with CRC validation on and `mcap-ros2-support`
@@ -10,15 +11,17 @@ import Families
 @Suite struct IndependentReaderTests {
     @Test func pythonReaderDecodesEverySimulatedDiotValueWithCRCsValidated() throws {
         var configuration = RecorderConfiguration()
-        configuration.chunkSize = 16 << 10      // many chunks
-        configuration.segmentSize = 256 << 10   // and several segments
+        configuration.chunkSize = 16 << 10  // many chunks
+        configuration.segmentSize = 256 << 10  // and several segments
         let directory = makeTemporaryDirectory() + "/rec"
         let start: UInt64 = 1_763_800_000_000_000_000
         var simulator = DiotSimulator(seed: 7)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "python", source: "simulate", seed: 7), startTime: start)
-        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
-                                            identifier: simulator.deviceIdentifier, name: simulator.deviceName)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "python", source: "simulate", seed: 7), startTime: start)
+        let diot = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(),
+            identifier: simulator.deviceIdentifier, name: simulator.deviceName)
 
         var expected: [String: [(record: DiotRecord, time: UInt64)]] = [:]
         var notifications: [RawNotification] = []
@@ -34,7 +37,8 @@ import Families
         }
         // One malformed packet (kept raw, counted as loss) and one "channel empty".
         let last = notifications.last!.receiveTime
-        let malformed = RawNotification(characteristic: DiotChannel(1)!.characteristic, bytes: [9, 0, 0], receiveTime: last + 1)
+        let malformed = RawNotification(
+            characteristic: DiotChannel(1)!.characteristic, bytes: [9, 0, 0], receiveTime: last + 1)
         let empty = RawNotification(characteristic: DiotChannel(2)!.characteristic, bytes: [0], receiveTime: last + 2)
         try diot.record(malformed)
         try diot.record(empty)
@@ -78,17 +82,20 @@ import Families
                 #expect(fields["index"] as? Int == record.index)
                 #expect(fields["feature_code"] as? Int == Int(record.feature.rawValue))
                 #expect(fields["raw"] as? UInt32 == record.raw)
-                #expect((fields["value"] as? String).flatMap(Double.init) == record.value.numericValue, "\(topic) #\(offset)")
+                #expect(
+                    (fields["value"] as? String).flatMap(Double.init) == record.value.numericValue,
+                    "\(topic) #\(offset)")
             }
         }
 
         // Every notification, malformed ones included, on its raw stream.
         let rawMessages = messagesByTopic.filter { $0.key.contains("/raw/") }.values.flatMap { $0 }
         #expect(rawMessages.count == notifications.count)
-        let decodedRaw = Set(rawMessages.map { message -> String in
-            let fields = message["fields"] as! [String: Any]
-            return "\(fields["characteristic"]!)|\(fields["receive_time"]!)|\(fields["data"]!)"
-        })
+        let decodedRaw = Set(
+            rawMessages.map { message -> String in
+                let fields = message["fields"] as! [String: Any]
+                return "\(fields["characteristic"]!)|\(fields["receive_time"]!)|\(fields["data"]!)"
+            })
         let sent = Set(notifications.map { "\($0.characteristic)|\($0.receiveTime)|\($0.bytes)" })
         #expect(decodedRaw == sent)
 

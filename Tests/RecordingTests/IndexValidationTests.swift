@@ -1,8 +1,9 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 /// Finding 4: every value read from `index.sqlite` is checked; a bad one is a
@@ -19,7 +20,9 @@ import Devices
         var meetsIt: String
         var testDescription: String { "\(table).\(column) = \(value)" }
         var sql: String {
-            let row = table == "chunk_streams" ? "chunk_id = (SELECT MIN(chunk_id) FROM chunk_streams)" : "id = (SELECT MIN(id) FROM \(table))"
+            let row =
+                table == "chunk_streams"
+                ? "chunk_id = (SELECT MIN(chunk_id) FROM chunk_streams)" : "id = (SELECT MIN(id) FROM \(table))"
             return "UPDATE \(table) SET \(column) = \(value) WHERE \(row)"
         }
     }
@@ -53,9 +56,11 @@ import Devices
         configuration.chunkSize = 2048
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 5)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "index", source: "simulate", seed: 5), startTime: 1)
-        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "IDX", name: "DIoT-IDX")
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "index", source: "simulate", seed: 5), startTime: 1)
+        let diot = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: "IDX", name: "DIoT-IDX")
         for _ in 0..<200 { try diot.record(simulator.next().rawNotification(startTime: 2_000_000_000)) }
         try recorder.recordLoss(stream: nil, time: 2_500_000_000, count: 2, reason: "test loss")
         try recorder.close(at: 9_000_000_000)
@@ -95,8 +100,9 @@ import Devices
         #expect(error?.message.contains("row") == true, "\(error?.message ?? "")")
 
         let report = try RecordingVerifier.verify(directory: directory)
-        #expect(report.findings.contains { $0.file == "index.sqlite" && $0.message.contains(mutation.column) },
-                "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.file == "index.sqlite" && $0.message.contains(mutation.column) },
+            "\(report.findings)")
         _ = try RecordingRecovery.recover(directory: directory)
         let after = try RecordingVerifier.verify(directory: directory)
         #expect(after.isClean, "\(after.findings)")

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Recording
 
 /// Conformance of our MCAP writer and streamed reader, checked against the
@@ -104,8 +105,9 @@ import Testing
             }
         }
         let ourPaddedReadings = try readings(runPython(script: "mcap_conformance.py", arguments: ["read", ours]))
-        return Fixture(variants: variants, pythonBytes: pythonBytes, pythonReadings: pythonReadings,
-                       ourBytes: ourBytes, ourPaddedReadings: ourPaddedReadings)
+        return Fixture(
+            variants: variants, pythonBytes: pythonBytes, pythonReadings: pythonReadings,
+            ourBytes: ourBytes, ourPaddedReadings: ourPaddedReadings)
     }
 
     /// Parses the script's `{variant: {"records": [...], "problems": [...]}}`.
@@ -163,30 +165,34 @@ import Testing
             case "Header":
                 try writer.start(profile: value(fields.profile, "profile"), library: value(fields.library, "library"))
             case "Schema":
-                let id = try writer.registerSchema(name: value(fields.name, "name"),
-                                                   encoding: value(fields.encoding, "encoding"), data: bytes())
+                let id = try writer.registerSchema(
+                    name: value(fields.name, "name"),
+                    encoding: value(fields.encoding, "encoding"), data: bytes())
                 let expectedID: UInt16 = try int(fields.id, "id")
                 guard id == expectedID else {
                     throw PythonReaderError("\(variant.name): our writer gave schema id \(id)")
                 }
             case "Channel":
-                let id = try writer.registerChannel(topic: value(fields.topic, "topic"),
-                                                    messageEncoding: value(fields.messageEncoding, "message_encoding"),
-                                                    schemaID: int(fields.schemaID, "schema_id"), metadata: pairs())
+                let id = try writer.registerChannel(
+                    topic: value(fields.topic, "topic"),
+                    messageEncoding: value(fields.messageEncoding, "message_encoding"),
+                    schemaID: int(fields.schemaID, "schema_id"), metadata: pairs())
                 let expectedID: UInt16 = try int(fields.id, "id")
                 guard id == expectedID else {
                     throw PythonReaderError("\(variant.name): our writer gave channel id \(id)")
                 }
             case "Message":
-                try writer.addMessage(channelID: int(fields.channelID, "channel_id"),
-                                      sequence: int(fields.sequence, "sequence"),
-                                      logTime: int(fields.logTime, "log_time"),
-                                      publishTime: int(fields.publishTime, "publish_time"), data: bytes())
+                try writer.addMessage(
+                    channelID: int(fields.channelID, "channel_id"),
+                    sequence: int(fields.sequence, "sequence"),
+                    logTime: int(fields.logTime, "log_time"),
+                    publishTime: int(fields.publishTime, "publish_time"), data: bytes())
             case "Attachment":
-                try writer.addAttachment(logTime: int(fields.logTime, "log_time"),
-                                         createTime: int(fields.createTime, "create_time"),
-                                         name: value(fields.name, "name"),
-                                         mediaType: value(fields.mediaType, "media_type"), data: bytes())
+                try writer.addAttachment(
+                    logTime: int(fields.logTime, "log_time"),
+                    createTime: int(fields.createTime, "create_time"),
+                    name: value(fields.name, "name"),
+                    mediaType: value(fields.mediaType, "media_type"), data: bytes())
             case "Metadata":
                 try writer.addMetadata(name: value(fields.name, "name"), pairs())
             default:
@@ -217,17 +223,23 @@ import Testing
         #expect(variants.filter(\.isPadded).count == 208)
         #expect(Set(variants.map(\.name)).count == variants.count)
         let perInput = Dictionary(grouping: variants) { String($0.name.prefix { $0 != "-" }) }.mapValues(\.count)
-        #expect(perInput == ["NoData": 6, "OneSchemalessMessage": 74, "OneMessage": 154, "OneAttachment": 14,
-                             "OneMetadata": 14, "TenMessages": 154])
+        #expect(
+            perInput == [
+                "NoData": 6, "OneSchemalessMessage": 74, "OneMessage": 154, "OneAttachment": 14,
+                "OneMetadata": 14, "TenMessages": 154,
+            ])
         for variant in variants {
-            #expect(variant.name == ([String(variant.name.prefix { $0 != "-" })] + variant.features.sorted())
-                .joined(separator: "-"))
+            #expect(
+                variant.name
+                    == ([String(variant.name.prefix { $0 != "-" })] + variant.features.sorted())
+                    .joined(separator: "-"))
         }
         let names = Set(variants.map(\.name))
         // Every padded variant pads an unpadded one.
-        #expect(variants.filter(\.isPadded).allSatisfy {
-            names.contains($0.name.replacingOccurrences(of: "-pad", with: ""))
-        })
+        #expect(
+            variants.filter(\.isPadded).allSatisfy {
+                names.contains($0.name.replacingOccurrences(of: "-pad", with: ""))
+            })
         // Features apply only where they can change the file.
         #expect(names.contains("TenMessages-ch-chx-mx-pad-rch-rsh-st-sum"))
         #expect(names.contains("NoData-st-sum"))
@@ -247,7 +259,8 @@ import Testing
             let ours = try #require(fixture.ourBytes[variant.name])
             let expected = try #require(fixture.pythonBytes[variant.name])
             if ours != expected {
-                let at = zip(ours, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let at =
+                    zip(ours, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(ours.count, expected.count)
                 failures.append("\(variant.name): \(ours.count) vs \(expected.count) bytes, first difference at \(at)")
             }
@@ -262,8 +275,10 @@ import Testing
         for variant in fixture.variants {
             let ours = try Self.ourReading(try #require(fixture.ourBytes[variant.name]))
             // Unpadded: the Python reader on the Python file. Padded: the Python reader on our file.
-            let python = try #require(variant.isPadded ? fixture.ourPaddedReadings[variant.name]
-                                                       : fixture.pythonReadings[variant.name])
+            let python = try #require(
+                variant.isPadded
+                    ? fixture.ourPaddedReadings[variant.name]
+                    : fixture.pythonReadings[variant.name])
             #expect(python.records.count >= 3, "\(variant.name): at least Header, DataEnd and Footer")
             if let failure = Self.difference(variant.name, ours, python.records) { failures.append(failure) }
             compared += 1
@@ -316,7 +331,8 @@ import Testing
     /// A canonical record with its position fields removed.
     static func withoutPositions(_ record: String) throws -> String {
         guard var object = try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any],
-              let type = object["type"] as? String, var fields = object["fields"] as? [String: Any] else {
+            let type = object["type"] as? String, var fields = object["fields"] as? [String: Any]
+        else {
             throw PythonReaderError("not a canonical record: \(record)")
         }
         for field in positionFields[type] ?? [] { fields[field] = nil }
@@ -350,46 +366,109 @@ import Testing
         func m(_ pairs: [MCAPRecord.KeyValue]) -> [String: String] {
             Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         }
-        let (type, fields): (String, [String: Any]) = switch record {
-        case .header(let r): ("Header", ["profile": r.profile, "library": r.library])
-        case .footer(let r): ("Footer", ["summary_start": s(r.summaryStart), "summary_offset_start": s(r.summaryOffsetStart),
-                                         "summary_crc": s(r.summaryCRC)])
-        case .schema(let r): ("Schema", ["id": s(r.id), "name": r.name, "encoding": r.encoding, "data": b(r.data)])
-        case .channel(let r): ("Channel", ["id": s(r.id), "schema_id": s(r.schemaID), "topic": r.topic,
-                                           "message_encoding": r.messageEncoding, "metadata": m(r.metadata)])
-        case .message(let r): ("Message", ["channel_id": s(r.channelID), "sequence": s(r.sequence),
-                                           "log_time": s(r.logTime), "publish_time": s(r.publishTime), "data": b(r.data)])
-        case .chunk(let r): ("Chunk", [
-            "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
-            "uncompressed_size": s(r.uncompressedSize), "uncompressed_crc": s(r.uncompressedCRC),
-            "compression": r.compression, "data": b(r.records)])
-        case .messageIndex(let r): ("MessageIndex", ["channel_id": s(r.channelID),
-                                                     "records": r.entries.map { [s($0.time), s($0.offset)] }])
-        case .chunkIndex(let r): ("ChunkIndex", [
-            "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
-            "chunk_start_offset": s(r.chunkStartOffset), "chunk_length": s(r.chunkLength),
-            "message_index_offsets": Dictionary(r.messageIndexOffsets.map { (s($0.channelID), s($0.offset)) },
-                                                uniquingKeysWith: { _, last in last }),
-            "message_index_length": s(r.messageIndexLength), "compression": r.compression,
-            "compressed_size": s(r.compressedSize), "uncompressed_size": s(r.uncompressedSize)])
-        case .attachment(let r): ("Attachment", ["log_time": s(r.logTime), "create_time": s(r.createTime), "name": r.name,
-                                                 "media_type": r.mediaType, "data": b(r.data)])
-        case .attachmentIndex(let r): ("AttachmentIndex", [
-            "offset": s(r.offset), "length": s(r.length), "log_time": s(r.logTime), "create_time": s(r.createTime),
-            "data_size": s(r.dataSize), "name": r.name, "media_type": r.mediaType])
-        case .statistics(let r): ("Statistics", [
-            "message_count": s(r.messageCount), "schema_count": s(r.schemaCount), "channel_count": s(r.channelCount),
-            "attachment_count": s(r.attachmentCount), "metadata_count": s(r.metadataCount), "chunk_count": s(r.chunkCount),
-            "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
-            "channel_message_counts": Dictionary(r.channelMessageCounts.map { (s($0.channelID), s($0.count)) },
-                                                 uniquingKeysWith: { _, last in last })])
-        case .metadata(let r): ("Metadata", ["name": r.name, "metadata": m(r.metadata)])
-        case .metadataIndex(let r): ("MetadataIndex", ["offset": s(r.offset), "length": s(r.length), "name": r.name])
-        case .summaryOffset(let r): ("SummaryOffset", ["group_opcode": s(r.groupOpcode), "group_start": s(r.groupStart),
-                                                       "group_length": s(r.groupLength)])
-        case .dataEnd(let r): ("DataEnd", ["data_section_crc": s(r.dataSectionCRC)])
-        case .unknown(let opcode, let body): ("Unknown", ["opcode": s(opcode), "data": b(body)])
-        }
+        let (type, fields): (String, [String: Any]) =
+            switch record {
+            case .header(let r): ("Header", ["profile": r.profile, "library": r.library])
+            case .footer(let r):
+                (
+                    "Footer",
+                    [
+                        "summary_start": s(r.summaryStart), "summary_offset_start": s(r.summaryOffsetStart),
+                        "summary_crc": s(r.summaryCRC),
+                    ]
+                )
+            case .schema(let r): ("Schema", ["id": s(r.id), "name": r.name, "encoding": r.encoding, "data": b(r.data)])
+            case .channel(let r):
+                (
+                    "Channel",
+                    [
+                        "id": s(r.id), "schema_id": s(r.schemaID), "topic": r.topic,
+                        "message_encoding": r.messageEncoding, "metadata": m(r.metadata),
+                    ]
+                )
+            case .message(let r):
+                (
+                    "Message",
+                    [
+                        "channel_id": s(r.channelID), "sequence": s(r.sequence),
+                        "log_time": s(r.logTime), "publish_time": s(r.publishTime), "data": b(r.data),
+                    ]
+                )
+            case .chunk(let r):
+                (
+                    "Chunk",
+                    [
+                        "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
+                        "uncompressed_size": s(r.uncompressedSize), "uncompressed_crc": s(r.uncompressedCRC),
+                        "compression": r.compression, "data": b(r.records),
+                    ]
+                )
+            case .messageIndex(let r):
+                (
+                    "MessageIndex",
+                    [
+                        "channel_id": s(r.channelID),
+                        "records": r.entries.map { [s($0.time), s($0.offset)] },
+                    ]
+                )
+            case .chunkIndex(let r):
+                (
+                    "ChunkIndex",
+                    [
+                        "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
+                        "chunk_start_offset": s(r.chunkStartOffset), "chunk_length": s(r.chunkLength),
+                        "message_index_offsets": Dictionary(
+                            r.messageIndexOffsets.map { (s($0.channelID), s($0.offset)) },
+                            uniquingKeysWith: { _, last in last }),
+                        "message_index_length": s(r.messageIndexLength), "compression": r.compression,
+                        "compressed_size": s(r.compressedSize), "uncompressed_size": s(r.uncompressedSize),
+                    ]
+                )
+            case .attachment(let r):
+                (
+                    "Attachment",
+                    [
+                        "log_time": s(r.logTime), "create_time": s(r.createTime), "name": r.name,
+                        "media_type": r.mediaType, "data": b(r.data),
+                    ]
+                )
+            case .attachmentIndex(let r):
+                (
+                    "AttachmentIndex",
+                    [
+                        "offset": s(r.offset), "length": s(r.length), "log_time": s(r.logTime),
+                        "create_time": s(r.createTime),
+                        "data_size": s(r.dataSize), "name": r.name, "media_type": r.mediaType,
+                    ]
+                )
+            case .statistics(let r):
+                (
+                    "Statistics",
+                    [
+                        "message_count": s(r.messageCount), "schema_count": s(r.schemaCount),
+                        "channel_count": s(r.channelCount),
+                        "attachment_count": s(r.attachmentCount), "metadata_count": s(r.metadataCount),
+                        "chunk_count": s(r.chunkCount),
+                        "message_start_time": s(r.messageStartTime), "message_end_time": s(r.messageEndTime),
+                        "channel_message_counts": Dictionary(
+                            r.channelMessageCounts.map { (s($0.channelID), s($0.count)) },
+                            uniquingKeysWith: { _, last in last }),
+                    ]
+                )
+            case .metadata(let r): ("Metadata", ["name": r.name, "metadata": m(r.metadata)])
+            case .metadataIndex(let r):
+                ("MetadataIndex", ["offset": s(r.offset), "length": s(r.length), "name": r.name])
+            case .summaryOffset(let r):
+                (
+                    "SummaryOffset",
+                    [
+                        "group_opcode": s(r.groupOpcode), "group_start": s(r.groupStart),
+                        "group_length": s(r.groupLength),
+                    ]
+                )
+            case .dataEnd(let r): ("DataEnd", ["data_section_crc": s(r.dataSectionCRC)])
+            case .unknown(let opcode, let body): ("Unknown", ["opcode": s(opcode), "data": b(body)])
+            }
         return canonical(["type": type, "fields": fields])
     }
 }

@@ -1,9 +1,10 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
 import Families
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 @Suite struct MCAPStreamReaderTests {
@@ -13,8 +14,9 @@ import Families
         configuration.chunkSize = 4096
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 3)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "reader", source: "simulate"), startTime: 1)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "reader", source: "simulate"), startTime: 1)
         let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D")
         for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 1_000_000_000)) }
         try recorder.close()
@@ -30,7 +32,10 @@ import Families
         let messages = records.filter { if case .message = $0 { true } else { false } }
         #expect(messages.count == messageCount)
         #expect(records.contains { if case .metadata(let m) = $0 { m.name == "session" } else { false } })
-        guard case .footer = records.last else { Issue.record("no footer last"); return }
+        guard case .footer = records.last else {
+            Issue.record("no footer last")
+            return
+        }
         // Summary statistics agree with what was read.
         let statistics = records.compactMap { if case .statistics(let s) = $0 { s } else { nil } }
         #expect(statistics.first?.messageCount == UInt64(messageCount))
@@ -59,7 +64,8 @@ import Families
         var (directory, bytes, messageCount) = try Self.makeRecording(notifications: 400)
         let index = try DatabaseQueue(path: directory + "/index.sqlite")
         let (offset, length, lost) = try index.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT offset, length, message_count FROM chunks ORDER BY offset LIMIT 1 OFFSET 2")!
+            let row = try Row.fetchOne(
+                db, sql: "SELECT offset, length, message_count FROM chunks ORDER BY offset LIMIT 1 OFFSET 2")!
             return (row["offset"] as Int, row["length"] as Int, row["message_count"] as Int)
         }
         bytes[offset + length - 10] ^= 0x40
@@ -88,19 +94,22 @@ import Families
         for round in 0..<400 {
             var bytes = original
             switch round % 4 {
-            case 0: // truncate
+            case 0:  // truncate
                 bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
-            case 1: // flip bytes
+            case 1:  // flip bytes
                 for _ in 0..<Int.random(in: 1...8, using: &generator) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= UInt8.random(
+                        in: 1...255, using: &generator)
                 }
-            case 2: // an absurd length field at a random record-like position
+            case 2:  // an absurd length field at a random record-like position
                 let at = Int.random(in: 8..<(bytes.count - 9), using: &generator)
                 for index in 0..<8 { bytes[at + 1 + index] = 0xFF }
-            default: // random garbage after a valid magic
-                bytes = Array(original[0..<8]) + (0..<Int.random(in: 0...4096, using: &generator)).map { _ in
-                    UInt8.random(in: 0...255, using: &generator)
-                }
+            default:  // random garbage after a valid magic
+                bytes =
+                    Array(original[0..<8])
+                    + (0..<Int.random(in: 0...4096, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }
             }
             do {
                 var reader = try MCAPStreamReader(bytes: bytes, skipDamagedChunks: round % 8 < 4)
@@ -119,4 +128,3 @@ import Families
         #expect(error?.message.contains("magic") == true)
     }
 }
-

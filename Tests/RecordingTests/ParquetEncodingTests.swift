@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Recording
 
 /// The pieces of the Parquet writer on their own: the Thrift compact
@@ -9,30 +10,33 @@ import Testing
 @Suite struct ParquetEncodingTests {
     @Test func thriftCompactFieldsEncodeAsTheProtocolSays() {
         var thrift = ThriftCompactWriter()
-        thrift.i32(1, 4)                       // short header: delta 1, type i32 (5); zigzag 4 = 8
-        thrift.i64(20, -1)                     // delta 19 > 15: type byte, then the id as a zigzag varint
-        thrift.bool(21, true)                  // the value is the type: 1
-        thrift.bool(22, false)                 // 2
+        thrift.i32(1, 4)  // short header: delta 1, type i32 (5); zigzag 4 = 8
+        thrift.i64(20, -1)  // delta 19 > 15: type byte, then the id as a zigzag varint
+        thrift.bool(21, true)  // the value is the type: 1
+        thrift.bool(22, false)  // 2
         thrift.string(23, "ab")
         thrift.beginStruct(24)
-        thrift.i32(1, 300)                     // ids restart inside a struct; 600 = 0xD8 0x04
+        thrift.i32(1, 300)  // ids restart inside a struct; 600 = 0xD8 0x04
         thrift.endStruct()
-        thrift.i8(25, -2)                      // the delta counts from the struct field
+        thrift.i8(25, -2)  // the delta counts from the struct field
         thrift.beginList(26, of: .i32, count: 3)
         thrift.listI32(1)
         thrift.listI32(-1)
         thrift.listI32(64)
         thrift.i16(27, -3)
         thrift.stop()
-        #expect(thrift.bytes == [0x15, 0x08,
-                                 0x06, 0x28, 0x01,
-                                 0x11, 0x12,
-                                 0x18, 0x02, 0x61, 0x62,
-                                 0x1C, 0x15, 0xD8, 0x04, 0x00,
-                                 0x13, 0xFE,
-                                 0x19, 0x35, 0x02, 0x01, 0x80, 0x01,
-                                 0x14, 0x05,
-                                 0x00])
+        #expect(
+            thrift.bytes == [
+                0x15, 0x08,
+                0x06, 0x28, 0x01,
+                0x11, 0x12,
+                0x18, 0x02, 0x61, 0x62,
+                0x1C, 0x15, 0xD8, 0x04, 0x00,
+                0x13, 0xFE,
+                0x19, 0x35, 0x02, 0x01, 0x80, 0x01,
+                0x14, 0x05,
+                0x00,
+            ])
     }
 
     @Test func thriftListsOfStructsAndLongListsAndFallingIDs() {
@@ -40,12 +44,12 @@ import Testing
         thrift.beginList(2, of: .struct, count: 2)
         for value in [Int32(1), 2] {
             thrift.beginListStruct()
-            thrift.i32(3, value)               // each element's ids start from 0
+            thrift.i32(3, value)  // each element's ids start from 0
             thrift.endStruct()
         }
         thrift.beginList(3, of: .binary, count: 20)
         for _ in 0..<20 { thrift.listString("x") }
-        thrift.i32(1, 0)                       // an id below the previous one: long form
+        thrift.i32(1, 0)  // an id below the previous one: long form
         thrift.emptyStruct(2)
         thrift.stop()
         let head: [UInt8] = [0x29, 0x2C, 0x35, 0x02, 0x00, 0x35, 0x04, 0x00, 0x19, 0xF8, 0x14]
@@ -60,10 +64,12 @@ import Testing
         // The format's own example: 0…7 bit-packed with 3 bits each.
         #expect(ParquetRLEHybridEncoder.encode([0, 1, 2, 3, 4, 5, 6, 7], bitWidth: 3) == [0x03, 0x88, 0xC6, 0xFA])
         // Literals are padded to a whole group before a run starts: 3 literals + 5 of the run, then RLE of 8.
-        #expect(ParquetRLEHybridEncoder.encode([0, 1, 0] + Array(repeating: 1, count: 13), bitWidth: 1)
+        #expect(
+            ParquetRLEHybridEncoder.encode([0, 1, 0] + Array(repeating: 1, count: 13), bitWidth: 1)
                 == [0x03, 0b1111_1010, 0x10, 0x01])
         // A run too short to leave 8 after the padding stays literal.
-        #expect(ParquetRLEHybridEncoder.encode([0, 1, 0] + Array(repeating: 1, count: 12), bitWidth: 1)
+        #expect(
+            ParquetRLEHybridEncoder.encode([0, 1, 0] + Array(repeating: 1, count: 12), bitWidth: 1)
                 == [0x05, 0b1111_1010, 0b0111_1111])
         #expect(ParquetRLEHybridEncoder.encode([], bitWidth: 1).isEmpty)
         // Width 0 (a level that is always 0): a run without a value byte.
@@ -89,7 +95,7 @@ import Testing
         // A long literal stretch is split into bit-packed runs of at most 63 groups.
         let alternating = (0..<1_200).map { UInt8($0 % 2) }
         let encoded = ParquetRLEHybridEncoder.encode(alternating, bitWidth: 1)
-        #expect(encoded.first == 0x7F && encoded[1] == 0xAA) // varint 63 << 1 | 1 = 127
+        #expect(encoded.first == 0x7F && encoded[1] == 0xAA)  // varint 63 << 1 | 1 = 127
         #expect(Self.decode(encoded, bitWidth: 1, count: 1_200) == alternating)
     }
 
@@ -98,7 +104,8 @@ import Testing
         var out: [UInt8] = []
         var position = 0
         func varint() -> UInt64? {
-            var value: UInt64 = 0, shift: UInt64 = 0
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
             while position < bytes.count {
                 let byte = bytes[position]
                 position += 1
@@ -150,8 +157,9 @@ import Testing
         #expect(ParquetPartitionKey.isoDate(day: 11_016) == "2000-02-29")
         #expect(ParquetPartitionKey.isoDate(day: 20_415) == "2025-11-23")
         let device = RecordingInfo.Device(family: "diot", identifier: "9F3A0C11", name: "DIoT")
-        let topic = ExportTopic(topic: "/diot/9F3A0C11/acc_x", kind: .typed, schemaName: "s", schemaEncoding: "ros2msg",
-                                schemaData: [], messageEncoding: "cdr", device: device)
+        let topic = ExportTopic(
+            topic: "/diot/9F3A0C11/acc_x", kind: .typed, schemaName: "s", schemaEncoding: "ros2msg",
+            schemaData: [], messageEncoding: "cdr", device: device)
         #expect(ParquetPartitionKey.device.value(for: topic, day: 0) == "9F3A0C11")
         #expect(ParquetPartitionKey.family.value(for: topic, day: 0) == "diot")
         var loose = topic
@@ -196,8 +204,9 @@ import Testing
         try recorder.close(at: 100_000)
         let reader = try RecordingReader(directory: directory)
         let budget = 64 << 10
-        let exporter = try ParquetExporter(directory: makeTemporaryDirectory("parquetbudgetout"), rowGroupRows: 1 << 20,
-                                           memoryBudget: budget)
+        let exporter = try ParquetExporter(
+            directory: makeTemporaryDirectory("parquetbudgetout"), rowGroupRows: 1 << 20,
+            memoryBudget: budget)
         #expect(try reader.export(topics: reader.topics, into: exporter) == 60_000)
         #expect(exporter.earlyFlushes > 0)
         // Checked every 4,096 messages: at most that many rows (< 70 bytes each here) past the budget.
@@ -210,19 +219,23 @@ import Testing
     }
 
     @Test func badInputGivesErrorsNotCrashes() throws {
-        let topic = ExportTopic(topic: "/t/s/a", kind: .typed, schemaName: Self.schema.name, schemaEncoding: "ros2msg",
-                                schemaData: Array(Self.schema.text.utf8), messageEncoding: "cdr",
-                                definition: try ROS2MessageDefinition(parsing: Self.schema.text), messageCount: 1)
+        let topic = ExportTopic(
+            topic: "/t/s/a", kind: .typed, schemaName: Self.schema.name, schemaEncoding: "ros2msg",
+            schemaData: Array(Self.schema.text.utf8), messageEncoding: "cdr",
+            definition: try ROS2MessageDefinition(parsing: Self.schema.text), messageCount: 1)
         let output = makeTemporaryDirectory("parquetbad")
         let exporter = try ParquetExporter(directory: output)
         try exporter.begin(ExportContext(directory: "/x/rec", topics: [topic], metadata: []))
         let truncated = #expect(throws: RecordingError.self) {
-            try exporter.write(RecordedMessage(topic: "/t/s/a", sequence: 0, logTime: 1, publishTime: 1,
-                                               payload: Array(Self.payload(5).prefix(10))))
+            try exporter.write(
+                RecordedMessage(
+                    topic: "/t/s/a", sequence: 0, logTime: 1, publishTime: 1,
+                    payload: Array(Self.payload(5).prefix(10))))
         }
         #expect(truncated?.code == .corrupt && truncated?.message.contains("note") == true)
         #expect(throws: RecordingError.self) {
-            try exporter.write(RecordedMessage(topic: "/t/s/a", sequence: 0, logTime: 1, publishTime: 1, payload: [1, 0]))
+            try exporter.write(
+                RecordedMessage(topic: "/t/s/a", sequence: 0, logTime: 1, publishTime: 1, payload: [1, 0]))
         }
         #expect(throws: RecordingError.self) {
             try exporter.write(RecordedMessage(topic: "/other", sequence: 0, logTime: 1, publishTime: 1, payload: []))
@@ -238,6 +251,6 @@ import Testing
         let exists = #expect(throws: RecordingError.self) { try twice.finish() }
         #expect(exists?.message.contains("t.s.a.parquet") == true)
         #expect(again.createdFiles == ["t.s.a.parquet"] && again.writtenFiles == ["t.s.a.parquet"])
-        #expect(twice.createdFiles.isEmpty) // the file it could not create is not its to remove
+        #expect(twice.createdFiles.isEmpty)  // the file it could not create is not its to remove
     }
 }

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 /// The Parquet export, read back by three independent readers (pyarrow,
@@ -11,27 +12,29 @@ import Families
 /// the loss records, and a stream with every `ros2msg` type at its edges.
 @Suite struct ParquetExportTests {
     /// A schema with every primitive, fixed and unbounded arrays.
-    static let everyType = MessageSchema(name: "test/msg/EveryType", text: """
-        bool flag
-        byte octet
-        char letter
-        int8 i8
-        uint8 u8
-        int16 i16
-        uint16 u16
-        int32 i32
-        uint32 u32
-        int64 i64
-        uint64 u64
-        float32 f32
-        float64 f64
-        string text
-        float64[3] fixed
-        int32[] ints
-        string[] names
-        bool[] flags
-        uint8[] blob
-        """)
+    static let everyType = MessageSchema(
+        name: "test/msg/EveryType",
+        text: """
+            bool flag
+            byte octet
+            char letter
+            int8 i8
+            uint8 u8
+            int16 i16
+            uint16 u16
+            int32 i32
+            uint32 u32
+            int64 i64
+            uint64 u64
+            float32 f32
+            float64 f64
+            string text
+            float64[3] fixed
+            int32[] ints
+            string[] names
+            bool[] flags
+            uint8[] blob
+            """)
 
     /// One `everyType` payload; `index` picks edge values.
     static func everyTypePayload(_ index: Int) -> [UInt8] {
@@ -77,33 +80,48 @@ import Families
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 32 << 10
         let directory = makeTemporaryDirectory("parquetrec") + "/ride-1"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "parquet", source: "simulate", seed: 9), startTime: start)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "parquet", source: "simulate", seed: 9), startTime: start)
         var diot = DiotSimulator(seed: 9)
         var jacquard = JacquardSimulator(seed: 9, configuration: .stress)
         var comodule = ComoduleSimulator(seed: 9)
         var fjorden = FjordenSimulator(seed: 9)
         var obvious = ObviousSimulator(seed: 9)
         _ = try AllFamiliesReaderTests.record(DiotDecoder(), family: .diot, count: 1500, into: recorder, start: start) {
-            let n = diot.next(); return (n.offset, n.characteristic, n.bytes)
+            let n = diot.next()
+            return (n.offset, n.characteristic, n.bytes)
         }
-        _ = try AllFamiliesReaderTests.record(JacquardDecoder(), family: .jacquard, count: 1500, into: recorder, start: start) {
-            let n = jacquard.next(); return (n.offset, n.characteristic, n.bytes)
+        _ = try AllFamiliesReaderTests.record(
+            JacquardDecoder(), family: .jacquard, count: 1500, into: recorder, start: start
+        ) {
+            let n = jacquard.next()
+            return (n.offset, n.characteristic, n.bytes)
         }
-        _ = try AllFamiliesReaderTests.record(ComoduleDecoder(), family: .comodule, count: 800, into: recorder, start: start) {
-            let n = comodule.next(); return (n.offset, n.characteristic, n.bytes)
+        _ = try AllFamiliesReaderTests.record(
+            ComoduleDecoder(), family: .comodule, count: 800, into: recorder, start: start
+        ) {
+            let n = comodule.next()
+            return (n.offset, n.characteristic, n.bytes)
         }
-        _ = try AllFamiliesReaderTests.record(FjordenDecoder(), family: .fjorden, count: 600, into: recorder, start: start) {
-            let n = fjorden.next(); return (n.offset, n.characteristic, n.bytes)
+        _ = try AllFamiliesReaderTests.record(
+            FjordenDecoder(), family: .fjorden, count: 600, into: recorder, start: start
+        ) {
+            let n = fjorden.next()
+            return (n.offset, n.characteristic, n.bytes)
         }
-        _ = try AllFamiliesReaderTests.record(ObviousDecoder(), family: .obvious, count: 600, into: recorder, start: start) {
-            let n = obvious.next(); return (n.offset, n.characteristic, n.bytes)
+        _ = try AllFamiliesReaderTests.record(
+            ObviousDecoder(), family: .obvious, count: 600, into: recorder, start: start
+        ) {
+            let n = obvious.next()
+            return (n.offset, n.characteristic, n.bytes)
         }
         let every = try recorder.addStream(StreamDescriptor(topic: "/test/every_type", kind: .event, schema: everyType))
         for index in 0..<700 {
             // 30 ms apart: the stream crosses midnight.
-            try recorder.write(every, logTime: start + UInt64(index) * 30_000_017, publishTime: UInt64(index) * 3,
-                               payload: everyTypePayload(index))
+            try recorder.write(
+                every, logTime: start + UInt64(index) * 30_000_017, publishTime: UInt64(index) * 3,
+                payload: everyTypePayload(index))
         }
         try recorder.close(at: start + 60_000_000_000)
         return directory
@@ -178,7 +196,9 @@ import Families
         let files = try #require(json["files"] as? [String: [String: Any]])
         let context = try reader.exportContext(topics: topics)
         #expect(files.count == topics.count)
-        #expect(Set(files.keys) == Set(context.topics.map { ParquetExporter.streamName($0.topic, without: nil) + ".parquet" }))
+        #expect(
+            Set(files.keys)
+                == Set(context.topics.map { ParquetExporter.streamName($0.topic, without: nil) + ".parquet" }))
         let families = Set(context.topics.compactMap { $0.device?.family })
         #expect(families == ["diot", "jacquard", "comodule", "fjorden", "obvious"])
 
@@ -226,12 +246,14 @@ import Families
                 for (path, chunk) in chunks {
                     #expect(chunk["compression"] as? String == "ZSTD")
                     guard let column = layout.columns.first(where: { $0.name == path }), !column.isList,
-                          let values = expected[path]?[first..<(first + count)] else { continue }
+                        let values = expected[path]?[first..<(first + count)]
+                    else { continue }
                     #expect(chunk["null_count"] as? Int == 0, "\(topic.topic) \(path)")
                     let (low, high) = Self.range(Array(values), type: column.type)
                     if !Self.same(chunk["min"], low) || !Self.same(chunk["max"], high) {
-                        mismatches.append("\(topic.topic) \(path) statistics \(chunk["min"] ?? "-")…\(chunk["max"] ?? "-") "
-                                          + "!= \(low ?? "-")…\(high ?? "-")")
+                        mismatches.append(
+                            "\(topic.topic) \(path) statistics \(chunk["min"] ?? "-")…\(chunk["max"] ?? "-") "
+                                + "!= \(low ?? "-")…\(high ?? "-")")
                     }
                 }
                 first += count
@@ -250,8 +272,9 @@ import Families
             let hiveExpected = Self.expectedColumns(typed, layout: hiveLayout)
             let deviceValue: Any = topic.device.map { "s" + $0.identifier } ?? NSNull()
             let days = typed.map { ParquetPartitionKey.isoDate(day: Int64($0.message.logTime / 86_400_000_000_000)) }
-            mismatches += Self.differences("hive \(stream) device", hiveColumns["device"],
-                                           Array(repeating: deviceValue, count: typed.count))
+            mismatches += Self.differences(
+                "hive \(stream) device", hiveColumns["device"],
+                Array(repeating: deviceValue, count: typed.count))
             mismatches += Self.differences("hive \(stream) date", hiveColumns["date"], days.map { "s" + $0 })
             #expect(Set(hiveColumns.keys) == Set(hiveExpected.keys).union(["device", "date"]), "\(stream)")
             for (column, values) in hiveExpected where column != hiveLayout.columns[0].name {
@@ -259,9 +282,11 @@ import Families
             }
             hiveRows += partitioned["rows"] as? Int ?? 0
             let hiveFiles = try #require(hiveStreams[stream]?["files"] as? [String])
-            #expect(hiveFiles == Array(Set(days)).sorted().map { day in
-                "device=\(topic.device?.identifier ?? ParquetPartitionKey.nullValue)/date=\(day)/\(stream)@ride-1.parquet"
-            })
+            #expect(
+                hiveFiles
+                    == Array(Set(days)).sorted().map { day in
+                        "device=\(topic.device?.identifier ?? ParquetPartitionKey.nullValue)/date=\(day)/\(stream)@ride-1.parquet"
+                    })
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(12).joined(separator: "\n"))")
         #expect(rows == exported && rows > 5_000)
@@ -279,13 +304,15 @@ import Families
         case .float, .double:
             let numbers = tokens.map { Double(bitPattern: UInt64($0.dropFirst(), radix: 16)!) }.filter { !$0.isNaN }
             guard let low = numbers.min(), let high = numbers.max() else { return (nil, nil) }
-            let lowValue = low == 0 ? -0.0 : low, highValue = high == 0 ? 0.0 : high
+            let lowValue = low == 0 ? -0.0 : low
+            let highValue = high == 0 ? 0.0 : high
             // pyarrow reads a FLOAT statistic as a float32, widened like the values.
             return ("d" + hex(lowValue.bitPattern), "d" + hex(highValue.bitPattern))
         case .string, .binary:
             let texts = tokens.map { Array($0.dropFirst().utf8) }
             guard let low = texts.min(by: { $0.lexicographicallyPrecedes($1) }),
-                  let high = texts.max(by: { $0.lexicographicallyPrecedes($1) }) else { return (nil, nil) }
+                let high = texts.max(by: { $0.lexicographicallyPrecedes($1) })
+            else { return (nil, nil) }
             return ("s" + String(decoding: low, as: UTF8.self), "s" + String(decoding: high, as: UTF8.self))
         case .boolean:
             return (tokens.contains("F") ? "F" : "T", tokens.contains("T") ? "T" : "F")

@@ -1,8 +1,9 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 /// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base
@@ -66,9 +67,10 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         static func random(_ durability: Durability, _ random: inout Generator) -> Scenario {
             let rotation: [Duration?] = [nil, .milliseconds(300), .milliseconds(500)]
             let notifications = 48 + 32 * Int(random.next() % 3)
-            return Scenario(durability: durability, chunkSize: 1024 << Int(random.next() % 2),
-                            notifications: notifications, segmentDuration: rotation[Int(random.next() % 3)],
-                            simulatorSeed: UInt64(notifications))
+            return Scenario(
+                durability: durability, chunkSize: 1024 << Int(random.next() % 2),
+                notifications: notifications, segmentDuration: rotation[Int(random.next() % 3)],
+                simulatorSeed: UInt64(notifications))
         }
     }
 
@@ -87,8 +89,9 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
                 directory: directory, configuration: configuration,
                 session: .init(name: "power", source: "simulate", seed: scenario.simulatorSeed), startTime: 1,
                 storage: storage)
-            let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "PL",
-                                                name: "DIoT-PL")
+            let diot = try DeviceStreamRecorder(
+                recorder: recorder, decoder: DiotDecoder(), identifier: "PL",
+                name: "DIoT-PL")
             var last: UInt64 = 3_000_000_000
             for index in 0..<scenario.notifications {
                 let notification = simulator.next().rawNotification(startTime: 3_000_000_000)
@@ -118,13 +121,19 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let database = try DatabaseQueue(path: directory + "/index.sqlite")
         defer { try? database.close() }
         return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.path, c.offset, c.length, c.message_index_length, c.message_count
-                FROM chunks c JOIN segments s ON s.id = c.segment_id
-                """).map { row in
-                let offset: Int = row[1], length: Int = row[2], indexLength: Int = row[3]
-                return IndexedChunk(path: directory + "/" + (row[0] as String),
-                                    range: offset..<(offset + length + indexLength), messages: row[4])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.path, c.offset, c.length, c.message_index_length, c.message_count
+                    FROM chunks c JOIN segments s ON s.id = c.segment_id
+                    """
+            ).map { row in
+                let offset: Int = row[1]
+                let length: Int = row[2]
+                let indexLength: Int = row[3]
+                return IndexedChunk(
+                    path: directory + "/" + (row[0] as String),
+                    range: offset..<(offset + length + indexLength), messages: row[4])
             }
         }
     }
@@ -185,8 +194,10 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     /// Records `scenario` through a storage that loses power at `crashAt`,
     /// lays the files down as `fate` says, and checks the recording before
     /// and after `recover`.
-    static func crash(_ scenario: Scenario, at crashAt: Int, directory: String, random: inout Generator,
-                      fate: PowerLossStorage.Fate = .random) throws -> Outcome {
+    static func crash(
+        _ scenario: Scenario, at crashAt: Int, directory: String, random: inout Generator,
+        fate: PowerLossStorage.Fate = .random
+    ) throws -> Outcome {
         var outcome = Outcome()
         let storage = PowerLossStorage(crashAt: crashAt)
         try record(scenario, into: directory, storage: storage)
@@ -307,7 +318,9 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
                 try? FileManager.default.removeItem(atPath: parent)
             }
         }
-        for level in Durability.allCases { print("power loss, durability \(level.rawValue): \(tallies[level] ?? Tally())") }
+        for level in Durability.allCases {
+            print("power loss, durability \(level.rawValue): \(tallies[level] ?? Tally())")
+        }
         #expect((tallies[.chunk]?.unsyncedIndexed ?? 0) == 0)
         if only == nil {
             // The sweep reaches the cases the levels differ in.
@@ -330,16 +343,18 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     /// Crashes one scenario at every operation, keeping nothing unsynced
     /// (the worst a disk may do), and tallies.
     static func sweep(_ durability: Durability) throws -> Tally {
-        let scenario = Scenario(durability: durability, chunkSize: 2048, notifications: 80,
-                                segmentDuration: .milliseconds(300), simulatorSeed: 5)
+        let scenario = Scenario(
+            durability: durability, chunkSize: 2048, notifications: 80,
+            segmentDuration: .milliseconds(300), simulatorSeed: 5)
         let count = try operations(scenario)
         var tally = Tally()
         var random = Generator(state: 1)
         for crashAt in 0...count {
             let parent = temporaryDirectory("power-sweep-\(durability.rawValue)-\(crashAt)")
             defer { try? FileManager.default.removeItem(atPath: parent) }
-            let outcome = try crash(scenario, at: crashAt, directory: parent + "/rec", random: &random,
-                                    fate: .dropEverythingUnsynced)
+            let outcome = try crash(
+                scenario, at: crashAt, directory: parent + "/rec", random: &random,
+                fate: .dropEverythingUnsynced)
             #expect(!outcome.recoverFailed, "crash at \(crashAt): \(outcome.log.last ?? "")")
             #expect(!outcome.verifyFailed, "crash at \(crashAt): \(outcome.log.suffix(3))")
             tally.add(outcome)
@@ -353,9 +368,11 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         defer { try? FileManager.default.removeItem(atPath: parent) }
         let directory = parent + "/rec"
         let storage = PowerLossStorage()
-        try record(Scenario(durability: durability, chunkSize: 2048, notifications: 80,
-                            segmentDuration: .milliseconds(300), simulatorSeed: 5),
-                   into: directory, storage: storage)
+        try record(
+            Scenario(
+                durability: durability, chunkSize: 2048, notifications: 80,
+                segmentDuration: .milliseconds(300), simulatorSeed: 5),
+            into: directory, storage: storage)
         #expect(!storage.hasCrashed)
         return (storage.counts, try RecordingInfo.load(from: directory))
     }

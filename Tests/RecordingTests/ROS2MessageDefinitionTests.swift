@@ -1,17 +1,19 @@
 import Testing
+
 @testable import Recording
 
 @Suite struct ROS2MessageDefinitionTests {
     @Test func parsesFieldsArraysAndSkipsCommentsAndConstants() throws {
-        let definition = try ROS2MessageDefinition(parsing: """
-            # a comment
-            uint8 LIMIT=5
-            uint8 channel   # trailing comment
-            int16[] values
-            uint8[3] raw
-            string name
-            float64 value
-            """)
+        let definition = try ROS2MessageDefinition(
+            parsing: """
+                # a comment
+                uint8 LIMIT=5
+                uint8 channel   # trailing comment
+                int16[] values
+                uint8[3] raw
+                string name
+                float64 value
+                """)
         #expect(definition.fields.map(\.name) == ["channel", "values", "raw", "name", "value"])
         #expect(definition.fields.map(\.arrayLength) == [nil, 0, 3, nil, nil])
 
@@ -22,7 +24,10 @@ import Testing
         cdr.write("ab")
         cdr.write(2.5)
         let fields = try definition.decode(cdr.bytes)
-        #expect(fields.map(\.value) == [.uint(7), .array([.int(-2), .int(300)]), .bytes([1, 2, 3]), .string("ab"), .double(2.5)])
+        #expect(
+            fields.map(\.value) == [
+                .uint(7), .array([.int(-2), .int(300)]), .bytes([1, 2, 3]), .string("ab"), .double(2.5),
+            ])
     }
 
     @Test func nestedTypesAndShortPayloadsAreErrorsNotTraps() throws {

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 @Suite(.timeLimit(.minutes(1))) struct RecorderServiceTests {
@@ -11,11 +12,15 @@ import Families
         return (0..<count).map { _ in simulator.next().rawNotification(startTime: 1_000_000_000) }
     }
 
-    static func factory(_ directory: String) -> @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder]) {
+    static func factory(
+        _ directory: String
+    ) -> @Sendable () throws(RecordingError) -> (recorder: Recorder, devices: [any DeviceRecorder]) {
         { () throws(RecordingError) in
-            let recorder = try Recorder(directory: directory, session: .init(name: "service", source: "simulate"), startTime: 0)
+            let recorder = try Recorder(
+                directory: directory, session: .init(name: "service", source: "simulate"), startTime: 0)
             let devices: [any DeviceRecorder] = try (0..<3).map { (index: Int) throws(RecordingError) in
-                try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D\(index)", name: "D\(index)")
+                try DeviceStreamRecorder(
+                    recorder: recorder, decoder: DiotDecoder(), identifier: "D\(index)", name: "D\(index)")
             }
             return (recorder, devices)
         }
@@ -54,14 +59,16 @@ import Families
         try await run.value
         #expect(try Self.rawMessages(directory) == 2000)
         #expect(try RecordingInfo.load(from: directory).segments.map(\.state) == ["closed"])
-        #expect(!service.send(Self.notifications(1, seed: 8)[0], device: 0)) // finished: refused
+        #expect(!service.send(Self.notifications(1, seed: 8)[0], device: 0))  // finished: refused
     }
 
     @Test func aFullBufferDropsAndRecordsTheLoss() async throws {
         let directory = makeTemporaryDirectory() + "/rec"
         let service = RecorderService(capacity: 10)
         var accepted = 0
-        for notification in Self.notifications(100, seed: 3) where service.send(notification, device: 0) { accepted += 1 }
+        for notification in Self.notifications(100, seed: 3) where service.send(notification, device: 0) {
+            accepted += 1
+        }
         #expect(accepted == 10)
         service.finish()
         try await service.run(Self.factory(directory))
@@ -77,8 +84,10 @@ import Families
         let service = RecorderService(capacity: 1000)
         let notifications = Self.notifications(4, seed: 5)
         for notification in notifications.prefix(2) { #expect(service.send(notification, device: 2)) }
-        #expect(service.recordLoss(device: 2, time: 1_500_000_000, duration: .milliseconds(850),
-                                   reason: "disconnected: le-connection-abort-by-local"))
+        #expect(
+            service.recordLoss(
+                device: 2, time: 1_500_000_000, duration: .milliseconds(850),
+                reason: "disconnected: le-connection-abort-by-local"))
         for notification in notifications.suffix(2) { #expect(service.send(notification, device: 2)) }
         service.finish()
         try await service.run(Self.factory(directory))
@@ -91,7 +100,9 @@ import Families
         #expect(try Self.rawMessages(directory) == 4)
 
         // The segment alone keeps it: rebuild the index from the segments.
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix)
+        }
         _ = try RecordingRecovery.recover(directory: directory)
         let rebuilt = try RecordingInfo.load(from: directory).losses
         #expect(rebuilt == losses)

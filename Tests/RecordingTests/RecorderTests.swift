@@ -1,19 +1,23 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
 import Families
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 @Suite struct RecorderTests {
     static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")
 
-    static func makeRecorder(_ configuration: RecorderConfiguration = .init(), label: String = #function) throws -> (Recorder, String) {
+    static func makeRecorder(
+        _ configuration: RecorderConfiguration = .init(), label: String = #function
+    ) throws -> (Recorder, String) {
         let directory = makeTemporaryDirectory(label) + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "test", source: "simulate", host: "testhost", seed: 42),
-                                    startTime: 1_000)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "test", source: "simulate", host: "testhost", seed: 42),
+            startTime: 1_000)
         return (recorder, directory)
     }
 
@@ -25,25 +29,31 @@ import Families
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 1024
         let (recorder, directory) = try Self.makeRecorder(configuration)
-        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
+        let stream = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
         for index in 0..<200 {
-            try recorder.write(stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)), numericValue: Double(index))
+            try recorder.write(
+                stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)), numericValue: Double(index))
         }
         // Before close: a second connection already sees the closed chunks.
         let reader = try DatabaseQueue(path: directory + "/index.sqlite")
         let (chunks, counted) = try reader.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks")!,
-             try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM chunk_streams")!)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks")!,
+                try Int.fetchOne(db, sql: "SELECT SUM(message_count) FROM chunk_streams")!
+            )
         }
         #expect(chunks >= 5)
         #expect(counted > 0 && counted < 200)
         try recorder.close(at: 99_000)
 
         let totals = try reader.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT SUM(message_count) AS n, SUM(value_count) AS v, MIN(value_min) AS lo, MAX(value_max) AS hi,
-                       SUM(value_sum) AS s, MIN(first_time) AS f, MAX(last_time) AS l FROM chunk_streams
-                """)!
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT SUM(message_count) AS n, SUM(value_count) AS v, MIN(value_min) AS lo, MAX(value_max) AS hi,
+                           SUM(value_sum) AS s, MIN(first_time) AS f, MAX(last_time) AS l FROM chunk_streams
+                    """)!
         }
         #expect(totals["n"] as Int == 200)
         #expect(totals["v"] as Int == 200)
@@ -60,9 +70,12 @@ import Families
     @Test func infoReportsStreamsSegmentsAndLossFromTheIndex() throws {
         let (recorder, directory) = try Self.makeRecorder()
         let device = try recorder.addDevice(family: .diot, identifier: "ABCD", name: "DIoT-ABCD")
-        let a = try recorder.addStream(StreamDescriptor(topic: "/diot/ABCD/acc_x", kind: .typed, schema: Self.schema,
-                                                        unit: "g", isNumeric: true, device: device))
-        let b = try recorder.addStream(StreamDescriptor(topic: "/diot/ABCD/raw/x", kind: .raw, schema: Self.schema, device: device))
+        let a = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/diot/ABCD/acc_x", kind: .typed, schema: Self.schema,
+                unit: "g", isNumeric: true, device: device))
+        let b = try recorder.addStream(
+            StreamDescriptor(topic: "/diot/ABCD/raw/x", kind: .raw, schema: Self.schema, device: device))
         for index in 0..<10 { try recorder.write(a, logTime: 2_000 + UInt64(index) * 100, payload: Self.cdr(1)) }
         try recorder.write(b, logTime: 2_050, payload: Self.cdr(2))
         try recorder.recordLoss(stream: a, time: 2_500, count: 3, reason: "buffer full")
@@ -178,13 +191,14 @@ import Families
         #expect(error?.message.contains("not empty") == true)
     }
 
-    @Test(arguments: [
-        { (c: inout RecorderConfiguration) in c.zstdLevel = 0 },
-        { (c: inout RecorderConfiguration) in c.chunkSize = 10 },
-        { (c: inout RecorderConfiguration) in c.chunkAge = .zero },
-        { (c: inout RecorderConfiguration) in c.segmentSize = 100 },
-        { (c: inout RecorderConfiguration) in c.segmentDuration = .seconds(-1) },
-    ] as [@Sendable (inout RecorderConfiguration) -> Void])
+    @Test(
+        arguments: [
+            { (c: inout RecorderConfiguration) in c.zstdLevel = 0 },
+            { (c: inout RecorderConfiguration) in c.chunkSize = 10 },
+            { (c: inout RecorderConfiguration) in c.chunkAge = .zero },
+            { (c: inout RecorderConfiguration) in c.segmentSize = 100 },
+            { (c: inout RecorderConfiguration) in c.segmentDuration = .seconds(-1) },
+        ] as [@Sendable (inout RecorderConfiguration) -> Void])
     func invalidConfigurationsAreRejected(_ change: @Sendable (inout RecorderConfiguration) -> Void) {
         var configuration = RecorderConfiguration()
         change(&configuration)
@@ -198,7 +212,7 @@ import Families
             _ = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema))
         }
         try recorder.close()
-        try recorder.close() // idempotent
+        try recorder.close()  // idempotent
         let error = #expect(throws: RecordingError.self) { try recorder.write(stream, logTime: 1, payload: [0]) }
         #expect(error?.code == .closed)
     }
@@ -214,4 +228,3 @@ import Families
         #expect(garbage?.code == .index)
     }
 }
-

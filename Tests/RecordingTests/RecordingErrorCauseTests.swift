@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
 @testable import Recording
 
 /// `RecordingError.cause`: the lower-level error a recording error wraps.

@@ -1,7 +1,8 @@
+import Devices
 import Foundation
 import TestSupport
 import Testing
-import Devices
+
 @testable import Recording
 
 @Suite struct RecordingExportTests {
@@ -29,13 +30,18 @@ import Devices
         configuration.chunkSize = 4096
         configuration.segmentSize = 64 << 10
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "export", source: "simulate", host: "test-host", seed: 7,
-                                                   metadata: ["operator": "ada"]), startTime: 0)
-        let device = try recorder.addDevice(family: .diot, identifier: "9F3A0C11", name: "DIoT-0C11",
-                                            metadata: ["firmware": "1.2"])
-        let a = try recorder.addStream(StreamDescriptor(topic: "/diot/9F3A0C11/a", kind: .typed, schema: value,
-                                                        unit: "g", isNumeric: true, device: device))
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(
+                name: "export", source: "simulate", host: "test-host", seed: 7,
+                metadata: ["operator": "ada"]), startTime: 0)
+        let device = try recorder.addDevice(
+            family: .diot, identifier: "9F3A0C11", name: "DIoT-0C11",
+            metadata: ["firmware": "1.2"])
+        let a = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/diot/9F3A0C11/a", kind: .typed, schema: value,
+                unit: "g", isNumeric: true, device: device))
         let b = try recorder.addStream(StreamDescriptor(topic: "/diot/9F3A0C11/b", kind: .typed, schema: value))
         let c = try recorder.addStream(StreamDescriptor(topic: "/other/x/c", kind: .event, schema: label))
         for index in 0..<3_000 {
@@ -65,7 +71,9 @@ import Devices
         #expect(lines.first == "log_time,topic,value,count,label")
         #expect(lines.count == expected.count + 1)
         for (line, message) in zip(lines.dropFirst(), expected) {
-            let fields = ["value", "count", "label"].map { name in message[name].map { CSVExporter.field($0.text) } ?? "" }
+            let fields = ["value", "count", "label"].map { name in
+                message[name].map { CSVExporter.field($0.text) } ?? ""
+            }
             #expect(line == ([String(message.message.logTime), message.message.topic] + fields).joined(separator: ","))
         }
         #expect(lines.contains { $0.hasSuffix(",1103,\"n1103, \"\"q\"\"\"") })
@@ -87,7 +95,9 @@ import Devices
             let fields = try #require(object["fields"] as? [String: Any])
             #expect(Set(fields.keys) == Set(message.fields.map(\.name)))
             #expect((fields["value"] as? NSNumber)?.doubleValue == message["value"]?.number)
-            if let label = message["label"], case .string(let text) = label { #expect(fields["label"] as? String == text) }
+            if let label = message["label"], case .string(let text) = label {
+                #expect(fields["label"] as? String == text)
+            }
         }
     }
 
@@ -112,17 +122,24 @@ import Devices
         #expect(values == typed.map { $0["value"].flatMap(\.number).map { "\($0)" } })
         let statistics = try #require(segment["statistics"] as? [String: Any])
         #expect(statistics["message_count"] as? Int == 1_000)
-        #expect(statistics["schema_count"] as? Int == 1) // both topics share the schema
+        #expect(statistics["schema_count"] as? Int == 1)  // both topics share the schema
         #expect((statistics["chunk_count"] as? Int ?? 0) > 1)
 
         // Every distinct Metadata record of the segments, values kept.
         let metadata = try #require(segment["metadata"] as? [[String: Any]])
-        let sessions = metadata.filter { $0["name"] as? String == "session" }.compactMap { $0["values"] as? [String: String] }
+        let sessions = metadata.filter { $0["name"] as? String == "session" }.compactMap {
+            $0["values"] as? [String: String]
+        }
         let segments = try RecordingInfo.load(from: Self.recording).segments.count
         #expect(segments > 1 && sessions.count == segments)
-        #expect(sessions.allSatisfy { $0["name"] == "export" && $0["host"] == "test-host" && $0["seed"] == "7"
-                                      && $0["operator"] == "ada" })
-        let devices = metadata.filter { $0["name"] as? String == "device" }.compactMap { $0["values"] as? [String: String] }
+        #expect(
+            sessions.allSatisfy {
+                $0["name"] == "export" && $0["host"] == "test-host" && $0["seed"] == "7"
+                    && $0["operator"] == "ada"
+            })
+        let devices = metadata.filter { $0["name"] as? String == "device" }.compactMap {
+            $0["values"] as? [String: String]
+        }
         #expect(devices == [["family": "diot", "identifier": "9F3A0C11", "name": "DIoT-0C11", "firmware": "1.2"]])
         #expect(try reader.exportContext(topics: topics).metadata.count == metadata.count)
     }
@@ -131,7 +148,8 @@ import Devices
         let reader = try RecordingReader(directory: Self.recording)
         let context = try reader.exportContext(topics: ["/other/x/c", "/diot/9F3A0C11/a", "/nothing"])
         #expect(context.topics.map(\.topic) == ["/diot/9F3A0C11/a", "/other/x/c"])
-        let a = context.topics[0], c = context.topics[1]
+        let a = context.topics[0]
+        let c = context.topics[1]
         #expect(a.kind == .typed && a.unit == "g" && a.isNumeric && a.messageCount == 1_000 && a.firstTime == 1_000_000)
         #expect(a.schemaName == "test/msg/Value" && a.schemaEncoding == "ros2msg" && a.messageEncoding == "cdr")
         #expect(String(decoding: a.schemaData, as: UTF8.self) == "float64 value")
@@ -189,11 +207,14 @@ import Devices
             let writer = try MCAPWriter(options: options, sink: sink)
             writer.start(profile: "", library: "test")
             try writer.addMetadata(name: "session", [.init(key: "name", value: "s")])
-            let schema = try writer.registerSchema(name: "test/msg/Value", encoding: "ros2msg", data: Array("float64 value".utf8))
-            let channel = try writer.registerChannel(topic: "/t/d/a", messageEncoding: "cdr", schemaID: schema, metadata: [])
+            let schema = try writer.registerSchema(
+                name: "test/msg/Value", encoding: "ros2msg", data: Array("float64 value".utf8))
+            let channel = try writer.registerChannel(
+                topic: "/t/d/a", messageEncoding: "cdr", schemaID: schema, metadata: [])
             for index in 0..<200_000 {
-                try writer.addMessage(channelID: channel, sequence: UInt32(index), logTime: UInt64(index), publishTime: 0,
-                                      data: Self.valuePayload(Double(index)))
+                try writer.addMessage(
+                    channelID: channel, sequence: UInt32(index), logTime: UInt64(index), publishTime: 0,
+                    data: Self.valuePayload(Double(index)))
             }
             try writer.addAttachment(logTime: 1, createTime: 2, name: "a", mediaType: "text/plain", data: [1, 2, 3])
             return try writer.finish()
@@ -202,7 +223,7 @@ import Devices
         let returned = try write(sink)
         #expect(returned.isEmpty)
         let whole = try write(nil)
-        #expect(whole.count > 2 << 20) // past the 1 MiB flush threshold more than once
+        #expect(whole.count > 2 << 20)  // past the 1 MiB flush threshold more than once
         #expect(sink.bytes == whole)
     }
 
@@ -213,14 +234,16 @@ import Devices
         configuration.chunkSize = 64 << 10
         configuration.segmentSize = 4 << 20
         let directory = makeTemporaryDirectory() + "/big"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "big", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "big", source: "simulate"), startTime: 0)
         let streams = try (0..<4).map { index throws(RecordingError) in
             try recorder.addStream(StreamDescriptor(topic: "/t/d/s\(index)", kind: .typed, schema: Self.value))
         }
         let total = 300_000
         for index in 0..<total {
-            try recorder.write(streams[index % 4], logTime: 1_000 + UInt64(index) * 100, payload: Self.valuePayload(Double(index)))
+            try recorder.write(
+                streams[index % 4], logTime: 1_000 + UInt64(index) * 100, payload: Self.valuePayload(Double(index)))
         }
         try recorder.close()
         let info = try RecordingInfo.load(from: directory)
@@ -229,15 +252,18 @@ import Devices
 
         let reader = try RecordingReader(directory: directory)
         let output = makeTemporaryDirectory() + "/big.mcap"
-        let count = try reader.export(topics: reader.topics, into: try MCAPExporter(sink: try FileByteSink(creating: output)))
+        let count = try reader.export(
+            topics: reader.topics, into: try MCAPExporter(sink: try FileByteSink(creating: output)))
         #expect(count == total)
         let perChunk = (total + chunks - 1) / chunks
         #expect(reader.chunksRead == chunks)
         #expect(reader.peakChunksInFlight <= 2, "\(reader.peakChunksInFlight) chunks at once")
-        #expect(reader.peakMessagesInFlight <= 3 * perChunk,
-                "\(reader.peakMessagesInFlight) messages at once; \(perChunk) per chunk")
-        print("300k export: \(chunks) chunks read, at most \(reader.peakChunksInFlight) chunks and "
-              + "\(reader.peakMessagesInFlight) messages held at once")
+        #expect(
+            reader.peakMessagesInFlight <= 3 * perChunk,
+            "\(reader.peakMessagesInFlight) messages at once; \(perChunk) per chunk")
+        print(
+            "300k export: \(chunks) chunks read, at most \(reader.peakChunksInFlight) chunks and "
+                + "\(reader.peakMessagesInFlight) messages held at once")
 
         // The file holds every message, in order.
         var stream = try MCAPStreamReader(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: output))))

@@ -1,8 +1,9 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 /// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base
@@ -41,8 +42,10 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         }
     }
 
-    static let values = ["-1", "-9223372036854775808", "9223372036854775807", "'abc'", "1e300", "-1e300", "x'00ff'",
-                         "0", "999999999", "65536", "2.5", "NULL"]
+    static let values = [
+        "-1", "-9223372036854775808", "9223372036854775807", "'abc'", "1e300", "-1e300", "x'00ff'",
+        "0", "999999999", "65536", "2.5", "NULL",
+    ]
     static let tables = ["sessions", "devices", "streams", "segments", "chunks", "chunk_streams", "losses"]
 
     static func template() throws -> (String, [RecordedMessage], RecordingInfo) {
@@ -50,9 +53,11 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         configuration.chunkSize = 2048
         let directory = makeTemporaryDirectory() + "/template"
         var simulator = DiotSimulator(seed: 11)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "fuzz", source: "simulate", seed: 11), startTime: 1)
-        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "FZ", name: "DIoT-FZ")
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "fuzz", source: "simulate", seed: 11), startTime: 1)
+        let diot = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: "FZ", name: "DIoT-FZ")
         for _ in 0..<120 { try diot.record(simulator.next().rawNotification(startTime: 3_000_000_000)) }
         try recorder.recordLoss(stream: nil, time: 3_100_000_000, count: 1, reason: "fuzz loss")
         try recorder.close(at: 9_000_000_000)
@@ -70,11 +75,16 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         guard count > 0 else { return false }
         let column = columns[Int(random.next() % UInt64(columns.count))]
         let choice = random.next() % UInt64(values.count + 2)
-        let value = choice == UInt64(values.count) ? "\(column) + 1" : choice == UInt64(values.count) + 1 ? "\(column) - 1"
-            : values[Int(choice)]
+        let value =
+            choice == UInt64(values.count)
+            ? "\(column) + 1"
+            : choice == UInt64(values.count) + 1
+                ? "\(column) - 1"
+                : values[Int(choice)]
         let offset = Int(random.next() % UInt64(count))
         let key = table == "chunk_streams" ? "chunk_id || ',' || stream_id" : "rowid"
-        let sql = "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(key) FROM \(table) LIMIT 1 OFFSET \(offset))"
+        let sql =
+            "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(key) FROM \(table) LIMIT 1 OFFSET \(offset))"
         log.append(sql)
         do { try database.write { try $0.execute(sql: sql) } } catch { return false }
         return true
@@ -85,7 +95,9 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         switch random.next() % 3 {
         case 0:
-            for _ in 0...(random.next() % 3) { bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(1 << (random.next() % 8)) }
+            for _ in 0...(random.next() % 3) {
+                bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(1 << (random.next() % 8))
+            }
         case 1:
             bytes.removeLast(Int(random.next() % UInt64(bytes.count)))
         default:
@@ -130,7 +142,8 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
             }
             let report = try RecordingVerifier.verify(directory: directory)
             if report.isClean {
-                let same = read == original && info?.streams == originalInfo.streams && info?.segments == originalInfo.segments
+                let same =
+                    read == original && info?.streams == originalInfo.streams && info?.segments == originalInfo.segments
                 if !same {
                     counts.silentWrongAnswers += 1
                     Issue.record("seed \(seed): verify says OK, but the data differs from the original: \(log)")
@@ -156,7 +169,9 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
                 let recovered = try reader.messages(topics: reader.topics)
                 if !recovered.allSatisfy(known.contains) {
                     counts.inventedMessages += 1
-                    let invented = recovered.filter { !known.contains($0) }.prefix(2).map { "\($0.topic) #\($0.sequence) at \($0.logTime)" }
+                    let invented = recovered.filter { !known.contains($0) }.prefix(2).map {
+                        "\($0.topic) #\($0.sequence) at \($0.logTime)"
+                    }
                     Issue.record("seed \(seed): recover kept messages that were never recorded: \(log); \(invented)")
                 }
             } catch {

@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 @Suite struct RecordingReaderTests {
@@ -14,15 +15,17 @@ import Families
         configuration.chunkSize = 2048
         configuration.segmentSize = 64 << 10
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "r", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "r", source: "simulate"), startTime: 0)
         let a = try recorder.addStream(StreamDescriptor(topic: "/t/d/a", kind: .typed, schema: schema))
         let b = try recorder.addStream(StreamDescriptor(topic: "/t/d/b", kind: .typed, schema: schema))
         var times: [String: [UInt64]] = ["/t/d/a": [], "/t/d/b": []]
         for index in 0..<4000 {
             let time = 1_000 + UInt64(index) * 10
             let (stream, topic) = index % 3 == 0 ? (b, "/t/d/b") : (a, "/t/d/a")
-            try recorder.write(stream, logTime: time, payload: [0, 1, 0, 0] + withUnsafeBytes(of: UInt64(index)) { Array($0) })
+            try recorder.write(
+                stream, logTime: time, payload: [0, 1, 0, 0] + withUnsafeBytes(of: UInt64(index)) { Array($0) })
             times[topic]!.append(time)
         }
         try recorder.close()
@@ -49,7 +52,8 @@ import Families
         let allChunks = whole.chunksRead
 
         let reader = try RecordingReader(directory: directory)
-        let from: UInt64 = 21_000, to: UInt64 = 21_400 // 1% of the recording
+        let from: UInt64 = 21_000
+        let to: UInt64 = 21_400  // 1% of the recording
         let slice = try reader.messages(topics: ["/t/d/a"], from: from, to: to)
         #expect(slice.map(\.logTime) == times["/t/d/a"]!.filter { $0 >= from && $0 < to })
         #expect(reader.chunksRead <= 2)

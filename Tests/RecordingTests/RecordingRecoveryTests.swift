@@ -1,9 +1,10 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
 import Families
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 @Suite struct RecordingRecoveryTests {
@@ -15,9 +16,11 @@ import Families
         configuration.chunkSize = 4096
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 9)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "crash", source: "simulate", seed: 9), startTime: 1)
-        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "crash", source: "simulate", seed: 9), startTime: 1)
+        let diot = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
         for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000)) }
         // No close: the open chunk is lost, as in a kill -9.
         return (directory, try RecordingInfo.load(from: directory))
@@ -55,7 +58,7 @@ import Families
         var reader = try MCAPStreamReader(bytes: bytes)
         let messages = try reader.readAll().filter { if case .message = $0 { true } else { false } }
         #expect(messages.count == report.segments[0].messages)
-        _ = try readWithPython([Self.segment(directory)]) // CRCs, summary CRC, decoding
+        _ = try readWithPython([Self.segment(directory)])  // CRCs, summary CRC, decoding
 
         let after = try RecordingInfo.load(from: directory)
         #expect(after.segments[0].state == "closed")
@@ -103,11 +106,14 @@ import Families
 
     @Test func lossRecordsAreInTheSegmentAndComeBackWithARebuiltIndex() throws {
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, session: .init(name: "loss", source: "simulate"), startTime: 1)
-        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
+        let recorder = try Recorder(
+            directory: directory, session: .init(name: "loss", source: "simulate"), startTime: 1)
+        let stream = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
         var cdr = CDRWriter()
         _ = DiotEvent.channelEmpty(DiotChannel(1)!).encode(into: &cdr)
-        let empty = try recorder.addStream(StreamDescriptor(topic: "/t/d/e", kind: .event, schema: DiotEvent.channelEmptySchema))
+        let empty = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/e", kind: .event, schema: DiotEvent.channelEmptySchema))
         try recorder.write(empty, logTime: 10, payload: cdr.bytes)
         try recorder.recordLoss(stream: stream, time: 20, count: 3, reason: "buffer full")
         try recorder.recordLoss(stream: nil, time: 30, count: 1, reason: "disconnected 2.0 s")
@@ -122,7 +128,9 @@ import Families
         #expect(losses.first?["reason"] as? String == "buffer full" && losses.first?["count"] as? Int == 3)
         #expect(losses.first?["stream"] as? String == "/t/d/v")
 
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix)
+        }
         _ = try RecordingRecovery.recover(directory: directory)
         #expect(try RecordingInfo.load(from: directory).losses == before.losses)
     }
@@ -131,16 +139,23 @@ import Families
         let (directory, _) = try Self.crashedRecording(notifications: 500)
         _ = try RecordingRecovery.recover(directory: directory)
         let before = try RecordingInfo.load(from: directory)
-        let statistics = "SELECT c.offset, cs.message_count, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, "
+        let statistics =
+            "SELECT c.offset, cs.message_count, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, "
             + "cs.value_first, cs.value_last FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id "
             + "JOIN streams s ON s.id = cs.stream_id ORDER BY c.offset, s.topic"
-        let statisticsBefore = try DatabaseQueue(path: directory + "/index.sqlite").read { try Row.fetchAll($0, sql: statistics) }
+        let statisticsBefore = try DatabaseQueue(path: directory + "/index.sqlite").read {
+            try Row.fetchAll($0, sql: statistics)
+        }
         #expect(statisticsBefore.contains { ($0["value_count"] as Int) > 0 })
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix)
+        }
 
         let report = try RecordingRecovery.recover(directory: directory)
         // Per-chunk statistics, numeric values included, are rebuilt from the payloads exactly.
-        let statisticsAfter = try DatabaseQueue(path: directory + "/index.sqlite").read { try Row.fetchAll($0, sql: statistics) }
+        let statisticsAfter = try DatabaseQueue(path: directory + "/index.sqlite").read {
+            try Row.fetchAll($0, sql: statistics)
+        }
         #expect(statisticsAfter == statisticsBefore)
         #expect(report.indexRebuilt && report.changed && report.discardedBytes == 0)
         let rebuilt = try RecordingInfo.load(from: directory)
@@ -162,9 +177,11 @@ import Families
         configuration.chunkSize = 4096
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 3)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "closed", source: "simulate", seed: 3), startTime: 1)
-        let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "closed", source: "simulate", seed: 3), startTime: 1)
+        let diot = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
         for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000)) }
         try recorder.close(at: 9_000_000_000_000)
         let reader = try RecordingReader(directory: directory)
@@ -243,8 +260,10 @@ import Families
     /// Finding 3: `recover` refuses a recording that a process is writing, and names it.
     @Test func aRecordingBeingWrittenIsRefused() throws {
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, session: .init(name: "live", source: "simulate"), startTime: 1)
-        let stream = try recorder.addStream(StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
+        let recorder = try Recorder(
+            directory: directory, session: .init(name: "live", source: "simulate"), startTime: 1)
+        let stream = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: DiotEvent.sampleSchema))
         try recorder.write(stream, logTime: 10, payload: [0, 1, 0, 0])
         let before = try Data(contentsOf: URL(fileURLWithPath: Self.segment(directory)))
         let error = #expect(throws: RecordingError.self) { _ = try RecordingRecovery.recover(directory: directory) }

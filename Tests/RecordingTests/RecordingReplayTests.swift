@@ -1,8 +1,9 @@
+import Devices
+import Families
 import Foundation
 import TestSupport
 import Testing
-import Devices
-import Families
+
 @testable import Recording
 
 /// Decoding a recording's raw streams again through the family decoders
@@ -10,8 +11,10 @@ import Families
 @Suite struct RecordingReplayTests {
     /// Re-decodes a device's raw notifications and re-encodes each value as
     /// the recorder did; compares with the recorded typed messages.
-    static func check<D: PacketDecoder>(_ replay: RecordingReplay, reader: RecordingReader, family: DeviceFamily,
-                                        device: String, decoder: D) async throws -> Int where D.Value: RecordableValue {
+    static func check<D: PacketDecoder>(
+        _ replay: RecordingReplay, reader: RecordingReader, family: DeviceFamily,
+        device: String, decoder: D
+    ) async throws -> Int where D.Value: RecordableValue {
         var replayed: [String: [(UInt64, [UInt8])]] = [:]
         for await (time, value) in try replay.values(of: device, decoder: decoder) {
             var cdr = CDRWriter()
@@ -19,7 +22,9 @@ import Families
             replayed[StreamDescriptor.topic(family: family, device: device, stream: value.streamSpec.name), default: []]
                 .append((time, cdr.bytes))
         }
-        let typedTopics = reader.topics.filter { $0.hasPrefix("/\(family.rawValue)/\(device)/") && !$0.contains("/raw/") }
+        let typedTopics = reader.topics.filter {
+            $0.hasPrefix("/\(family.rawValue)/\(device)/") && !$0.contains("/raw/")
+        }
         #expect(Set(replayed.keys) == Set(typedTopics), "\(family)")
         var compared = 0
         for topic in typedTopics {
@@ -37,7 +42,8 @@ import Families
 
     @Test func reDecodingTheRawStreamsReproducesEveryTypedStream() async throws {
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, session: .init(name: "replay", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, session: .init(name: "replay", source: "simulate"), startTime: 0)
         let start: UInt64 = 1_700_000_000_000_000_000
         var diot = DiotSimulator(seed: 2, configuration: .stress)
         var jacquard = JacquardSimulator(seed: 2, configuration: .stress)
@@ -45,29 +51,41 @@ import Families
         var fjorden = FjordenSimulator(seed: 2)
         var obvious = ObviousSimulator(seed: 2)
         let recorders: [(any DeviceRecorder, () -> RawNotification)] = [
-            (try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D"),
-             { diot.next().rawNotification(startTime: start) }),
-            (try DeviceStreamRecorder(recorder: recorder, decoder: JacquardDecoder(), identifier: "J", name: "J"),
-             { jacquard.next().rawNotification(startTime: start) }),
-            (try DeviceStreamRecorder(recorder: recorder, decoder: ComoduleDecoder(), identifier: "C", name: "C"),
-             { comodule.next().rawNotification(startTime: start) }),
-            (try DeviceStreamRecorder(recorder: recorder, decoder: FjordenDecoder(), identifier: "F", name: "F"),
-             { fjorden.next().rawNotification(startTime: start) }),
-            (try DeviceStreamRecorder(recorder: recorder, decoder: ObviousDecoder(), identifier: "O", name: "O"),
-             { obvious.next().rawNotification(startTime: start) }),
+            (
+                try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D"),
+                { diot.next().rawNotification(startTime: start) }
+            ),
+            (
+                try DeviceStreamRecorder(recorder: recorder, decoder: JacquardDecoder(), identifier: "J", name: "J"),
+                { jacquard.next().rawNotification(startTime: start) }
+            ),
+            (
+                try DeviceStreamRecorder(recorder: recorder, decoder: ComoduleDecoder(), identifier: "C", name: "C"),
+                { comodule.next().rawNotification(startTime: start) }
+            ),
+            (
+                try DeviceStreamRecorder(recorder: recorder, decoder: FjordenDecoder(), identifier: "F", name: "F"),
+                { fjorden.next().rawNotification(startTime: start) }
+            ),
+            (
+                try DeviceStreamRecorder(recorder: recorder, decoder: ObviousDecoder(), identifier: "O", name: "O"),
+                { obvious.next().rawNotification(startTime: start) }
+            ),
         ]
         for (device, next) in recorders {
             for _ in 0..<1500 { try device.record(next()) }
         }
         try recorder.close()
-        #expect(try RecordingInfo.load(from: directory).lossCount > 0) // the stress presets send malformed packets
+        #expect(try RecordingInfo.load(from: directory).lossCount > 0)  // the stress presets send malformed packets
 
         let replay = try RecordingReplay(directory: directory)
         let reader = try RecordingReader(directory: directory)
         var total = 0
         total += try await Self.check(replay, reader: reader, family: .diot, device: "D", decoder: DiotDecoder())
-        total += try await Self.check(replay, reader: reader, family: .jacquard, device: "J", decoder: JacquardDecoder())
-        total += try await Self.check(replay, reader: reader, family: .comodule, device: "C", decoder: ComoduleDecoder())
+        total += try await Self.check(
+            replay, reader: reader, family: .jacquard, device: "J", decoder: JacquardDecoder())
+        total += try await Self.check(
+            replay, reader: reader, family: .comodule, device: "C", decoder: ComoduleDecoder())
         total += try await Self.check(replay, reader: reader, family: .fjorden, device: "F", decoder: FjordenDecoder())
         total += try await Self.check(replay, reader: reader, family: .obvious, device: "O", decoder: ObviousDecoder())
         #expect(total > 5000)
@@ -75,7 +93,8 @@ import Families
 
     @Test func offsetsSelectAWindowAndUnknownDevicesAreAnError() async throws {
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, session: .init(name: "window", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, session: .init(name: "window", source: "simulate"), startTime: 0)
         var simulator = DiotSimulator(seed: 5)
         let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D")
         for _ in 0..<1000 { try diot.record(simulator.next().rawNotification(startTime: 1_000_000_000)) }

@@ -1,9 +1,10 @@
-import Foundation
-import TestSupport
-import GRDB
-import Testing
 import Devices
 import Families
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
 @testable import Recording
 
 @Suite struct RecordingVerifierTests {
@@ -12,8 +13,9 @@ import Families
         configuration.chunkSize = 4096
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 4)
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "verify", source: "simulate"), startTime: 1)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "verify", source: "simulate"), startTime: 1)
         let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "V", name: "V")
         for _ in 0..<500 { try diot.record(simulator.next().rawNotification(startTime: 1_000_000_000)) }
         try recorder.close()
@@ -62,7 +64,9 @@ import Families
         bytes[chunk.offset + 9 + chunk.body.count - 5] ^= 0x10
         try Self.write(bytes, directory)
         let report = try RecordingVerifier.verify(directory: directory)
-        #expect(report.findings.contains { $0.message.contains("unreadable") && $0.message.contains("chunk") }, "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.message.contains("unreadable") && $0.message.contains("chunk") },
+            "\(report.findings)")
     }
 
     @Test func aTruncatedSegmentIsNamed() throws {
@@ -78,24 +82,28 @@ import Families
         let directory = try Self.makeRecording()
         var bytes = try Self.bytes(directory)
         let statistics = try #require(try Self.summaryRecords(bytes).first { $0.opcode == 0x0B })
-        bytes[statistics.offset + 9] &+= 1 // message_count
+        bytes[statistics.offset + 9] &+= 1  // message_count
         Self.refreshSummaryCRC(&bytes)
         try Self.write(bytes, directory)
         let report = try RecordingVerifier.verify(directory: directory)
-        #expect(report.findings.map(\.message).contains { $0.hasPrefix("Statistics say") && $0.contains("messages; the chunks hold") },
-                "\(report.findings)")
+        #expect(
+            report.findings.map(\.message).contains {
+                $0.hasPrefix("Statistics say") && $0.contains("messages; the chunks hold")
+            },
+            "\(report.findings)")
     }
 
     @Test func aWrongChunkIndexIsNamed() throws {
         let directory = try Self.makeRecording()
         var bytes = try Self.bytes(directory)
         let chunkIndex = try #require(try Self.summaryRecords(bytes).first { $0.opcode == 0x08 })
-        bytes[chunkIndex.offset + 9 + 24] &+= 1 // chunk_length
+        bytes[chunkIndex.offset + 9 + 24] &+= 1  // chunk_length
         Self.refreshSummaryCRC(&bytes)
         try Self.write(bytes, directory)
         let report = try RecordingVerifier.verify(directory: directory)
-        #expect(report.findings.contains { $0.message.contains("Chunk Index") && $0.message.contains("does not match") },
-                "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.message.contains("Chunk Index") && $0.message.contains("does not match") },
+            "\(report.findings)")
     }
 
     @Test func indexRowsThatDisagreeWithTheSegmentsAreNamed() throws {
@@ -124,8 +132,14 @@ import Families
         ("UPDATE chunk_streams SET value_max = 1e300 WHERE value_count > 0", "statistics of"),
         ("UPDATE chunk_streams SET value_min = -1e300 WHERE value_count > 0", "statistics of"),
         ("UPDATE chunk_streams SET value_sum = value_sum + 1 WHERE value_count > 0", "statistics of"),
-        ("UPDATE chunk_streams SET message_count = 999999999 WHERE chunk_id = (SELECT MIN(id) FROM chunks)", "statistics of"),
-        ("UPDATE chunks SET message_count = 999999999 WHERE id = (SELECT MIN(id) FROM chunks)", "message_count 999999999"),
+        (
+            "UPDATE chunk_streams SET message_count = 999999999 WHERE chunk_id = (SELECT MIN(id) FROM chunks)",
+            "statistics of"
+        ),
+        (
+            "UPDATE chunks SET message_count = 999999999 WHERE id = (SELECT MIN(id) FROM chunks)",
+            "message_count 999999999"
+        ),
         ("UPDATE streams SET message_count = 999999999", "999999999 messages"),
         ("UPDATE segments SET message_count = 999999999", "holds 999999999 messages"),
         ("UPDATE chunks SET offset = offset + 1 WHERE id = (SELECT MAX(id) FROM chunks)", "where there is none"),
@@ -143,7 +157,8 @@ import Families
         try index.write { try $0.execute(sql: sql) }
         try index.close()
         let report = try RecordingVerifier.verify(directory: directory)
-        #expect(report.findings.contains { $0.file == "index.sqlite" && $0.message.contains(named) }, "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.file == "index.sqlite" && $0.message.contains(named) }, "\(report.findings)")
         let repair = try RecordingRecovery.recover(directory: directory, rebuildIndex: true)
         #expect(repair.indexRebuilt && repair.discardedBytes == 0)
         let after = try RecordingVerifier.verify(directory: directory)
@@ -152,7 +167,9 @@ import Families
 
     @Test func aMissingIndexIsNamedNotThrown() throws {
         let directory = try Self.makeRecording()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: directory + "/index.sqlite" + suffix)
+        }
         let report = try RecordingVerifier.verify(directory: directory)
         #expect(report.findings.map(\.message).contains { $0.contains("tlm recover") })
     }

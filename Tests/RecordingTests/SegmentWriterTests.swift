@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Recording
 
 @Suite struct SegmentWriterTests {
@@ -22,8 +23,9 @@ import Testing
         for index in 0..<count {
             let payload: [UInt8] = [0xA0, 0xA1, 0xA2, UInt8(index & 0xFF)]
             _ = try payload.withUnsafeBytes { raw in
-                try writer.write(channel: channel(), sequence: UInt32(index), logTime: 1_000 + UInt64(index),
-                                 publishTime: 2_000 + UInt64(index), payload: raw, numericValue: Double(index))
+                try writer.write(
+                    channel: channel(), sequence: UInt32(index), logTime: 1_000 + UInt64(index),
+                    publishTime: 2_000 + UInt64(index), payload: raw, numericValue: Double(index))
             }
         }
         _ = try writer.close()
@@ -45,8 +47,8 @@ import Testing
         let records = try scanRecords(bytes)
         let chunk = try #require(records.first { $0.opcode == 0x06 })
         let body = chunk.body
-        #expect(readLE(body, 0, UInt64.self) == 1_000)     // message_start_time
-        #expect(readLE(body, 8, UInt64.self) == 1_001)     // message_end_time
+        #expect(readLE(body, 0, UInt64.self) == 1_000)  // message_start_time
+        #expect(readLE(body, 8, UInt64.self) == 1_001)  // message_end_time
         let uncompressedSize = Int(readLE(body, 16, UInt64.self))
         let crc = readLE(body, 24, UInt32.self)
         let (compression, recordsAt) = readString(body, 28)
@@ -59,19 +61,23 @@ import Testing
 
         let innerRecords = try scanRecordBodies(inner, from: 0, to: inner.count)
         #expect(innerRecords.map(\.opcode) == [0x03, 0x04, 0x05, 0x05])
-        #expect(innerRecords[0].body == le(UInt16(1)) + mcapString("test/msg/Value") + mcapString("ros2msg")
+        #expect(
+            innerRecords[0].body == le(UInt16(1)) + mcapString("test/msg/Value") + mcapString("ros2msg")
                 + le(UInt32(13)) + Array("float64 value".utf8))
         let unitMap = mcapString("unit") + mcapString("g")
-        #expect(innerRecords[1].body == le(UInt16(1)) + le(UInt16(1)) + mcapString("/test/dev/value")
+        #expect(
+            innerRecords[1].body == le(UInt16(1)) + le(UInt16(1)) + mcapString("/test/dev/value")
                 + mcapString("cdr") + le(UInt32(unitMap.count)) + unitMap)
-        #expect(innerRecords[2].body == le(UInt16(1)) + le(UInt32(0)) + le(UInt64(1_000)) + le(UInt64(2_000))
+        #expect(
+            innerRecords[2].body == le(UInt16(1)) + le(UInt32(0)) + le(UInt64(1_000)) + le(UInt64(2_000))
                 + [0xA0, 0xA1, 0xA2, 0x00])
 
         // The Message Index follows the chunk: (log_time, offset into the uncompressed records).
         let chunkPosition = try #require(records.firstIndex { $0.opcode == 0x06 })
         let messageIndex = records[chunkPosition + 1]
         #expect(messageIndex.opcode == 0x07)
-        #expect(messageIndex.body == le(UInt16(1)) + le(UInt32(32)) + le(UInt64(1_000)) + le(UInt64(innerRecords[2].offset))
+        #expect(
+            messageIndex.body == le(UInt16(1)) + le(UInt32(32)) + le(UInt64(1_000)) + le(UInt64(innerRecords[2].offset))
                 + le(UInt64(1_001)) + le(UInt64(innerRecords[3].offset)))
     }
 
@@ -104,11 +110,11 @@ import Testing
         #expect(opcodes.last == 0x0D)
 
         let statistics = try #require(summary.first { $0.opcode == 0x0B }).body
-        #expect(readLE(statistics, 0, UInt64.self) == 300)             // message_count
-        #expect(readLE(statistics, 8, UInt16.self) == 1)               // schema_count
-        #expect(readLE(statistics, 10, UInt32.self) == 1)              // channel_count
-        #expect(readLE(statistics, 14, UInt32.self) == 0)              // attachment_count
-        #expect(readLE(statistics, 18, UInt32.self) == 1)              // metadata_count
+        #expect(readLE(statistics, 0, UInt64.self) == 300)  // message_count
+        #expect(readLE(statistics, 8, UInt16.self) == 1)  // schema_count
+        #expect(readLE(statistics, 10, UInt32.self) == 1)  // channel_count
+        #expect(readLE(statistics, 14, UInt32.self) == 0)  // attachment_count
+        #expect(readLE(statistics, 18, UInt32.self) == 1)  // metadata_count
         #expect(readLE(statistics, 22, UInt32.self) == UInt32(chunks.count))
         #expect(readLE(statistics, 26, UInt64.self) == 1_000)
         #expect(readLE(statistics, 34, UInt64.self) == 1_299)
@@ -142,7 +148,8 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let payload = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
         _ = try payload.withUnsafeBytes { raw in
-            try writer.write(channel: Self.channel(), sequence: 0, logTime: 5, publishTime: 5, payload: raw, numericValue: nil)
+            try writer.write(
+                channel: Self.channel(), sequence: 0, logTime: 5, publishTime: 5, payload: raw, numericValue: nil)
         }
         let (last, _) = try writer.close()
         #expect(last.count == 1 && last.first?.compression == "")
@@ -157,13 +164,15 @@ import Testing
         let values: [Double] = [3, -1, 7.5, 2]
         for (index, value) in values.enumerated() {
             _ = try [UInt8](repeating: 0, count: 8).withUnsafeBytes { raw in
-                try writer.write(channel: Self.channel(), sequence: UInt32(index), logTime: 100 + UInt64(index) * 10,
-                                 publishTime: 0, payload: raw, numericValue: value)
+                try writer.write(
+                    channel: Self.channel(), sequence: UInt32(index), logTime: 100 + UInt64(index) * 10,
+                    publishTime: 0, payload: raw, numericValue: value)
             }
         }
         _ = try [UInt8]().withUnsafeBytes { raw in
-            try writer.write(channel: Self.channel(2, topic: "/test/dev/raw"), sequence: 0, logTime: 105,
-                             publishTime: 0, payload: raw, numericValue: nil)
+            try writer.write(
+                channel: Self.channel(2, topic: "/test/dev/raw"), sequence: 0, logTime: 105,
+                publishTime: 0, payload: raw, numericValue: nil)
         }
         // The chunk is sealed and written by the pipeline: closeChunk returns
         // it if the pipeline has written it by then, close otherwise.
@@ -187,7 +196,8 @@ import Testing
         _ = try writer.close()
         let error = #expect(throws: RecordingError.self) {
             _ = try [UInt8]().withUnsafeBytes { raw in
-                try writer.write(channel: Self.channel(), sequence: 0, logTime: 1, publishTime: 1, payload: raw, numericValue: nil)
+                try writer.write(
+                    channel: Self.channel(), sequence: 0, logTime: 1, publishTime: 1, payload: raw, numericValue: nil)
             }
         }
         #expect(error?.code == .closed)

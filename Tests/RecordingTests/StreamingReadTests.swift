@@ -1,8 +1,9 @@
+import Devices
 import Foundation
+import GRDB
 import TestSupport
 import Testing
-import Devices
-import GRDB
+
 @testable import Recording
 
 @Suite struct StreamingReadTests {
@@ -20,8 +21,9 @@ import GRDB
         configuration.chunkSize = 2048
         configuration.segmentSize = 64 << 10
         let directory = makeTemporaryDirectory() + "/rec"
-        let recorder = try Recorder(directory: directory, configuration: configuration,
-                                    session: .init(name: "r", source: "simulate"), startTime: 0)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration,
+            session: .init(name: "r", source: "simulate"), startTime: 0)
         let a = try recorder.addStream(StreamDescriptor(topic: "/t/d/a", kind: .typed, schema: schema))
         let b = try recorder.addStream(StreamDescriptor(topic: "/t/d/b", kind: .typed, schema: schema))
         for index in 0..<count {
@@ -59,10 +61,14 @@ import GRDB
         // overlap in time are open at once: at most the deepest overlap of
         // the chunks' time spans, plus the one being opened.
         let (depth, chunks) = try reader.index.read { db in
-            (try Int.fetchOne(db, sql: """
-                SELECT MAX((SELECT COUNT(*) FROM chunks c2 WHERE c2.start_time <= c1.start_time
-                                                            AND c2.end_time >= c1.start_time)) FROM chunks c1
-                """) ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks") ?? 0)
+            (
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MAX((SELECT COUNT(*) FROM chunks c2 WHERE c2.start_time <= c1.start_time
+                                                                    AND c2.end_time >= c1.start_time)) FROM chunks c1
+                        """) ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks") ?? 0
+            )
         }
         #expect(depth >= 2 && depth * 10 < chunks, "depth \(depth) of \(chunks) chunks")
         #expect(reader.peakChunksInFlight >= 2)
@@ -75,8 +81,9 @@ import GRDB
         let all = try reader.messages(topics: ["/t/d/a", "/t/d/b"], from: 4_000, to: 9_000)
         #expect(!all.isEmpty)
         #expect(all.allSatisfy { $0.logTime >= 4_000 && $0.logTime < 9_000 })
-        let iterator = try RecordingReader(directory: directory).messageIterator(topics: ["/t/d/b", "/t/d/a"],
-                                                                                from: 4_000, to: 9_000)
+        let iterator = try RecordingReader(directory: directory).messageIterator(
+            topics: ["/t/d/b", "/t/d/a"],
+            from: 4_000, to: 9_000)
         var iterated: [RecordedMessage] = []
         while let message = try iterator.next() { iterated.append(message) }
         #expect(iterated == all)

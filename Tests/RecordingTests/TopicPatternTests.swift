@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Recording
 
 @Suite struct TopicPatternTests {
@@ -6,13 +7,13 @@ import Testing
         ("/diot/*/acc_?", "/diot/9F3A0C11/acc_x", true),
         ("/diot/*/acc_?", "/diot/9F3A0C11/gyro_x", false),
         ("/diot/*/acc_?", "/diot/9F3A0C11/acc_xy", false),
-        ("/diot/*", "/diot/9F3A0C11/acc_x", false),      // `*` stays within a level
+        ("/diot/*", "/diot/9F3A0C11/acc_x", false),  // `*` stays within a level
         ("/diot/*/*", "/diot/9F3A0C11/raw/2a37", false),
-        ("/diot/**", "/diot/9F3A0C11/raw/2a37", true),   // `**` crosses levels
+        ("/diot/**", "/diot/9F3A0C11/raw/2a37", true),  // `**` crosses levels
         ("/**/acc_x", "/diot/9F3A0C11/acc_x", true),
         ("/**/acc_x", "/diot/9F3A0C11/acc_y", false),
-        ("/diot/?/a", "/diot///a", false),               // `?` is never `/`
-        ("/diot/*/a", "/diot//a", true),                 // `*` may match nothing
+        ("/diot/?/a", "/diot///a", false),  // `?` is never `/`
+        ("/diot/*/a", "/diot//a", true),  // `*` may match nothing
         ("*", "", true),
         ("", "", true),
         ("", "/a", false),
@@ -46,7 +47,8 @@ import Testing
         let patternAlphabet: [Character] = ["a", "b", "/", "*", "?"]
         let topicAlphabet: [Character] = ["a", "b", "/"]
         for _ in 0..<20_000 {
-            let pattern = String((0..<Int(generator.next() % 7)).map { _ in patternAlphabet[Int(generator.next() % 5)] })
+            let pattern = String(
+                (0..<Int(generator.next() % 7)).map { _ in patternAlphabet[Int(generator.next() % 5)] })
             let topic = String((0..<Int(generator.next() % 8)).map { _ in topicAlphabet[Int(generator.next() % 3)] })
             let expected = Self.reference(Array(pattern.utf8)[...], Array(topic.utf8)[...])
             #expect(TopicPattern(pattern).matches(topic) == expected, "'\(pattern)' against '\(topic)'")
@@ -77,7 +79,8 @@ import Testing
 
     /// The rule's definition: `*` any run without `/`, `**` any run, `?` one non-`/` character.
     static func reference(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        let star = UInt8(ascii: "*"), slash = UInt8(ascii: "/")
+        let star = UInt8(ascii: "*")
+        let slash = UInt8(ascii: "/")
         guard let first = pattern.first else { return text.isEmpty }
         if first == star {
             let crosses = pattern.dropFirst().first == star

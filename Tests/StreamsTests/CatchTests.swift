@@ -48,11 +48,15 @@ import Testing
     }
 
     @Test func emptyUpstreamFinishes() async {
-        #expect((try? await collect(ProbePublisher<TestError>([]).catch { _ in ProbePublisher<TestError>([1]) }).get()) == [])
+        #expect(
+            (try? await collect(ProbePublisher<TestError>([]).catch { _ in ProbePublisher<TestError>([1]) }).get())
+                == [])
     }
 
     @Test func cancellingTheConsumerEndsWithNil() async { await lifecycle.cancellingTheConsumerEndsWithNil() }
     @Test func startingFromAnAlreadyCancelledTaskReturnsNil() async { await lifecycle.alreadyCancelledTaskReturnsNil() }
-    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws { try await lifecycle.droppingTheIteratorEarlyReleasesUpstream() }
+    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws {
+        try await lifecycle.droppingTheIteratorEarlyReleasesUpstream()
+    }
     @Test func callsAfterTheEndReturnNil() async throws { try await lifecycle.callsAfterTheEndReturnNil() }
 }

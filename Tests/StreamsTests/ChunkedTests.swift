@@ -22,7 +22,8 @@ import Testing
     @Test func chunksOfCountDropAPartialChunkOnFailure() async throws {
         let result = await collect(ProbePublisher<TestError>([1, 2, 3], ending: .fail(.upstream)).chunked(count: 2))
         #expect(throws: TestError.upstream) { try result.get() }
-        var iterator = ProbePublisher<TestError>([1, 2, 3], ending: .fail(.upstream)).chunked(count: 2).makeAsyncIterator()
+        var iterator = ProbePublisher<TestError>([1, 2, 3], ending: .fail(.upstream)).chunked(count: 2)
+            .makeAsyncIterator()
         #expect(try await iterator.next() == [1, 2])
         await #expect(throws: TestError.upstream) { try await iterator.next() }
         #expect(try await iterator.next() == nil)
@@ -41,7 +42,8 @@ import Testing
         subject.send(1)
         await subject.waitForSuspendedConsumers(atLeast: 1)
         consumer.cancel()
-        #expect(await consumer.value == [[1]], "a partial chunk is emitted when the upstream ends with nil on cancellation")
+        #expect(
+            await consumer.value == [[1]], "a partial chunk is emitted when the upstream ends with nil on cancellation")
         #expect(subject.consumerCount == 0)
     }
 

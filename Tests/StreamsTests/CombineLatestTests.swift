@@ -25,7 +25,9 @@ import Testing
         #expect(recorder.events.count == 4, "a finished after producing: the stream goes on")
         b.finish()
         #expect(
-            await recorder.completion() == [.value([2, 10]), .value([3, 10]), .value([3, 20]), .value([3, 30]), .finished]
+            await recorder.completion() == [
+                .value([2, 10]), .value([3, 10]), .value([3, 20]), .value([3, 30]), .finished,
+            ]
         )
     }
 

@@ -13,7 +13,7 @@ import Testing
         await recorder.waitForEvents(1)
         outer.send(1)
         await inners[1].waitForSuspendedConsumers(atLeast: 1)
-        inners[0].send(99)   // superseded: never emitted
+        inners[0].send(99)  // superseded: never emitted
         inners[1].send(2)
         await recorder.waitForEvents(2)
         outer.finish()
@@ -31,9 +31,9 @@ import Testing
         inners[0].send(2)
         outer.send(0)
         #expect(await iterator.next() == 1)
-        await iterator.waitForBufferedElements(atLeast: 1)   // 2 waits for the consumer
+        await iterator.waitForBufferedElements(atLeast: 1)  // 2 waits for the consumer
         outer.send(1)
-        await inners[1].waitForSuspendedConsumers(atLeast: 1)   // the switch happened
+        await inners[1].waitForSuspendedConsumers(atLeast: 1)  // the switch happened
         inners[1].send(10)
         #expect(await iterator.next() == 10, "2 belonged to the superseded inner")
         outer.finish()
@@ -48,7 +48,8 @@ import Testing
         cancelledThrows.failureOnCancel = .other(0)
         let failing = cancelledThrows
         let latest = PassthroughSubject<Int, TestError>()
-        let recorder = CombiningRecorder(outer.flatMapLatest { $0 == 0 ? CombiningEitherInner(failing) : CombiningEitherInner(latest) })
+        let recorder = CombiningRecorder(
+            outer.flatMapLatest { $0 == 0 ? CombiningEitherInner(failing) : CombiningEitherInner(latest) })
         await outer.waitForSuspendedConsumers(atLeast: 1)
         outer.send(0)
         outer.send(1)

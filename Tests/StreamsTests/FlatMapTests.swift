@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct FlatMapTests {
     @Test func mergesEveryInnerWithoutALimit() async {
-        let values = await collect(ProbePublisher<Never>([1, 2, 3]).flatMap { ProbePublisher([$0 * 10, $0 * 10 + 1]) })
+        let values = await collect(
+            ProbePublisher<Never>([1, 2, 3]).flatMap { ProbePublisher([$0 * 10, $0 * 10 + 1]) })
         #expect(values.sorted() == [10, 11, 20, 21, 30, 31])
         for base in [10, 20, 30] {
             #expect(values.filter { $0 / 10 * 10 == base } == [base, base + 1], "each inner keeps its order")
@@ -12,7 +13,9 @@ import Testing
 
     @Test func maxConcurrencyOneConcatenates() async {
         let values = await collect(
-            ProbePublisher<Never>([0, 1, 2]).flatMap(maxConcurrency: 1) { ProbePublisher([$0 * 10, $0 * 10 + 1, $0 * 10 + 2]) }
+            ProbePublisher<Never>([0, 1, 2]).flatMap(maxConcurrency: 1) {
+                ProbePublisher([$0 * 10, $0 * 10 + 1, $0 * 10 + 2])
+            }
         )
         #expect(values == [0, 1, 2, 10, 11, 12, 20, 21, 22])
     }

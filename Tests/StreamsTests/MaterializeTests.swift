@@ -48,10 +48,13 @@ import Testing
 
     @Test func cancellingTheConsumerEndsWithNil() async { await lifecycle.cancellingTheConsumerEndsWithNil() }
     @Test func startingFromAnAlreadyCancelledTaskReturnsNil() async { await lifecycle.alreadyCancelledTaskReturnsNil() }
-    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws { try await lifecycle.droppingTheIteratorEarlyReleasesUpstream() }
+    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws {
+        try await lifecycle.droppingTheIteratorEarlyReleasesUpstream()
+    }
     @Test func callsAfterTheEndReturnNil() async {
         let probe = Probe()
-        var iterator = ProbePublisher<TestError>([], ending: .fail(.upstream), probe: probe).materialize().makeAsyncIterator()
+        var iterator = ProbePublisher<TestError>([], ending: .fail(.upstream), probe: probe).materialize()
+            .makeAsyncIterator()
         #expect(await iterator.next() == .failure(.upstream))
         #expect(await iterator.next() == nil)
         #expect(await iterator.next() == nil)

@@ -63,7 +63,8 @@ extension MergeTests {
     @Test func aFailureCancelsTheOtherBases() async {
         let lifecycle = CombiningLifecycle()
         let failing = PassthroughSubject<Int, TestError>()
-        let merged = lifecycle.never(failure: TestError.self).merge(failing.subscribe(), lifecycle.never(failure: TestError.self))
+        let merged = lifecycle.never(failure: TestError.self).merge(
+            failing.subscribe(), lifecycle.never(failure: TestError.self))
         let recorder = CombiningRecorder(merged)
         await lifecycle.waitForStarts(2)
         failing.fail(.other(7))

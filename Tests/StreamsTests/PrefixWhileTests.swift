@@ -3,7 +3,8 @@ import TelemetryTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct PrefixWhileTests {
-    let lifecycle = MarbleLifecycle(onSubject: { $0.prefix(while: { _ in true }) }, onProbe: { $0.prefix(while: { _ in true }) })
+    let lifecycle = MarbleLifecycle(
+        onSubject: { $0.prefix(while: { _ in true }) }, onProbe: { $0.prefix(while: { _ in true }) })
 
     @Test func finishesAtTheInstantOfTheFirstFailingElement() async {
         let result = await Marble.validate("ab-x-c", expected: "ab-|") { input, _ in
@@ -56,6 +57,8 @@ import Testing
 
     @Test func cancellingTheConsumerEndsWithNil() async { await lifecycle.cancellingTheConsumerEndsWithNil() }
     @Test func startingFromAnAlreadyCancelledTaskReturnsNil() async { await lifecycle.alreadyCancelledTaskReturnsNil() }
-    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws { try await lifecycle.droppingTheIteratorEarlyReleasesUpstream() }
+    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws {
+        try await lifecycle.droppingTheIteratorEarlyReleasesUpstream()
+    }
     @Test func callsAfterTheEndReturnNil() async throws { try await lifecycle.callsAfterTheEndReturnNil() }
 }

@@ -40,6 +40,8 @@ import Testing
 
     @Test func cancellingTheConsumerEndsWithNil() async { await lifecycle.cancellingTheConsumerEndsWithNil() }
     @Test func startingFromAnAlreadyCancelledTaskReturnsNil() async { await lifecycle.alreadyCancelledTaskReturnsNil() }
-    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws { try await lifecycle.droppingTheIteratorEarlyReleasesUpstream() }
+    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws {
+        try await lifecycle.droppingTheIteratorEarlyReleasesUpstream()
+    }
     @Test func callsAfterTheEndReturnNil() async throws { try await lifecycle.callsAfterTheEndReturnNil() }
 }

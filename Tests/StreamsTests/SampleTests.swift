@@ -1,6 +1,7 @@
-@testable import Streams
 import TelemetryTesting
 import Testing
+
+@testable import Streams
 
 @Suite(.timeLimit(.minutes(1))) struct SampleTests {
     let lifecycle = TimeLifecycle { input, clock in input.sample(every: .seconds(3), clock: clock) }

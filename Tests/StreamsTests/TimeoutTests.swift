@@ -1,6 +1,7 @@
-@testable import Streams
 import TelemetryTesting
 import Testing
+
+@testable import Streams
 
 @Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
     let lifecycle = TimeLifecycle { input, clock in input.timeout(.seconds(3), clock: clock) }

@@ -40,12 +40,15 @@ import Testing
     }
 
     @Test func upstreamFailurePassesThroughUnchanged() async {
-        let result = await collect(ProbePublisher<TestError>([1], ending: .fail(.upstream)).timestamp(clock: ManualClock()))
+        let result = await collect(
+            ProbePublisher<TestError>([1], ending: .fail(.upstream)).timestamp(clock: ManualClock()))
         #expect(throws: TestError.upstream) { try result.get() }
     }
 
     @Test func cancellingTheConsumerEndsWithNil() async { await lifecycle.cancellingTheConsumerEndsWithNil() }
     @Test func startingFromAnAlreadyCancelledTaskReturnsNil() async { await lifecycle.alreadyCancelledTaskReturnsNil() }
-    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws { try await lifecycle.droppingTheIteratorEarlyReleasesUpstream() }
+    @Test func droppingTheIteratorEarlyReleasesUpstream() async throws {
+        try await lifecycle.droppingTheIteratorEarlyReleasesUpstream()
+    }
     @Test func callsAfterTheEndReturnNil() async throws { try await lifecycle.callsAfterTheEndReturnNil() }
 }

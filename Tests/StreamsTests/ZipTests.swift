@@ -20,7 +20,7 @@ import Testing
         await a.waitForSuspendedConsumers(atLeast: 1)
         await b.waitForSuspendedConsumers(atLeast: 1)
         a.send(1)
-        a.send(2)   // buffered in a: a's producer is one element ahead at most
+        a.send(2)  // buffered in a: a's producer is one element ahead at most
         b.send(10)
         await recorder.waitForEvents(1)
         await b.waitForSuspendedConsumers(atLeast: 1)

@@ -1,10 +1,10 @@
-import Foundation
-import Testing
 import Devices
+import Foundation
 import Recording
 import Streams
 import TelemetryTesting
 import TelemetryTestingRecordings
+import Testing
 
 /// The committed fixture `Fixtures/diot-jacquard-seed3` was made with
 /// `tlm record --simulate --family diot --family jacquard --seed 3 --duration 2s`.
@@ -30,7 +30,9 @@ import TelemetryTestingRecordings
         let replay = try RecordedFixture.replay("diot-jacquard-seed3", in: .module)
         // The receive times of the first 30 gestures/touch/IMU values, unpaced.
         var times: [UInt64] = []
-        for await (time, _) in try replay.values(of: Self.jacquard, decoder: JacquardDecoder()).prefix(30) { times.append(time) }
+        for await (time, _) in try replay.values(of: Self.jacquard, decoder: JacquardDecoder()).prefix(30) {
+            times.append(time)
+        }
         #expect(times.count == 30)
 
         let clock = ManualClock()

@@ -54,16 +54,20 @@ public final class FakeBlueZ: @unchecked Sendable {
     }
 
     /// Starts a fake from a scenario model.
-    public static func start(scenario: FakeBlueZScenario, timeScale: Double = 1,
-                             readyTimeout: TimeInterval = 15) throws -> FakeBlueZ {
+    public static func start(
+        scenario: FakeBlueZScenario, timeScale: Double = 1,
+        readyTimeout: TimeInterval = 15
+    ) throws -> FakeBlueZ {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try start(scenario: try encoder.encode(scenario), timeScale: timeScale, readyTimeout: readyTimeout)
     }
 
     /// Starts a fake from a scenario file.
-    public static func start(scenario url: URL, timeScale: Double = 1,
-                             readyTimeout: TimeInterval = 15) throws -> FakeBlueZ {
+    public static func start(
+        scenario url: URL, timeScale: Double = 1,
+        readyTimeout: TimeInterval = 15
+    ) throws -> FakeBlueZ {
         try start(scenario: try Data(contentsOf: url), timeScale: timeScale, readyTimeout: readyTimeout)
     }
 
@@ -75,10 +79,13 @@ public final class FakeBlueZ: @unchecked Sendable {
     ///   - readyTimeout: how long to wait for `ready`.
     /// - Throws: ``FakeBlueZError`` with the fake's standard error when it is missing, exits,
     ///   or is not ready in time; ``PrivateBusError`` when the bus does not start.
-    public static func start(scenario: Data, timeScale: Double = 1,
-                             readyTimeout: TimeInterval = 15) throws -> FakeBlueZ {
+    public static func start(
+        scenario: Data, timeScale: Double = 1,
+        readyTimeout: TimeInterval = 15
+    ) throws -> FakeBlueZ {
         for path in [python, scriptPath] where !FileManager.default.fileExists(atPath: path) {
-            throw FakeBlueZError("no \(path): the fake BlueZ needs Debian's python3 with python3-dbus and python3-gi (make setup)")
+            throw FakeBlueZError(
+                "no \(path): the fake BlueZ needs Debian's python3 with python3-dbus and python3-gi (make setup)")
         }
         let bus = try PrivateBus.start()
         let directory = makeTemporaryDirectory("fakebluez")
@@ -96,8 +103,10 @@ public final class FakeBlueZ: @unchecked Sendable {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [scriptPath, "--address", bus.address, "--scenario", scenarioPath,
-                             "--log", directory + "/events.jsonl", "--time-scale", String(timeScale)]
+        process.arguments = [
+            scriptPath, "--address", bus.address, "--scenario", scenarioPath,
+            "--log", directory + "/events.jsonl", "--time-scale", String(timeScale),
+        ]
         var environment = ProcessInfo.processInfo.environment
         // Another interpreter's settings must not leak into Debian's.
         environment["PYTHONPATH"] = nil
@@ -118,7 +127,8 @@ public final class FakeBlueZ: @unchecked Sendable {
         while true {
             let output = (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
             if let line = output.split(separator: "\n", omittingEmptySubsequences: true).first,
-               output.contains("\n"), line.hasPrefix("ready ") {
+                output.contains("\n"), line.hasPrefix("ready ")
+            {
                 let name = String(line.dropFirst("ready ".count)).trimmingCharacters(in: .whitespaces)
                 return FakeBlueZ(bus: bus, process: process, uniqueName: name, directory: directory)
             }
@@ -147,8 +157,10 @@ public final class FakeBlueZ: @unchecked Sendable {
         let directory = repositoryRoot + "/Tests/FakeBlueZ"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-m", "unittest", "discover", "-s", directory, "-p", "test_*.py",
-                             "-k", "FakeBluezTests", "-v"]
+        process.arguments = [
+            "-m", "unittest", "discover", "-s", directory, "-p", "test_*.py",
+            "-k", "FakeBluezTests", "-v",
+        ]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = nil
@@ -209,13 +221,16 @@ public final class FakeBlueZ: @unchecked Sendable {
 
     /// Polls the event log until an event matches, and returns it.
     @discardableResult
-    public func waitForEvent(timeout: TimeInterval = 10,
-                             where matches: (FakeBlueZEvent) -> Bool) throws -> FakeBlueZEvent {
+    public func waitForEvent(
+        timeout: TimeInterval = 10,
+        where matches: (FakeBlueZEvent) -> Bool
+    ) throws -> FakeBlueZEvent {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let event = try events().first(where: matches) { return event }
             guard Date() < deadline else {
-                throw FakeBlueZError("no matching fake BlueZ event within \(timeout) s; standard error:\n\(standardError)")
+                throw FakeBlueZError(
+                    "no matching fake BlueZ event within \(timeout) s; standard error:\n\(standardError)")
             }
             usleep(10_000)
         }
@@ -307,7 +322,12 @@ public struct FakeBlueZEvent: Decodable, Sendable, Equatable {
             case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
             default: return nil
             }
-            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+            if let h = high {
+                out.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
         }
         return high == nil ? out : nil
     }

@@ -28,24 +28,33 @@ public struct FakeFamilyDevice: Sendable {
     /// A device of `family` at `address` whose notifications are the first
     /// `seconds` of the family's simulator (seeded, clean configuration),
     /// at most `limit` of them.
-    public static func make(_ family: DeviceFamily, seed: UInt64 = 7, address: String, seconds: Double,
-                            limit: Int = .max) -> FakeFamilyDevice {
-        func notify(_ uuid: CharacteristicUUID, _ flags: [String] = ["notify"], value: String? = nil)
+    public static func make(
+        _ family: DeviceFamily, seed: UInt64 = 7, address: String, seconds: Double,
+        limit: Int = .max
+    ) -> FakeFamilyDevice {
+        func notify(
+            _ uuid: CharacteristicUUID, _ flags: [String] = ["notify"], value: String? = nil
+        )
             -> FakeBlueZScenario.Characteristic
         {
             FakeBlueZScenario.Characteristic(uuid: Self.uuid(uuid), flags: flags, value: value)
         }
         func read(_ uuid: CharacteristicUUID, _ text: String) -> FakeBlueZScenario.Characteristic {
-            FakeBlueZScenario.Characteristic(uuid: Self.uuid(uuid), flags: ["read"], value: FakeBlueZScenario.hex(Array(text.utf8)))
+            FakeBlueZScenario.Characteristic(
+                uuid: Self.uuid(uuid), flags: ["read"], value: FakeBlueZScenario.hex(Array(text.utf8)))
         }
-        func service(_ uuid: CharacteristicUUID, _ characteristics: [FakeBlueZScenario.Characteristic])
+        func service(
+            _ uuid: CharacteristicUUID, _ characteristics: [FakeBlueZScenario.Characteristic]
+        )
             -> FakeBlueZScenario.Service
         {
             FakeBlueZScenario.Service(uuid: Self.uuid(uuid), characteristics: characteristics)
         }
         // Only what the GATT database notifies: a simulator also emits the values a recorder
         // reads after connecting, which the fake serves as characteristic values instead.
-        func take<S: NotificationSimulator>(_ simulator: S, _ services: [FakeBlueZScenario.Service])
+        func take<S: NotificationSimulator>(
+            _ simulator: S, _ services: [FakeBlueZScenario.Service]
+        )
             -> [FakeBlueZScenario.Notification]
         {
             let notifying = Set(services.flatMap(\.characteristics).filter { $0.flags.contains("notify") }.map(\.uuid))
@@ -53,7 +62,8 @@ public struct FakeFamilyDevice: Sendable {
             var out: [FakeBlueZScenario.Notification] = []
             while out.count < limit {
                 let next = simulator.next()
-                let milliseconds = Double(next.offset.components.seconds) * 1000
+                let milliseconds =
+                    Double(next.offset.components.seconds) * 1000
                     + Double(next.offset.components.attoseconds) / 1e15
                 guard milliseconds < seconds * 1000 else { break }
                 // A zero-length value is the empty-notification fault's business.
@@ -76,46 +86,61 @@ public struct FakeFamilyDevice: Sendable {
                 information.append(read(field.characteristic, simulator.deviceInformation[field] ?? ""))
             }
             device.services = [
-                service(DiotGATT.commandService, [DiotGATT.featuresCommand, DiotGATT.channelsCommand, DiotGATT.ratesCommand]
-                    .map { notify($0, ["write-without-response", "notify"]) }),
+                service(
+                    DiotGATT.commandService,
+                    [DiotGATT.featuresCommand, DiotGATT.channelsCommand, DiotGATT.ratesCommand]
+                        .map { notify($0, ["write-without-response", "notify"]) }),
                 service(DiotGATT.dataService, DiotGATT.dataCharacteristics.map { notify($0) }),
                 service(DiotGATT.batteryService, [notify(DiotGATT.batteryLevel, ["read", "notify"], value: "5a")]),
                 service(DiotGATT.deviceInformationService, information),
-                service(DiotGATT.deviceIdentifierService, [
-                    FakeBlueZScenario.Characteristic(uuid: Self.uuid(DiotGATT.chipID), flags: ["read"],
-                                                     value: FakeBlueZScenario.hex(simulator.chipID)),
-                ]),
+                service(
+                    DiotGATT.deviceIdentifierService,
+                    [
+                        FakeBlueZScenario.Characteristic(
+                            uuid: Self.uuid(DiotGATT.chipID), flags: ["read"],
+                            value: FakeBlueZScenario.hex(simulator.chipID))
+                    ]),
                 service(DiotGATT.debugService, [notify(DiotGATT.debugLog)]),
             ]
             // The replies to the start-up queries (spec examples): accX 1.0; ch1 = accX, ch2 = accY; ch1 100 ms.
             device.on_write = [
-                .init(char: Self.uuid(DiotGATT.featuresCommand), prefix: "01",
-                      notify: [.init(char: Self.uuid(DiotGATT.featuresCommand), hex: "090000803f")]),
-                .init(char: Self.uuid(DiotGATT.channelsCommand), prefix: "01",
-                      notify: [.init(char: Self.uuid(DiotGATT.channelsCommand), hex: "0109020a")]),
-                .init(char: Self.uuid(DiotGATT.ratesCommand), prefix: "01",
-                      notify: [.init(char: Self.uuid(DiotGATT.ratesCommand), hex: "0164000000")]),
+                .init(
+                    char: Self.uuid(DiotGATT.featuresCommand), prefix: "01",
+                    notify: [.init(char: Self.uuid(DiotGATT.featuresCommand), hex: "090000803f")]),
+                .init(
+                    char: Self.uuid(DiotGATT.channelsCommand), prefix: "01",
+                    notify: [.init(char: Self.uuid(DiotGATT.channelsCommand), hex: "0109020a")]),
+                .init(
+                    char: Self.uuid(DiotGATT.ratesCommand), prefix: "01",
+                    notify: [.init(char: Self.uuid(DiotGATT.ratesCommand), hex: "0164000000")]),
             ]
             device.notifications = take(simulator, device.services)
         } else if family == .jacquard {
             let simulator = JacquardSimulator(seed: seed)
             device.name = "Jacquard-" + simulator.tagUUID.filter { $0 != "-" }.suffix(4).uppercased()
             device.uuids = [Self.uuid(JacquardGATT.service)]
-            device.services = [service(JacquardGATT.service, [
-                notify(JacquardGATT.command, ["write"]),
-                notify(JacquardGATT.response), notify(JacquardGATT.notify),
-                notify(JacquardGATT.rawData, ["write-without-response", "notify"]),
-            ])]
+            device.services = [
+                service(
+                    JacquardGATT.service,
+                    [
+                        notify(JacquardGATT.command, ["write"]),
+                        notify(JacquardGATT.response), notify(JacquardGATT.notify),
+                        notify(JacquardGATT.rawData, ["write-without-response", "notify"]),
+                    ])
+            ]
             // A tag reports its gear when it connects; the simulator only does so after a reconnection.
-            let attached = JacquardMessageEncoder.notifications(for: .attached(JacquardAttached(
-                attachState: true, vendorID: simulator.vendorID, productID: simulator.productID,
-                componentID: simulator.configuration.componentID)))
+            let attached = JacquardMessageEncoder.notifications(
+                for: .attached(
+                    JacquardAttached(
+                        attachState: true, vendorID: simulator.vendorID, productID: simulator.productID,
+                        componentID: simulator.configuration.componentID)))
             device.notifications = take(simulator, device.services)
             let at = (device.notifications.first?.at_ms ?? 0) + 1
             let index = device.notifications.firstIndex { $0.at_ms > at } ?? device.notifications.endIndex
-            device.notifications.insert(contentsOf: attached.values.map {
-                FakeBlueZScenario.Notification(at_ms: at, char: Self.uuid(attached.characteristic.uuid), bytes: $0)
-            }, at: index)
+            device.notifications.insert(
+                contentsOf: attached.values.map {
+                    FakeBlueZScenario.Notification(at_ms: at, char: Self.uuid(attached.characteristic.uuid), bytes: $0)
+                }, at: index)
         } else if family == .comodule {
             let simulator = ComoduleSimulator(seed: seed, configuration: .clean)
             device.name = "SCOOT-" + FakeBlueZScenario.hex(simulator.motorSerial.prefix(2)).uppercased()
@@ -128,9 +153,11 @@ public struct FakeFamilyDevice: Sendable {
             device.uuids = [Self.uuid(FjordenGATT.service)]
             device.services = [
                 service(FjordenGATT.service, [notify(FjordenGATT.event)]),
-                service(FjordenGATT.batteryService, [notify(FjordenGATT.batteryLevel, ["read", "notify"], value: "50")]),
-                service(FjordenGATT.deviceInformationService,
-                        simulator.deviceInformation.map { read($0.field.characteristic, $0.value) }),
+                service(
+                    FjordenGATT.batteryService, [notify(FjordenGATT.batteryLevel, ["read", "notify"], value: "50")]),
+                service(
+                    FjordenGATT.deviceInformationService,
+                    simulator.deviceInformation.map { read($0.field.characteristic, $0.value) }),
             ]
             device.notifications = take(simulator, device.services)
         } else if family == .obvious {

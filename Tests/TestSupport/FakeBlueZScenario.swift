@@ -22,8 +22,10 @@ public struct FakeBlueZScenario: Codable, Sendable, Equatable {
         /// Unconnected devices vanish this long after discovery stops (BlueZ: 30 s); nil: never.
         public var temporary_timeout_ms: Double?
 
-        public init(address: String = "00:11:22:33:44:55", name: String? = nil, powered: Bool? = nil,
-                    temporary_timeout_ms: Double? = nil) {
+        public init(
+            address: String = "00:11:22:33:44:55", name: String? = nil, powered: Bool? = nil,
+            temporary_timeout_ms: Double? = nil
+        ) {
             self.address = address
             self.name = name
             self.powered = powered
@@ -60,12 +62,14 @@ public struct FakeBlueZScenario: Codable, Sendable, Equatable {
         public var on_write: [OnWrite]
         public var faults: [Fault]
 
-        public init(address: String, address_type: String? = nil, name: String? = nil, rssi: Int? = nil,
-                    tx_power: Int? = nil, mtu: Int? = nil, manufacturer_data: [String: String]? = nil,
-                    service_data: [String: String]? = nil, uuids: [String]? = nil,
-                    appear_ms: Double? = nil, connect_ms: Double? = nil, resolve_ms: Double? = nil,
-                    fd_backpressure: String? = nil, services: [Service] = [],
-                    notifications: [Notification] = [], on_write: [OnWrite] = [], faults: [Fault] = []) {
+        public init(
+            address: String, address_type: String? = nil, name: String? = nil, rssi: Int? = nil,
+            tx_power: Int? = nil, mtu: Int? = nil, manufacturer_data: [String: String]? = nil,
+            service_data: [String: String]? = nil, uuids: [String]? = nil,
+            appear_ms: Double? = nil, connect_ms: Double? = nil, resolve_ms: Double? = nil,
+            fd_backpressure: String? = nil, services: [Service] = [],
+            notifications: [Notification] = [], on_write: [OnWrite] = [], faults: [Fault] = []
+        ) {
             self.address = address
             self.address_type = address_type
             self.name = name
@@ -175,8 +179,10 @@ public struct FakeBlueZScenario: Codable, Sendable, Equatable {
         /// `disconnect`: a Connect while down `fail`s (default) or `wait`s until it is over.
         public var connect_during_down: String?
 
-        public init(kind: Kind, after: Int? = nil, down_ms: Double? = nil, count: Int? = nil,
-                    char: String? = nil, connect_during_down: String? = nil) {
+        public init(
+            kind: Kind, after: Int? = nil, down_ms: Double? = nil, count: Int? = nil,
+            char: String? = nil, connect_during_down: String? = nil
+        ) {
             self.kind = kind
             self.after = after
             self.down_ms = down_ms

@@ -39,8 +39,10 @@ public final class PrivateBus: @unchecked Sendable {
         let directory = makeTemporaryDirectory("bus")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                             "--address=unix:path=\(directory)/bus"]
+        process.arguments = [
+            "--session", "--nofork", "--nopidfile", "--print-address=1",
+            "--address=unix:path=\(directory)/bus",
+        ]
         let output = Pipe()
         process.standardOutput = output
         // "Failed to set fd limit" in containers is harmless; keep stderr quiet.
@@ -62,7 +64,8 @@ public final class PrivateBus: @unchecked Sendable {
             }
             line.append(chunk)
         }
-        let address = String(decoding: line, as: UTF8.self)
+        let address =
+            String(decoding: line, as: UTF8.self)
             .split(separator: "\n").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
         guard address.hasPrefix("unix:") else {
             kill(process.processIdentifier, SIGKILL)

@@ -19,7 +19,8 @@ public func readWithPython(_ segmentPaths: [String]) throws -> [String: Any] {
 public func runPython(script: String, arguments: [String]) throws -> Data {
     let python = repositoryRoot + "/.venv/bin/python"
     guard FileManager.default.isExecutableFile(atPath: python) else {
-        throw PythonReaderError("no \(python): run `make setup` (or `make test`) to create the venv with the mcap reader")
+        throw PythonReaderError(
+            "no \(python): run `make setup` (or `make test`) to create the venv with the mcap reader")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)

@@ -36,7 +36,9 @@ import Testing
     @Test func infoOnACorruptIndexSaysSo() throws {
         let directory = temporaryPath()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        #expect(FileManager.default.createFile(atPath: directory + "/index.sqlite", contents: Data(repeating: 0x41, count: 4096)))
+        #expect(
+            FileManager.default.createFile(
+                atPath: directory + "/index.sqlite", contents: Data(repeating: 0x41, count: 4096)))
         let result = try tlm("info", directory)
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("Error: "))
@@ -46,8 +48,10 @@ import Testing
     @Test func helpShowsExamplesAndSettings() throws {
         let help = try tlm("record", "--help")
         #expect(help.status == 0)
-        for text in ["--simulate", "--duration", "--output", "--seed", "--chunk-size", "--chunk-age", "--zstd-level",
-                     "--segment-size", "--segment-duration", "Examples:", "tlm record --simulate --duration 10s"] {
+        for text in [
+            "--simulate", "--duration", "--output", "--seed", "--chunk-size", "--chunk-age", "--zstd-level",
+            "--segment-size", "--segment-duration", "Examples:", "tlm record --simulate --duration 10s",
+        ] {
             #expect(help.output.contains(text), "help lacks \(text)")
         }
         let info = try tlm("info", "--help")

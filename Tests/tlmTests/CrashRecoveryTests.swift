@@ -1,7 +1,7 @@
 import Foundation
+import Recording
 import TestSupport
 import Testing
-import Recording
 
 /// `kill -9` a recording process at random moments (seeded), recover, and
 /// check that every chunk committed before the kill is readable and that
@@ -11,12 +11,17 @@ import Recording
         var generator = SeededGenerator(seed: 0x5EED_CAFE)
         for round in 0..<20 {
             let output = temporaryPath() + "-\(round)"
-            let child = try start(tlmPath, ["record", "--simulate", "--output", output, "--chunk-age", "100ms",
-                                            "--seed", String(round)])
+            let child = try start(
+                tlmPath,
+                [
+                    "record", "--simulate", "--output", output, "--chunk-age", "100ms",
+                    "--seed", String(round),
+                ])
             // Wait for the first committed chunk, then a random extra time.
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline,
-                  (try? RecordingInfo.load(from: output))?.segments.first?.chunkCount ?? 0 == 0 {
+                (try? RecordingInfo.load(from: output))?.segments.first?.chunkCount ?? 0 == 0
+            {
                 usleep(20_000)
             }
             usleep(UInt32.random(in: 0...700_000, using: &generator))

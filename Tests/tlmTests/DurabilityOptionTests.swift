@@ -7,8 +7,9 @@ import Testing
     @Test(arguments: ["none", "chunk", "segment"])
     func eachLevelRecordsAVerifiedRecording(level: String) throws {
         let output = temporaryPath()
-        let record = try tlm("record", "--simulate", "--family", "diot", "--duration", "1s", "--chunk-age", "250ms",
-                             "--durability", level, "--output", output)
+        let record = try tlm(
+            "record", "--simulate", "--family", "diot", "--duration", "1s", "--chunk-age", "250ms",
+            "--durability", level, "--output", output)
         #expect(record.status == 0, "\(record.errors)")
         let info = try RecordingInfo.load(from: output)
         #expect(info.segments.map(\.state) == ["closed"] && info.segments[0].chunkCount >= 3)
@@ -27,8 +28,10 @@ import Testing
         #expect(help.status == 0)
         // The help is wrapped to the terminal's width: compare with single spaces.
         let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for phrase in ["--durability <durability>", "none (never, for throwaway data)", "chunk (after each chunk:",
-                       "segment (when a segment closes)", "Default: chunk"] {
+        for phrase in [
+            "--durability <durability>", "none (never, for throwaway data)", "chunk (after each chunk:",
+            "segment (when a segment closes)", "Default: chunk",
+        ] {
             #expect(text.contains(phrase), "help lacks \(phrase)")
         }
     }

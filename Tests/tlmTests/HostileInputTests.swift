@@ -1,7 +1,7 @@
 import Foundation
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile command lines and files: each is refused up front with one clear
 /// line and status 1, or handled, and never traps, hangs or writes where it
@@ -10,8 +10,9 @@ import TestSupport
     /// A small closed recording (one simulated DIoT device, 1 s), made once.
     static let recording: String = {
         let output = temporaryPath("hostileRecording")
-        let result = try? tlm("record", "--simulate", "--family", "diot", "--duration", "1s", "--chunk-age", "200ms",
-                              "--output", output)
+        let result = try? tlm(
+            "record", "--simulate", "--family", "diot", "--duration", "1s", "--chunk-age", "200ms",
+            "--output", output)
         precondition(result?.status == 0, "cannot record the fixture: \(result?.errors ?? "")")
         return output
     }()
@@ -30,12 +31,15 @@ import TestSupport
         guard mkfifo(path, 0o600) == 0 else { throw CommandError("mkfifo \(path) failed: errno \(errno)") }
     }
 
-    static func expectOneLineError(_ result: CommandResult, containing expected: String,
-                                   sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectOneLineError(
+        _ result: CommandResult, containing expected: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == 1, "status \(result.status), stderr: \(result.errors)", sourceLocation: sourceLocation)
         #expect(result.errors.contains(expected), "stderr: \(result.errors)", sourceLocation: sourceLocation)
-        #expect(!result.errors.contains("Fatal error") && !result.errors.contains("Stack dump"),
-                sourceLocation: sourceLocation)
+        #expect(
+            !result.errors.contains("Fatal error") && !result.errors.contains("Stack dump"),
+            sourceLocation: sourceLocation)
     }
 
     // MARK: - 1. Output directories
@@ -43,11 +47,17 @@ import TestSupport
     @Test(arguments: ["", "/", "//", "/tmp/..", "/./"])
     func anEmptyOrRootOutputIsRefusedBeforeAnythingIsWritten(output: String) throws {
         let record = try tlm("record", "--simulate", "--duration", "1s", "--output", output)
-        Self.expectOneLineError(record, containing: output.isEmpty ? "output directory is empty"
-                                                                  : "resolves to the root directory")
+        Self.expectOneLineError(
+            record,
+            containing: output.isEmpty
+                ? "output directory is empty"
+                : "resolves to the root directory")
         let replay = try tlm("replay", Self.recording, "--output", output)
-        Self.expectOneLineError(replay, containing: output.isEmpty ? "output directory is empty"
-                                                                  : "resolves to the root directory")
+        Self.expectOneLineError(
+            replay,
+            containing: output.isEmpty
+                ? "output directory is empty"
+                : "resolves to the root directory")
         #expect(!FileManager.default.fileExists(atPath: "/index.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: "/segments"))
     }
@@ -55,8 +65,10 @@ import TestSupport
     @Test func anOutputThatIsAFileIsRefusedAndKept() throws {
         let file = temporaryPath()
         #expect(FileManager.default.createFile(atPath: file, contents: Data("keep".utf8)))
-        for arguments in [["record", "--simulate", "--duration", "1s", "--output", file],
-                          ["replay", Self.recording, "--output", file]] {
+        for arguments in [
+            ["record", "--simulate", "--duration", "1s", "--output", file],
+            ["replay", Self.recording, "--output", file],
+        ] {
             let result = try finish(try start(tlmPath, arguments))
             Self.expectOneLineError(result, containing: "\(file) is a file, not a directory")
         }
@@ -148,11 +160,18 @@ import TestSupport
         let directory = temporaryPath()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a character device"), (directory, "a directory")] {
-            let record = try finish(try start(tlmPath, ["record", "--pipeline", path, "--output", temporaryPath()]),
-                                    timeout: .seconds(10))
-            Self.expectOneLineError(record, containing: "\(path): cannot read the pipeline file: it is \(kind), not a regular file")
-            let replay = try finish(try start(tlmPath, ["replay", Self.recording, "--pipeline", path,
-                                                        "--output", temporaryPath()]), timeout: .seconds(10))
+            let record = try finish(
+                try start(tlmPath, ["record", "--pipeline", path, "--output", temporaryPath()]),
+                timeout: .seconds(10))
+            Self.expectOneLineError(
+                record, containing: "\(path): cannot read the pipeline file: it is \(kind), not a regular file")
+            let replay = try finish(
+                try start(
+                    tlmPath,
+                    [
+                        "replay", Self.recording, "--pipeline", path,
+                        "--output", temporaryPath(),
+                    ]), timeout: .seconds(10))
             Self.expectOneLineError(replay, containing: "it is \(kind), not a regular file")
         }
     }
@@ -170,25 +189,39 @@ import TestSupport
         try Self.makeFIFO(fifo)
         defer { try? FileManager.default.removeItem(atPath: fifo) }
         for (path, kind) in [(fifo, "a FIFO"), (NSTemporaryDirectory(), "a directory")] {
-            let result = try finish(try start(tlmPath, ["decode", "--family", "diot", "--characteristic", "D001",
-                                                        "--file", path]), timeout: .seconds(10))
+            let result = try finish(
+                try start(
+                    tlmPath,
+                    [
+                        "decode", "--family", "diot", "--characteristic", "D001",
+                        "--file", path,
+                    ]), timeout: .seconds(10))
             Self.expectOneLineError(result, containing: "cannot read \(path): it is \(kind), not a regular file")
         }
     }
 
     /// Not run against the old binary: it read `/dev/zero` until memory ran out.
     @Test func aDeviceAsDecodeFileIsRefused() throws {
-        let result = try finish(try start(tlmPath, ["decode", "--family", "diot", "--characteristic", "D001",
-                                                    "--file", "/dev/zero"]), timeout: .seconds(10))
-        Self.expectOneLineError(result, containing: "cannot read /dev/zero: it is a character device, not a regular file")
+        let result = try finish(
+            try start(
+                tlmPath,
+                [
+                    "decode", "--family", "diot", "--characteristic", "D001",
+                    "--file", "/dev/zero",
+                ]), timeout: .seconds(10))
+        Self.expectOneLineError(
+            result, containing: "cannot read /dev/zero: it is a character device, not a regular file")
     }
 
     @Test func aFIFOInPlaceOfASegmentIsRefusedByQueryAndReplay() throws {
         let copy = try Self.recording(withSegmentReplacedBy: Self.makeFIFO)
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
-        Self.expectOneLineError(query, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
-        let replay = try finish(try start(tlmPath, ["replay", copy, "--output", temporaryPath()]), timeout: .seconds(10))
-        Self.expectOneLineError(replay, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
+        Self.expectOneLineError(
+            query, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
+        let replay = try finish(
+            try start(tlmPath, ["replay", copy, "--output", temporaryPath()]), timeout: .seconds(10))
+        Self.expectOneLineError(
+            replay, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
     }
 
     @Test func aFIFOInPlaceOfASegmentIsReportedByVerifyAndRefusedByRecover() throws {
@@ -205,7 +238,8 @@ import TestSupport
             try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false)
         })
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
-        Self.expectOneLineError(query, containing: "segments/000001.mcap cannot be read: it is a directory, not a regular file")
+        Self.expectOneLineError(
+            query, containing: "segments/000001.mcap cannot be read: it is a directory, not a regular file")
     }
 
     // MARK: - 5. Exit status of usage errors
@@ -236,9 +270,10 @@ import TestSupport
 
     @Test func theCommandLineTakesSizesWithUnitsAsPipelineFilesDo() throws {
         let output = temporaryPath()
-        let result = try tlm("record", "--simulate", "--family", "diot", "--duration", "500ms",
-                             "--segment-size", "64KiB", "--chunk-size", "4KiB", "--chunk-age", "250000us",
-                             "--output", output)
+        let result = try tlm(
+            "record", "--simulate", "--family", "diot", "--duration", "500ms",
+            "--segment-size", "64KiB", "--chunk-size", "4KiB", "--chunk-age", "250000us",
+            "--output", output)
         #expect(result.status == 0, "stderr: \(result.errors)")
         #expect(try RecordingInfo.load(from: output).messageCount > 0)
     }
@@ -257,18 +292,19 @@ import TestSupport
         option: String, key: String, value: String, message: String
     ) throws {
         // `--option=value`, so that `-1s` is a value and not an option.
-        let command = try tlm("record", "--simulate", "\(option)=\(value)", "--duration", "1s", "--output", temporaryPath())
+        let command = try tlm(
+            "record", "--simulate", "\(option)=\(value)", "--duration", "1s", "--output", temporaryPath())
         Self.expectOneLineError(command, containing: message)
         let file = temporaryPath() + ".yaml"
         try """
-            name: sizes
-            devices:
-              - family: diot
-                source: {simulated: {seed: 1}}
-            recording:
-              \(key): \(value)
+        name: sizes
+        devices:
+          - family: diot
+            source: {simulated: {seed: 1}}
+        recording:
+          \(key): \(value)
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let pipeline = try tlm("record", "--pipeline", file, "--duration", "1s", "--output", temporaryPath())
         Self.expectOneLineError(pipeline, containing: "\(file):6:")
         #expect(pipeline.errors.contains(message), "stderr: \(pipeline.errors)")
@@ -278,7 +314,7 @@ import TestSupport
 
     @Test func infoOnARecordingWithoutChunksShowsTheStartAndNoMessages() throws {
         let directory = temporaryPath()
-        let start: UInt64 = 1_790_000_000_000_000_000 // 2026-09-21T...
+        let start: UInt64 = 1_790_000_000_000_000_000  // 2026-09-21T...
         do {
             // Opened and never closed (a crash before the first chunk), then recovered.
             _ = try Recorder(directory: directory, session: .init(name: "empty", source: "simulate"), startTime: start)

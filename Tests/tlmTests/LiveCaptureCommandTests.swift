@@ -2,8 +2,8 @@ import Devices
 import Families
 import Foundation
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// `tlm scan` and `tlm record --device`, run as the built binary against the
 /// fake BlueZ (each test with its own bus and fake; `DBUS_SYSTEM_BUS_ADDRESS`
@@ -35,16 +35,25 @@ import TestSupport
     /// recording's index counts every notification it sent, then stops it with
     /// SIGINT (the duration is only a guard). Returns the result and the
     /// monotonic times the signal was sent and the process had exited.
-    static func record(_ fake: FakeBlueZ, _ device: FakeFamilyDevice, output: String,
-                       arguments: [String] = []) throws -> (result: CommandResult, signalled: UInt64, exited: UInt64) {
-        let running = try start(tlmPath, ["record", "--device", device.address, "--duration", "60s", "--output", output,
-                                          "--chunk-age", "100ms"] + arguments, environment: fake.environment)
+    static func record(
+        _ fake: FakeBlueZ, _ device: FakeFamilyDevice, output: String,
+        arguments: [String] = []
+    ) throws -> (result: CommandResult, signalled: UInt64, exited: UInt64) {
+        let running = try start(
+            tlmPath,
+            [
+                "record", "--device", device.address, "--duration", "60s", "--output", output,
+                "--chunk-age", "100ms",
+            ] + arguments, environment: fake.environment)
         let deadline = ContinuousClock.now + .seconds(40)
         while running.0.isRunning, ContinuousClock.now < deadline {
-            if let done = try? fake.events().contains(where: { $0.kind == "stream_done" && $0.device == device.address }),
-               done, let info = try? RecordingInfo.load(from: output) {
+            if let done = try? fake.events().contains(where: { $0.kind == "stream_done" && $0.device == device.address }
+            ),
+                done, let info = try? RecordingInfo.load(from: output)
+            {
                 let counts = Dictionary(info.streams.map { ($0.topic, $0.messageCount) }, uniquingKeysWith: +)
-                if try sent(fake, device).allSatisfy({ counts[device.rawTopic($0.key), default: 0] >= $0.value.count }) {
+                if try sent(fake, device).allSatisfy({ counts[device.rawTopic($0.key), default: 0] >= $0.value.count })
+                {
                     break
                 }
             }
@@ -79,9 +88,11 @@ import TestSupport
     @Test(arguments: FamilyRegistry.builtIn.families)
     func recordsExactlyWhatTheFakeSent(family: DeviceFamily) throws {
         let device = FakeFamilyDevice.make(family, seed: 11, address: Self.addresses[family]!, seconds: 600, limit: 300)
-        #expect(device.device.notifications.count >= 20, "\(family): \(device.device.notifications.count) notifications")
-        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device.device]),
-                                       timeScale: Self.timeScale(device.device, wall: 1000))
+        #expect(
+            device.device.notifications.count >= 20, "\(family): \(device.device.notifications.count) notifications")
+        let fake = try FakeBlueZ.start(
+            scenario: FakeBlueZScenario(devices: [device.device]),
+            timeScale: Self.timeScale(device.device, wall: 1000))
         defer { fake.stop() }
         let output = temporaryPath("live\(family.rawValue)")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -113,7 +124,9 @@ import TestSupport
         let info = try RecordingInfo.load(from: output)
         #expect(info.session.source == "live")
         #expect(info.devices.map(\.identifier) == [device.identifier])
-        let typed = info.streams.filter { $0.topic.hasPrefix("/\(family.rawValue)/\(device.identifier)/") && $0.kind != "raw" }
+        let typed = info.streams.filter {
+            $0.topic.hasPrefix("/\(family.rawValue)/\(device.identifier)/") && $0.kind != "raw"
+        }
         #expect(!typed.isEmpty && typed.allSatisfy { $0.messageCount > 0 }, "\(family): \(typed.map(\.topic))")
         #expect(info.losses.isEmpty, "\(info.losses)")
 
@@ -126,7 +139,9 @@ import TestSupport
             // The start-up queries: fetch features, channels and rates.
             let writes = try fake.events().filter { $0.kind == "write" }
             #expect(writes.map(\.hex) == ["01", "01", "01"])
-            #expect(writes.map(\.characteristic) == ["c001", "c002", "c003"].map { "0000\($0)-0000-1000-8000-00805f9b34fb" })
+            #expect(
+                writes.map(\.characteristic)
+                    == ["c001", "c002", "c003"].map { "0000\($0)-0000-1000-8000-00805f9b34fb" })
         }
     }
 
@@ -174,8 +189,10 @@ import TestSupport
             let resumed = events.first { $0.kind == "stream_start" && $0.time > end.time }
             return (start.time, end.time, resumed?.time ?? end.time)
         }
-        func expectGap(_ reason: String, lower: UInt64, upper: UInt64,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectGap(
+            _ reason: String, lower: UInt64, upper: UInt64,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             let matching = info.losses.filter { $0.reason.contains(reason) }
             #expect(matching.count == 1, "\(reason): \(info.losses)", sourceLocation: sourceLocation)
             guard let loss = matching.first, let duration = loss.durationNanoseconds else {
@@ -183,23 +200,28 @@ import TestSupport
                 return
             }
             #expect(loss.count == 0, sourceLocation: sourceLocation)
-            #expect(Int64(duration) >= Int64(lower) - Self.slack && Int64(duration) <= Int64(upper) + Self.slack,
-                    "\(reason): \(duration) ns, expected \(lower)…\(upper) ± \(Self.slack)", sourceLocation: sourceLocation)
+            #expect(
+                Int64(duration) >= Int64(lower) - Self.slack && Int64(duration) <= Int64(upper) + Self.slack,
+                "\(reason): \(duration) ns, expected \(lower)…\(upper) ± \(Self.slack)", sourceLocation: sourceLocation)
         }
         let disconnect = try fault("disconnect")
         #expect(disconnect.end - disconnect.start >= 690_000_000)
-        expectGap("fjorden \(device.identifier): disconnected", lower: disconnect.end - disconnect.start,
-                  upper: disconnect.resumed - disconnect.start)
+        expectGap(
+            "fjorden \(device.identifier): disconnected", lower: disconnect.end - disconnect.start,
+            upper: disconnect.resumed - disconnect.start)
         let restart = try fault("restart")
-        expectGap("fjorden \(device.identifier): bluetoothd restarted (org.bluez owner \(fake.uniqueName) → none)",
-                  lower: restart.end - restart.start, upper: restart.resumed - restart.start)
+        expectGap(
+            "fjorden \(device.identifier): bluetoothd restarted (org.bluez owner \(fake.uniqueName) → none)",
+            lower: restart.end - restart.start, upper: restart.resumed - restart.start)
         let removed = try fault("remove_characteristic")
-        expectGap("characteristic \(battery) removed by BlueZ", lower: signalled - removed.start,
-                  upper: exited - removed.start)
+        expectGap(
+            "characteristic \(battery) removed by BlueZ", lower: signalled - removed.start,
+            upper: exited - removed.start)
         // The empty notification: recorded raw, counted malformed on its stream.
         let malformed = info.losses.filter { $0.reason.hasPrefix("malformed packet") }
-        #expect(malformed.count == 1 && malformed.first?.count == 1 && malformed.first?.topic == device.rawTopic(event),
-                "\(info.losses)")
+        #expect(
+            malformed.count == 1 && malformed.first?.count == 1 && malformed.first?.topic == device.rawTopic(event),
+            "\(info.losses)")
         #expect(info.losses.count == 4, "\(info.losses)")
     }
 
@@ -208,14 +230,18 @@ import TestSupport
             FakeFamilyDevice.make(family, seed: 11, address: Self.addresses[family]!, seconds: 0)
         }
         let stranger = FakeBlueZScenario.Device(address: "E0:00:00:00:00:09", name: "Kettle", rssi: -90)
-        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: devices.map(\.device) + [stranger]),
-                                       timeScale: 0.1)
+        let fake = try FakeBlueZ.start(
+            scenario: FakeBlueZScenario(devices: devices.map(\.device) + [stranger]),
+            timeScale: 0.1)
         defer { fake.stop() }
 
         let table = try tlm(["scan", "--duration", "500ms"], environment: fake.environment)
         #expect(table.status == 0, "\(table.errors)")
         let lines = table.output.split(separator: "\n").map(String.init)
-        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["FAMILY", "NAME", "ADDRESS", "RSSI"])
+        #expect(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true) == [
+                "FAMILY", "NAME", "ADDRESS", "RSSI",
+            ])
         #expect(lines.count == 6, "\(table.output)")
         for device in devices {
             let line = try #require(lines.first { $0.contains(device.address) }, "\(device.family)")
@@ -244,13 +270,15 @@ import TestSupport
 
     @Test func recordingByNameFindsTheDeviceAndItsFamily() throws {
         let device = FakeFamilyDevice.make(.comodule, seed: 3, address: "F0:00:00:00:00:03", seconds: 30, limit: 30)
-        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device.device]),
-                                       timeScale: Self.timeScale(device.device, wall: 500))
+        let fake = try FakeBlueZ.start(
+            scenario: FakeBlueZScenario(devices: [device.device]),
+            timeScale: Self.timeScale(device.device, wall: 500))
         defer { fake.stop() }
         let output = temporaryPath("livebyname")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let running = try start(tlmPath, ["record", "--device", device.name, "--duration", "60s", "--output", output],
-                                environment: fake.environment)
+        let running = try start(
+            tlmPath, ["record", "--device", device.name, "--duration", "60s", "--output", output],
+            environment: fake.environment)
         try fake.waitForEvent(timeout: 30) { $0.kind == "stream_done" }
         kill(running.0.processIdentifier, SIGINT)
         let result = try finish(running, timeout: .seconds(20))
@@ -272,16 +300,19 @@ import TestSupport
             (noAdapter.environment, "no Bluetooth adapter: BlueZ reports no Bluetooth adapter"),
         ] {
             let output = temporaryPath("nobluez")
-            let record = try tlm(["record", "--device", "F0:00:00:00:00:01", "--duration", "1s", "--output", output],
-                                 environment: environment)
+            let record = try tlm(
+                ["record", "--device", "F0:00:00:00:00:01", "--duration", "1s", "--output", output],
+                environment: environment)
             #expect(record.status == 1)
-            #expect(record.errors.split(separator: "\n").count == 1 && record.errors.contains(message),
-                    "stderr: \(record.errors)")
+            #expect(
+                record.errors.split(separator: "\n").count == 1 && record.errors.contains(message),
+                "stderr: \(record.errors)")
             #expect(!FileManager.default.fileExists(atPath: output))
             let scan = try tlm(["scan", "--duration", "200ms"], environment: environment)
             #expect(scan.status == 1)
-            #expect(scan.errors.split(separator: "\n").count == 1 && scan.errors.contains(message),
-                    "stderr: \(scan.errors)")
+            #expect(
+                scan.errors.split(separator: "\n").count == 1 && scan.errors.contains(message),
+                "stderr: \(scan.errors)")
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Recording
-import Testing
 import TestSupport
+import Testing
 
 /// `tlm record --pipeline` and `tlm replay --pipeline`, run as the built binary.
 @Suite struct PipelineCommandTests {
@@ -20,8 +20,10 @@ import TestSupport
         return result
     }
 
-    static func expectSame(_ a: [String: [(UInt64, [UInt8])]], _ b: [String: [(UInt64, [UInt8])]],
-                           sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectSame(
+        _ a: [String: [(UInt64, [UInt8])]], _ b: [String: [(UInt64, [UInt8])]],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         #expect(a.keys.sorted() == b.keys.sorted(), sourceLocation: sourceLocation)
         for (topic, messages) in a {
             #expect(messages.map(\.0) == b[topic]?.map(\.0), "log times of \(topic)", sourceLocation: sourceLocation)
@@ -32,24 +34,25 @@ import TestSupport
     @Test func aMalformedPipelineIsOneLineWithFileAndLine() throws {
         let file = temporaryPath() + ".yaml"
         try """
-            name: bad
-            devices:
-              - family: diot
-                source: {simulated: {seed: 1}}
-            derived:
-              - name: m
-                from: /diot/*/acc_x
-                operators:
-                  - debouce: 500ms
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        name: bad
+        devices:
+          - family: diot
+            source: {simulated: {seed: 1}}
+        derived:
+          - name: m
+            from: /diot/*/acc_x
+            operators:
+              - debouce: 500ms
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let output = temporaryPath()
         let result = try tlm("record", "--pipeline", file, "--duration", "1s", "--output", output)
         #expect(result.status != 0)
         let lines = result.errors.split(separator: "\n")
         #expect(lines.count == 1, "stderr: \(result.errors)")
-        #expect(result.errors.contains("\(file):9:9: unknown operator 'debouce' (expected one of: map, filter,"),
-                "stderr: \(result.errors)")
+        #expect(
+            result.errors.contains("\(file):9:9: unknown operator 'debouce' (expected one of: map, filter,"),
+            "stderr: \(result.errors)")
         #expect(!FileManager.default.fileExists(atPath: output))
         let replay = try tlm("replay", output, "--pipeline", file, "--output", temporaryPath())
         #expect(replay.status != 0)
@@ -70,8 +73,9 @@ import TestSupport
         #expect(live.status != 0)
         #expect(live.errors.split(separator: "\n").count == 1)
         // No BlueZ here: no system bus at all, or a bus without org.bluez.
-        #expect(live.errors.contains("cannot reach the D-Bus system bus") || live.errors.contains("BlueZ is not running"),
-                "stderr: \(live.errors)")
+        #expect(
+            live.errors.contains("cannot reach the D-Bus system bus") || live.errors.contains("BlueZ is not running"),
+            "stderr: \(live.errors)")
         #expect(!live.errors.contains("Fatal error"))
 
         let both = try tlm("record", "--simulate", "--pipeline", file)
@@ -79,14 +83,17 @@ import TestSupport
     }
 
     @Test func recordTwiceGivesTheSameDerivedValuesAndReplayReproducesThem() throws {
-        let first = temporaryPath(), second = temporaryPath(), again = temporaryPath()
+        let first = temporaryPath()
+        let second = temporaryPath()
+        let again = temporaryPath()
         defer { for path in [first, second, again] { try? FileManager.default.removeItem(atPath: path) } }
         for output in [first, second] {
             let result = try tlm("record", "--pipeline", Self.imu, "--duration", "2s", "--output", output)
             #expect(result.status == 0, "stderr: \(result.errors)")
             #expect(result.output.contains("Recording pipeline diot-imu"))
         }
-        let a = try Self.derived(first, relative: true), b = try Self.derived(second, relative: true)
+        let a = try Self.derived(first, relative: true)
+        let b = try Self.derived(second, relative: true)
         #expect(a["/derived/acc_magnitude"]?.count ?? 0 > 1000)
         Self.expectSame(a, b)
 
@@ -105,19 +112,23 @@ import TestSupport
     @Test func commandLineSettingsOverrideThePipelines() throws {
         let output = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try tlm("record", "--pipeline", repositoryRoot + "/Pipelines/default.yaml", "--seed", "7",
-                             "--duration", "1s", "--zstd-level", "30", "--output", output)
+        let result = try tlm(
+            "record", "--pipeline", repositoryRoot + "/Pipelines/default.yaml", "--seed", "7",
+            "--duration", "1s", "--zstd-level", "30", "--output", output)
         #expect(result.status != 0)
         #expect(result.errors.contains("zstd level 30"), "stderr: \(result.errors)")
-        let ok = try tlm("record", "--pipeline", repositoryRoot + "/Pipelines/default.yaml", "--seed", "7",
-                         "--duration", "1s", "--output", output)
+        let ok = try tlm(
+            "record", "--pipeline", repositoryRoot + "/Pipelines/default.yaml", "--seed", "7",
+            "--duration", "1s", "--output", output)
         #expect(ok.status == 0, "stderr: \(ok.errors)")
         #expect(try RecordingInfo.load(from: output).session.seed == 7)
     }
 
     @Test func helpShowsThePipelineOptions() throws {
         let record = try tlm("record", "--help")
-        #expect(record.output.contains("--pipeline") && record.output.contains("tlm record --pipeline Pipelines/diot-imu.yaml"))
+        #expect(
+            record.output.contains("--pipeline")
+                && record.output.contains("tlm record --pipeline Pipelines/diot-imu.yaml"))
         let replay = try tlm("replay", "--help")
         #expect(replay.output.contains("--pipeline") && replay.output.contains("tlm replay imu --pipeline"))
     }

@@ -1,7 +1,7 @@
 import Foundation
+import Recording
 import TestSupport
 import Testing
-import Recording
 
 @Suite struct QueryExportTests {
     /// One simulated recording shared by the tests of this suite (read-only).
@@ -20,21 +20,23 @@ import Recording
 
     @Test func aRelativeRangeReturnsExactlyTheMessagesInIt() throws {
         let (topic, start) = try Self.accX()
-        let result = try tlm("query", Self.recording, "--topic", "/diot/*/acc_x", "--from", "+500ms", "--to", "+1s",
-                             "--format", "csv")
+        let result = try tlm(
+            "query", Self.recording, "--topic", "/diot/*/acc_x", "--from", "+500ms", "--to", "+1s",
+            "--format", "csv")
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.first == "time,topic,channel,index,feature_code,value_type,raw,value")
         let expected = try RecordingReader(directory: Self.recording)
             .messages(topics: [topic], from: start + 500_000_000, to: start + 1_000_000_000)
         #expect(lines.count - 1 == expected.count)
-        #expect(expected.count >= 24 && expected.count <= 26) // 50 Hz over 0.5 s
+        #expect(expected.count >= 24 && expected.count <= 26)  // 50 Hz over 0.5 s
     }
 
     @Test func aggregatesPerBucketEqualTheMeanOfTheValues() throws {
         let (topic, start) = try Self.accX()
-        let result = try tlm("query", Self.recording, "--topic", topic, "--every", "500ms", "--agg", "count,mean",
-                             "--format", "jsonl")
+        let result = try tlm(
+            "query", Self.recording, "--topic", topic, "--every", "500ms", "--agg", "count,mean",
+            "--format", "jsonl")
         #expect(result.status == 0, "\(result.errors)")
         let rows = try result.output.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
@@ -65,26 +67,32 @@ import Recording
     @Test func aCSVExportSlicesByTopicAndTime() throws {
         let (topic, start) = try Self.accX()
         let output = temporaryPath() + ".csv"
-        let result = try tlm("export", Self.recording, "--format", "csv", "--topic", topic, "--from", "+1s",
-                             "--output", output)
+        let result = try tlm(
+            "export", Self.recording, "--format", "csv", "--topic", topic, "--from", "+1s",
+            "--output", output)
         #expect(result.status == 0, "\(result.errors)")
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
-        let expected = try RecordingReader(directory: Self.recording).messages(topics: [topic], from: start + 1_000_000_000)
+        let expected = try RecordingReader(directory: Self.recording).messages(
+            topics: [topic], from: start + 1_000_000_000)
         #expect(lines.count - 1 == expected.count)
         #expect(lines.dropFirst().allSatisfy { $0.contains(topic) })
     }
 
     @Test func aParquetExportIsOneFilePerTopicOrAHiveTree() throws {
         let output = temporaryPath("parquet")
-        let flat = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--output", output + "/flat")
+        let flat = try tlm(
+            "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--output", output + "/flat")
         #expect(flat.status == 0, "\(flat.errors)")
-        let hive = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
-                           "--output", output + "/hive")
+        let hive = try tlm(
+            "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
+            "--output", output + "/hive")
         #expect(hive.status == 0, "\(hive.errors)")
         let info = try RecordingInfo.load(from: Self.recording)
         let diot = info.streams.filter { $0.topic.hasPrefix("/diot/") }
-        let json = try #require(try JSONSerialization.jsonObject(
-            with: try runPython(script: "read_parquet.py", arguments: [output + "/flat", output + "/hive"])) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: try runPython(script: "read_parquet.py", arguments: [output + "/flat", output + "/hive"]))
+                as? [String: Any])
         let files = try #require(json["files"] as? [String: [String: Any]])
         #expect(files.count == diot.count)
         let rows = files.values.compactMap { ($0["duckdb"] as? [String: Any])?["rows"] as? Int }.reduce(0, +)
@@ -94,18 +102,25 @@ import Recording
         #expect(hiveRows == rows)
         #expect(json["hive_partition_fields"] as? [String] == ["device", "date"])
         // Exporting again into the same tree never overwrites a file.
-        let again = try tlm("export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
-                            "--output", output + "/hive")
+        let again = try tlm(
+            "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
+            "--output", output + "/hive")
         #expect(again.status != 0 && again.errors.contains("cannot create"), "\(again.errors)")
-        #expect(json["hive_files"] as? Int == (try FileManager.default.subpathsOfDirectory(atPath: output + "/hive")
-            .filter { $0.hasSuffix(".parquet") }.count))
+        #expect(
+            json["hive_files"] as? Int
+                == (try FileManager.default.subpathsOfDirectory(atPath: output + "/hive")
+                    .filter { $0.hasSuffix(".parquet") }.count))
     }
 
     @Test(arguments: [
-        (["export", "REC", "--format", "parquet", "--partition", "device,hour", "--output", "/tmp/tlm-never-made"],
-         "unknown partition key 'hour'"),
-        (["export", "REC", "--format", "csv", "--partition", "date", "--output", "/tmp/tlm-never-made"],
-         "--partition is for --format parquet"),
+        (
+            ["export", "REC", "--format", "parquet", "--partition", "device,hour", "--output", "/tmp/tlm-never-made"],
+            "unknown partition key 'hour'"
+        ),
+        (
+            ["export", "REC", "--format", "csv", "--partition", "date", "--output", "/tmp/tlm-never-made"],
+            "--partition is for --format parquet"
+        ),
         (["export", "REC", "--format", "parquet", "--output", "-"], "directory"),
         (["query", "REC", "--topic", "/nothing/*"], "no topic"),
         (["query", "REC", "--topic", "*", "--agg", "median"], "--agg"),
@@ -151,7 +166,8 @@ import Recording
     @Test func badReplayArgumentsAreClearErrors() throws {
         let rate = try tlm("replay", QueryExportTests.recording, "--rate", "-1", "--output", temporaryPath())
         #expect(rate.status != 0 && rate.errors.contains("--rate"))
-        let both = try tlm("replay", QueryExportTests.recording, "--rate", "2", "--as-fast-as-possible", "--output", temporaryPath())
+        let both = try tlm(
+            "replay", QueryExportTests.recording, "--rate", "2", "--as-fast-as-possible", "--output", temporaryPath())
         #expect(both.status != 0 && both.errors.contains("exclude"))
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
+import Recording
 import TestSupport
 import Testing
-import Recording
 
 @Suite struct RecordCommandTests {
     @Test func recordsASimulatedSessionThatInfoAndThePythonReaderAgreeOn() throws {
         let output = temporaryPath()
-        let record = try tlm("record", "--simulate", "--duration", "2s", "--seed", "5", "--output", output,
-                             "--chunk-age", "500ms")
+        let record = try tlm(
+            "record", "--simulate", "--duration", "2s", "--seed", "5", "--output", output,
+            "--chunk-age", "500ms")
         #expect(record.status == 0, "\(record.errors)")
         #expect(record.output.contains("Recorded "))
 
@@ -18,7 +19,7 @@ import Recording
         // The default DIoT device: IMU at 50 Hz on 6 feature streams for 2 s.
         let accX = try #require(info.streams.first { $0.topic.hasSuffix("/acc_x") })
         #expect((98...101).contains(accX.messageCount), "\(accX.messageCount)")
-        #expect(info.segments[0].chunkCount >= 4) // 500 ms chunk age over 2 s
+        #expect(info.segments[0].chunkCount >= 4)  // 500 ms chunk age over 2 s
 
         let python = try readWithPython(info.segments.map { output + "/" + $0.path })
         let segment = try #require((python["segments"] as? [[String: Any]])?.first)
@@ -33,7 +34,9 @@ import Recording
         #expect(try tlm("record", "--simulate", "--duration", "1s", "--output", output).status == 0)
         let table = try tlm("info", output)
         #expect(table.status == 0)
-        for label in ["Recording", "Session", "Started", "Ended", "Devices", "Streams", "Segments", "Compression", "Loss"] {
+        for label in [
+            "Recording", "Session", "Started", "Ended", "Devices", "Streams", "Segments", "Compression", "Loss",
+        ] {
             #expect(table.output.contains("\n" + label) || table.output.hasPrefix(label), "missing \(label)")
         }
         #expect(table.output.contains("/acc_x") && table.output.contains("tlm/msg/DiotSample"))
@@ -74,7 +77,8 @@ import Recording
             let json = try readWithPython(info.segments.map { output + "/" + $0.path })
             var byFeature: [String: [String]] = [:]
             for segment in json["segments"] as! [[String: Any]] {
-                for message in segment["messages"] as! [[String: Any]] where message["schema"] as? String == "tlm/msg/DiotSample" {
+                for message in segment["messages"] as! [[String: Any]]
+                where message["schema"] as? String == "tlm/msg/DiotSample" {
                     let feature = (message["topic"] as! String).split(separator: "/").last.map(String.init)!
                     byFeature[feature, default: []].append((message["fields"] as! [String: Any])["value"] as! String)
                 }
@@ -103,22 +107,25 @@ import Recording
         let info = try RecordingInfo.load(from: output)
         #expect(Set(info.devices.map(\.family)) == ["diot", "comodule", "jacquard", "fjorden", "obvious"])
         for family in ["diot", "comodule", "jacquard", "fjorden", "obvious"] {
-            #expect(info.streams.contains { $0.topic.hasPrefix("/\(family)/") && $0.kind != "raw" && $0.messageCount > 0 },
-                    "no typed stream of \(family)")
+            #expect(
+                info.streams.contains { $0.topic.hasPrefix("/\(family)/") && $0.kind != "raw" && $0.messageCount > 0 },
+                "no typed stream of \(family)")
         }
         #expect(info.lossCount == 0)
     }
 
     @Test func aChosenFamilyAloneIsRecorded() throws {
         let output = temporaryPath()
-        #expect(try tlm("record", "--simulate", "--family", "fjorden", "--duration", "1s", "--output", output).status == 0)
+        #expect(
+            try tlm("record", "--simulate", "--family", "fjorden", "--duration", "1s", "--output", output).status == 0)
         #expect(try RecordingInfo.load(from: output).devices.map(\.family) == ["fjorden"])
     }
 
     @Test func theFaultsScenarioRecordsLossAndExitsThree() throws {
         let output = temporaryPath()
-        let result = try tlm("record", "--simulate", "--scenario", "faults", "--family", "jacquard", "--duration", "3s",
-                             "--output", output)
+        let result = try tlm(
+            "record", "--simulate", "--scenario", "faults", "--family", "jacquard", "--duration", "3s",
+            "--output", output)
         #expect(result.status == 3, "\(result.output) \(result.errors)")
         let info = try RecordingInfo.load(from: output)
         #expect(info.lossCount > 0)
@@ -134,6 +141,6 @@ import Recording
         let status = result.output.split(separator: "\n").filter { $0.hasPrefix("00:05  ") }
         #expect(status.count == 1, "\(result.output)")
         #expect(status.first?.contains(" messages  ") == true && status.first?.contains("loss 0") == true)
-        #expect(!result.output.contains("\u{1B}[")) // no terminal control codes when not on a terminal
+        #expect(!result.output.contains("\u{1B}["))  // no terminal control codes when not on a terminal
     }
 }

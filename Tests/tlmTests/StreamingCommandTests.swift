@@ -1,7 +1,7 @@
 import Foundation
+import Recording
 import TestSupport
 import Testing
-import Recording
 
 /// `tlm query` and `tlm export` as streams: tables past their look-ahead,
 /// exports to standard output, and the one topic-glob rule.
@@ -10,7 +10,7 @@ import Recording
         let recording = QueryExportTests.recording
         let info = try RecordingInfo.load(from: recording)
         let total = info.streams.reduce(0) { $0 + $1.messageCount }
-        #expect(total > 1_000) // more rows than the table's look-ahead
+        #expect(total > 1_000)  // more rows than the table's look-ahead
         let result = try tlm("query", recording, "--topic", "**")
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")

@@ -32,32 +32,43 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false)],
         timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 5)
 
-    Benchmark("Capture: fake BlueZ → D-Bus → DeviceLink → RecorderService, \(count / 1000)k notifications",
-              configuration: configuration) { benchmark async in
+    Benchmark(
+        "Capture: fake BlueZ → D-Bus → DeviceLink → RecorderService, \(count / 1000)k notifications",
+        configuration: configuration
+    ) { benchmark async in
         for _ in benchmark.scaledIterations {
             let rate: Double
             do { rate = try await CaptureRun.ours(count: count) } catch { fatalError("capture failed: \(error)") }
-            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                                  Int(rate))
+            benchmark.measurement(
+                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                Int(rate))
             FileHandle.standardError.write(Data("  ours: \(Int(rate)) notifications/s\n".utf8))
         }
     }
-    Benchmark("Capture with AcquireNotify: fake BlueZ → socket → DeviceLink → RecorderService, \(count / 1000)k notifications",
-              configuration: configuration) { benchmark async in
+    Benchmark(
+        "Capture with AcquireNotify: fake BlueZ → socket → DeviceLink → RecorderService, \(count / 1000)k notifications",
+        configuration: configuration
+    ) { benchmark async in
         for _ in benchmark.scaledIterations {
             let rate: Double
-            do { rate = try await CaptureRun.ours(count: count, acquireNotify: true) } catch { fatalError("capture failed: \(error)") }
-            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                                  Int(rate))
+            do { rate = try await CaptureRun.ours(count: count, acquireNotify: true) } catch {
+                fatalError("capture failed: \(error)")
+            }
+            benchmark.measurement(
+                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                Int(rate))
             FileHandle.standardError.write(Data("  ours, AcquireNotify: \(Int(rate)) notifications/s\n".utf8))
         }
     }
-    Benchmark("Capture peer: fake BlueZ → D-Bus → dbus-python receiver, \(count / 1000)k notifications",
-              configuration: configuration) { benchmark in
+    Benchmark(
+        "Capture peer: fake BlueZ → D-Bus → dbus-python receiver, \(count / 1000)k notifications",
+        configuration: configuration
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
             let rate = try CaptureRun.peer(count: count)
-            benchmark.measurement(.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                                  Int(rate))
+            benchmark.measurement(
+                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                Int(rate))
             FileHandle.standardError.write(Data("  dbus-python: \(Int(rate)) notifications/s\n".utf8))
         }
     }
@@ -77,7 +88,8 @@ enum CaptureRun {
         notifications.reserveCapacity(count)
         for index in 0..<count {
             // accX records, each value different: 09 then the index as 4 bytes.
-            notifications.append(String(format: "{\"at_ms\":0,\"char\":\"%@\",\"hex\":\"09%08x\"}", uuid, UInt32(index)))
+            notifications.append(
+                String(format: "{\"at_ms\":0,\"char\":\"%@\",\"hex\":\"09%08x\"}", uuid, UInt32(index)))
         }
         let scenario = """
             {"adapter": {}, "devices": [{"address": "\(address)", "name": "DIoT-BENCH", "fd_backpressure": "wait",
@@ -86,7 +98,8 @@ enum CaptureRun {
                 {"uuid": "\(uuid)", "flags": ["notify"], "acquire_notify": \(acquireNotify)}]}],
               "notifications": [\(notifications.joined(separator: ","))]}]}
             """
-        let fake = try FakeLauncher.start(scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py")
+        let fake = try FakeLauncher.start(
+            scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py")
         // Let the fake build its PropertiesChanged messages ahead (about 1 s per 100,000).
         Thread.sleep(forTimeInterval: 0.5 + Double(count) / 100_000 * 1.2)
         return fake
@@ -107,8 +120,9 @@ enum CaptureRun {
         let recording = Task {
             try await service.run { () throws(RecordingError) in
                 let recorder = try Recorder(directory: directory, session: .init(name: "capture-bench", source: "live"))
-                let device = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
-                                                      identifier: "000102030405060708090a0b0c0d0e0f", name: "DIoT-BENCH")
+                let device = try DeviceStreamRecorder(
+                    recorder: recorder, decoder: DiotDecoder(),
+                    identifier: "000102030405060708090a0b0c0d0e0f", name: "DIoT-BENCH")
                 return (recorder, [TimedRecorder(device, clock: clock)])
             }
         }
@@ -118,7 +132,8 @@ enum CaptureRun {
         _ = await capture.result
         service.finish()
         try await recording.value
-        precondition(clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
+        precondition(
+            clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
         return clock.rate
     }
 
@@ -126,12 +141,16 @@ enum CaptureRun {
     static func peer(count: Int) throws -> Double {
         let fake = try startFake(count: count)
         defer { fake.stop() }
-        let output = try FakeLauncher.run("/usr/bin/python3", [root + "/Benchmarks/Scripts/dbus_python_receiver.py",
-                                                               fake.address, devicePath, characteristic.description,
-                                                               String(count)])
+        let output = try FakeLauncher.run(
+            "/usr/bin/python3",
+            [
+                root + "/Benchmarks/Scripts/dbus_python_receiver.py",
+                fake.address, devicePath, characteristic.description,
+                String(count),
+            ])
         guard let data = output.split(separator: "\n").last.map({ Data($0.utf8) }),
-              let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let rate = json["rate"] as? Double, json["count"] as? Int == count
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let rate = json["rate"] as? Double, json["count"] as? Int == count
         else { fatalError("unexpected output of the dbus-python receiver: \(output)") }
         return rate
     }
@@ -209,8 +228,10 @@ final class FakeLauncher {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                            "--address=unix:path=\(directory)/bus"]
+        daemon.arguments = [
+            "--session", "--nofork", "--nopidfile", "--print-address=1",
+            "--address=unix:path=\(directory)/bus",
+        ]
         let pipe = Pipe()
         daemon.standardOutput = pipe
         daemon.standardError = FileHandle.nullDevice
@@ -229,8 +250,10 @@ final class FakeLauncher {
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         let fake = Process()
         fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        fake.arguments = [script, "--address", address, "--scenario", directory + "/scenario.json",
-                          "--log", directory + "/events.jsonl"]
+        fake.arguments = [
+            script, "--address", address, "--scenario", directory + "/scenario.json",
+            "--log", directory + "/events.jsonl",
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = nil
         environment["PYTHONHOME"] = nil

@@ -12,12 +12,14 @@ func diotBenchmarks() {
         for _ in benchmark.scaledIterations { blackHole(input.decodeSwift()) }
     }
 
-    Benchmark("DIoT decode, C -O2 one call per packet (1 MB/iteration)", configuration: decodeConfiguration) { benchmark in
+    Benchmark("DIoT decode, C -O2 one call per packet (1 MB/iteration)", configuration: decodeConfiguration) {
+        benchmark in
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(input.decodeC()) }
     }
 
-    Benchmark("DIoT decode, C -O2 one call per batch (1 MB/iteration)", configuration: decodeConfiguration) { benchmark in
+    Benchmark("DIoT decode, C -O2 one call per batch (1 MB/iteration)", configuration: decodeConfiguration) {
+        benchmark in
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(input.decodeCBatch()) }
     }
@@ -52,8 +54,9 @@ struct DiotInput: Sendable {
         let c = input.decodeC()
         let batch = input.decodeCBatch()
         precondition(swift == c && swift == batch, "the Swift and C DIoT decoders disagree: \(swift), \(c), \(batch)")
-        print("DIoT input: \(packets.count) notifications, \(bytes) bytes, \(swift.values) values per iteration;"
-              + " Swift and C decoders agree")
+        print(
+            "DIoT input: \(packets.count) notifications, \(bytes) bytes, \(swift.values) values per iteration;"
+                + " Swift and C decoders agree")
         return input
     }
 
@@ -91,7 +94,8 @@ extension DiotInput {
         let sum = flat.withUnsafeBufferPointer { data in
             lengths.withUnsafeBufferPointer { lengths in
                 channels.withUnsafeBufferPointer { channels in
-                    c_diot_decode_batch(data.baseAddress, lengths.baseAddress, channels.baseAddress, lengths.count, &values)
+                    c_diot_decode_batch(
+                        data.baseAddress, lengths.baseAddress, channels.baseAddress, lengths.count, &values)
                 }
             }
         }

@@ -14,7 +14,8 @@ func jacquardBenchmarks() {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(gestures.decodeSwift()) }
     }
-    Benchmark("Jacquard gestures decode, C -O2 one call per batch (1 MB/iteration)", configuration: decodeConfiguration) { benchmark in
+    Benchmark("Jacquard gestures decode, C -O2 one call per batch (1 MB/iteration)", configuration: decodeConfiguration)
+    { benchmark in
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(gestures.decodeC()) }
     }
@@ -39,8 +40,9 @@ struct JacquardGestureInput: Sendable {
         var lengths: [UInt32] = []
         var index = 0
         while flat.count < targetBytes {
-            let event = JacquardGestureEvent(gesture: kinds[index % kinds.count], componentID: UInt32(index % 3),
-                                             timestampTicks: UInt32(index &* 37))
+            let event = JacquardGestureEvent(
+                gesture: kinds[index % kinds.count], componentID: UInt32(index % 3),
+                timestampTicks: UInt32(index &* 37))
             for fragment in JacquardMessageEncoder.notifications(for: .gesture(event)).values {
                 flat += fragment
                 lengths.append(UInt32(fragment.count))
@@ -51,8 +53,9 @@ struct JacquardGestureInput: Sendable {
         let swift = input.decodeSwift()
         let c = input.decodeC()
         precondition(swift == c, "the Swift and C Jacquard gesture decoders disagree: \(swift) vs \(c)")
-        print("Jacquard gesture input: \(lengths.count) notifications, \(flat.count) bytes, \(swift.values) gestures"
-              + " per iteration; Swift and C decoders agree")
+        print(
+            "Jacquard gesture input: \(lengths.count) notifications, \(flat.count) bytes, \(swift.values) gestures"
+                + " per iteration; Swift and C decoders agree")
         return input
     }
 
@@ -78,7 +81,8 @@ struct JacquardGestureInput: Sendable {
         var count = 0
         let sum = flat.withUnsafeBufferPointer { data in
             lengths.withUnsafeBufferPointer { lengths in
-                c_jacquard_decode_gestures_batch(&reassembler, data.baseAddress, lengths.baseAddress, lengths.count, &count)
+                c_jacquard_decode_gestures_batch(
+                    &reassembler, data.baseAddress, lengths.baseAddress, lengths.count, &count)
             }
         }
         return DecodeTotals(values: count, sum: Double(sum))

@@ -29,15 +29,21 @@ let benchmarks: @Sendable () -> Void = {
 
     func ours() -> String {
         let output = scratch + "/tlm-\(UUID().uuidString.prefix(8))"
-        _ = run(tlm, ["export", fixture.directory, "--format", "parquet", "--topic", "/diot/*/acc_x", "--output", output])
+        _ = run(
+            tlm, ["export", fixture.directory, "--format", "parquet", "--topic", "/diot/*/acc_x", "--output", output])
         return output
     }
     func theirs() -> String {
         let output = scratch + "/duckdb-\(UUID().uuidString.prefix(8)).parquet"
-        _ = run(python, ["-c", """
-            import duckdb, sys
-            duckdb.sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
-            """, fixture.csv, output])
+        _ = run(
+            python,
+            [
+                "-c",
+                """
+                import duckdb, sys
+                duckdb.sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
+                """, fixture.csv, output,
+            ])
         return output
     }
     let countScript = "import duckdb, sys; print(duckdb.sql(sys.argv[1]).fetchall()[0][0])"
@@ -47,22 +53,27 @@ let benchmarks: @Sendable () -> Void = {
     let theirOutput = theirs()
     let ourCount = run(python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(ourOutput)/*.parquet')"])
     let theirCount = run(python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(theirOutput)')"])
-    precondition(Int(ourCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
-                 "tlm's Parquet export holds \(ourCount) rows, expected \(samples)")
-    precondition(Int(theirCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
-                 "DuckDB's Parquet file holds \(theirCount) rows, expected \(samples)")
+    precondition(
+        Int(ourCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
+        "tlm's Parquet export holds \(ourCount) rows, expected \(samples)")
+    precondition(
+        Int(theirCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
+        "DuckDB's Parquet file holds \(theirCount) rows, expected \(samples)")
     try? FileManager.default.removeItem(atPath: ourOutput)
     try? FileManager.default.removeItem(atPath: theirOutput)
 
     let configuration = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 10)
-    Benchmark("tlm export --format parquet of \(samples / 1_000_000)M samples (whole process)",
-              configuration: configuration) { benchmark in
+    Benchmark(
+        "tlm export --format parquet of \(samples / 1_000_000)M samples (whole process)",
+        configuration: configuration
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
             let output = ours()
             try? FileManager.default.removeItem(atPath: output)
         }
     }
-    Benchmark("DuckDB COPY TO parquet from the CSV export, zstd (whole process)", configuration: configuration) { benchmark in
+    Benchmark("DuckDB COPY TO parquet from the CSV export, zstd (whole process)", configuration: configuration) {
+        benchmark in
         for _ in benchmark.scaledIterations {
             let output = theirs()
             try? FileManager.default.removeItem(atPath: output)
@@ -104,20 +115,26 @@ struct ExportFixture {
         try? FileManager.default.removeItem(atPath: base)
         try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         let start: UInt64 = 1_700_000_000_000_000_000
-        let recorder = try! Recorder(directory: directory, session: .init(name: "query-bench", source: "benchmark"),
-                                     startTime: start)
-        let device = try! DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
-                                               identifier: Self.identifier, name: "DIoT-B0B0")
+        let recorder = try! Recorder(
+            directory: directory, session: .init(name: "query-bench", source: "benchmark"),
+            startTime: start)
+        let device = try! DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(),
+            identifier: Self.identifier, name: "DIoT-B0B0")
         var value: Float = 0
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for index in 0..<samples {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             value += Float(Int64(bitPattern: state >> 11) % 2001 - 1000) / 100_000
             let bits = value.bitPattern
-            let bytes: [UInt8] = [9, UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
-                                  UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24)]
-            try! device.record(RawNotification(characteristic: DiotGATT.characteristic(for: DiotChannel(1)!),
-                                               bytes: bytes, receiveTime: start + UInt64(index) * 1_000_000))
+            let bytes: [UInt8] = [
+                9, UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
+                UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24),
+            ]
+            try! device.record(
+                RawNotification(
+                    characteristic: DiotGATT.characteristic(for: DiotChannel(1)!),
+                    bytes: bytes, receiveTime: start + UInt64(index) * 1_000_000))
         }
         try! recorder.close(at: start + UInt64(samples) * 1_000_000)
         _ = run(tlm, ["export", directory, "--format", "csv", "--topic", "/diot/*/acc_x", "--output", csv])

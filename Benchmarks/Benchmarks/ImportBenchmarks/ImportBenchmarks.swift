@@ -29,15 +29,18 @@ let benchmarks: @Sendable () -> Void = {
     // Same notifications from both before timing anything.
     let theirs = run(tshark, tsharkArguments).output
     let notificationLines = theirs.split(separator: "\n").filter { $0.hasPrefix("0x0010") || $0.hasPrefix("0x0013") }
-    precondition(notificationLines.count == count, "tshark found \(notificationLines.count) notifications, expected \(count)")
+    precondition(
+        notificationLines.count == count, "tshark found \(notificationLines.count) notifications, expected \(count)")
     let (ours, peak) = importOnce(tlm, capture)
     precondition(ours.contains("Imported \(count) values of 1 device(s)"), "tlm import said: \(ours)")
     let (_, smallPeak) = importOnce(tlm, small)
     print("tlm import peak RSS: \(peak / 1024) MiB on \(count) notifications, \(smallPeak / 1024) MiB on \(count / 10)")
 
     let configuration = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(120), maxIterations: 5)
-    Benchmark("tlm import of \(count / 1000)k notifications from btsnoop (whole process)",
-              configuration: configuration) { benchmark in
+    Benchmark(
+        "tlm import of \(count / 1000)k notifications from btsnoop (whole process)",
+        configuration: configuration
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(importOnce(tlm, capture))
         }
@@ -97,7 +100,8 @@ enum ImportFixture {
         func packet(_ type: UInt8, received: Bool, _ bytes: [UInt8]) {
             let stamp = micros + 0x00DC_DDB3_0F2F_8000
             let flags: UInt32 = (received ? 1 : 0) | (type == 2 ? 0 : 2)
-            out += be32(UInt32(bytes.count + 1)) + be32(UInt32(bytes.count + 1)) + be32(flags) + be32(0)
+            out +=
+                be32(UInt32(bytes.count + 1)) + be32(UInt32(bytes.count + 1)) + be32(flags) + be32(0)
                 + be32(UInt32(stamp >> 32)) + be32(UInt32(truncatingIfNeeded: stamp)) + [type] + bytes
         }
         func att(_ pdu: [UInt8], received: Bool) {
@@ -113,17 +117,21 @@ enum ImportFixture {
         let address: [UInt8] = [0x50, 0x44, 0x33, 0x22, 0x11, 0xC0]
         var simulator = DiotSimulator(seed: 1, configuration: .imu(rate: 1000))
         let advertisement = simulator.advertisement()
-        packet(4, received: true, [0x3E, UInt8(12 + advertisement.count + 2), 0x02, 1, 0, 1] + address
-               + [UInt8(advertisement.count + 2), UInt8(advertisement.count + 1), 0xFF] + advertisement + [0xC4])
+        packet(
+            4, received: true,
+            [0x3E, UInt8(12 + advertisement.count + 2), 0x02, 1, 0, 1] + address
+                + [UInt8(advertisement.count + 2), UInt8(advertisement.count + 1), 0xFF] + advertisement + [0xC4])
         packet(4, received: true, [0x3E, 19, 0x01, 0, 0x40, 0, 0, 1] + address + [24, 0, 0, 0, 0xF4, 1, 0])
         att([0x08] + le16(1) + le16(0xFFFF) + le16(0x2803), received: false)
-        att([0x09, 7] + le16(0x000F) + [0x10] + le16(0x0010) + le16(0xD001)
-            + le16(0x0012) + [0x10] + le16(0x0013) + le16(0xD002), received: true)
+        att(
+            [0x09, 7] + le16(0x000F) + [0x10] + le16(0x0010) + le16(0xD001)
+                + le16(0x0012) + [0x10] + le16(0x0013) + le16(0xD002), received: true)
         for _ in 0..<notifications {
             let note = simulator.next()
             let handle: UInt16 = note.characteristic == CharacteristicUUID(short: 0xD001) ? 0x0010 : 0x0013
             let (seconds, attoseconds) = note.offset.components
-            micros = max(micros, 1_700_000_000_000_000 + UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000))
+            micros = max(
+                micros, 1_700_000_000_000_000 + UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000))
             att([0x1B] + le16(handle) + note.bytes, received: true)
             micros += 1
         }
@@ -132,6 +140,8 @@ enum ImportFixture {
         return path
     }
 
-    static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+    static func be32(_ value: UInt32) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 }

@@ -32,23 +32,36 @@ let benchmarks: @Sendable () -> Void = {
     let duckdbScript = "import duckdb, sys; rows = duckdb.sql(sys.argv[1]).fetchall(); print(len(rows))"
 
     // Same answer from both before timing anything.
-    let ours = run(tlm, ["query", fixture.directory, "--topic", topic, "--every", "1s", "--agg", "mean,min,max",
-                         "--format", "csv"])
+    let ours = run(
+        tlm,
+        [
+            "query", fixture.directory, "--topic", topic, "--every", "1s", "--agg", "mean,min,max",
+            "--format", "csv",
+        ])
     let theirs = run(python, ["-c", duckdbScript, duckdbSQL])
     let ourBuckets = ours.split(separator: "\n").count - 1  // header
     precondition(ourBuckets == samples / 1000, "tlm query gave \(ourBuckets) buckets, expected \(samples / 1000)")
-    precondition(Int(theirs.trimmingCharacters(in: .whitespacesAndNewlines)) == ourBuckets,
-                 "DuckDB gave \(theirs) buckets, tlm \(ourBuckets)")
+    precondition(
+        Int(theirs.trimmingCharacters(in: .whitespacesAndNewlines)) == ourBuckets,
+        "DuckDB gave \(theirs) buckets, tlm \(ourBuckets)")
 
     let configuration = Benchmark.Configuration(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: 10)
-    Benchmark("tlm query --every 1s --agg mean,min,max over \(samples / 1_000_000)M samples (whole process)",
-              configuration: configuration) { benchmark in
+    Benchmark(
+        "tlm query --every 1s --agg mean,min,max over \(samples / 1_000_000)M samples (whole process)",
+        configuration: configuration
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(run(tlm, ["query", fixture.directory, "--topic", topic, "--every", "1s", "--agg",
-                                "mean,min,max", "--format", "csv"]))
+            blackHole(
+                run(
+                    tlm,
+                    [
+                        "query", fixture.directory, "--topic", topic, "--every", "1s", "--agg",
+                        "mean,min,max", "--format", "csv",
+                    ]))
         }
     }
-    Benchmark("DuckDB over the CSV export, same aggregation (whole process)", configuration: configuration) { benchmark in
+    Benchmark("DuckDB over the CSV export, same aggregation (whole process)", configuration: configuration) {
+        benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(run(python, ["-c", duckdbScript, duckdbSQL]))
         }
@@ -90,20 +103,26 @@ struct QueryFixture {
         try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         // 1 kHz from a whole second, so bucket edges are whole seconds for both tools.
         let start: UInt64 = 1_700_000_000_000_000_000
-        let recorder = try! Recorder(directory: directory, session: .init(name: "query-bench", source: "benchmark"),
-                                     startTime: start)
-        let device = try! DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),
-                                               identifier: Self.identifier, name: "DIoT-B0B0")
+        let recorder = try! Recorder(
+            directory: directory, session: .init(name: "query-bench", source: "benchmark"),
+            startTime: start)
+        let device = try! DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(),
+            identifier: Self.identifier, name: "DIoT-B0B0")
         var value: Float = 0
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for index in 0..<samples {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             value += Float(Int64(bitPattern: state >> 11) % 2001 - 1000) / 100_000
             let bits = value.bitPattern
-            let bytes: [UInt8] = [9, UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
-                                  UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24)]
-            try! device.record(RawNotification(characteristic: DiotGATT.characteristic(for: DiotChannel(1)!),
-                                               bytes: bytes, receiveTime: start + UInt64(index) * 1_000_000))
+            let bytes: [UInt8] = [
+                9, UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
+                UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24),
+            ]
+            try! device.record(
+                RawNotification(
+                    characteristic: DiotGATT.characteristic(for: DiotChannel(1)!),
+                    bytes: bytes, receiveTime: start + UInt64(index) * 1_000_000))
         }
         try! recorder.close(at: start + UInt64(samples) * 1_000_000)
         _ = run(tlm, ["export", directory, "--format", "csv", "--topic", "/diot/*/acc_x", "--output", csv])

@@ -30,23 +30,29 @@ let benchmarks: @Sendable () -> Void = {
     for durability in Durability.allCases {
         var recorderConfiguration = RecorderConfiguration()
         recorderConfiguration.durability = durability
-        Benchmark("Record 1M DIoT messages, zstd 3 + index, durability \(durability.rawValue)",
-                  configuration: configuration) { benchmark in
+        Benchmark(
+            "Record 1M DIoT messages, zstd 3 + index, durability \(durability.rawValue)",
+            configuration: configuration
+        ) { benchmark in
             for _ in benchmark.scaledIterations {
                 // Next to the repository (a real disk), not in a temporary directory that may be tmpfs,
                 // where a sync costs nothing.
                 let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-bench-\(UUID().uuidString)"
                 benchmark.startMeasurement()
-                let recorder = try! Recorder(directory: directory, configuration: recorderConfiguration,
-                                             session: .init(name: "bench", source: "benchmark"))
+                let recorder = try! Recorder(
+                    directory: directory, configuration: recorderConfiguration,
+                    session: .init(name: "bench", source: "benchmark"))
                 let streams = (0..<6).map { index in
-                    try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
-                                                             schema: diotSampleSchema, isNumeric: true))
+                    try! recorder.addStream(
+                        StreamDescriptor(
+                            topic: "/diot/BENCH/s\(index)", kind: .typed,
+                            schema: diotSampleSchema, isNumeric: true))
                 }
                 bytes.withUnsafeBytes { raw in
                     for index in 0..<messages {
-                        try! recorder.write(streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000,
-                                            payload: raw, numericValue: Double(index & 1023))
+                        try! recorder.write(
+                            streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000,
+                            payload: raw, numericValue: Double(index & 1023))
                     }
                 }
                 try! recorder.close()
@@ -59,14 +65,19 @@ let benchmarks: @Sendable () -> Void = {
     // Reading: a 10M-message recording (and a 1M one, to show `info` does not grow with size).
     let large = makeRecording(messages: 10_000_000, bytes: bytes)
     let small = makeRecording(messages: 1_000_000, bytes: bytes)
-    let totalBytes = (try? FileManager.default.contentsOfDirectory(atPath: large.directory + "/segments"))?
-        .compactMap { try? FileManager.default.attributesOfItem(atPath: large.directory + "/segments/" + $0)[.size] as? Int }
+    let totalBytes =
+        (try? FileManager.default.contentsOfDirectory(atPath: large.directory + "/segments"))?
+        .compactMap {
+            try? FileManager.default.attributesOfItem(atPath: large.directory + "/segments/" + $0)[.size] as? Int
+        }
         .reduce(0, +) ?? 0
     do {
         let probe = try! RecordingReader(directory: large.directory)
         let slice = try! probe.messages(topics: large.topics, from: large.sliceStart, to: large.sliceEnd)
-        print("1% range read of 10M messages: \(slice.count) messages, \(probe.chunksRead) chunks, "
-              + "\(probe.bytesRead) of \(totalBytes) segment bytes read (\(String(format: "%.2f", 100 * Double(probe.bytesRead) / Double(max(totalBytes, 1))))%)")
+        print(
+            "1% range read of 10M messages: \(slice.count) messages, \(probe.chunksRead) chunks, "
+                + "\(probe.bytesRead) of \(totalBytes) segment bytes read (\(String(format: "%.2f", 100 * Double(probe.bytesRead) / Double(max(totalBytes, 1))))%)"
+        )
     }
 
     Benchmark("Indexed read of 1% (time range) of a 10M-message recording", configuration: configuration) { benchmark in
@@ -101,8 +112,10 @@ let benchmarks: @Sendable () -> Void = {
         ZSTD_freeCCtx(context)
     }
 
-    Benchmark("Python mcap writer, 1M DIoT messages, zstd (subprocess, includes interpreter start)",
-              configuration: .init(metrics: [.throughput, .wallClock], maxDuration: .seconds(60), maxIterations: 3)) { benchmark in
+    Benchmark(
+        "Python mcap writer, 1M DIoT messages, zstd (subprocess, includes interpreter start)",
+        configuration: .init(metrics: [.throughput, .wallClock], maxDuration: .seconds(60), maxIterations: 3)
+    ) { benchmark in
         let script = """
             import sys, io
             from mcap.writer import Writer, CompressionType
@@ -166,31 +179,37 @@ func makeRecording(messages: Int, bytes: [UInt8]) -> BenchmarkRecording {
     let directory = NSTemporaryDirectory() + "tlm-bench-read-\(messages)-\(UUID().uuidString)"
     let recorder = try! Recorder(directory: directory, session: .init(name: "bench", source: "benchmark"))
     let streams = (0..<6).map { index in
-        try! recorder.addStream(StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed,
-                                                 schema: diotSampleSchema, isNumeric: true))
+        try! recorder.addStream(
+            StreamDescriptor(
+                topic: "/diot/BENCH/s\(index)", kind: .typed,
+                schema: diotSampleSchema, isNumeric: true))
     }
     let start: UInt64 = 1_000_000_000
     bytes.withUnsafeBytes { raw in
         for index in 0..<messages {
-            try! recorder.write(streams[index % 6], logTime: start + UInt64(index) * 1_000, payload: raw,
-                                numericValue: Double(index & 1023))
+            try! recorder.write(
+                streams[index % 6], logTime: start + UInt64(index) * 1_000, payload: raw,
+                numericValue: Double(index & 1023))
         }
     }
     try! recorder.close()
     let span = UInt64(messages) * 1_000
-    return BenchmarkRecording(directory: directory, topics: streams.map(\.topic), sliceStart: start + span / 2,
-                              sliceEnd: start + span / 2 + span / 100)
+    return BenchmarkRecording(
+        directory: directory, topics: streams.map(\.topic), sliceStart: start + span / 2,
+        sliceEnd: start + span / 2 + span / 100)
 }
 
 /// The `tlm/msg/DiotSample` schema (as `Families` records DIoT samples; the
 /// benchmarks depend on `Recording` and `Devices` only).
-let diotSampleSchema = MessageSchema(name: "tlm/msg/DiotSample", text: """
-    # One DIoT data-channel record (5 bytes on the wire: feature code, 4 value bytes).
-    # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
-    uint8 channel
-    uint8 index
-    uint8 feature_code
-    uint8 value_type
-    uint32 raw
-    float64 value
-    """)
+let diotSampleSchema = MessageSchema(
+    name: "tlm/msg/DiotSample",
+    text: """
+        # One DIoT data-channel record (5 bytes on the wire: feature code, 4 value bytes).
+        # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
+        uint8 channel
+        uint8 index
+        uint8 feature_code
+        uint8 value_type
+        uint32 raw
+        float64 value
+        """)

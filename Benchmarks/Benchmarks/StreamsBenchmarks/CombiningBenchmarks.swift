@@ -11,16 +11,24 @@ func combiningBenchmarks() {
     let count = 100_000
 
     Benchmark("merge 2×100k, Streams, nonisolated", configuration: streamsConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(await drain(Finite(count).publisher.merge(Finite(count).publisher))) }
+        for _ in benchmark.scaledIterations {
+            blackHole(await drain(Finite(count).publisher.merge(Finite(count).publisher)))
+        }
     }
     Benchmark("merge 2×100k, Streams, main actor", configuration: streamsConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(await drainOnMainActor(Finite(count).publisher.merge(Finite(count).publisher))) }
+        for _ in benchmark.scaledIterations {
+            blackHole(await drainOnMainActor(Finite(count).publisher.merge(Finite(count).publisher)))
+        }
     }
     Benchmark("merge 2×100k, async-algorithms, nonisolated", configuration: streamsConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(await drain(AsyncAlgorithms.merge(Finite(count), Finite(count)))) }
+        for _ in benchmark.scaledIterations {
+            blackHole(await drain(AsyncAlgorithms.merge(Finite(count), Finite(count))))
+        }
     }
     Benchmark("merge 2×100k, async-algorithms, main actor", configuration: streamsConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(await drainOnMainActor(AsyncAlgorithms.merge(Finite(count), Finite(count)))) }
+        for _ in benchmark.scaledIterations {
+            blackHole(await drainOnMainActor(AsyncAlgorithms.merge(Finite(count), Finite(count))))
+        }
     }
 
     Benchmark("debounce(0) 100k, Streams, nonisolated", configuration: streamsConfiguration) { benchmark in

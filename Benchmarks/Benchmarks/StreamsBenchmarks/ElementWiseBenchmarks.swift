@@ -21,11 +21,15 @@ func elementWiseBenchmarks() {
     Benchmark("Element-wise chain 1M, stdlib, main actor", configuration: streamsConfiguration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(await stdlibChainOnMainActor(input: input, output: output)) }
     }
-    Benchmark("Element-wise chain 1M, hand-written loop, nonisolated", configuration: streamsConfiguration) { benchmark in
+    Benchmark("Element-wise chain 1M, hand-written loop, nonisolated", configuration: streamsConfiguration) {
+        benchmark in
         for _ in benchmark.scaledIterations { blackHole(await handWrittenChain(input: input, output: output)) }
     }
-    Benchmark("Element-wise chain 1M, hand-written loop, main actor", configuration: streamsConfiguration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(await handWrittenChainOnMainActor(input: input, output: output)) }
+    Benchmark("Element-wise chain 1M, hand-written loop, main actor", configuration: streamsConfiguration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(await handWrittenChainOnMainActor(input: input, output: output))
+        }
     }
 }
 

@@ -21,8 +21,9 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     enum Command: Sendable {
-        case call(id: UInt64, MessageTransfer, deadline: ContinuousClock.Instant, what: String,
-                  CheckedContinuation<Reply, Never>, CallHook?)
+        case call(
+            id: UInt64, MessageTransfer, deadline: ContinuousClock.Instant, what: String,
+            CheckedContinuation<Reply, Never>, CallHook?)
         case cancel(id: UInt64)
         case send(MessageTransfer)
         case subscribe(SignalSubscription)
@@ -55,8 +56,10 @@ final class ConnectionCore: @unchecked Sendable {
         let continuation: CheckedContinuation<Reply, Never>
         let hook: CallHook?
 
-        init(id: UInt64, pending: OpaquePointer, deadline: ContinuousClock.Instant, what: String,
-             continuation: CheckedContinuation<Reply, Never>, hook: CallHook?) {
+        init(
+            id: UInt64, pending: OpaquePointer, deadline: ContinuousClock.Instant, what: String,
+            continuation: CheckedContinuation<Reply, Never>, hook: CallHook?
+        ) {
             self.id = id
             self.pending = pending
             self.deadline = deadline
@@ -106,8 +109,9 @@ final class ConnectionCore: @unchecked Sendable {
         guard wakeFD >= 0 else {
             dbus_connection_close(raw)
             dbus_connection_unref(raw)
-            throw DBusError(code: .connectionFailed, name: "org.freedesktop.DBus.Error.Failed",
-                            message: "cannot create an eventfd: errno \(errno)")
+            throw DBusError(
+                code: .connectionFailed, name: "org.freedesktop.DBus.Error.Failed",
+                message: "cannot create an eventfd: errno \(errno)")
         }
         self.raw = raw
         self.wakeFD = wakeFD
@@ -120,10 +124,14 @@ final class ConnectionCore: @unchecked Sendable {
             raw, { data in cdbus_eventfd_signal(Int32(Int(bitPattern: data) - 1)) },
             UnsafeMutableRawPointer(bitPattern: Int(wakeFD) + 1), nil
         )
-        guard dbus_connection_add_filter(raw, { _, message, data in
-            guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-            return Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue().loopFilter(message)
-        }, Unmanaged.passUnretained(self).toOpaque(), nil) != 0 else {
+        guard
+            dbus_connection_add_filter(
+                raw,
+                { _, message, data in
+                    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+                    return Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue().loopFilter(message)
+                }, Unmanaged.passUnretained(self).toOpaque(), nil) != 0
+        else {
             dbus_connection_close(raw)
             dbus_connection_unref(raw)
             Glibc.close(wakeFD)
@@ -281,14 +289,17 @@ final class ConnectionCore: @unchecked Sendable {
                 continuation.resume(returning: .failure(.disconnected()))
                 return
             }
-            let call = PendingCall(id: id, pending: pending, deadline: deadline, what: what,
-                                   continuation: continuation, hook: hook)
+            let call = PendingCall(
+                id: id, pending: pending, deadline: deadline, what: what,
+                continuation: continuation, hook: hook)
             loopCalls[id] = call
             loopCallIDs[pending] = id
-            let notified = dbus_pending_call_set_notify(pending, { pending, data in
-                guard let pending, let data else { return }
-                Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue().loopCompleted(pending)
-            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            let notified = dbus_pending_call_set_notify(
+                pending,
+                { pending, data in
+                    guard let pending, let data else { return }
+                    Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue().loopCompleted(pending)
+                }, Unmanaged.passUnretained(self).toOpaque(), nil)
             if notified == 0 {
                 loopEnd(call, cancelling: true, with: .failure(.outOfMemory("waiting for \(what)")))
             } else if dbus_pending_call_get_completed(pending) != 0 {
@@ -318,9 +329,10 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     private func loopSendNoReply(member: String, argument: String) {
-        guard let message = try? Message.methodCall(
-            destination: DBusMatchRule.busName, path: "/org/freedesktop/DBus",
-            interface: DBusMatchRule.busName, member: member)
+        guard
+            let message = try? Message.methodCall(
+                destination: DBusMatchRule.busName, path: "/org/freedesktop/DBus",
+                interface: DBusMatchRule.busName, member: member)
         else { return }
         guard (try? message.append([.string(argument)])) != nil else { return }
         dbus_message_set_no_reply(message.raw, 1)
@@ -350,7 +362,8 @@ final class ConnectionCore: @unchecked Sendable {
                 let name = message.errorName ?? "org.freedesktop.DBus.Error.Failed"
                 let text = (try? message.arguments())?.first?.string ?? ""
                 if dbus_connection_get_is_connected(raw) == 0 {
-                    result = .failure(.disconnected("the connection to the bus was lost before \(call.what) got a reply"))
+                    result = .failure(
+                        .disconnected("the connection to the bus was lost before \(call.what) got a reply"))
                 } else {
                     result = .failure(.reply(name: name, message: text))
                 }
@@ -358,8 +371,10 @@ final class ConnectionCore: @unchecked Sendable {
                 result = Result { () throws(DBusError) in try message.arguments() }
             }
         } else {
-            result = .failure(DBusError(code: .noReply, name: "org.freedesktop.DBus.Error.NoReply",
-                                        message: "no reply to \(call.what)"))
+            result = .failure(
+                DBusError(
+                    code: .noReply, name: "org.freedesktop.DBus.Error.NoReply",
+                    message: "no reply to \(call.what)"))
         }
         loopEnd(call, cancelling: false, with: result)
     }
@@ -416,13 +431,16 @@ final class ConnectionCore: @unchecked Sendable {
             case .known(let current): owner = current
             case .untracked, .resolving: owner = nil
             }
-            guard rule.matchesHeader(sender: sender, path: path, interface: interface, member: member,
-                                     destination: destination, owner: owner)
+            guard
+                rule.matchesHeader(
+                    sender: sender, path: path, interface: interface, member: member,
+                    destination: destination, owner: owner)
             else { continue }
             guard let values = decoded(), rule.matchesArguments(values) else { continue }
             active.subscription.subject.send(
-                DBusSignal(sender: sender, path: path, interface: interface, member: member,
-                           destination: destination, arguments: values)
+                DBusSignal(
+                    sender: sender, path: path, interface: interface, member: member,
+                    destination: destination, arguments: values)
             )
         }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

@@ -17,7 +17,9 @@ final class Message {
     }
 
     /// A method call, its names checked first.
-    static func methodCall(destination: String?, path: String, interface: String?, member: String) throws(DBusError) -> Message {
+    static func methodCall(
+        destination: String?, path: String, interface: String?, member: String
+    ) throws(DBusError) -> Message {
         if let destination { try Validation.busName(destination, "destination") }
         try Validation.objectPath(path)
         if let interface { try Validation.interface(interface) }

@@ -62,7 +62,9 @@ public struct ComoduleDecoder: PacketDecoder, Hashable {
     ///   - notification: The notification.
     ///   - emit: Called once with the frame; not called on error.
     /// - Throws: ``ComoduleDecodeError`` as ``decode(_:)``.
-    public mutating func decode(_ notification: RawNotification, emit: (ComoduleFrame) -> Void)
+    public mutating func decode(
+        _ notification: RawNotification, emit: (ComoduleFrame) -> Void
+    )
         throws(ComoduleDecodeError)
     {
         emit(try decode(notification))

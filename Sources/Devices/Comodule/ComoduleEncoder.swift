@@ -41,7 +41,9 @@ public enum ComoduleEncoder {
     ///   - property: The property, for its index, width and signedness.
     ///   - kind: The frame type; `.value` when omitted.
     /// - Returns: The frame's bytes.
-    public static func encode(rawInteger raw: Int64, of property: ComoduleProperty, kind: ComoduleFrame.Kind = .value)
+    public static func encode(
+        rawInteger raw: Int64, of property: ComoduleProperty, kind: ComoduleFrame.Kind = .value
+    )
         -> [UInt8]
     {
         frame(

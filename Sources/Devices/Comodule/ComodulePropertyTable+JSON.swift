@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #else
-    import Foundation
+import Foundation
 #endif
 
 /// Loading and saving property tables as JSON files.
@@ -302,7 +302,9 @@ private struct PropertyFile: Codable {
 
     /// The property this entry describes, with presence and type checks.
     func property(position: Int, line: Int?) throws(ComodulePropertyTableError) -> ComoduleProperty {
-        func failure(_ code: ComodulePropertyTableError.Code, _ field: String, _ message: String)
+        func failure(
+            _ code: ComodulePropertyTableError.Code, _ field: String, _ message: String
+        )
             -> ComodulePropertyTableError
         {
             ComodulePropertyTableError(

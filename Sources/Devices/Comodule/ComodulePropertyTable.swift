@@ -33,7 +33,9 @@ public struct ComodulePropertyTable: Sendable, Hashable {
         var identifiers: Set<String> = []
         for (position, property) in properties.enumerated() {
             let line = lines.flatMap { position < $0.count ? $0[position] : nil }
-            func failure(_ code: ComodulePropertyTableError.Code, _ field: String, _ message: String)
+            func failure(
+                _ code: ComodulePropertyTableError.Code, _ field: String, _ message: String
+            )
                 -> ComodulePropertyTableError
             {
                 ComodulePropertyTableError(

@@ -67,7 +67,9 @@ extension DiotDecoder {
     ///   - characteristic: The characteristic that notified.
     /// - Returns: The events, in order.
     /// - Throws: ``DiotDecodeError`` as ``decodeEvents(_:from:emit:)`` does.
-    public func decodeEvents(_ bytes: [UInt8], from characteristic: CharacteristicUUID) throws(DiotDecodeError)
+    public func decodeEvents(
+        _ bytes: [UInt8], from characteristic: CharacteristicUUID
+    ) throws(DiotDecodeError)
         -> [DiotEvent]
     {
         var events: [DiotEvent] = []

@@ -494,11 +494,12 @@ public struct DiotSimulator: NotificationSimulator {
             let raw = value(of: feature, at: seconds, phase: personPhase)
             settings.append(DiotFeatureSetting(index: index, feature: feature, raw: raw))
         }
-        reads.append((
-            DiotGATT.featuresCommand,
-            DiotWire.encode(featureSettings: settings),
-            settings.map(DiotEvent.featureSetting)
-        ))
+        reads.append(
+            (
+                DiotGATT.featuresCommand,
+                DiotWire.encode(featureSettings: settings),
+                settings.map(DiotEvent.featureSetting)
+            ))
         var bindings: [(channel: DiotChannel, feature: DiotFeature)] = []
         var rates: [(channel: DiotChannel, milliseconds: UInt32)] = []
         for binding in configuration.bindings {
@@ -509,16 +510,18 @@ public struct DiotSimulator: NotificationSimulator {
                 rates.append((binding.channel, UInt32(milliseconds)))
             }
         }
-        reads.append((
-            DiotGATT.channelsCommand,
-            DiotWire.encode(channelBindings: bindings),
-            bindings.map { DiotEvent.channelBinding(channel: $0.channel, feature: $0.feature) }
-        ))
-        reads.append((
-            DiotGATT.ratesCommand,
-            DiotWire.encode(channelRates: rates),
-            rates.map { DiotEvent.channelRate(channel: $0.channel, milliseconds: $0.milliseconds) }
-        ))
+        reads.append(
+            (
+                DiotGATT.channelsCommand,
+                DiotWire.encode(channelBindings: bindings),
+                bindings.map { DiotEvent.channelBinding(channel: $0.channel, feature: $0.feature) }
+            ))
+        reads.append(
+            (
+                DiotGATT.ratesCommand,
+                DiotWire.encode(channelRates: rates),
+                rates.map { DiotEvent.channelRate(channel: $0.channel, milliseconds: $0.milliseconds) }
+            ))
         let line = "[\(nominal / 1_000_000) ms] ble: connected, \(rates.count) channels, battery \(battery)%"
         reads.append((DiotGATT.debugLog, Array(line.utf8) + [0x0D, 0x0A], [.debugLog(line)]))
         for (characteristic, bytes, events) in reads {

@@ -44,7 +44,9 @@ public struct FjordenDecoder: PacketDecoder, Hashable {
     ///   - notification: The notification.
     ///   - emit: Called once with the value; not called on error.
     /// - Throws: ``FjordenDecodeError`` as ``decode(_:)``.
-    public mutating func decode(_ notification: RawNotification, emit: (FjordenValue) -> Void)
+    public mutating func decode(
+        _ notification: RawNotification, emit: (FjordenValue) -> Void
+    )
         throws(FjordenDecodeError)
     {
         emit(try decode(notification))

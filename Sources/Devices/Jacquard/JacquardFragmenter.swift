@@ -29,7 +29,9 @@ public enum JacquardFragmenter {
     ///   - maximumLength: The largest fragment, at least 12 bytes (checked
     ///     with `precondition`); 64 by default.
     /// - Returns: One or more fragments of at most `maximumLength` bytes.
-    public static func fragments(of message: [UInt8], maximumLength: Int = JacquardGATT.maximumFragmentLength)
+    public static func fragments(
+        of message: [UInt8], maximumLength: Int = JacquardGATT.maximumFragmentLength
+    )
         -> [[UInt8]]
     {
         precondition(maximumLength >= 12, "a fragment must hold the header and a 10-byte length")

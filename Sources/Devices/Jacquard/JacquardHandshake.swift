@@ -42,8 +42,9 @@ public enum JacquardHandshake {
     public static func deviceInfo(id: UInt32) -> [[UInt8]] {
         var info = JacquardProtobufWriter()
         info.writeVarintField(1, 0)
-        return request(domain: baseDomain, opcode: deviceInfoOpcode, id: id, componentID: 0, extensionNumber: 103,
-                       payload: info)
+        return request(
+            domain: baseDomain, opcode: deviceInfoOpcode, id: id, componentID: 0, extensionNumber: 103,
+            payload: info)
     }
 
     /// A configuration write of the BLE notification queue depth
@@ -62,13 +63,16 @@ public enum JacquardHandshake {
         var channel = JacquardProtobufWriter()
         channel.writeVarintField(1, 1)
         channel.writeVarintField(2, 0)
-        return request(domain: gearDomain, opcode: gearDataOpcode, id: id, componentID: component,
-                       extensionNumber: 907, payload: channel)
+        return request(
+            domain: gearDomain, opcode: gearDataOpcode, id: id, componentID: component,
+            extensionNumber: 907, payload: channel)
     }
 
     /// A request envelope with an optional extension, fragmented.
-    static func request(domain: UInt64, opcode: UInt64, id: UInt32, componentID: UInt32? = nil,
-                        extensionNumber: Int? = nil, payload: JacquardProtobufWriter? = nil) -> [[UInt8]] {
+    static func request(
+        domain: UInt64, opcode: UInt64, id: UInt32, componentID: UInt32? = nil,
+        extensionNumber: Int? = nil, payload: JacquardProtobufWriter? = nil
+    ) -> [[UInt8]] {
         var message = JacquardProtobufWriter()
         message.writeVarintField(1, domain)
         message.writeVarintField(2, opcode)

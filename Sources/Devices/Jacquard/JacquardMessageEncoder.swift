@@ -137,7 +137,9 @@ public enum JacquardMessageEncoder {
     ///
     /// - Parameter value: A value; an IMU sample becomes a one-sample raw-data notification.
     /// - Returns: The characteristic and its notifications, in order.
-    public static func notifications(for value: JacquardValue) -> (
+    public static func notifications(
+        for value: JacquardValue
+    ) -> (
         characteristic: JacquardCharacteristic, values: [[UInt8]]
     ) {
         if case .imuSample(let sample) = value {

@@ -185,7 +185,9 @@ enum JacquardMessageParser {
 
     /// Decodes a BatteryStatus payload (extension 121).
     @inlinable
-    static func parseBatteryStatus(_ payload: UnsafeRawBufferPointer) throws(JacquardProtobufError)
+    static func parseBatteryStatus(
+        _ payload: UnsafeRawBufferPointer
+    ) throws(JacquardProtobufError)
         -> JacquardBatteryStatus
     {
         var level: UInt32 = 0

@@ -48,7 +48,9 @@ public struct ObviousDecoder: PacketDecoder, Hashable {
     ///   - notification: The notification.
     ///   - emit: Called once with the message; not called on error.
     /// - Throws: ``ObviousDecodeError`` as ``decode(_:)``.
-    public mutating func decode(_ notification: RawNotification, emit: (ObviousMessage) -> Void)
+    public mutating func decode(
+        _ notification: RawNotification, emit: (ObviousMessage) -> Void
+    )
         throws(ObviousDecodeError)
     {
         emit(try decode(notification))

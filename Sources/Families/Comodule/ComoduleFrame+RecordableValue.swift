@@ -9,48 +9,59 @@ public import Recording
 /// `<identifier>/error`.
 extension ComoduleFrame: RecordableValue {
     /// `tlm/msg/RangeValue`: the value first, so it sits at a fixed payload offset.
-    public static let rangeSchema = MessageSchema(name: "tlm/msg/RangeValue", text: """
-        # A range property's value: raw integer × step + lower bound, in unit.
-        float64 value
-        uint16 index
-        string identifier
-        string unit
-        """)
+    public static let rangeSchema = MessageSchema(
+        name: "tlm/msg/RangeValue",
+        text: """
+            # A range property's value: raw integer × step + lower bound, in unit.
+            float64 value
+            uint16 index
+            string identifier
+            string unit
+            """)
     /// `tlm/msg/StateValue`.
-    public static let stateSchema = MessageSchema(name: "tlm/msg/StateValue", text: """
-        # A states property: the index into its state list and the state's identifier.
-        uint32 state_index
-        string state
-        uint16 index
-        string identifier
-        """)
+    public static let stateSchema = MessageSchema(
+        name: "tlm/msg/StateValue",
+        text: """
+            # A states property: the index into its state list and the state's identifier.
+            uint32 state_index
+            string state
+            uint16 index
+            string identifier
+            """)
     /// `tlm/msg/RawValue`.
-    public static let rawSchema = MessageSchema(name: "tlm/msg/RawValue", text: """
-        # A raw property: up to 8 bytes.
-        uint8[] data
-        uint16 index
-        string identifier
-        """)
+    public static let rawSchema = MessageSchema(
+        name: "tlm/msg/RawValue",
+        text: """
+            # A raw property: up to 8 bytes.
+            uint8[] data
+            uint16 index
+            string identifier
+            """)
     /// `tlm/msg/ComoduleWriteAck`.
-    public static let writeAckSchema = MessageSchema(name: "tlm/msg/ComoduleWriteAck", text: """
-        # A write was acknowledged; value_json is the value written, as JSON.
-        uint16 index
-        string identifier
-        string value_json
-        """)
+    public static let writeAckSchema = MessageSchema(
+        name: "tlm/msg/ComoduleWriteAck",
+        text: """
+            # A write was acknowledged; value_json is the value written, as JSON.
+            uint16 index
+            string identifier
+            string value_json
+            """)
     /// `tlm/msg/ComoduleError`.
-    public static let errorSchema = MessageSchema(name: "tlm/msg/ComoduleError", text: """
-        uint64 error_code
-        uint16 index
-        string identifier
-        """)
+    public static let errorSchema = MessageSchema(
+        name: "tlm/msg/ComoduleError",
+        text: """
+            uint64 error_code
+            uint16 index
+            string identifier
+            """)
 
     public var streamKey: Int {
-        let kindOffset = switch kind {
-        case .value: 0
-        case .writeAcknowledged: 1
-        case .error: 2
-        }
+        let kindOffset =
+            switch kind {
+            case .value: 0
+            case .writeAcknowledged: 1
+            case .error: 2
+            }
         // A property's value stream differs by type; a table never changes a
         // property's type within a session, so the index and kind suffice.
         return Int(index) * 3 + kindOffset
@@ -61,7 +72,8 @@ extension ComoduleFrame: RecordableValue {
         case .value:
             switch value {
             case .range?:
-                RecordedStream(name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : unit, isNumeric: true)
+                RecordedStream(
+                    name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : unit, isNumeric: true)
             case .state?:
                 RecordedStream(name: identifier, schema: Self.stateSchema)
             case .raw?, nil:

@@ -19,8 +19,10 @@ extension FamilyDescriptor {
         streamNames: ComodulePropertyTable.default.properties.flatMap {
             [$0.identifier, $0.identifier + "/write_ack", $0.identifier + "/error"]
         },
-        schemas: [ComoduleFrame.rangeSchema, ComoduleFrame.stateSchema, ComoduleFrame.rawSchema,
-                  ComoduleFrame.writeAckSchema, ComoduleFrame.errorSchema],
+        schemas: [
+            ComoduleFrame.rangeSchema, ComoduleFrame.stateSchema, ComoduleFrame.rawSchema,
+            ComoduleFrame.writeAckSchema, ComoduleFrame.errorSchema,
+        ],
         advertisement: AdvertisementMatch(services: [ComoduleGATT.service]),
         capture: CaptureProfile(family: .comodule, notified: [ComoduleGATT.propertyStream]),
         simulator: { request in

@@ -23,67 +23,83 @@ public import Recording
 /// 257…263 for the other events.
 extension DiotEvent: RecordableValue {
     /// The `tlm/msg/DiotSample` schema.
-    public static let sampleSchema = MessageSchema(name: "tlm/msg/DiotSample", text: """
-        # One DIoT data-channel record (5 bytes on the wire: feature code, 4 value bytes).
-        # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
-        uint8 channel
-        uint8 index
-        uint8 feature_code
-        uint8 value_type
-        uint32 raw
-        float64 value
-        """)
+    public static let sampleSchema = MessageSchema(
+        name: "tlm/msg/DiotSample",
+        text: """
+            # One DIoT data-channel record (5 bytes on the wire: feature code, 4 value bytes).
+            # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
+            uint8 channel
+            uint8 index
+            uint8 feature_code
+            uint8 value_type
+            uint32 raw
+            float64 value
+            """)
 
     /// The `tlm/msg/DiotChannelEmpty` schema.
-    public static let channelEmptySchema = MessageSchema(name: "tlm/msg/DiotChannelEmpty", text: """
-        # A DIoT data channel reported that it has no feature bound.
-        uint8 channel
-        """)
+    public static let channelEmptySchema = MessageSchema(
+        name: "tlm/msg/DiotChannelEmpty",
+        text: """
+            # A DIoT data channel reported that it has no feature bound.
+            uint8 channel
+            """)
 
     /// The `tlm/msg/DiotFeatureSetting` schema.
-    public static let featureSettingSchema = MessageSchema(name: "tlm/msg/DiotFeatureSetting", text: """
-        # One record of a DIoT C001 features reply (data-channel record layout, no channel).
-        # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
-        uint8 index
-        uint8 feature_code
-        uint8 value_type
-        uint32 raw
-        float64 value
-        """)
+    public static let featureSettingSchema = MessageSchema(
+        name: "tlm/msg/DiotFeatureSetting",
+        text: """
+            # One record of a DIoT C001 features reply (data-channel record layout, no channel).
+            # value_type: 0 float, 1 int, 2 bool, 3 date, 255 unknown feature code.
+            uint8 index
+            uint8 feature_code
+            uint8 value_type
+            uint32 raw
+            float64 value
+            """)
 
     /// The `tlm/msg/DiotChannelBinding` schema.
-    public static let channelBindingSchema = MessageSchema(name: "tlm/msg/DiotChannelBinding", text: """
-        # One pair of a DIoT C002 channels reply: the feature bound to a data channel (0 = none).
-        uint8 channel
-        uint8 feature_code
-        string feature
-        """)
+    public static let channelBindingSchema = MessageSchema(
+        name: "tlm/msg/DiotChannelBinding",
+        text: """
+            # One pair of a DIoT C002 channels reply: the feature bound to a data channel (0 = none).
+            uint8 channel
+            uint8 feature_code
+            string feature
+            """)
 
     /// The `tlm/msg/DiotChannelRate` schema.
-    public static let channelRateSchema = MessageSchema(name: "tlm/msg/DiotChannelRate", text: """
-        # One entry of a DIoT C003 rates reply: a data channel's period in milliseconds (0 = auto).
-        uint8 channel
-        uint32 milliseconds
-        """)
+    public static let channelRateSchema = MessageSchema(
+        name: "tlm/msg/DiotChannelRate",
+        text: """
+            # One entry of a DIoT C003 rates reply: a data channel's period in milliseconds (0 = auto).
+            uint8 channel
+            uint32 milliseconds
+            """)
 
     /// The `tlm/msg/DiotBattery` schema.
-    public static let batterySchema = MessageSchema(name: "tlm/msg/DiotBattery", text: """
-        # DIoT battery level (2A19) in percent, 0…100.
-        uint8 percent
-        """)
+    public static let batterySchema = MessageSchema(
+        name: "tlm/msg/DiotBattery",
+        text: """
+            # DIoT battery level (2A19) in percent, 0…100.
+            uint8 percent
+            """)
 
     /// The `tlm/msg/DiotChipId` schema.
-    public static let chipIDSchema = MessageSchema(name: "tlm/msg/DiotChipId", text: """
-        # DIoT chip identifier (FFD1): the raw bytes and their lower-case hex.
-        uint8[] id
-        string hex
-        """)
+    public static let chipIDSchema = MessageSchema(
+        name: "tlm/msg/DiotChipId",
+        text: """
+            # DIoT chip identifier (FFD1): the raw bytes and their lower-case hex.
+            uint8[] id
+            string hex
+            """)
 
     /// The `tlm/msg/DiotDebugLog` schema.
-    public static let debugLogSchema = MessageSchema(name: "tlm/msg/DiotDebugLog", text: """
-        # One ASCII line of the DIoT debug command-line log (FF71).
-        string line
-        """)
+    public static let debugLogSchema = MessageSchema(
+        name: "tlm/msg/DiotDebugLog",
+        text: """
+            # One ASCII line of the DIoT debug command-line log (FF71).
+            string line
+            """)
 
     /// The `value_type` field's code for a value type.
     public static func valueTypeCode(_ type: DiotValueType?) -> UInt8 {
@@ -113,8 +129,9 @@ extension DiotEvent: RecordableValue {
     public var streamSpec: RecordedStream {
         switch self {
         case .record(let record):
-            RecordedStream(name: record.feature.topicName, schema: Self.sampleSchema, unit: record.feature.unit,
-                           isNumeric: true)
+            RecordedStream(
+                name: record.feature.topicName, schema: Self.sampleSchema, unit: record.feature.unit,
+                isNumeric: true)
         case .channelEmpty:
             RecordedStream(name: "channel_empty", kind: .event, schema: Self.channelEmptySchema)
         case .featureSetting:

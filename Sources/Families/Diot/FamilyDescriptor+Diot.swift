@@ -23,11 +23,15 @@ extension FamilyDescriptor {
         summary: "Daatrics DIoT sensors: nine data channels of 5-byte feature records",
         decoder: { _ in DiotDecoder() },
         streamNames: (0...255).map { DiotFeature(rawValue: UInt8($0)).topicName }
-            + ["channel_empty", "features", "channel_map", "channel_rates", "battery", "device_information",
-               "chip_id", "debug_log"],
-        schemas: [DiotEvent.sampleSchema, DiotEvent.channelEmptySchema, DiotEvent.featureSettingSchema,
-                  DiotEvent.channelBindingSchema, DiotEvent.channelRateSchema, DiotEvent.batterySchema,
-                  DiotEvent.chipIDSchema, DiotEvent.debugLogSchema],
+            + [
+                "channel_empty", "features", "channel_map", "channel_rates", "battery", "device_information",
+                "chip_id", "debug_log",
+            ],
+        schemas: [
+            DiotEvent.sampleSchema, DiotEvent.channelEmptySchema, DiotEvent.featureSettingSchema,
+            DiotEvent.channelBindingSchema, DiotEvent.channelRateSchema, DiotEvent.batterySchema,
+            DiotEvent.chipIDSchema, DiotEvent.debugLogSchema,
+        ],
         advertisement: AdvertisementMatch(
             fallbackServices: [DiotGATT.dataService],
             identify: { manufacturerData in
@@ -39,17 +43,22 @@ extension FamilyDescriptor {
         capture: CaptureProfile(
             family: .diot,
             notified: DiotGATT.dataCharacteristics
-                + [DiotGATT.featuresCommand, DiotGATT.channelsCommand, DiotGATT.ratesCommand,
-                   DiotGATT.batteryLevel, DiotGATT.debugLog],
-            read: [DiotGATT.batteryLevel, DiotGATT.chipID, DiotGATT.manufacturerName, DiotGATT.modelNumber,
-                   DiotGATT.hardwareRevision, DiotGATT.firmwareRevision, DiotGATT.softwareRevision],
+                + [
+                    DiotGATT.featuresCommand, DiotGATT.channelsCommand, DiotGATT.ratesCommand,
+                    DiotGATT.batteryLevel, DiotGATT.debugLog,
+                ],
+            read: [
+                DiotGATT.batteryLevel, DiotGATT.chipID, DiotGATT.manufacturerName, DiotGATT.modelNumber,
+                DiotGATT.hardwareRevision, DiotGATT.firmwareRevision, DiotGATT.softwareRevision,
+            ],
             startupWrites: [DiotCommand.fetchFeatures, .fetchChannels, .fetchRates].map {
                 CaptureProfile.Write(characteristic: $0.characteristic, bytes: $0.bytes)
             }),
         simulator: { request in
             if let rate = request.rate {
-                DiotSimulator(seed: request.seed,
-                              configuration: request.faults ? .stressed(.imu(rate: rate)) : .imu(rate: rate))
+                DiotSimulator(
+                    seed: request.seed,
+                    configuration: request.faults ? .stressed(.imu(rate: rate)) : .imu(rate: rate))
             } else {
                 DiotSimulator(seed: request.seed, configuration: request.faults ? .stress : .default)
             }

@@ -6,21 +6,27 @@ public import Recording
 /// (`tlm/msg/BatteryLevel`) and device information strings on
 /// `device_information` (`tlm/msg/DeviceInformation`).
 extension FjordenValue: RecordableValue {
-    public static let gripSchema = MessageSchema(name: "tlm/msg/FjordenGripEvent", text: """
-        # A grip event; repeat_count is the number of dial detents (1 when the packet has no count byte).
-        uint8 code
-        string event
-        uint8 repeat_count
-        """)
-    public static let batterySchema = MessageSchema(name: "tlm/msg/BatteryLevel", text: """
-        # Battery level in percent; is_low below 30.
-        uint8 percent
-        bool is_low
-        """)
-    public static let deviceInformationSchema = MessageSchema(name: "tlm/msg/DeviceInformation", text: """
-        string field
-        string value
-        """)
+    public static let gripSchema = MessageSchema(
+        name: "tlm/msg/FjordenGripEvent",
+        text: """
+            # A grip event; repeat_count is the number of dial detents (1 when the packet has no count byte).
+            uint8 code
+            string event
+            uint8 repeat_count
+            """)
+    public static let batterySchema = MessageSchema(
+        name: "tlm/msg/BatteryLevel",
+        text: """
+            # Battery level in percent; is_low below 30.
+            uint8 percent
+            bool is_low
+            """)
+    public static let deviceInformationSchema = MessageSchema(
+        name: "tlm/msg/DeviceInformation",
+        text: """
+            string field
+            string value
+            """)
 
     public var streamKey: Int {
         switch self {

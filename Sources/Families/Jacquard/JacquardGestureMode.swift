@@ -15,9 +15,13 @@ final class JacquardGestureMode: CaptureReaction {
         }
         var writes: [CaptureProfile.Write] = []
         for component in attached {
-            for message in [JacquardHandshake.gestureMode(component: component, id: takeID()),
-                            JacquardHandshake.queueDepth(14, id: takeID())] {
-                writes += message.map { CaptureProfile.Write(characteristic: JacquardGATT.command, bytes: $0, type: "request") }
+            for message in [
+                JacquardHandshake.gestureMode(component: component, id: takeID()),
+                JacquardHandshake.queueDepth(14, id: takeID()),
+            ] {
+                writes += message.map {
+                    CaptureProfile.Write(characteristic: JacquardGATT.command, bytes: $0, type: "request")
+                }
             }
         }
         return writes

@@ -1,5 +1,5 @@
-import Foundation
 public import Devices
+import Foundation
 public import Recording
 
 /// How Jacquard values are recorded: one stream per kind of value
@@ -9,70 +9,90 @@ public import Recording
 extension JacquardValue: RecordableValue {
     /// The schemas, by stream name.
     public static let schemas: [String: MessageSchema] = [
-        "gesture": MessageSchema(name: "tlm/msg/JacquardGesture", text: """
-            # A gesture (inference event); gesture is the SDK name, empty for an unknown id.
-            int32 gesture_id
-            string gesture
-            uint32 component_id
-            uint32 timestamp_ticks
-            """),
-        "touch": MessageSchema(name: "tlm/msg/JacquardTouch", text: """
-            # A touch frame: proximity and 12 line intensities (0...128); sequence gaps are normal.
-            uint32 sequence
-            uint8 proximity
-            uint8[12] lines
-            uint32 component_id
-            uint32 timestamp_ticks
-            """),
-        "imu": MessageSchema(name: "tlm/msg/JacquardImu", text: """
-            # One IMU sample in raw counts (scaling depends on the session's range settings).
-            uint8 sensor_id
-            int16 accel_x
-            int16 accel_y
-            int16 accel_z
-            int16 gyro_x
-            int16 gyro_y
-            int16 gyro_z
-            uint32 timestamp_ticks
-            """),
-        "battery": MessageSchema(name: "tlm/msg/JacquardBattery", text: """
-            uint32 battery_level
-            string charging_status
-            int32 charging_status_code
-            """),
-        "attached": MessageSchema(name: "tlm/msg/JacquardAttached", text: """
-            bool attach_state
-            uint32 vendor_id
-            uint32 product_id
-            uint32 component_id
-            """),
-        "disconnect": MessageSchema(name: "tlm/msg/JacquardDisconnect", text: """
-            bool reconnect
-            """),
-        "error": MessageSchema(name: "tlm/msg/JacquardError", text: """
-            uint32 device
-            uint32 subsystem
-            uint32 errorcode
-            """),
-        "response": MessageSchema(name: "tlm/msg/JacquardResponse", text: """
-            # A response envelope; payload_json is the Hello/DeviceInfo/BatteryStatus payload as JSON, or empty.
-            uint32 id
-            string status
-            int32 status_code
-            uint32 component_id
-            string payload_json
-            """),
-        "notification": MessageSchema(name: "tlm/msg/JacquardNotification", text: """
-            # A notification envelope whose payload the decoder does not know.
-            string domain
-            int32 domain_code
-            int32 opcode
-            uint32 component_id
-            """),
+        "gesture": MessageSchema(
+            name: "tlm/msg/JacquardGesture",
+            text: """
+                # A gesture (inference event); gesture is the SDK name, empty for an unknown id.
+                int32 gesture_id
+                string gesture
+                uint32 component_id
+                uint32 timestamp_ticks
+                """),
+        "touch": MessageSchema(
+            name: "tlm/msg/JacquardTouch",
+            text: """
+                # A touch frame: proximity and 12 line intensities (0...128); sequence gaps are normal.
+                uint32 sequence
+                uint8 proximity
+                uint8[12] lines
+                uint32 component_id
+                uint32 timestamp_ticks
+                """),
+        "imu": MessageSchema(
+            name: "tlm/msg/JacquardImu",
+            text: """
+                # One IMU sample in raw counts (scaling depends on the session's range settings).
+                uint8 sensor_id
+                int16 accel_x
+                int16 accel_y
+                int16 accel_z
+                int16 gyro_x
+                int16 gyro_y
+                int16 gyro_z
+                uint32 timestamp_ticks
+                """),
+        "battery": MessageSchema(
+            name: "tlm/msg/JacquardBattery",
+            text: """
+                uint32 battery_level
+                string charging_status
+                int32 charging_status_code
+                """),
+        "attached": MessageSchema(
+            name: "tlm/msg/JacquardAttached",
+            text: """
+                bool attach_state
+                uint32 vendor_id
+                uint32 product_id
+                uint32 component_id
+                """),
+        "disconnect": MessageSchema(
+            name: "tlm/msg/JacquardDisconnect",
+            text: """
+                bool reconnect
+                """),
+        "error": MessageSchema(
+            name: "tlm/msg/JacquardError",
+            text: """
+                uint32 device
+                uint32 subsystem
+                uint32 errorcode
+                """),
+        "response": MessageSchema(
+            name: "tlm/msg/JacquardResponse",
+            text: """
+                # A response envelope; payload_json is the Hello/DeviceInfo/BatteryStatus payload as JSON, or empty.
+                uint32 id
+                string status
+                int32 status_code
+                uint32 component_id
+                string payload_json
+                """),
+        "notification": MessageSchema(
+            name: "tlm/msg/JacquardNotification",
+            text: """
+                # A notification envelope whose payload the decoder does not know.
+                string domain
+                int32 domain_code
+                int32 opcode
+                uint32 component_id
+                """),
     ]
 
-    private static let names = ["gesture", "touch", "imu", "battery", "attached", "disconnect", "error",
-                                "response", "notification"]
+    private static let names = [
+        "gesture", "touch", "imu", "battery", "attached", "disconnect", "error",
+        "response", "notification",
+    ]
 
     public var streamKey: Int {
         switch self {
@@ -134,12 +154,13 @@ extension JacquardValue: RecordableValue {
             cdr.write(response.componentID)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let payload: Data? = switch response.payload {
-            case .hello(let hello)?: try? encoder.encode(["hello": hello])
-            case .deviceInfo(let info)?: try? encoder.encode(["device_info": info])
-            case .batteryStatus(let battery)?: try? encoder.encode(["battery_status": battery])
-            case nil: nil
-            }
+            let payload: Data? =
+                switch response.payload {
+                case .hello(let hello)?: try? encoder.encode(["hello": hello])
+                case .deviceInfo(let info)?: try? encoder.encode(["device_info": info])
+                case .batteryStatus(let battery)?: try? encoder.encode(["battery_status": battery])
+                case nil: nil
+                }
             cdr.write(payload.map { String(decoding: $0, as: UTF8.self) } ?? "")
         case .notification(let notification):
             cdr.write(notification.domain.description)

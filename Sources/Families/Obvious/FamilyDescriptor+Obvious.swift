@@ -11,8 +11,10 @@ extension FamilyDescriptor {
         summary: "Obvious feature management: feature status and firmware upgrades",
         decoder: { _ in ObviousDecoder() },
         streamNames: ["feature_status", "firmware_version", "upgrade_progress", "upgrade_status"],
-        schemas: [ObviousMessage.featureStatusSchema, ObviousMessage.firmwareSchema, ObviousMessage.progressSchema,
-                  ObviousMessage.statusSchema],
+        schemas: [
+            ObviousMessage.featureStatusSchema, ObviousMessage.firmwareSchema, ObviousMessage.progressSchema,
+            ObviousMessage.statusSchema,
+        ],
         advertisement: AdvertisementMatch(services: [ObviousGATT.service]),
         capture: CaptureProfile(family: .obvious, notified: [ObviousGATT.data]),
         simulator: { request in

@@ -7,26 +7,34 @@ public import Recording
 /// and flagged), and upgrade progress and status on `upgrade_progress` and
 /// `upgrade_status`.
 extension ObviousMessage: RecordableValue {
-    public static let featureStatusSchema = MessageSchema(name: "tlm/msg/ObviousFeatureStatus", text: """
-        # Feature status records; entry i of each array belongs to the same feature.
-        # toggles: unknown, unsupported, deactivated or activated; a disabled feature is locked.
-        uint16[] feature_ids
-        bool[] enabled
-        string[] toggles
-        """)
-    public static let firmwareSchema = MessageSchema(name: "tlm/msg/FirmwareVersion", text: """
-        # Decimal-packed version code major*1000000 + minor*1000 + patch; valid is false when a part is out of 0...999.
-        int64 code
-        bool valid
-        string version
-        """)
-    public static let progressSchema = MessageSchema(name: "tlm/msg/UpgradeProgress", text: """
-        uint8 percent
-        """)
-    public static let statusSchema = MessageSchema(name: "tlm/msg/UpgradeStatus", text: """
-        uint8 code
-        string status
-        """)
+    public static let featureStatusSchema = MessageSchema(
+        name: "tlm/msg/ObviousFeatureStatus",
+        text: """
+            # Feature status records; entry i of each array belongs to the same feature.
+            # toggles: unknown, unsupported, deactivated or activated; a disabled feature is locked.
+            uint16[] feature_ids
+            bool[] enabled
+            string[] toggles
+            """)
+    public static let firmwareSchema = MessageSchema(
+        name: "tlm/msg/FirmwareVersion",
+        text: """
+            # Decimal-packed version code major*1000000 + minor*1000 + patch; valid is false when a part is out of 0...999.
+            int64 code
+            bool valid
+            string version
+            """)
+    public static let progressSchema = MessageSchema(
+        name: "tlm/msg/UpgradeProgress",
+        text: """
+            uint8 percent
+            """)
+    public static let statusSchema = MessageSchema(
+        name: "tlm/msg/UpgradeStatus",
+        text: """
+            uint8 code
+            string status
+            """)
 
     public var streamKey: Int {
         switch self {

@@ -16,10 +16,12 @@ public struct DerivedValue: Sendable, Hashable {
     public var logTime: UInt64
 
     /// The schema derived streams are recorded with: `tlm/msg/DerivedValue`, one `float64 value`.
-    public static let schema = MessageSchema(name: "tlm/msg/DerivedValue", text: """
-        # A value a tlm pipeline derived from device streams with Streams operators (docs/pipelines.md).
-        float64 value
-        """)
+    public static let schema = MessageSchema(
+        name: "tlm/msg/DerivedValue",
+        text: """
+            # A value a tlm pipeline derived from device streams with Streams operators (docs/pipelines.md).
+            float64 value
+            """)
 
     /// The CDR message of a value (header included).
     ///

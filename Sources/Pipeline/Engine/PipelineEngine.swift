@@ -61,8 +61,10 @@ public final class PipelineEngine {
         if let recorder {
             for stream in pipeline.derived where stream.isRecorded {
                 guard let index = position[stream.name] else { continue }
-                nodes[index].handle = try recorder.addStream(StreamDescriptor(
-                    topic: stream.topic, kind: .typed, schema: DerivedValue.schema, unit: stream.unit, isNumeric: true))
+                nodes[index].handle = try recorder.addStream(
+                    StreamDescriptor(
+                        topic: stream.topic, kind: .typed, schema: DerivedValue.schema, unit: stream.unit,
+                        isNumeric: true))
             }
         }
     }
@@ -231,16 +233,26 @@ public final class PipelineEngine {
                 do {
                     definition = try ROS2MessageDefinition(parsing: schema.text)
                 } catch {
-                    throw RecordingError(.invalidConfiguration, PipelineError(.runtime, at: input.location,
-                        "cannot read schema \(schema.name) of \(topic): \(error.message)").description)
+                    throw RecordingError(
+                        .invalidConfiguration,
+                        PipelineError(
+                            .runtime, at: input.location,
+                            "cannot read schema \(schema.name) of \(topic): \(error.message)"
+                        ).description)
                 }
                 let numeric = definition.fields.filter { $0.arrayLength == nil && $0.type.isNumeric }.map(\.name)
-                guard let index = definition.fields.firstIndex(where: { $0.name == field }), numeric.contains(field) else {
-                    throw RecordingError(.invalidConfiguration, PipelineError(.runtime, at: input.location,
-                        "field '\(field)' is not a numeric field of \(topic) (\(schema.name); numeric fields: "
-                        + (numeric.isEmpty ? "none" : numeric.joined(separator: ", ")) + ")").description)
+                guard let index = definition.fields.firstIndex(where: { $0.name == field }), numeric.contains(field)
+                else {
+                    throw RecordingError(
+                        .invalidConfiguration,
+                        PipelineError(
+                            .runtime, at: input.location,
+                            "field '\(field)' is not a numeric field of \(topic) (\(schema.name); numeric fields: "
+                                + (numeric.isEmpty ? "none" : numeric.joined(separator: ", ")) + ")"
+                        ).description)
                 }
-                found.append(Route(node: nodeIndex, input: inputIndex, extractor: .field(index), definition: definition))
+                found.append(
+                    Route(node: nodeIndex, input: inputIndex, extractor: .field(index), definition: definition))
             }
         }
         routes[topic] = found
@@ -254,13 +266,14 @@ public final class PipelineEngine {
         var order: [DerivedStream] = []
         var remaining = streams
         while !remaining.isEmpty {
-            let ready = remaining.firstIndex { stream in
-                stream.source.inputs.allSatisfy { input in
-                    !input.pattern.text.hasPrefix(DerivedStream.topicPrefix)
-                        || placed.contains(String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count)))
-                        || !streams.contains { $0.topic == input.pattern.text }
-                }
-            } ?? 0
+            let ready =
+                remaining.firstIndex { stream in
+                    stream.source.inputs.allSatisfy { input in
+                        !input.pattern.text.hasPrefix(DerivedStream.topicPrefix)
+                            || placed.contains(String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count)))
+                            || !streams.contains { $0.topic == input.pattern.text }
+                    }
+                } ?? 0
             let stream = remaining.remove(at: ready)
             placed.insert(stream.name)
             order.append(stream)

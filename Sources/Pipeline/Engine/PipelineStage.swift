@@ -29,7 +29,9 @@ final class MapStage: PipelineStage {
         self.offset = offset
     }
     var deadline: UInt64? { nil }
-    func receive(_ value: Double, at time: UInt64) -> [TimedValue] { [TimedValue(value: value * scale + offset, time: time)] }
+    func receive(_ value: Double, at time: UInt64) -> [TimedValue] {
+        [TimedValue(value: value * scale + offset, time: time)]
+    }
     func fire() -> [TimedValue] { [] }
     func finish(at time: UInt64) -> [TimedValue] { [] }
 }
@@ -161,7 +163,9 @@ where Machine.Input == Double, Machine.Instant == LogInstant, Machine.UpstreamFa
         case .none: break
         case .one(let value): if let number = output(value) { emitted.append(TimedValue(value: number, time: time)) }
         case .many(let values):
-            for value in values { if let number = output(value) { emitted.append(TimedValue(value: number, time: time)) } }
+            for value in values {
+                if let number = output(value) { emitted.append(TimedValue(value: number, time: time)) }
+            }
         }
         switch action.timer {
         case .keep: break
@@ -192,7 +196,9 @@ extension DerivedStream.Operator {
         case .chunked(let count?, nil, let reduction):
             ChunksOfCountStage(count: count, reduction: reduction)
         case .chunked(let count, let every, let reduction):
-            ClockedStage(ChunkedByTimeStateMachine<Double, Never, LogInstant>(interval: every ?? .seconds(1), count: count)) {
+            ClockedStage(
+                ChunkedByTimeStateMachine<Double, Never, LogInstant>(interval: every ?? .seconds(1), count: count)
+            ) {
                 reduction.reduce($0)
             }
         }

@@ -26,7 +26,9 @@ extension PipelineLoader {
     }
 
     /// A mapping's entries, checked against the allowed keys (unknown and duplicate keys are errors).
-    func mapping(_ node: Node, _ what: String, allowed: [String]) throws(PipelineError) -> [String: (key: Node, value: Node)] {
+    func mapping(
+        _ node: Node, _ what: String, allowed: [String]
+    ) throws(PipelineError) -> [String: (key: Node, value: Node)] {
         guard case .mapping(let mapping) = node else { throw wrongType(node, expected: "a mapping", for: what) }
         var entries: [String: (key: Node, value: Node)] = [:]
         for (key, value) in mapping {
@@ -35,8 +37,9 @@ extension PipelineLoader {
             }
             let name = scalar.string
             guard allowed.contains(name) else {
-                throw PipelineError(.unknownKey, at: location(key),
-                                    "unknown key '\(name)' in \(what) (expected one of: \(allowed.joined(separator: ", ")))")
+                throw PipelineError(
+                    .unknownKey, at: location(key),
+                    "unknown key '\(name)' in \(what) (expected one of: \(allowed.joined(separator: ", ")))")
             }
             if entries[name] != nil {
                 throw PipelineError(.duplicate, at: location(key), "duplicate key '\(name)' in \(what)")
@@ -47,8 +50,10 @@ extension PipelineLoader {
     }
 
     /// A required entry of a mapping.
-    func required(_ entries: [String: (key: Node, value: Node)], _ key: String, in what: String, at node: Node,
-                  expected: String) throws(PipelineError) -> Node {
+    func required(
+        _ entries: [String: (key: Node, value: Node)], _ key: String, in what: String, at node: Node,
+        expected: String
+    ) throws(PipelineError) -> Node {
         guard let entry = entries[key] else {
             throw PipelineError(.missingKey, at: location(node), "\(what) needs '\(key)' (\(expected))")
         }
@@ -68,7 +73,9 @@ extension PipelineLoader {
     }
 
     func isNull(_ node: Node) -> Bool {
-        if case .scalar(let scalar) = node, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+        if case .scalar(let scalar) = node, scalar.style == .plain,
+            ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        {
             return true
         }
         return false
@@ -79,14 +86,16 @@ extension PipelineLoader {
             throw wrongType(node, expected: "a whole number", for: what)
         }
         if let range, !range.contains(value) {
-            throw PipelineError(.outOfRange, at: location(node),
-                                "\(what) \(value) is out of range (expected \(range.lowerBound)...\(range.upperBound))")
+            throw PipelineError(
+                .outOfRange, at: location(node),
+                "\(what) \(value) is out of range (expected \(range.lowerBound)...\(range.upperBound))")
         }
         return value
     }
 
     func number(_ node: Node, _ what: String) throws(PipelineError) -> Double {
-        guard case .scalar(let scalar) = node, let value = Double(scalar.string.replacingUnderscores), value.isFinite else {
+        guard case .scalar(let scalar) = node, let value = Double(scalar.string.replacingUnderscores), value.isFinite
+        else {
             throw wrongType(node, expected: "a number", for: what)
         }
         return value
@@ -105,8 +114,9 @@ extension PipelineLoader {
     func choice(_ node: Node, _ what: String, from allowed: [String]) throws(PipelineError) -> String {
         let value = try text(node, what)
         guard allowed.contains(value) else {
-            throw PipelineError(.invalidValue, at: location(node),
-                                "unknown \(what) '\(value)' (expected one of: \(allowed.joined(separator: ", ")))")
+            throw PipelineError(
+                .invalidValue, at: location(node),
+                "unknown \(what) '\(value)' (expected one of: \(allowed.joined(separator: ", ")))")
         }
         return value
     }
@@ -120,8 +130,9 @@ extension PipelineLoader {
         do {
             return try DurationSyntax.parse(scalar.string)
         } catch {
-            throw PipelineError(error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
-                                "\(what): \(error.message)")
+            throw PipelineError(
+                error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
+                "\(what): \(error.message)")
         }
     }
 
@@ -134,8 +145,9 @@ extension PipelineLoader {
         do {
             return try ByteSize(parsing: scalar.string).bytes
         } catch {
-            throw PipelineError(error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
-                                "\(what): \(error.message)")
+            throw PipelineError(
+                error.kind == .malformed ? .wrongType : .outOfRange, at: location(node),
+                "\(what): \(error.message)")
         }
     }
 }

@@ -7,30 +7,37 @@ import Yams
 /// and derived streams checked for cycles.
 extension PipelineLoader {
     /// A topic pattern that some declared device (or derived stream) can produce.
-    func pattern(_ node: Node, _ what: String, devices: [PipelineDevice], derivedNames: [String])
+    func pattern(
+        _ node: Node, _ what: String, devices: [PipelineDevice], derivedNames: [String]
+    )
         throws(PipelineError) -> TopicPattern
     {
         let text = try text(node, what)
         let at = location(node)
         let pattern = TopicPattern(text)
         guard text.hasPrefix("/") else {
-            throw PipelineError(.invalidValue, at: at,
-                                "topic pattern '\(text)' must start with '/' (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
+            throw PipelineError(
+                .invalidValue, at: at,
+                "topic pattern '\(text)' must start with '/' (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)"
+            )
         }
         if text.hasPrefix(DerivedStream.topicPrefix) {
             let name = String(text.dropFirst(DerivedStream.topicPrefix.count))
             guard derivedNames.contains(name) else {
-                let known = derivedNames.isEmpty ? "none declared" : "expected one of: " + derivedNames.joined(separator: ", ")
-                throw PipelineError(.unresolvedTopic, at: at,
-                                    "\(text) names no derived stream (\(known)); derived inputs name one stream, without wildcards")
+                let known =
+                    derivedNames.isEmpty ? "none declared" : "expected one of: " + derivedNames.joined(separator: ", ")
+                throw PipelineError(
+                    .unresolvedTopic, at: at,
+                    "\(text) names no derived stream (\(known)); derived inputs name one stream, without wildcards")
             }
             return pattern
         }
         let levels = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         if !text.contains("**") {
             guard levels.count >= 3 else {
-                throw PipelineError(.invalidValue, at: at,
-                                    "topic pattern '\(text)' is too short (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
+                throw PipelineError(
+                    .invalidValue, at: at,
+                    "topic pattern '\(text)' is too short (expected /<family>/<device>/<stream>, e.g. /diot/*/acc_x)")
             }
         }
         if produces(pattern, levels: levels, devices: devices) { return pattern }
@@ -39,25 +46,28 @@ extension PipelineLoader {
             families.contains($0) && glob(levels.first ?? "", $0.rawValue)
         }
         if matchingFamilies.isEmpty {
-            throw PipelineError(.unresolvedTopic, at: at,
-                                "topic pattern '\(text)' matches no declared device's family (declared: "
-                                + devices.map(\.family.rawValue).uniqued.joined(separator: ", ") + ")")
+            throw PipelineError(
+                .unresolvedTopic, at: at,
+                "topic pattern '\(text)' matches no declared device's family (declared: "
+                    + devices.map(\.family.rawValue).uniqued.joined(separator: ", ") + ")")
         }
         let examples = matchingFamilies.map { "\($0.rawValue) streams: \(streamExamples(of: $0))" }
-        throw PipelineError(.unresolvedTopic, at: at,
-                            "topic pattern '\(text)' matches no stream the declared devices produce ("
-                            + examples.joined(separator: "; ") + ")")
+        throw PipelineError(
+            .unresolvedTopic, at: at,
+            "topic pattern '\(text)' matches no stream the declared devices produce ("
+                + examples.joined(separator: "; ") + ")")
     }
 
     /// Whether a device of the pipeline can produce a topic the pattern matches.
     private func produces(_ pattern: TopicPattern, levels: [String], devices: [PipelineDevice]) -> Bool {
         for device in devices {
             let family = device.family
-            let identifier: String? = if case .simulated(let seed, let scenario, let rate) = device.source {
-                simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier
-            } else {
-                nil
-            }
+            let identifier: String? =
+                if case .simulated(let seed, let scenario, let rate) = device.source {
+                    simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier
+                } else {
+                    nil
+                }
             let streams = (families[family]?.streamNames ?? []) + ["raw/0000"]
             if pattern.text.contains("**") {
                 // Whole-topic matching, with a stand-in for an identifier not known yet.
@@ -96,8 +106,9 @@ extension PipelineLoader {
             for (dependency, input) in dependencies(stream) {
                 if state[dependency] == 1 {
                     let cycle = (path + [name]).drop { $0 != dependency } + [dependency]
-                    throw PipelineError(.cycle, at: input.location,
-                                        "derived streams form a cycle: " + cycle.joined(separator: " → "))
+                    throw PipelineError(
+                        .cycle, at: input.location,
+                        "derived streams form a cycle: " + cycle.joined(separator: " → "))
                 }
                 if state[dependency] == nil { try visit(dependency, path: path + [name]) }
             }
@@ -120,7 +131,9 @@ extension Array where Element: Hashable {
 extension PipelineLoader {
     /// The simulated device a `simulated` source makes, as the recording will
     /// (`nil` when the family has no simulator).
-    func simulatedDevice(_ family: DeviceFamily, seed: UInt64, scenario: SimulationScenario, rate: Double?)
+    func simulatedDevice(
+        _ family: DeviceFamily, seed: UInt64, scenario: SimulationScenario, rate: Double?
+    )
         -> (any SimulatedDevice)?
     {
         families.simulator(of: family, seed: seed, faults: scenario == .faults, rate: rate)

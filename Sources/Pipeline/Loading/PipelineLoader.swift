@@ -17,14 +17,17 @@ struct PipelineLoader {
     static let sourceKeys = ["simulated", "live", "capture"]
     static let derivedKeys = ["name", "unit", "record", "from", "merge", "combineLatest", "value", "operators"]
     static let recordingKeys = ["segmentSize", "segmentDuration", "chunkSize", "chunkAge", "zstdLevel", "durability"]
-    static let operatorNames = ["map", "filter", "debounce", "throttle", "sample", "chunked", "removeDuplicates", "prefix"]
+    static let operatorNames = [
+        "map", "filter", "debounce", "throttle", "sample", "chunked", "removeDuplicates", "prefix",
+    ]
 
     func load() throws(PipelineError) -> Pipeline {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw PipelineError(.missingKey, at: SourceLocation(file: file, line: 1, column: 1),
-                                    "the pipeline is empty (expected a mapping with name, devices, ...)")
+                throw PipelineError(
+                    .missingKey, at: SourceLocation(file: file, line: 1, column: 1),
+                    "the pipeline is empty (expected a mapping with name, devices, ...)")
             }
             root = node
         } catch let error as PipelineError {
@@ -35,10 +38,12 @@ struct PipelineLoader {
             throw PipelineError(.syntax, at: SourceLocation(file: file, line: 1, column: 1), "not valid YAML: \(error)")
         }
         let top = try mapping(root, "the pipeline", allowed: Self.topKeys)
-        let name = try text(try required(top, "name", in: "the pipeline", at: root, expected: "a name for the pipeline"),
-                            "name")
-        let devicesNode = try required(top, "devices", in: "the pipeline", at: root,
-                                       expected: "a list of devices with family and source")
+        let name = try text(
+            try required(top, "name", in: "the pipeline", at: root, expected: "a name for the pipeline"),
+            "name")
+        let devicesNode = try required(
+            top, "devices", in: "the pipeline", at: root,
+            expected: "a list of devices with family and source")
         let devices = try loadDevices(devicesNode)
         let derivedNames = try derivedNames(top["derived"]?.value)
         let record = try top["record"].map { entry throws(PipelineError) in
@@ -53,19 +58,22 @@ struct PipelineLoader {
             }
         }
         try checkCycles(derived)
-        let recording = try top["recording"].map { entry throws(PipelineError) in try loadRecording(entry.value) }
+        let recording =
+            try top["recording"].map { entry throws(PipelineError) in try loadRecording(entry.value) }
             ?? RecordingSettings()
-        return Pipeline(name: name, file: file, text: text, devices: devices, record: record, derived: derived,
-                        recording: recording, families: families)
+        return Pipeline(
+            name: name, file: file, text: text, devices: devices, record: record, derived: derived,
+            recording: recording, families: families)
     }
 
     func syntaxError(_ error: YamlError) -> PipelineError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             let detail = context.map { "\($0.text): " } ?? ""
-            return PipelineError(.syntax, at: SourceLocation(file: file, line: mark.line, column: mark.column),
-                                 "not valid YAML: \(detail)\(problem)")
+            return PipelineError(
+                .syntax, at: SourceLocation(file: file, line: mark.line, column: mark.column),
+                "not valid YAML: \(detail)\(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.sorted().first ?? ""
             // Yams marks the first occurrence; point at the repeat when it is a block key below it.
@@ -76,8 +84,9 @@ struct PipelineLoader {
                     && lines[index].dropFirst(indent.count + key.count).drop { $0 == " " }.first == ":"
             }
             let line = repeatLine.map { $0 + 1 } ?? context.mark.line
-            return PipelineError(.duplicate, at: SourceLocation(file: file, line: line, column: context.mark.column),
-                                 "duplicate key '\(key)' (first at line \(context.mark.line); each key may appear once)")
+            return PipelineError(
+                .duplicate, at: SourceLocation(file: file, line: line, column: context.mark.column),
+                "duplicate key '\(key)' (first at line \(context.mark.line); each key may appear once)")
         case .reader(let problem, _, _, _):
             return PipelineError(.syntax, at: SourceLocation(file: file), "not valid YAML: \(problem)")
         default:
@@ -96,34 +105,41 @@ struct PipelineLoader {
         var identifiers: [String: PipelineDevice] = [:]
         for item in items {
             let entries = try mapping(item, "a device", allowed: Self.deviceKeys)
-            let familyNode = try required(entries, "family", in: "a device", at: item,
-                                          expected: families.namesList)
+            let familyNode = try required(
+                entries, "family", in: "a device", at: item,
+                expected: families.namesList)
             let familyName = try choice(familyNode, "family", from: families.families.map(\.rawValue))
             guard let family = families.descriptor(named: familyName)?.family else {
                 throw PipelineError(.invalidValue, at: location(familyNode), "unknown family '\(familyName)'")
             }
-            let name = try entries["name"].map { entry throws(PipelineError) in try text(entry.value, "device name") }
+            let name =
+                try entries["name"].map { entry throws(PipelineError) in try text(entry.value, "device name") }
                 ?? family.rawValue
             if let other = devices.first(where: { $0.name == name }) {
-                throw PipelineError(.duplicate, at: location(entries["name"]?.value ?? item),
-                                    "duplicate device name '\(name)' (first declared at line \(other.location.line); "
-                                    + "give each device its own name)")
+                throw PipelineError(
+                    .duplicate, at: location(entries["name"]?.value ?? item),
+                    "duplicate device name '\(name)' (first declared at line \(other.location.line); "
+                        + "give each device its own name)")
             }
-            let sourceNode = try required(entries, "source", in: "device '\(name)'", at: item,
-                                          expected: "simulated, live or capture")
+            let sourceNode = try required(
+                entries, "source", in: "device '\(name)'", at: item,
+                expected: "simulated, live or capture")
             let source = try loadSource(sourceNode, family: family)
             let device = PipelineDevice(name: name, family: family, source: source, location: location(item))
             if case .simulated(let seed, let scenario, let rate) = source {
-                guard let identifier = simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier else {
-                    throw PipelineError(.invalidValue, at: location(sourceNode),
-                                        "the \(family.rawValue) family has no simulator (simulatable: "
-                                        + families.simulatable.map(\.rawValue).joined(separator: ", ") + ")")
+                guard let identifier = simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier
+                else {
+                    throw PipelineError(
+                        .invalidValue, at: location(sourceNode),
+                        "the \(family.rawValue) family has no simulator (simulatable: "
+                            + families.simulatable.map(\.rawValue).joined(separator: ", ") + ")")
                 }
                 let key = family.rawValue + "/" + identifier
                 if let other = identifiers[key] {
-                    throw PipelineError(.duplicate, at: location(sourceNode),
-                                        "device '\(name)' would be the same simulated device as '\(other.name)' "
-                                        + "(\(family.rawValue) \(identifier)); give it another seed")
+                    throw PipelineError(
+                        .duplicate, at: location(sourceNode),
+                        "device '\(name)' would be the same simulated device as '\(other.name)' "
+                            + "(\(family.rawValue) \(identifier)); give it another seed")
                 }
                 identifiers[key] = device
             }
@@ -135,32 +151,41 @@ struct PipelineLoader {
     func loadSource(_ node: Node, family: DeviceFamily) throws(PipelineError) -> PipelineDevice.Source {
         let entries = try mapping(node, "a device source", allowed: Self.sourceKeys)
         guard entries.count == 1, let (kind, entry) = entries.first else {
-            throw PipelineError(entries.isEmpty ? .missingKey : .invalidValue, at: location(node),
-                                "a device source needs exactly one of: simulated, live, capture")
+            throw PipelineError(
+                entries.isEmpty ? .missingKey : .invalidValue, at: location(node),
+                "a device source needs exactly one of: simulated, live, capture")
         }
         switch kind {
         case "simulated":
-            let settings = isNull(entry.value) ? [:]
+            let settings =
+                isNull(entry.value)
+                ? [:]
                 : try mapping(entry.value, "simulated", allowed: ["seed", "scenario", "rate"])
-            let seed = try settings["seed"].map { setting throws(PipelineError) in
-                UInt64(try integer(setting.value, "seed", in: 0...Int.max))
-            } ?? 1
-            let scenario = try settings["scenario"].map { setting throws(PipelineError) in
-                SimulationScenario(rawValue: try choice(setting.value, "scenario",
-                                                        from: SimulationScenario.allCases.map(\.rawValue)))!
-            } ?? .clean
+            let seed =
+                try settings["seed"].map { setting throws(PipelineError) in
+                    UInt64(try integer(setting.value, "seed", in: 0...Int.max))
+                } ?? 1
+            let scenario =
+                try settings["scenario"].map { setting throws(PipelineError) in
+                    SimulationScenario(
+                        rawValue: try choice(
+                            setting.value, "scenario",
+                            from: SimulationScenario.allCases.map(\.rawValue)))!
+                } ?? .clean
             var rate: Double?
             if let setting = settings["rate"] {
                 guard families[family]?.simulatorTakesRate == true else {
                     let takers = families.descriptors.filter(\.simulatorTakesRate).map(\.family.rawValue)
-                    throw PipelineError(.invalidValue, at: location(setting.key),
-                                        "rate applies to \(takers.joined(separator: ", ")) devices only "
-                                        + "(this device is \(family.rawValue))")
+                    throw PipelineError(
+                        .invalidValue, at: location(setting.key),
+                        "rate applies to \(takers.joined(separator: ", ")) devices only "
+                            + "(this device is \(family.rawValue))")
                 }
                 let value = try number(setting.value, "rate")
                 guard value > 0, value <= 10_000 else {
-                    throw PipelineError(.outOfRange, at: location(setting.value),
-                                        "rate \(value) is out of range (expected 0 < rate <= 10000 Hz)")
+                    throw PipelineError(
+                        .outOfRange, at: location(setting.value),
+                        "rate \(value) is out of range (expected 0 < rate <= 10000 Hz)")
                 }
                 rate = value
             }
@@ -168,11 +193,13 @@ struct PipelineLoader {
         case "live":
             let settings = try mapping(entry.value, "live", allowed: ["address", "name"])
             guard settings.count == 1 else {
-                throw PipelineError(.invalidValue, at: location(entry.value),
-                                    "a live device needs exactly one of: address, name")
+                throw PipelineError(
+                    .invalidValue, at: location(entry.value),
+                    "a live device needs exactly one of: address, name")
             }
-            return .live(address: try settings["address"].map { s throws(PipelineError) in try text(s.value, "address") },
-                         name: try settings["name"].map { s throws(PipelineError) in try text(s.value, "name") })
+            return .live(
+                address: try settings["address"].map { s throws(PipelineError) in try text(s.value, "address") },
+                name: try settings["name"].map { s throws(PipelineError) in try text(s.value, "name") })
         default:
             // `capture: FILE`, or `capture: {path: FILE, address: AA:BB:CC:DD:EE:FF}`.
             if case .mapping = entry.value {
@@ -180,10 +207,11 @@ struct PipelineLoader {
                 guard let path = settings["path"] else {
                     throw PipelineError(.missingKey, at: location(entry.value), "a capture source needs a path")
                 }
-                return .capture(path: try text(path.value, "capture file path"),
-                                address: try settings["address"].map { s throws(PipelineError) in
-                                    try text(s.value, "address")
-                                })
+                return .capture(
+                    path: try text(path.value, "capture file path"),
+                    address: try settings["address"].map { s throws(PipelineError) in
+                        try text(s.value, "address")
+                    })
             }
             return .capture(path: try text(entry.value, "capture file path"), address: nil)
         }
@@ -200,14 +228,17 @@ struct PipelineLoader {
         for item in items {
             guard case .mapping(let mapping) = item, let nameNode = mapping["name"] else { continue }
             let name = try text(nameNode, "derived stream name")
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+            guard !name.isEmpty,
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
             else {
-                throw PipelineError(.invalidValue, at: location(nameNode),
-                                    "derived stream name '\(name)' must use only letters, digits, '_' and '-'")
+                throw PipelineError(
+                    .invalidValue, at: location(nameNode),
+                    "derived stream name '\(name)' must use only letters, digits, '_' and '-'")
             }
             if let first = names[name] {
-                throw PipelineError(.duplicate, at: location(nameNode),
-                                    "duplicate derived stream name '\(name)' (first declared at line \(location(first).line))")
+                throw PipelineError(
+                    .duplicate, at: location(nameNode),
+                    "duplicate derived stream name '\(name)' (first declared at line \(location(first).line))")
             }
             names[name] = nameNode
             ordered.append(name)
@@ -215,74 +246,89 @@ struct PipelineLoader {
         return ordered
     }
 
-    func loadDerived(_ node: Node, devices: [PipelineDevice], derivedNames: [String]) throws(PipelineError) -> DerivedStream {
+    func loadDerived(
+        _ node: Node, devices: [PipelineDevice], derivedNames: [String]
+    ) throws(PipelineError) -> DerivedStream {
         let entries = try mapping(node, "a derived stream", allowed: Self.derivedKeys)
-        let name = try text(try required(entries, "name", in: "a derived stream", at: node, expected: "its name"), "name")
+        let name = try text(
+            try required(entries, "name", in: "a derived stream", at: node, expected: "its name"), "name")
         let what = "derived stream '\(name)'"
         let unit = try entries["unit"].map { entry throws(PipelineError) in try text(entry.value, "unit") }
-        let isRecorded = try entries["record"].map { entry throws(PipelineError) in try boolean(entry.value, "record") } ?? true
+        let isRecorded =
+            try entries["record"].map { entry throws(PipelineError) in try boolean(entry.value, "record") } ?? true
         let sources = ["from", "merge", "combineLatest"].filter { entries[$0] != nil }
         guard sources.count == 1 else {
             let at = sources.count > 1 ? entries[sources[1]]!.key : node
-            throw PipelineError(sources.isEmpty ? .missingKey : .invalidValue, at: location(at),
-                                "\(what) needs exactly one of: from, merge, combineLatest"
-                                + (sources.count > 1 ? " (found \(sources.joined(separator: " and ")))" : ""))
+            throw PipelineError(
+                sources.isEmpty ? .missingKey : .invalidValue, at: location(at),
+                "\(what) needs exactly one of: from, merge, combineLatest"
+                    + (sources.count > 1 ? " (found \(sources.joined(separator: " and ")))" : ""))
         }
         let source: DerivedStream.Source
         switch sources[0] {
         case "from":
             let value = entries["from"]!.value
             let items = if case .sequence(let list) = value { Array(list) } else { [value] }
-            source = .merge(try items.map { item throws(PipelineError) in
-                try input(item, what, devices: devices, derivedNames: derivedNames)
-            })
+            source = .merge(
+                try items.map { item throws(PipelineError) in
+                    try input(item, what, devices: devices, derivedNames: derivedNames)
+                })
             if entries["value"] != nil {
-                throw PipelineError(.invalidValue, at: location(entries["value"]!.key),
-                                    "'value' belongs to combineLatest; use map to transform a single input")
+                throw PipelineError(
+                    .invalidValue, at: location(entries["value"]!.key),
+                    "'value' belongs to combineLatest; use map to transform a single input")
             }
         case "merge":
             let items = try sequence(entries["merge"]!.value, "merge")
             guard items.count >= 2 else {
-                throw PipelineError(.invalidValue, at: location(entries["merge"]!.value),
-                                    "merge needs at least two inputs (use from for one)")
+                throw PipelineError(
+                    .invalidValue, at: location(entries["merge"]!.value),
+                    "merge needs at least two inputs (use from for one)")
             }
-            source = .merge(try items.map { item throws(PipelineError) in
-                try input(item, what, devices: devices, derivedNames: derivedNames)
-            })
+            source = .merge(
+                try items.map { item throws(PipelineError) in
+                    try input(item, what, devices: devices, derivedNames: derivedNames)
+                })
             if entries["value"] != nil {
-                throw PipelineError(.invalidValue, at: location(entries["value"]!.key),
-                                    "'value' belongs to combineLatest; merge passes values unchanged")
+                throw PipelineError(
+                    .invalidValue, at: location(entries["value"]!.key),
+                    "'value' belongs to combineLatest; merge passes values unchanged")
             }
         default:
             let combineNode = entries["combineLatest"]!.value
             guard case .mapping(let mapping) = combineNode, mapping.count >= 2 else {
-                throw wrongType(combineNode, expected: "a mapping of at least two named inputs (x: /diot/*/acc_x, ...)",
-                                for: "combineLatest")
+                throw wrongType(
+                    combineNode, expected: "a mapping of at least two named inputs (x: /diot/*/acc_x, ...)",
+                    for: "combineLatest")
             }
             var named: [(name: String, input: DerivedStream.Input)] = []
             for (key, value) in mapping {
                 let variable = try text(key, "input name")
                 guard let first = variable.first, first.isLetter || first == "_",
-                      variable.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
-                      ValueExpression.functions[variable] == nil
+                    variable.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+                    ValueExpression.functions[variable] == nil
                 else {
-                    throw PipelineError(.invalidValue, at: location(key),
-                                        "input name '\(variable)' must be an identifier (letters, digits, '_') and not a function name")
+                    throw PipelineError(
+                        .invalidValue, at: location(key),
+                        "input name '\(variable)' must be an identifier (letters, digits, '_') and not a function name")
                 }
                 if named.contains(where: { $0.name == variable }) {
-                    throw PipelineError(.duplicate, at: location(key), "duplicate input name '\(variable)' in combineLatest")
+                    throw PipelineError(
+                        .duplicate, at: location(key), "duplicate input name '\(variable)' in combineLatest")
                 }
                 named.append((variable, try input(value, what, devices: devices, derivedNames: derivedNames)))
             }
-            let valueNode = try required(entries, "value", in: what, at: node,
-                                         expected: "an expression over its inputs, e.g. sqrt(x^2 + y^2 + z^2)")
+            let valueNode = try required(
+                entries, "value", in: what, at: node,
+                expected: "an expression over its inputs, e.g. sqrt(x^2 + y^2 + z^2)")
             let expressionText = try text(valueNode, "value")
             let expression: ValueExpression
             do {
                 expression = try ValueExpression(parsing: expressionText, variables: named.map(\.name))
             } catch {
-                throw PipelineError(.invalidValue, at: scalarLocation(valueNode, offset: error.offset),
-                                    "in value: \(error.message)")
+                throw PipelineError(
+                    .invalidValue, at: scalarLocation(valueNode, offset: error.offset),
+                    "in value: \(error.message)")
             }
             source = .combineLatest(named, value: expression)
         }
@@ -293,8 +339,9 @@ struct PipelineLoader {
                 operators.append(try loadOperator(item, unit: &convertedUnit))
             }
         }
-        return DerivedStream(name: name, unit: unit ?? convertedUnit, isRecorded: isRecorded, source: source,
-                             operators: operators, location: location(node))
+        return DerivedStream(
+            name: name, unit: unit ?? convertedUnit, isRecorded: isRecorded, source: source,
+            operators: operators, location: location(node))
     }
 
     /// The location of a character inside a scalar (for expressions).
@@ -307,7 +354,9 @@ struct PipelineLoader {
         return base.advanced(by: offset)
     }
 
-    func input(_ node: Node, _ what: String, devices: [PipelineDevice], derivedNames: [String])
+    func input(
+        _ node: Node, _ what: String, devices: [PipelineDevice], derivedNames: [String]
+    )
         throws(PipelineError) -> DerivedStream.Input
     {
         if case .mapping = node {
@@ -316,8 +365,9 @@ struct PipelineLoader {
             let topic = try pattern(topicNode, "an input of \(what)", devices: devices, derivedNames: derivedNames)
             let field = try entries["field"].map { entry throws(PipelineError) in try text(entry.value, "field") }
             if field != nil, topic.text.hasPrefix(DerivedStream.topicPrefix) {
-                throw PipelineError(.invalidValue, at: location(entries["field"]!.key),
-                                    "a derived stream has a single value; field applies to device streams only")
+                throw PipelineError(
+                    .invalidValue, at: location(entries["field"]!.key),
+                    "a derived stream has a single value; field applies to device streams only")
             }
             return DerivedStream.Input(pattern: topic, field: field, location: location(node))
         }
@@ -339,8 +389,9 @@ struct PipelineLoader {
             parameter = nil
         case .mapping(let mapping):
             guard mapping.count == 1, let (key, value) = mapping.first else {
-                throw PipelineError(.invalidValue, at: location(node),
-                                    "an operator is one key with its parameters, e.g. '- debounce: 500ms'")
+                throw PipelineError(
+                    .invalidValue, at: location(node),
+                    "an operator is one key with its parameters, e.g. '- debounce: 500ms'")
             }
             name = try text(key, "operator")
             nameNode = key
@@ -349,8 +400,9 @@ struct PipelineLoader {
             throw wrongType(node, expected: "an operator such as '- debounce: 500ms'", for: "operators")
         }
         guard Self.operatorNames.contains(name) else {
-            throw PipelineError(.invalidValue, at: location(nameNode),
-                                "unknown operator '\(name)' (expected one of: \(Self.operatorNames.joined(separator: ", ")))")
+            throw PipelineError(
+                .invalidValue, at: location(nameNode),
+                "unknown operator '\(name)' (expected one of: \(Self.operatorNames.joined(separator: ", ")))")
         }
         func needs(_ expected: String) throws(PipelineError) -> Node {
             guard let parameter else {
@@ -365,22 +417,26 @@ struct PipelineLoader {
             let byUnits = entries["from"] != nil || entries["to"] != nil
             if byUnits {
                 if let extra = entries["scale"] ?? entries["offset"] {
-                    throw PipelineError(.invalidValue, at: location(extra.key),
-                                        "map takes either scale/offset or from/to units, not both")
+                    throw PipelineError(
+                        .invalidValue, at: location(extra.key),
+                        "map takes either scale/offset or from/to units, not both")
                 }
                 let fromNode = try required(entries, "from", in: "map", at: parameterNode, expected: "the source unit")
                 let toNode = try required(entries, "to", in: "map", at: parameterNode, expected: "the target unit")
-                let from = try text(fromNode, "unit"), to = try text(toNode, "unit")
+                let from = try text(fromNode, "unit")
+                let to = try text(toNode, "unit")
                 do {
                     let (scale, offset) = try UnitConversion.scaleAndOffset(from: from, to: to)
                     unit = to
                     return .map(scale: scale, offset: offset)
                 } catch {
-                    throw PipelineError(.invalidValue, at: location(error.unit == from ? fromNode : toNode), error.message)
+                    throw PipelineError(
+                        .invalidValue, at: location(error.unit == from ? fromNode : toNode), error.message)
                 }
             }
             guard !entries.isEmpty else {
-                throw PipelineError(.missingKey, at: location(parameterNode), "map needs scale and/or offset, or from/to units")
+                throw PipelineError(
+                    .missingKey, at: location(parameterNode), "map needs scale and/or offset, or from/to units")
             }
             let scale = try entries["scale"].map { e throws(PipelineError) in try number(e.value, "scale") } ?? 1
             let offset = try entries["offset"].map { e throws(PipelineError) in try number(e.value, "offset") } ?? 0
@@ -394,8 +450,9 @@ struct PipelineLoader {
                 throw PipelineError(.missingKey, at: location(parameterNode), "filter needs min and/or max")
             }
             if let minimum, let maximum, minimum > maximum {
-                throw PipelineError(.outOfRange, at: location(entries["max"]!.value),
-                                    "filter max \(maximum) is below min \(minimum)")
+                throw PipelineError(
+                    .outOfRange, at: location(entries["max"]!.value),
+                    "filter max \(maximum) is below min \(minimum)")
             }
             return .filter(min: minimum, max: maximum)
         case "debounce":
@@ -406,9 +463,12 @@ struct PipelineLoader {
             let parameterNode = try needs("an interval, e.g. 1s, or {interval: 1s, latest: false}")
             if case .mapping = parameterNode {
                 let entries = try mapping(parameterNode, "throttle", allowed: ["interval", "latest"])
-                let interval = try duration(try required(entries, "interval", in: "throttle", at: parameterNode,
-                                                         expected: "e.g. 1s"), "throttle interval")
-                let latest = try entries["latest"].map { e throws(PipelineError) in try boolean(e.value, "latest") } ?? true
+                let interval = try duration(
+                    try required(
+                        entries, "interval", in: "throttle", at: parameterNode,
+                        expected: "e.g. 1s"), "throttle interval")
+                let latest =
+                    try entries["latest"].map { e throws(PipelineError) in try boolean(e.value, "latest") } ?? true
                 return .throttle(interval, latest: latest)
             }
             return .throttle(try duration(parameterNode, "throttle interval"), latest: true)
@@ -422,16 +482,20 @@ struct PipelineLoader {
             guard count != nil || every != nil else {
                 throw PipelineError(.missingKey, at: location(parameterNode), "chunked needs count and/or every")
             }
-            let reduce = try entries["reduce"].map { e throws(PipelineError) in
-                DerivedStream.Reduction(rawValue: try choice(e.value, "reduction",
-                                                             from: DerivedStream.Reduction.allCases.map(\.rawValue)))!
-            } ?? .mean
+            let reduce =
+                try entries["reduce"].map { e throws(PipelineError) in
+                    DerivedStream.Reduction(
+                        rawValue: try choice(
+                            e.value, "reduction",
+                            from: DerivedStream.Reduction.allCases.map(\.rawValue)))!
+                } ?? .mean
             return .chunked(count: count, every: every, reduce: reduce)
         case "removeDuplicates":
             if let parameter {
                 guard try boolean(parameter, "removeDuplicates") else {
-                    throw PipelineError(.invalidValue, at: location(parameter),
-                                        "removeDuplicates: false does nothing; remove the operator instead")
+                    throw PipelineError(
+                        .invalidValue, at: location(parameter),
+                        "removeDuplicates: false does nothing; remove the operator instead")
                 }
             }
             return .removeDuplicates

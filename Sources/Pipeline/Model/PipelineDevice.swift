@@ -39,7 +39,9 @@ public struct PipelineDevice: Sendable, Hashable {
     ///   - family: The device family.
     ///   - source: Where its notifications come from.
     ///   - location: Where it is declared.
-    public init(name: String, family: DeviceFamily, source: Source, location: SourceLocation = SourceLocation(file: "<code>")) {
+    public init(
+        name: String, family: DeviceFamily, source: Source, location: SourceLocation = SourceLocation(file: "<code>")
+    ) {
         self.name = name
         self.family = family
         self.source = source

@@ -45,11 +45,14 @@ public enum UnitConversion {
     ///   - to: The target unit of the same dimension, for example `meter_per_second`.
     /// - Returns: The scale and offset.
     /// - Throws: A message naming the unknown unit or the mismatched dimensions.
-    public static func scaleAndOffset(from: String, to: String) throws(UnitConversionError) -> (scale: Double, offset: Double) {
+    public static func scaleAndOffset(
+        from: String, to: String
+    ) throws(UnitConversionError) -> (scale: Double, offset: Double) {
         guard let source = units[from] else { throw UnitConversionError(unit: from, message: unknown(from)) }
         guard let target = units[to] else { throw UnitConversionError(unit: to, message: unknown(to)) }
         guard source.dimension == target.dimension else {
-            throw UnitConversionError(unit: to, message: "cannot convert \(from) (\(source.dimension)) to \(to) (\(target.dimension))")
+            throw UnitConversionError(
+                unit: to, message: "cannot convert \(from) (\(source.dimension)) to \(to) (\(target.dimension))")
         }
         // base = v * s1 + o1; to = (base - o2) / s2
         return (source.scale / target.scale, (source.offset - target.offset) / target.scale)

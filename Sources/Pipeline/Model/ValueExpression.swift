@@ -56,8 +56,10 @@ public struct ValueExpression: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String, variables: [String]) throws(ExpressionError) {
         let length = text.utf8.count
         guard length <= Self.maximumLength else {
-            throw ExpressionError(offset: 0, message: "the expression is longer than \(Self.maximumLength >> 10) KiB "
-                                  + "(\(length) bytes)")
+            throw ExpressionError(
+                offset: 0,
+                message: "the expression is longer than \(Self.maximumLength >> 10) KiB "
+                    + "(\(length) bytes)")
         }
         var parser = ExpressionParser(text: text, variables: variables)
         try parser.parse()
@@ -90,28 +92,30 @@ public struct ValueExpression: Sendable, Hashable, CustomStringConvertible {
                     stack[top - 1] = Swift.abs(stack[top - 1])
                 case .add, .subtract, .multiply, .divide, .power, .atan2:
                     top -= 1
-                    let l = stack[top - 1], r = stack[top]
-                    stack[top - 1] = switch instruction {
-                    case .add: l + r
-                    case .subtract: l - r
-                    case .multiply: l * r
-                    case .divide: l / r
-                    case .power: pow(l, r)
-                    default: atan2(l, r)
-                    }
+                    let l = stack[top - 1]
+                    let r = stack[top]
+                    stack[top - 1] =
+                        switch instruction {
+                        case .add: l + r
+                        case .subtract: l - r
+                        case .multiply: l * r
+                        case .divide: l / r
+                        case .power: pow(l, r)
+                        default: atan2(l, r)
+                        }
                 case .min(let count), .max(let count), .hypot(let count):
                     let first = top - count
                     var result: Double
                     switch instruction {
                     case .min:
                         result = stack[first]
-                        for index in first + 1 ..< top where stack[index] < result { result = stack[index] }
+                        for index in first + 1..<top where stack[index] < result { result = stack[index] }
                     case .max:
                         result = stack[first]
-                        for index in first + 1 ..< top where result < stack[index] { result = stack[index] }
+                        for index in first + 1..<top where result < stack[index] { result = stack[index] }
                     default:
                         result = 0
-                        for index in first ..< top { result += stack[index] * stack[index] }
+                        for index in first..<top { result += stack[index] * stack[index] }
                         result = result.squareRoot()
                     }
                     top = first + 1
@@ -155,7 +159,9 @@ private struct ExpressionParser {
 
     mutating func parse() throws(ExpressionError) {
         skipSpaces()
-        guard position < characters.count else { throw fail("empty expression (expected a formula such as sqrt(x^2 + y^2))") }
+        guard position < characters.count else {
+            throw fail("empty expression (expected a formula such as sqrt(x^2 + y^2))")
+        }
         try sum()
         skipSpaces()
         if position < characters.count {
@@ -196,18 +202,30 @@ private struct ExpressionParser {
     mutating func sum() throws(ExpressionError) {
         try product()
         while true {
-            if take("+") { try product(); emit(.add, popping: 2) }
-            else if take("-") { try product(); emit(.subtract, popping: 2) }
-            else { return }
+            if take("+") {
+                try product()
+                emit(.add, popping: 2)
+            } else if take("-") {
+                try product()
+                emit(.subtract, popping: 2)
+            } else {
+                return
+            }
         }
     }
 
     mutating func product() throws(ExpressionError) {
         try unary()
         while true {
-            if take("*") { try unary(); emit(.multiply, popping: 2) }
-            else if take("/") { try unary(); emit(.divide, popping: 2) }
-            else { return }
+            if take("*") {
+                try unary()
+                emit(.multiply, popping: 2)
+            } else if take("/") {
+                try unary()
+                emit(.divide, popping: 2)
+            } else {
+                return
+            }
         }
     }
 
@@ -262,8 +280,9 @@ private struct ExpressionParser {
         }
         if character.isNumber || character == "." {
             while position < characters.count,
-                  characters[position].isNumber || characters[position] == "." || characters[position] == "e"
-                    || ((characters[position] == "-" || characters[position] == "+") && characters[position - 1] == "e") {
+                characters[position].isNumber || characters[position] == "." || characters[position] == "e"
+                    || ((characters[position] == "-" || characters[position] == "+") && characters[position - 1] == "e")
+            {
                 position += 1
             }
             guard let number = Double(String(characters[start..<position])) else {
@@ -274,15 +293,18 @@ private struct ExpressionParser {
             return
         }
         if character.isLetter || character == "_" {
-            while position < characters.count, characters[position].isLetter || characters[position].isNumber
-                    || characters[position] == "_" {
+            while position < characters.count,
+                characters[position].isLetter || characters[position].isNumber
+                    || characters[position] == "_"
+            {
                 position += 1
             }
             let name = String(characters[start..<position])
             if take("(") {
                 guard let arity = ValueExpression.functions[name] else {
-                    throw fail("unknown function '\(name)' (expected one of: "
-                               + ValueExpression.functions.keys.sorted().joined(separator: ", ") + ")", at: start)
+                    throw fail(
+                        "unknown function '\(name)' (expected one of: "
+                            + ValueExpression.functions.keys.sorted().joined(separator: ", ") + ")", at: start)
                 }
                 try enter(at: start)
                 var count = 0

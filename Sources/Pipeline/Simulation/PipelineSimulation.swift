@@ -38,9 +38,11 @@ public enum PipelineSimulation {
     /// - Returns: What was recorded.
     /// - Throws: ``PipelineError`` for a device that is not simulated,
     ///   `RecordingError` when the recording fails.
-    public static func record(_ pipeline: Pipeline, to directory: String, duration: Duration,
-                              startTime: UInt64 = defaultStartTime,
-                              onDerivedValue: ((DerivedValue) -> Void)? = nil) throws -> Summary {
+    public static func record(
+        _ pipeline: Pipeline, to directory: String, duration: Duration,
+        startTime: UInt64 = defaultStartTime,
+        onDerivedValue: ((DerivedValue) -> Void)? = nil
+    ) throws -> Summary {
         var devices = try pipeline.simulatedDevices()
         let recorder = try Recorder(
             directory: directory, configuration: pipeline.recorderConfiguration(),
@@ -59,13 +61,15 @@ public enum PipelineSimulation {
             if offset >= duration { break }
             pending[index] = devices[index].nextNotification()
             let time = startTime + offset.nanosecondsSinceZero
-            try recorders[index].record(RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time))
+            try recorders[index].record(
+                RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time))
             count += 1
         }
         try engine.finish()
         try recorder.close(at: startTime + duration.nanosecondsSinceZero)
-        return Summary(notificationCount: count, decodedCount: recorders.map(\.decodedCount).reduce(0, +),
-                       derivedCount: engine.derivedCount)
+        return Summary(
+            notificationCount: count, decodedCount: recorders.map(\.decodedCount).reduce(0, +),
+            derivedCount: engine.derivedCount)
     }
 }
 
@@ -75,18 +79,25 @@ extension Pipeline {
     ///
     /// - Parameter skippingOthers: Leave out live and capture devices instead of failing.
     /// - Throws: ``PipelineError`` (`.unsupportedSource`) for a live or capture device.
-    package func simulatedDevices(seed: UInt64? = nil, scenario: SimulationScenario? = nil,
-                                  skippingOthers: Bool = false) throws(PipelineError) -> [any SimulatedDevice] {
+    package func simulatedDevices(
+        seed: UInt64? = nil, scenario: SimulationScenario? = nil,
+        skippingOthers: Bool = false
+    ) throws(PipelineError) -> [any SimulatedDevice] {
         var simulators: [any SimulatedDevice] = []
         for device in devices {
             guard case .simulated(let ownSeed, let ownScenario, let rate) = device.source else {
                 if skippingOthers { continue }
                 throw device.unsupportedSourceError
             }
-            guard let simulator = families.simulator(of: device.family, seed: seed ?? ownSeed,
-                                                     faults: (scenario ?? ownScenario) == .faults, rate: rate)
-            else { throw PipelineError(.unsupportedSource, at: device.location,
-                                       "the \(device.family.rawValue) family has no simulator") }
+            guard
+                let simulator = families.simulator(
+                    of: device.family, seed: seed ?? ownSeed,
+                    faults: (scenario ?? ownScenario) == .faults, rate: rate)
+            else {
+                throw PipelineError(
+                    .unsupportedSource, at: device.location,
+                    "the \(device.family.rawValue) family has no simulator")
+            }
             simulators.append(simulator)
         }
         return simulators
@@ -100,7 +111,9 @@ extension Pipeline {
     ///   - seed: The simulation seed to record, if any.
     ///   - metadata: Further facts.
     /// - Returns: The session facts.
-    public func session(name: String, source: String, seed: UInt64? = nil, metadata: [String: String] = [:])
+    public func session(
+        name: String, source: String, seed: UInt64? = nil, metadata: [String: String] = [:]
+    )
         -> Recorder.Session
     {
         var facts = metadata
@@ -124,11 +137,13 @@ extension PipelineDevice {
         case .simulated:
             PipelineError(.unsupportedSource, at: location, "device '\(name)' is simulated")
         case .live:
-            PipelineError(.unsupportedSource, at: location,
-                          "device '\(name)': live BLE capture is not wired into this build yet; use a simulated source")
+            PipelineError(
+                .unsupportedSource, at: location,
+                "device '\(name)': live BLE capture is not wired into this build yet; use a simulated source")
         case .capture:
-            PipelineError(.unsupportedSource, at: location,
-                          "device '\(name)' reads a capture file: record it with `tlm record --pipeline`")
+            PipelineError(
+                .unsupportedSource, at: location,
+                "device '\(name)' reads a capture file: record it with `tlm record --pipeline`")
         }
     }
 }
@@ -155,13 +170,17 @@ extension Pipeline {
     ///   - recorder: The recorder.
     ///   - engine: The pipeline's engine, if it derives streams.
     /// - Throws: `RecordingError`, also for a family the pipeline's registry does not know.
-    package func deviceRecorder(family: DeviceFamily, identifier: String, name: String, metadata: [String: String],
-                               recorder: Recorder, engine: PipelineEngine?) throws(RecordingError)
+    package func deviceRecorder(
+        family: DeviceFamily, identifier: String, name: String, metadata: [String: String],
+        recorder: Recorder, engine: PipelineEngine?
+    ) throws(RecordingError)
         -> any DeviceRecorder
     {
         guard let descriptor = families[family] else {
-            throw RecordingError(.invalidConfiguration, "no device family '\(family.rawValue)' in this build "
-                                 + "(known: \(families.namesList))")
+            throw RecordingError(
+                .invalidConfiguration,
+                "no device family '\(family.rawValue)' in this build "
+                    + "(known: \(families.namesList))")
         }
         var options = DeviceRecorderOptions(identifier: identifier, name: name, metadata: metadata)
         if let engine {
@@ -173,10 +192,13 @@ extension Pipeline {
 
     /// Registers a simulated device with `recorder`, as
     /// ``deviceRecorder(family:identifier:name:metadata:recorder:engine:)`` does.
-    package func deviceRecorder(for device: any SimulatedDevice, recorder: Recorder, engine: PipelineEngine?)
+    package func deviceRecorder(
+        for device: any SimulatedDevice, recorder: Recorder, engine: PipelineEngine?
+    )
         throws(RecordingError) -> any DeviceRecorder
     {
-        try deviceRecorder(family: device.family, identifier: device.identifier, name: device.displayName,
-                           metadata: device.facts, recorder: recorder, engine: engine)
+        try deviceRecorder(
+            family: device.family, identifier: device.identifier, name: device.displayName,
+            metadata: device.facts, recorder: recorder, engine: engine)
     }
 }

@@ -31,13 +31,16 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
     public init(parsing text: String) throws(RecordingError) {
         var fields: [Field] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+            let line =
+                rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             if line.isEmpty { continue }
-            if line.hasPrefix("=====") { break } // further (nested) definitions: not used by flat messages
+            if line.hasPrefix("=====") { break }  // further (nested) definitions: not used by flat messages
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard parts.count >= 2 else { throw RecordingError(.unsupported, "ros2msg line '\(line)' is not 'type name'") }
-            if parts[1].contains("=") || (parts.count > 2 && parts[2].hasPrefix("=")) { continue } // a constant
+            guard parts.count >= 2 else {
+                throw RecordingError(.unsupported, "ros2msg line '\(line)' is not 'type name'")
+            }
+            if parts[1].contains("=") || (parts.count > 2 && parts[2].hasPrefix("=")) { continue }  // a constant
             var typeText = parts[0]
             var arrayLength: Int?
             if let open = typeText.firstIndex(of: "[") {

@@ -36,7 +36,9 @@ extension ByteSink {
 
 extension String {
     /// Calls `body` with the string's UTF-8 bytes, with a typed error.
-    fileprivate mutating func withUTF8Bytes(_ body: (UnsafeRawBufferPointer) throws(RecordingError) -> Void)
+    fileprivate mutating func withUTF8Bytes(
+        _ body: (UnsafeRawBufferPointer) throws(RecordingError) -> Void
+    )
         throws(RecordingError)
     {
         let result: Result<Void, RecordingError> = withUTF8 { utf8 in

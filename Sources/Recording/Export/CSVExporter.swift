@@ -37,7 +37,8 @@ public final class CSVExporter: RecordingExporter {
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let values = try decoder.columnValues(of: message).map { $0?.text ?? "" }
-        try sink.write(([String(message.logTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
+        try sink.write(
+            ([String(message.logTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
     }
 
     public func finish() throws(RecordingError) {

@@ -15,8 +15,10 @@ public struct ExportContext: Sendable {
     public var to: UInt64?
 
     /// Creates a context (the reader makes one for you; this is for tests and custom drivers).
-    public init(directory: String, topics: [ExportTopic], metadata: [ExportMetadata], from: UInt64? = nil,
-                to: UInt64? = nil) {
+    public init(
+        directory: String, topics: [ExportTopic], metadata: [ExportMetadata], from: UInt64? = nil,
+        to: UInt64? = nil
+    ) {
         self.directory = directory
         self.topics = topics
         self.metadata = metadata

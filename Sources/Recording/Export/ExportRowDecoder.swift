@@ -63,6 +63,7 @@ public struct ExportRowDecoder: Sendable {
     ///   - fields: Its decoded fields.
     /// - Returns: One value per column, `nil` where the topic's schema has no such field.
     public func columnValues(topic: String, fields: [(name: String, value: CDRValue)]) -> [CDRValue?] {
-        (layouts[topic]?.fieldIndexes ?? []).map { index in index.flatMap { $0 < fields.count ? fields[$0].value : nil } }
+        (layouts[topic]?.fieldIndexes ?? []).map { index in index.flatMap { $0 < fields.count ? fields[$0].value : nil }
+        }
     }
 }

@@ -31,11 +31,13 @@ public struct ExportTopic: Sendable, Hashable {
     public var device: RecordingInfo.Device?
 
     /// Creates a topic description (the reader makes them; this is for tests and custom drivers).
-    public init(topic: String, kind: StreamDescriptor.Kind, unit: String? = nil, isNumeric: Bool = false,
-                schemaName: String, schemaEncoding: String, schemaData: [UInt8], messageEncoding: String,
-                channelMetadata: [String: String] = [:], definition: ROS2MessageDefinition? = nil,
-                messageCount: Int = 0, firstTime: UInt64? = nil, lastTime: UInt64? = nil,
-                device: RecordingInfo.Device? = nil) {
+    public init(
+        topic: String, kind: StreamDescriptor.Kind, unit: String? = nil, isNumeric: Bool = false,
+        schemaName: String, schemaEncoding: String, schemaData: [UInt8], messageEncoding: String,
+        channelMetadata: [String: String] = [:], definition: ROS2MessageDefinition? = nil,
+        messageCount: Int = 0, firstTime: UInt64? = nil, lastTime: UInt64? = nil,
+        device: RecordingInfo.Device? = nil
+    ) {
         self.topic = topic
         self.kind = kind
         self.unit = unit

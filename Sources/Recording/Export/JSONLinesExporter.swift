@@ -29,7 +29,8 @@ public final class JSONLinesExporter: RecordingExporter {
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let fields = try decoder.fields(of: message)
-        try sink.write(try Self.line(logTime: message.logTime, topic: message.topic, fields: fields, encoder: encoder) + "\n")
+        try sink.write(
+            try Self.line(logTime: message.logTime, topic: message.topic, fields: fields, encoder: encoder) + "\n")
     }
 
     public func finish() throws(RecordingError) {
@@ -43,16 +44,21 @@ public final class JSONLinesExporter: RecordingExporter {
     ///   - topic: Its topic.
     ///   - fields: Its decoded fields (for a repeated name, the last wins).
     /// - Returns: The JSON object's text.
-    public static func line(logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)])
+    public static func line(
+        logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)]
+    )
         throws(RecordingError) -> String
     {
         try line(logTime: logTime, topic: topic, fields: fields, encoder: makeEncoder())
     }
 
-    private static func line(logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)],
-                             encoder: JSONEncoder) throws(RecordingError) -> String {
-        let object = JSONLine(log_time: logTime, topic: topic,
-                              fields: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+    private static func line(
+        logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)],
+        encoder: JSONEncoder
+    ) throws(RecordingError) -> String {
+        let object = JSONLine(
+            log_time: logTime, topic: topic,
+            fields: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
         do {
             return String(decoding: try encoder.encode(object), as: UTF8.self)
         } catch {

@@ -29,10 +29,13 @@ public final class MCAPExporter: RecordingExporter {
     ///   - library: The Header's library field.
     /// - Throws: ``RecordingError`` (`.invalidConfiguration`) for a chunk size below 1 KiB
     ///   or a level outside 1...19.
-    public init(sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int = 3,
-                library: String = "tlm \(TelemetryRecorderVersion.current) export") throws(RecordingError) {
+    public init(
+        sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int = 3,
+        library: String = "tlm \(TelemetryRecorderVersion.current) export"
+    ) throws(RecordingError) {
         guard chunkSize >= 1024 else {
-            throw RecordingError(.invalidConfiguration, "an MCAP export's chunk size must be at least 1 KiB (got \(chunkSize))")
+            throw RecordingError(
+                .invalidConfiguration, "an MCAP export's chunk size must be at least 1 KiB (got \(chunkSize))")
         }
         guard (1...19).contains(zstdLevel) else {
             throw RecordingError(.invalidConfiguration, "the zstd level must be 1 to 19 (got \(zstdLevel))")
@@ -48,8 +51,10 @@ public final class MCAPExporter: RecordingExporter {
     public func begin(_ context: ExportContext) throws(RecordingError) {
         writer.start(profile: "", library: library)
         for record in context.metadata {
-            try writer.addMetadata(name: record.name, record.values.sorted { $0.key < $1.key }
-                .map { MCAPRecord.KeyValue(key: $0.key, value: $0.value) })
+            try writer.addMetadata(
+                name: record.name,
+                record.values.sorted { $0.key < $1.key }
+                    .map { MCAPRecord.KeyValue(key: $0.key, value: $0.value) })
         }
         var schemaIDs: [ExportSchemaKey: UInt16] = [:]
         for topic in context.topics {
@@ -72,8 +77,9 @@ public final class MCAPExporter: RecordingExporter {
         guard let channelID = channelIDs[message.topic] else {
             throw RecordingError(.invalidConfiguration, "\(message.topic) was not among the export's topics")
         }
-        try writer.addMessage(channelID: channelID, sequence: message.sequence, logTime: message.logTime,
-                              publishTime: message.publishTime, data: message.payload)
+        try writer.addMessage(
+            channelID: channelID, sequence: message.sequence, logTime: message.logTime,
+            publishTime: message.publishTime, data: message.payload)
     }
 
     public func finish() throws(RecordingError) {

@@ -26,8 +26,10 @@ extension RecordingReader {
     /// - Throws: ``RecordingError`` from reading or from the exporter; the
     ///   output is then incomplete (remove it).
     @discardableResult
-    public func export(topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
-                       progress: ((Int) -> Void)? = nil) throws(RecordingError) -> Int {
+    public func export(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
+        progress: ((Int) -> Void)? = nil
+    ) throws(RecordingError) -> Int {
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         var count = 0
@@ -49,17 +51,21 @@ extension RecordingReader {
     ///   - from: Earliest log time (inclusive), for the context's record.
     ///   - to: Latest log time (exclusive).
     /// - Throws: ``RecordingError`` when the index or a segment's summary cannot be read.
-    public func exportContext(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+    public func exportContext(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil
+    ) throws(RecordingError)
         -> ExportContext
     {
         let wanted = Set(topics)
         let definitions = try channelDefinitions()
         let rows = try index.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.topic, s.kind, s.unit, s.is_numeric, s.message_count, s.first_time, s.last_time,
-                       d.family AS device_family, d.identifier AS device_identifier, d.name AS device_name
-                FROM streams s LEFT JOIN devices d ON d.id = s.device_id ORDER BY s.topic
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.topic, s.kind, s.unit, s.is_numeric, s.message_count, s.first_time, s.last_time,
+                           d.family AS device_family, d.identifier AS device_identifier, d.name AS device_name
+                    FROM streams s LEFT JOIN devices d ON d.id = s.device_id ORDER BY s.topic
+                    """)
         }
         var exported: [ExportTopic] = []
         for row in rows {
@@ -68,23 +74,27 @@ extension RecordingReader {
             guard let (schema, channel) = definitions[topic] else {
                 throw RecordingError(.corrupt, "no schema for \(topic) in the segments' summaries")
             }
-            let definition = schema.encoding == "ros2msg"
+            let definition =
+                schema.encoding == "ros2msg"
                 ? try? ROS2MessageDefinition(parsing: String(decoding: schema.data, as: UTF8.self)) : nil
-            exported.append(ExportTopic(
-                topic: topic, kind: StreamDescriptor.Kind(rawValue: row["kind"]) ?? .typed, unit: row["unit"],
-                isNumeric: row["is_numeric"], schemaName: schema.name, schemaEncoding: schema.encoding,
-                schemaData: schema.data, messageEncoding: channel.messageEncoding,
-                channelMetadata: Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),
-                definition: definition, messageCount: row["message_count"],
-                firstTime: (row["first_time"] as Int64?).map { UInt64(max(0, $0)) },
-                lastTime: (row["last_time"] as Int64?).map { UInt64(max(0, $0)) },
-                device: (row["device_identifier"] as String?).map { identifier in
-                    RecordingInfo.Device(family: row["device_family"] ?? "", identifier: identifier,
-                                         name: row["device_name"] ?? "")
-                }))
+            exported.append(
+                ExportTopic(
+                    topic: topic, kind: StreamDescriptor.Kind(rawValue: row["kind"]) ?? .typed, unit: row["unit"],
+                    isNumeric: row["is_numeric"], schemaName: schema.name, schemaEncoding: schema.encoding,
+                    schemaData: schema.data, messageEncoding: channel.messageEncoding,
+                    channelMetadata: Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),
+                    definition: definition, messageCount: row["message_count"],
+                    firstTime: (row["first_time"] as Int64?).map { UInt64(max(0, $0)) },
+                    lastTime: (row["last_time"] as Int64?).map { UInt64(max(0, $0)) },
+                    device: (row["device_identifier"] as String?).map { identifier in
+                        RecordingInfo.Device(
+                            family: row["device_family"] ?? "", identifier: identifier,
+                            name: row["device_name"] ?? "")
+                    }))
         }
         exported.sort { ($0.firstTime ?? .max, $0.topic) < ($1.firstTime ?? .max, $1.topic) }
-        return ExportContext(directory: directory, topics: exported, metadata: try metadataRecords(), from: from, to: to)
+        return ExportContext(
+            directory: directory, topics: exported, metadata: try metadataRecords(), from: from, to: to)
     }
 
     /// At most how many messages of `topics` an export with `from <= logTime < to`
@@ -92,18 +102,25 @@ extension RecordingReader {
     /// the range): for progress bars.
     ///
     /// - Throws: ``RecordingError`` when the index cannot be read.
-    public func messageCountEstimate(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+    public func messageCountEstimate(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil
+    ) throws(RecordingError)
         -> Int
     {
         let wanted = Set(topics)
-        let lower = Int64(clamping: from ?? 0), upper = Int64(clamping: to ?? UInt64(Int64.max))
+        let lower = Int64(clamping: from ?? 0)
+        let upper = Int64(clamping: to ?? UInt64(Int64.max))
         let rows = try index.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT st.topic, SUM(cs.message_count) AS count FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
-                WHERE cs.last_time >= ? AND cs.first_time < ? GROUP BY st.topic
-                """, arguments: [lower, upper])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT st.topic, SUM(cs.message_count) AS count FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                    WHERE cs.last_time >= ? AND cs.first_time < ? GROUP BY st.topic
+                    """, arguments: [lower, upper])
         }
-        return rows.reduce(0) { total, row in wanted.contains(row["topic"] as String) ? total + (row["count"] as Int) : total }
+        return rows.reduce(0) { total, row in
+            wanted.contains(row["topic"] as String) ? total + (row["count"] as Int) : total
+        }
     }
 
     /// The Metadata records of every segment, each distinct one once, in segment then file order.
@@ -128,13 +145,17 @@ extension RecordingReader {
                 } catch {
                     throw RecordingError(.io, "cannot read \(path) at \(entry.offset): \(error.localizedDescription)")
                 }
-                guard bytes.count == Int(clamping: entry.length), bytes.count >= 9, bytes[0] == MCAPOpcode.metadata.rawValue,
-                      case .metadata(let metadata) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+                guard bytes.count == Int(clamping: entry.length), bytes.count >= 9,
+                    bytes[0] == MCAPOpcode.metadata.rawValue,
+                    case .metadata(let metadata) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
                 else {
-                    throw RecordingError(.corrupt, "\(path): no Metadata record at offset \(entry.offset), as its summary says")
+                    throw RecordingError(
+                        .corrupt, "\(path): no Metadata record at offset \(entry.offset), as its summary says")
                 }
-                let record = ExportMetadata(name: metadata.name, values: Dictionary(
-                    metadata.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+                let record = ExportMetadata(
+                    name: metadata.name,
+                    values: Dictionary(
+                        metadata.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
                 if seen.insert(record).inserted { result.append(record) }
             }
         }

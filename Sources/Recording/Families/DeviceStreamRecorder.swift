@@ -45,15 +45,18 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     ///     are always written.
     ///   - observer: Called with every decoded value after it was handled,
     ///     on the recorder's task; an error it throws ends ``record(_:)`` with it.
-    public init(recorder: Recorder, decoder: Decoder, identifier: String, name: String,
-                metadata: [String: String] = [:], recordsTypedStream: ((String) -> Bool)? = nil,
-                observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil) throws(RecordingError) {
+    public init(
+        recorder: Recorder, decoder: Decoder, identifier: String, name: String,
+        metadata: [String: String] = [:], recordsTypedStream: ((String) -> Bool)? = nil,
+        observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil
+    ) throws(RecordingError) {
         self.recorder = recorder
         self.decoder = decoder
         self.recordsTypedStream = recordsTypedStream
         self.observer = observer
-        self.device = try recorder.addDevice(family: Decoder.family, identifier: identifier, name: name,
-                                             metadata: metadata)
+        self.device = try recorder.addDevice(
+            family: Decoder.family, identifier: identifier, name: name,
+            metadata: metadata)
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
@@ -86,17 +89,21 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         }
         decodedCount += 1
         if let observer {
-            try observer(ObservedValue(topic: stream.topic, logTime: time, numericValue: numeric,
-                                       schema: stream.schema, payload: cdr.bytes, isRecorded: stream.handle != nil))
+            try observer(
+                ObservedValue(
+                    topic: stream.topic, logTime: time, numericValue: numeric,
+                    schema: stream.schema, payload: cdr.bytes, isRecorded: stream.handle != nil))
         }
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> StreamHandle {
         if let known = rawStreams[characteristic] { return known }
-        let topic = StreamDescriptor.rawTopic(family: Decoder.family, device: device.identifier,
-                                              characteristic: characteristic)
-        let stream = try recorder.addStream(StreamDescriptor(
-            topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
+        let topic = StreamDescriptor.rawTopic(
+            family: Decoder.family, device: device.identifier,
+            characteristic: characteristic)
+        let stream = try recorder.addStream(
+            StreamDescriptor(
+                topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
         rawStreams[characteristic] = stream
         return stream
     }
@@ -108,9 +115,10 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let topic = StreamDescriptor.topic(family: Decoder.family, device: device.identifier, stream: spec.name)
         var handle: StreamHandle?
         if recordsTypedStream?(topic) ?? true {
-            handle = try recorder.addStream(StreamDescriptor(
-                topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
-                device: device))
+            handle = try recorder.addStream(
+                StreamDescriptor(
+                    topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
+                    device: device))
         }
         let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {

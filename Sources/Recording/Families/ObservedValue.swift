@@ -34,8 +34,10 @@ public struct ObservedValue: Sendable {
     ///   - schema: The stream's schema.
     ///   - payload: The CDR message, header included.
     ///   - isRecorded: Whether it was written.
-    public init(topic: String, logTime: UInt64, numericValue: Double?, schema: MessageSchema, payload: [UInt8],
-                isRecorded: Bool) {
+    public init(
+        topic: String, logTime: UInt64, numericValue: Double?, schema: MessageSchema, payload: [UInt8],
+        isRecorded: Bool
+    ) {
         self.topic = topic
         self.logTime = logTime
         self.numericValue = numericValue

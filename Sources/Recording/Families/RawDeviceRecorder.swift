@@ -29,8 +29,10 @@ public final class RawDeviceRecorder: DeviceRecorder {
     ///   - identifier: The device id used in topics.
     ///   - name: A display name.
     ///   - metadata: Further device facts.
-    public init(recorder: Recorder, family: DeviceFamily = RawDeviceRecorder.unknownFamily, identifier: String,
-                name: String, metadata: [String: String] = [:]) throws(RecordingError) {
+    public init(
+        recorder: Recorder, family: DeviceFamily = RawDeviceRecorder.unknownFamily, identifier: String,
+        name: String, metadata: [String: String] = [:]
+    ) throws(RecordingError) {
         self.recorder = recorder
         device = try recorder.addDevice(family: family, identifier: identifier, name: name, metadata: metadata)
     }
@@ -40,13 +42,16 @@ public final class RawDeviceRecorder: DeviceRecorder {
         if let known = rawStreams[notification.characteristic] {
             stream = known
         } else {
-            let topic = StreamDescriptor.rawTopic(family: device.family, device: device.identifier,
-                                                  characteristic: notification.characteristic)
-            stream = try recorder.addStream(StreamDescriptor(
-                topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
+            let topic = StreamDescriptor.rawTopic(
+                family: device.family, device: device.identifier,
+                characteristic: notification.characteristic)
+            stream = try recorder.addStream(
+                StreamDescriptor(
+                    topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
             rawStreams[notification.characteristic] = stream
         }
-        try recorder.write(stream, logTime: notification.receiveTime,
-                           payload: RawNotificationMessage.encode(notification))
+        try recorder.write(
+            stream, logTime: notification.receiveTime,
+            payload: RawNotificationMessage.encode(notification))
     }
 }

@@ -30,8 +30,10 @@ public struct RecordedStream: Sendable, Hashable {
     public var isNumeric: Bool
 
     /// Creates a stream description.
-    public init(name: String, kind: StreamDescriptor.Kind = .typed, schema: MessageSchema, unit: String? = nil,
-                isNumeric: Bool = false) {
+    public init(
+        name: String, kind: StreamDescriptor.Kind = .typed, schema: MessageSchema, unit: String? = nil,
+        isNumeric: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.schema = schema

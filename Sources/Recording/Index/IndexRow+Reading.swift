@@ -28,9 +28,10 @@ extension ChunkStatisticsRow {
         guard firstTime <= lastTime else {
             throw row.invalid("last_time", "\(lastTime) is before first_time \(firstTime)")
         }
-        self.init(path: path, offset: offset, length: length, firstTime: firstTime, lastTime: lastTime,
-                  valueCount: try row.count("value_count"), minimum: try row.optionalDouble("value_min"),
-                  maximum: try row.optionalDouble("value_max"), sum: try row.optionalDouble("value_sum"),
-                  firstValue: try row.optionalDouble("value_first"), lastValue: try row.optionalDouble("value_last"))
+        self.init(
+            path: path, offset: offset, length: length, firstTime: firstTime, lastTime: lastTime,
+            valueCount: try row.count("value_count"), minimum: try row.optionalDouble("value_min"),
+            maximum: try row.optionalDouble("value_max"), sum: try row.optionalDouble("value_sum"),
+            firstValue: try row.optionalDouble("value_first"), lastValue: try row.optionalDouble("value_last"))
     }
 }

@@ -1,7 +1,8 @@
+import GRDB
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GRDB
 
 /// A row read from `index.sqlite`, whose values are checked before use.
 ///
@@ -43,8 +44,9 @@ struct IndexRow {
         if case .int64(let id)? = (row[column] as DatabaseValue?)?.storage { return "row \(id)" }
         // chunk_streams has no id of its own.
         if (table ?? self.table) == "chunk_streams",
-           case .int64(let chunk)? = (row["chunk_id"] as DatabaseValue?)?.storage,
-           case .int64(let stream)? = (row["stream_id"] as DatabaseValue?)?.storage {
+            case .int64(let chunk)? = (row["chunk_id"] as DatabaseValue?)?.storage,
+            case .int64(let stream)? = (row["stream_id"] as DatabaseValue?)?.storage
+        {
             return "the row of chunk \(chunk) and stream \(stream)"
         }
         return "a row"
@@ -52,8 +54,10 @@ struct IndexRow {
 
     /// An error naming the table, row and column.
     func invalid(_ column: String, table: String? = nil, _ problem: String) -> RecordingError {
-        RecordingError(.index, "index.sqlite: table \(table ?? self.table), \(rowName(table)), column \(column): "
-                       + "\(problem) (`tlm verify --repair` rebuilds the index from the segments)")
+        RecordingError(
+            .index,
+            "index.sqlite: table \(table ?? self.table), \(rowName(table)), column \(column): "
+                + "\(problem) (`tlm verify --repair` rebuilds the index from the segments)")
     }
 
     private func value(_ column: String, table: String?) throws(RecordingError) -> DatabaseValue {
@@ -72,7 +76,9 @@ struct IndexRow {
     }
 
     /// An integer, or `nil` for NULL; a value of another type is an error.
-    func optionalInt64(_ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil)
+    func optionalInt64(
+        _ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil
+    )
         throws(RecordingError) -> Int64?
     {
         let stored = try value(column, table: table)
@@ -83,7 +89,8 @@ struct IndexRow {
         default: throw invalid(column, table: table, "\(Self.describe(stored)) is not an integer")
         }
         if let range, !range.contains(number) {
-            let problem = number < 0 && range.lowerBound >= 0
+            let problem =
+                number < 0 && range.lowerBound >= 0
                 ? "\(number) is negative"
                 : "\(number) is outside \(range.lowerBound)...\(range.upperBound)"
             throw invalid(column, table: table, problem)
@@ -92,7 +99,9 @@ struct IndexRow {
     }
 
     /// An integer in `range`.
-    func int64(_ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil)
+    func int64(
+        _ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil
+    )
         throws(RecordingError) -> Int64
     {
         guard let number = try optionalInt64(column, table: table, in: range) else {
@@ -107,7 +116,9 @@ struct IndexRow {
     }
 
     /// A non-negative integer up to `maximum`, or `nil` for NULL.
-    func optionalUInt64(_ column: String, table: String? = nil, maximum: Int64 = .max)
+    func optionalUInt64(
+        _ column: String, table: String? = nil, maximum: Int64 = .max
+    )
         throws(RecordingError) -> UInt64?
     {
         try optionalInt64(column, table: table, in: 0...maximum).map { UInt64($0) }
@@ -150,7 +161,9 @@ struct IndexRow {
 
     /// A text value.
     func string(_ column: String, table: String? = nil) throws(RecordingError) -> String {
-        guard let text = try optionalString(column, table: table) else { throw invalid(column, table: table, "is NULL") }
+        guard let text = try optionalString(column, table: table) else {
+            throw invalid(column, table: table, "is NULL")
+        }
         return text
     }
 
@@ -176,7 +189,7 @@ struct IndexRow {
         let path = try string(column, table: table)
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "segments", parts[1].hasSuffix(".mcap"), parts[1] != ".mcap",
-              !parts[1].hasPrefix(".")
+            !parts[1].hasPrefix(".")
         else {
             throw invalid(column, table: table, "'\(path.prefix(80))' is not a segment path (segments/<name>.mcap)")
         }
@@ -191,7 +204,9 @@ extension IndexRow {
     ///
     /// - Throws: ``RecordingError`` (`.index`) for a bad value, `.notFound`
     ///   when the segment file is missing.
-    func chunkLocation(directory: String, pathTable: String? = "segments", chunkTable: String? = nil)
+    func chunkLocation(
+        directory: String, pathTable: String? = "segments", chunkTable: String? = nil
+    )
         throws(RecordingError) -> (path: String, offset: UInt64, length: Int)
     {
         let path = try segmentPath("path", table: pathTable)
@@ -208,8 +223,9 @@ extension IndexRow {
         }
         let size = UInt64(clamping: status.st_size)
         guard offset + length <= size else {
-            throw invalid("offset", table: chunkTable,
-                          "the chunk at \(offset) of \(length) bytes ends past the end of \(path) (\(size) bytes)")
+            throw invalid(
+                "offset", table: chunkTable,
+                "the chunk at \(offset) of \(length) bytes ends past the end of \(path) (\(size) bytes)")
         }
         return (path, offset, Int(length))
     }

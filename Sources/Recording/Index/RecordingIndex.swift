@@ -38,7 +38,8 @@ package final class RecordingIndex: Sendable {
                 let applied = try database.read { db in try Self.migrator.appliedIdentifiers(db) }
                 let known = Set(Self.migrator.migrations)
                 if let unknown = applied.first(where: { !known.contains($0) }) {
-                    throw RecordingError(.unsupported, "index \(path) has schema version \(unknown), newer than this tlm")
+                    throw RecordingError(
+                        .unsupported, "index \(path) has schema version \(unknown), newer than this tlm")
                 }
                 if applied.isEmpty { throw RecordingError(.index, "\(path) is not a tlm index (no schema)") }
             }
@@ -51,16 +52,16 @@ package final class RecordingIndex: Sendable {
 
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
-        do { return try database.write(body) }
-        catch let error as RecordingError { throw error }
-        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
+        do { return try database.write(body) } catch let error as RecordingError { throw error } catch {
+            throw RecordingError(.index, "index \(path): \(error)", cause: error)
+        }
     }
 
     /// Runs `body` with a read-only snapshot.
     func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
-        do { return try database.read(body) }
-        catch let error as RecordingError { throw error }
-        catch { throw RecordingError(.index, "index \(path): \(error)", cause: error) }
+        do { return try database.read(body) } catch let error as RecordingError { throw error } catch {
+            throw RecordingError(.index, "index \(path): \(error)", cause: error)
+        }
     }
 
     /// The versioned migrations. A migration is never edited once released;
@@ -69,120 +70,124 @@ package final class RecordingIndex: Sendable {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE sessions (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL,
-                    source TEXT NOT NULL,
-                    host TEXT NOT NULL,
-                    library TEXT NOT NULL,
-                    seed INTEGER,
-                    started_at INTEGER NOT NULL,
-                    ended_at INTEGER,
-                    metadata TEXT NOT NULL DEFAULT '{}'
-                );
-                CREATE TABLE devices (
-                    id INTEGER PRIMARY KEY,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id),
-                    family TEXT NOT NULL,
-                    identifier TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    metadata TEXT NOT NULL DEFAULT '{}',
-                    UNIQUE (session_id, family, identifier)
-                );
-                CREATE TABLE streams (
-                    id INTEGER PRIMARY KEY,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id),
-                    device_id INTEGER REFERENCES devices(id),
-                    channel_id INTEGER NOT NULL,
-                    topic TEXT NOT NULL UNIQUE,
-                    kind TEXT NOT NULL CHECK (kind IN ('typed', 'raw', 'event')),
-                    schema_name TEXT NOT NULL,
-                    schema_encoding TEXT NOT NULL,
-                    message_encoding TEXT NOT NULL,
-                    unit TEXT,
-                    is_numeric INTEGER NOT NULL
-                );
-                CREATE TABLE segments (
-                    id INTEGER PRIMARY KEY,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id),
-                    sequence INTEGER NOT NULL UNIQUE,
-                    path TEXT NOT NULL,
-                    state TEXT NOT NULL CHECK (state IN ('open', 'closed')),
-                    start_time INTEGER,
-                    end_time INTEGER,
-                    byte_size INTEGER NOT NULL DEFAULT 0,
-                    uncompressed_size INTEGER NOT NULL DEFAULT 0,
-                    message_count INTEGER NOT NULL DEFAULT 0,
-                    chunk_count INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE TABLE chunks (
-                    id INTEGER PRIMARY KEY,
-                    segment_id INTEGER NOT NULL REFERENCES segments(id),
-                    ordinal INTEGER NOT NULL,
-                    offset INTEGER NOT NULL,
-                    length INTEGER NOT NULL,
-                    message_index_length INTEGER NOT NULL,
-                    start_time INTEGER NOT NULL,
-                    end_time INTEGER NOT NULL,
-                    message_count INTEGER NOT NULL,
-                    compression TEXT NOT NULL,
-                    compressed_size INTEGER NOT NULL,
-                    uncompressed_size INTEGER NOT NULL,
-                    UNIQUE (segment_id, ordinal)
-                );
-                CREATE INDEX chunks_by_time ON chunks (start_time, end_time);
-                CREATE TABLE chunk_streams (
-                    chunk_id INTEGER NOT NULL REFERENCES chunks(id),
-                    stream_id INTEGER NOT NULL REFERENCES streams(id),
-                    message_count INTEGER NOT NULL,
-                    first_time INTEGER NOT NULL,
-                    last_time INTEGER NOT NULL,
-                    value_count INTEGER NOT NULL DEFAULT 0,
-                    value_min REAL,
-                    value_max REAL,
-                    value_sum REAL,
-                    PRIMARY KEY (chunk_id, stream_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX chunk_streams_by_stream ON chunk_streams (stream_id, first_time);
-                CREATE TABLE losses (
-                    id INTEGER PRIMARY KEY,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id),
-                    stream_id INTEGER REFERENCES streams(id),
-                    time INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    reason TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        host TEXT NOT NULL,
+                        library TEXT NOT NULL,
+                        seed INTEGER,
+                        started_at INTEGER NOT NULL,
+                        ended_at INTEGER,
+                        metadata TEXT NOT NULL DEFAULT '{}'
+                    );
+                    CREATE TABLE devices (
+                        id INTEGER PRIMARY KEY,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id),
+                        family TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        metadata TEXT NOT NULL DEFAULT '{}',
+                        UNIQUE (session_id, family, identifier)
+                    );
+                    CREATE TABLE streams (
+                        id INTEGER PRIMARY KEY,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id),
+                        device_id INTEGER REFERENCES devices(id),
+                        channel_id INTEGER NOT NULL,
+                        topic TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL CHECK (kind IN ('typed', 'raw', 'event')),
+                        schema_name TEXT NOT NULL,
+                        schema_encoding TEXT NOT NULL,
+                        message_encoding TEXT NOT NULL,
+                        unit TEXT,
+                        is_numeric INTEGER NOT NULL
+                    );
+                    CREATE TABLE segments (
+                        id INTEGER PRIMARY KEY,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id),
+                        sequence INTEGER NOT NULL UNIQUE,
+                        path TEXT NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+                        start_time INTEGER,
+                        end_time INTEGER,
+                        byte_size INTEGER NOT NULL DEFAULT 0,
+                        uncompressed_size INTEGER NOT NULL DEFAULT 0,
+                        message_count INTEGER NOT NULL DEFAULT 0,
+                        chunk_count INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE chunks (
+                        id INTEGER PRIMARY KEY,
+                        segment_id INTEGER NOT NULL REFERENCES segments(id),
+                        ordinal INTEGER NOT NULL,
+                        offset INTEGER NOT NULL,
+                        length INTEGER NOT NULL,
+                        message_index_length INTEGER NOT NULL,
+                        start_time INTEGER NOT NULL,
+                        end_time INTEGER NOT NULL,
+                        message_count INTEGER NOT NULL,
+                        compression TEXT NOT NULL,
+                        compressed_size INTEGER NOT NULL,
+                        uncompressed_size INTEGER NOT NULL,
+                        UNIQUE (segment_id, ordinal)
+                    );
+                    CREATE INDEX chunks_by_time ON chunks (start_time, end_time);
+                    CREATE TABLE chunk_streams (
+                        chunk_id INTEGER NOT NULL REFERENCES chunks(id),
+                        stream_id INTEGER NOT NULL REFERENCES streams(id),
+                        message_count INTEGER NOT NULL,
+                        first_time INTEGER NOT NULL,
+                        last_time INTEGER NOT NULL,
+                        value_count INTEGER NOT NULL DEFAULT 0,
+                        value_min REAL,
+                        value_max REAL,
+                        value_sum REAL,
+                        PRIMARY KEY (chunk_id, stream_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX chunk_streams_by_stream ON chunk_streams (stream_id, first_time);
+                    CREATE TABLE losses (
+                        id INTEGER PRIMARY KEY,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id),
+                        stream_id INTEGER REFERENCES streams(id),
+                        time INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        reason TEXT NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v2") { db in
             // Loss rows keep their stream's topic, so a loss on a stream that
             // never wrote a message (no stream row after a rebuild) stays named.
-            try db.execute(sql: """
-                ALTER TABLE losses ADD COLUMN topic TEXT;
-                UPDATE losses SET topic = (SELECT topic FROM streams WHERE streams.id = losses.stream_id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE losses ADD COLUMN topic TEXT;
+                    UPDATE losses SET topic = (SELECT topic FROM streams WHERE streams.id = losses.stream_id);
+                    """)
         }
         migrator.registerMigration("v3") { db in
             // The values at a chunk's first and last message time, so first/last
             // aggregates over whole chunks need no decompression.
-            try db.execute(sql: """
-                ALTER TABLE chunk_streams ADD COLUMN value_first REAL;
-                ALTER TABLE chunk_streams ADD COLUMN value_last REAL;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE chunk_streams ADD COLUMN value_first REAL;
+                    ALTER TABLE chunk_streams ADD COLUMN value_last REAL;
+                    """)
         }
         migrator.registerMigration("v4") { db in
             // Running per-stream totals, updated in each chunk's transaction,
             // so `info` reads one row per stream whatever the recording's size.
-            try db.execute(sql: """
-                ALTER TABLE streams ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE streams ADD COLUMN first_time INTEGER;
-                ALTER TABLE streams ADD COLUMN last_time INTEGER;
-                UPDATE streams SET
-                    message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
-                    first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
-                    last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE streams ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE streams ADD COLUMN first_time INTEGER;
+                    ALTER TABLE streams ADD COLUMN last_time INTEGER;
+                    UPDATE streams SET
+                        message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
+                        first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
+                        last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id);
+                    """)
         }
         migrator.registerMigration("v5") { db in
             // A loss that is a gap in time (a disconnect, a bluetoothd
@@ -194,12 +199,13 @@ package final class RecordingIndex: Sendable {
 
     /// Recomputes the per-stream totals from `chunk_streams` (after recovery added rows).
     static func refreshStreamTotals(_ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE streams SET
-                message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
-                first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
-                last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id)
-            """)
+        try db.execute(
+            sql: """
+                UPDATE streams SET
+                    message_count = COALESCE((SELECT SUM(message_count) FROM chunk_streams WHERE stream_id = streams.id), 0),
+                    first_time = (SELECT MIN(first_time) FROM chunk_streams WHERE stream_id = streams.id),
+                    last_time = (SELECT MAX(last_time) FROM chunk_streams WHERE stream_id = streams.id)
+                """)
     }
 }
 

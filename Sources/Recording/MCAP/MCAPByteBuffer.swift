@@ -40,7 +40,6 @@ package struct MCAPByteBuffer: Sendable {
         bytes.append(contentsOf: raw)
     }
 
-
     /// Appends a whole Message record (opcode, length, header fields, data)
     /// with one copy of its 31-byte header: the writer's hot path.
     @inline(__always)

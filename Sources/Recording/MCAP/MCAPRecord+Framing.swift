@@ -36,7 +36,8 @@ extension MCAPRecord {
                 throw RecordingError(.corrupt, "\(context): record at \(offset) overruns its bytes", cause: error)
             }
             let start = bytes.startIndex
-            records.append(try parse(opcode: opcode, body: bytes[(start + body.lowerBound)..<(start + body.upperBound)]))
+            records.append(
+                try parse(opcode: opcode, body: bytes[(start + body.lowerBound)..<(start + body.upperBound)]))
         }
         return records
     }

@@ -14,28 +14,38 @@ extension MCAPRecord {
         case .header:
             return .header(Header(profile: try cursor.string("profile"), library: try cursor.string("library")))
         case .footer:
-            return .footer(Footer(summaryStart: try cursor.u64("summary_start"),
-                                  summaryOffsetStart: try cursor.u64("summary_offset_start"),
-                                  summaryCRC: try cursor.u32("summary_crc")))
+            return .footer(
+                Footer(
+                    summaryStart: try cursor.u64("summary_start"),
+                    summaryOffsetStart: try cursor.u64("summary_offset_start"),
+                    summaryCRC: try cursor.u32("summary_crc")))
         case .schema:
-            return .schema(Schema(id: try cursor.u16("id"), name: try cursor.string("name"),
-                                  encoding: try cursor.string("encoding"), data: try cursor.bytes32("data")))
+            return .schema(
+                Schema(
+                    id: try cursor.u16("id"), name: try cursor.string("name"),
+                    encoding: try cursor.string("encoding"), data: try cursor.bytes32("data")))
         case .channel:
-            return .channel(Channel(id: try cursor.u16("id"), schemaID: try cursor.u16("schema_id"),
-                                    topic: try cursor.string("topic"),
-                                    messageEncoding: try cursor.string("message_encoding"),
-                                    metadata: try cursor.pairs("metadata")))
+            return .channel(
+                Channel(
+                    id: try cursor.u16("id"), schemaID: try cursor.u16("schema_id"),
+                    topic: try cursor.string("topic"),
+                    messageEncoding: try cursor.string("message_encoding"),
+                    metadata: try cursor.pairs("metadata")))
         case .message:
-            return .message(Message(channelID: try cursor.u16("channel_id"), sequence: try cursor.u32("sequence"),
-                                    logTime: try cursor.u64("log_time"), publishTime: try cursor.u64("publish_time"),
-                                    data: cursor.rest()))
+            return .message(
+                Message(
+                    channelID: try cursor.u16("channel_id"), sequence: try cursor.u32("sequence"),
+                    logTime: try cursor.u64("log_time"), publishTime: try cursor.u64("publish_time"),
+                    data: cursor.rest()))
         case .chunk:
-            return .chunk(Chunk(messageStartTime: try cursor.u64("message_start_time"),
-                                messageEndTime: try cursor.u64("message_end_time"),
-                                uncompressedSize: try cursor.u64("uncompressed_size"),
-                                uncompressedCRC: try cursor.u32("uncompressed_crc"),
-                                compression: try cursor.string("compression"),
-                                records: try cursor.bytes64("records")))
+            return .chunk(
+                Chunk(
+                    messageStartTime: try cursor.u64("message_start_time"),
+                    messageEndTime: try cursor.u64("message_end_time"),
+                    uncompressedSize: try cursor.u64("uncompressed_size"),
+                    uncompressedCRC: try cursor.u32("uncompressed_crc"),
+                    compression: try cursor.string("compression"),
+                    records: try cursor.bytes64("records")))
         case .messageIndex:
             let channelID = try cursor.u16("channel_id")
             var entries: [TimeOffset] = []
@@ -54,21 +64,26 @@ extension MCAPRecord {
             while !map.isAtEnd {
                 offsets.append(ChannelOffset(channelID: try map.u16("channel_id"), offset: try map.u64("offset")))
             }
-            return .chunkIndex(ChunkIndex(
-                messageStartTime: start, messageEndTime: end, chunkStartOffset: chunkStart, chunkLength: chunkLength,
-                messageIndexOffsets: offsets, messageIndexLength: try cursor.u64("message_index_length"),
-                compression: try cursor.string("compression"), compressedSize: try cursor.u64("compressed_size"),
-                uncompressedSize: try cursor.u64("uncompressed_size")))
+            return .chunkIndex(
+                ChunkIndex(
+                    messageStartTime: start, messageEndTime: end, chunkStartOffset: chunkStart,
+                    chunkLength: chunkLength,
+                    messageIndexOffsets: offsets, messageIndexLength: try cursor.u64("message_index_length"),
+                    compression: try cursor.string("compression"), compressedSize: try cursor.u64("compressed_size"),
+                    uncompressedSize: try cursor.u64("uncompressed_size")))
         case .attachment:
-            return .attachment(Attachment(
-                logTime: try cursor.u64("log_time"), createTime: try cursor.u64("create_time"),
-                name: try cursor.string("name"), mediaType: try cursor.string("media_type"),
-                data: try cursor.bytes64("data"), crc: try cursor.u32("crc")))
+            return .attachment(
+                Attachment(
+                    logTime: try cursor.u64("log_time"), createTime: try cursor.u64("create_time"),
+                    name: try cursor.string("name"), mediaType: try cursor.string("media_type"),
+                    data: try cursor.bytes64("data"), crc: try cursor.u32("crc")))
         case .attachmentIndex:
-            return .attachmentIndex(AttachmentIndex(
-                offset: try cursor.u64("offset"), length: try cursor.u64("length"), logTime: try cursor.u64("log_time"),
-                createTime: try cursor.u64("create_time"), dataSize: try cursor.u64("data_size"),
-                name: try cursor.string("name"), mediaType: try cursor.string("media_type")))
+            return .attachmentIndex(
+                AttachmentIndex(
+                    offset: try cursor.u64("offset"), length: try cursor.u64("length"),
+                    logTime: try cursor.u64("log_time"),
+                    createTime: try cursor.u64("create_time"), dataSize: try cursor.u64("data_size"),
+                    name: try cursor.string("name"), mediaType: try cursor.string("media_type")))
         case .statistics:
             let messageCount = try cursor.u64("message_count")
             let schemaCount = try cursor.u16("schema_count")
@@ -83,19 +98,24 @@ extension MCAPRecord {
             while !map.isAtEnd {
                 counts.append(ChannelCount(channelID: try map.u16("channel_id"), count: try map.u64("count")))
             }
-            return .statistics(Statistics(
-                messageCount: messageCount, schemaCount: schemaCount, channelCount: channelCount,
-                attachmentCount: attachmentCount, metadataCount: metadataCount, chunkCount: chunkCount,
-                messageStartTime: start, messageEndTime: end, channelMessageCounts: counts))
+            return .statistics(
+                Statistics(
+                    messageCount: messageCount, schemaCount: schemaCount, channelCount: channelCount,
+                    attachmentCount: attachmentCount, metadataCount: metadataCount, chunkCount: chunkCount,
+                    messageStartTime: start, messageEndTime: end, channelMessageCounts: counts))
         case .metadata:
             return .metadata(Metadata(name: try cursor.string("name"), metadata: try cursor.pairs("metadata")))
         case .metadataIndex:
-            return .metadataIndex(MetadataIndex(offset: try cursor.u64("offset"), length: try cursor.u64("length"),
-                                                name: try cursor.string("name")))
+            return .metadataIndex(
+                MetadataIndex(
+                    offset: try cursor.u64("offset"), length: try cursor.u64("length"),
+                    name: try cursor.string("name")))
         case .summaryOffset:
-            return .summaryOffset(SummaryOffset(groupOpcode: try cursor.u8("group_opcode"),
-                                                groupStart: try cursor.u64("group_start"),
-                                                groupLength: try cursor.u64("group_length")))
+            return .summaryOffset(
+                SummaryOffset(
+                    groupOpcode: try cursor.u8("group_opcode"),
+                    groupStart: try cursor.u64("group_start"),
+                    groupLength: try cursor.u64("group_length")))
         case .dataEnd:
             return .dataEnd(DataEnd(dataSectionCRC: try cursor.u32("data_section_crc")))
         }

@@ -67,8 +67,10 @@ package struct MCAPStreamReader {
                 try after.skip(9)
                 body = try after.readRange(length)
             } catch {
-                throw RecordingError(.corrupt, "record at offset \(start) (opcode \(opcode)) claims \(length) bytes; "
-                                     + "only \(cursor.remaining - 9) remain", cause: error)
+                throw RecordingError(
+                    .corrupt,
+                    "record at offset \(start) (opcode \(opcode)) claims \(length) bytes; "
+                        + "only \(cursor.remaining - 9) remain", cause: error)
             }
             cursor = after
             let record = try MCAPRecord.parse(opcode: opcode, body: bytes[body])
@@ -76,7 +78,7 @@ package struct MCAPStreamReader {
             case .chunk(let chunk) where expandChunks:
                 do {
                     pending = try Self.records(in: chunk, at: start)
-                } catch where skipDamagedChunks {
+                } catch  where skipDamagedChunks {
                     damagedChunks.append((start, error.message))
                     pending = []
                 }
@@ -95,8 +97,10 @@ package struct MCAPStreamReader {
                     if computed != dataEnd.dataSectionCRC, skipDamagedChunks {
                         dataCRCMismatch = true
                     } else if computed != dataEnd.dataSectionCRC {
-                        throw RecordingError(.corrupt, "data section CRC mismatch: DataEnd says "
-                                             + "\(dataEnd.dataSectionCRC), the bytes give \(computed)")
+                        throw RecordingError(
+                            .corrupt,
+                            "data section CRC mismatch: DataEnd says "
+                                + "\(dataEnd.dataSectionCRC), the bytes give \(computed)")
                     }
                 }
             case .footer:
@@ -127,28 +131,35 @@ package struct MCAPStreamReader {
             data = chunk.records
         case "zstd":
             guard chunk.uncompressedSize <= UInt64(Int32.max) else {
-                throw RecordingError(.corrupt, "chunk at offset \(offset) claims \(chunk.uncompressedSize) "
-                                     + "uncompressed bytes")
+                throw RecordingError(
+                    .corrupt,
+                    "chunk at offset \(offset) claims \(chunk.uncompressedSize) "
+                        + "uncompressed bytes")
             }
             do {
                 data = try chunk.records.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
                     try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
                 }
             } catch {
-                throw RecordingError(error.code, "chunk at offset \(offset): \(error.message)", cause: error.cause ?? error)
+                throw RecordingError(
+                    error.code, "chunk at offset \(offset): \(error.message)", cause: error.cause ?? error)
             }
         default:
             throw RecordingError(.unsupported, "chunk at offset \(offset) uses compression '\(chunk.compression)'")
         }
         guard UInt64(data.count) == chunk.uncompressedSize else {
-            throw RecordingError(.corrupt, "chunk at offset \(offset) holds \(data.count) bytes, "
-                                 + "its header says \(chunk.uncompressedSize)")
+            throw RecordingError(
+                .corrupt,
+                "chunk at offset \(offset) holds \(data.count) bytes, "
+                    + "its header says \(chunk.uncompressedSize)")
         }
         if chunk.uncompressedCRC != 0 {
             let computed = CRC32.checksum(data)
             guard computed == chunk.uncompressedCRC else {
-                throw RecordingError(.corrupt, "chunk at offset \(offset): CRC \(chunk.uncompressedCRC) expected, "
-                                     + "\(computed) computed")
+                throw RecordingError(
+                    .corrupt,
+                    "chunk at offset \(offset): CRC \(chunk.uncompressedCRC) expected, "
+                        + "\(computed) computed")
             }
         }
         return try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")

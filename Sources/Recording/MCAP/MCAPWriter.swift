@@ -69,7 +69,9 @@ package final class MCAPWriter {
     package init(options: Options, sink: (any ByteSink)? = nil) throws(RecordingError) {
         self.options = options
         self.sink = sink
-        self.compressor = try options.zstdLevel.map { (level: Int) throws(RecordingError) in try ZstdCompressor(level: level) }
+        self.compressor = try options.zstdLevel.map { (level: Int) throws(RecordingError) in
+            try ZstdCompressor(level: level)
+        }
     }
 
     /// Writes the magic and the Header.
@@ -90,10 +92,13 @@ package final class MCAPWriter {
 
     /// Registers a channel; returns its id (1, 2, ...).
     @discardableResult
-    package func registerChannel(topic: String, messageEncoding: String, schemaID: UInt16,
-                                 metadata: [MCAPRecord.KeyValue]) throws(RecordingError) -> UInt16 {
-        let channel = MCAPRecord.Channel(id: UInt16(channels.count + 1), schemaID: schemaID, topic: topic,
-                                         messageEncoding: messageEncoding, metadata: metadata)
+    package func registerChannel(
+        topic: String, messageEncoding: String, schemaID: UInt16,
+        metadata: [MCAPRecord.KeyValue]
+    ) throws(RecordingError) -> UInt16 {
+        let channel = MCAPRecord.Channel(
+            id: UInt16(channels.count + 1), schemaID: schemaID, topic: topic,
+            messageEncoding: messageEncoding, metadata: metadata)
         channels.append(channel)
         statistics.channelCount += 1
         try addDefinition(.channel(channel))
@@ -102,7 +107,7 @@ package final class MCAPWriter {
 
     private func addDefinition(_ record: MCAPRecord) throws(RecordingError) {
         if options.useChunks {
-            record.encode(into: &chunk) // records inside chunks are never padded
+            record.encode(into: &chunk)  // records inside chunks are never padded
 
             try closeChunkIfFull()
         } else {
@@ -111,10 +116,14 @@ package final class MCAPWriter {
     }
 
     /// Adds a message, to the open chunk when chunking.
-    package func addMessage(channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
-                            data: [UInt8]) throws(RecordingError) {
-        let message = MCAPRecord.message(.init(channelID: channelID, sequence: sequence, logTime: logTime,
-                                               publishTime: publishTime, data: data))
+    package func addMessage(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+        data: [UInt8]
+    ) throws(RecordingError) {
+        let message = MCAPRecord.message(
+            .init(
+                channelID: channelID, sequence: sequence, logTime: logTime,
+                publishTime: publishTime, data: data))
         statistics.messageStartTime = statistics.messageCount == 0 ? logTime : min(statistics.messageStartTime, logTime)
         statistics.messageEndTime = max(statistics.messageEndTime, logTime)
         statistics.messageCount += 1
@@ -142,8 +151,10 @@ package final class MCAPWriter {
     }
 
     /// Adds an attachment (outside chunks, at the current end of the file).
-    package func addAttachment(logTime: UInt64, createTime: UInt64, name: String, mediaType: String,
-                               data: [UInt8]) throws(RecordingError) {
+    package func addAttachment(
+        logTime: UInt64, createTime: UInt64, name: String, mediaType: String,
+        data: [UInt8]
+    ) throws(RecordingError) {
         var fields = MCAPByteBuffer()
         fields.append(logTime)
         fields.append(createTime)
@@ -151,16 +162,20 @@ package final class MCAPWriter {
         fields.appendString(mediaType)
         fields.append(UInt64(data.count))
         fields.append(raw: data)
-        let record = MCAPRecord.attachment(.init(logTime: logTime, createTime: createTime, name: name,
-                                                 mediaType: mediaType, data: data,
-                                                 crc: CRC32.checksum(fields.bytes)))
+        let record = MCAPRecord.attachment(
+            .init(
+                logTime: logTime, createTime: createTime, name: name,
+                mediaType: mediaType, data: data,
+                crc: CRC32.checksum(fields.bytes)))
         let offset = position
         write(record, to: &out)
         statistics.attachmentCount += 1
         if options.attachmentIndexes {
-            attachmentIndexes.append(.init(offset: offset, length: position - offset, logTime: logTime,
-                                           createTime: createTime, dataSize: UInt64(data.count), name: name,
-                                           mediaType: mediaType))
+            attachmentIndexes.append(
+                .init(
+                    offset: offset, length: position - offset, logTime: logTime,
+                    createTime: createTime, dataSize: UInt64(data.count), name: name,
+                    mediaType: mediaType))
         }
         try flushIfLarge()
     }
@@ -211,9 +226,12 @@ package final class MCAPWriter {
             }
         }
         let chunkOffset = position
-        write(.chunk(.init(messageStartTime: chunkStart, messageEndTime: chunkEnd,
-                           uncompressedSize: UInt64(uncompressed.count), uncompressedCRC: CRC32.checksum(uncompressed),
-                           compression: compression, records: stored)), to: &out)
+        write(
+            .chunk(
+                .init(
+                    messageStartTime: chunkStart, messageEndTime: chunkEnd,
+                    uncompressedSize: UInt64(uncompressed.count), uncompressedCRC: CRC32.checksum(uncompressed),
+                    compression: compression, records: stored)), to: &out)
         let chunkLength = position - chunkOffset
         let indexStart = position
         var offsets: [MCAPRecord.ChannelOffset] = []
@@ -223,10 +241,12 @@ package final class MCAPWriter {
                 write(.messageIndex(.init(channelID: channelID, entries: entries)), to: &out)
             }
         }
-        chunkIndexes.append(.init(
-            messageStartTime: chunkStart, messageEndTime: chunkEnd, chunkStartOffset: chunkOffset,
-            chunkLength: chunkLength, messageIndexOffsets: offsets, messageIndexLength: position - indexStart,
-            compression: compression, compressedSize: UInt64(stored.count), uncompressedSize: UInt64(uncompressed.count)))
+        chunkIndexes.append(
+            .init(
+                messageStartTime: chunkStart, messageEndTime: chunkEnd, chunkStartOffset: chunkOffset,
+                chunkLength: chunkLength, messageIndexOffsets: offsets, messageIndexLength: position - indexStart,
+                compression: compression, compressedSize: UInt64(stored.count),
+                uncompressedSize: UInt64(uncompressed.count)))
         chunk.removeAll()
         chunkMessages = 0
         chunkStart = 0
@@ -251,8 +271,10 @@ package final class MCAPWriter {
         func group(_ opcode: MCAPOpcode, _ records: [MCAPRecord]) {
             let start = summary.count
             for record in records { write(record, to: &summary) }
-            offsets.append(.init(groupOpcode: opcode.rawValue, groupStart: summaryStart + UInt64(start),
-                                 groupLength: UInt64(summary.count - start)))
+            offsets.append(
+                .init(
+                    groupOpcode: opcode.rawValue, groupStart: summaryStart + UInt64(start),
+                    groupLength: UInt64(summary.count - start)))
         }
         if options.repeatSchemas { group(.schema, schemas.map { .schema($0) }) }
         if options.repeatChannels { group(.channel, channels.map { .channel($0) }) }
@@ -274,8 +296,11 @@ package final class MCAPWriter {
         crc.update(summary.bytes)
         crc.update(footerPrefix.bytes)
         out.append(raw: summary.bytes)
-        write(.footer(.init(summaryStart: footerSummaryStart, summaryOffsetStart: summaryOffsetStart,
-                            summaryCRC: crc.value)), to: &out)
+        write(
+            .footer(
+                .init(
+                    summaryStart: footerSummaryStart, summaryOffsetStart: summaryOffsetStart,
+                    summaryCRC: crc.value)), to: &out)
         out.append(raw: mcapMagic)
         guard sink != nil else { return out.bytes }
         try flush()

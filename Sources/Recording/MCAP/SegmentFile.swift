@@ -1,9 +1,10 @@
+import struct Foundation.POSIXError
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import struct Foundation.POSIXError
 
 /// An append-only file for one segment, with the running CRC of everything
 /// written so far (MCAP's data-section CRC). Its bytes go through a
@@ -67,7 +68,8 @@ extension RecordingError {
     static func errno(_ what: String) -> RecordingError {
         let code = Glibc.errno
         let reason = String(cString: strerror(code))
-        return RecordingError(code == ENOENT ? .notFound : .io, "\(what): \(reason)",
-                              cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
+        return RecordingError(
+            code == ENOENT ? .notFound : .io, "\(what): \(reason)",
+            cause: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
     }
 }

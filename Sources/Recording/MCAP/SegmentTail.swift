@@ -22,12 +22,18 @@ package enum SegmentTail {
             let before = tail.count
             body(&tail)
             if tail.count > before {
-                groups.append(.init(groupOpcode: opcode.rawValue, groupStart: base + UInt64(before),
-                                    groupLength: UInt64(tail.count - before)))
+                groups.append(
+                    .init(
+                        groupOpcode: opcode.rawValue, groupStart: base + UInt64(before),
+                        groupLength: UInt64(tail.count - before)))
             }
         }
-        group(.schema) { out in for schema in schemas.sorted(by: { $0.id < $1.id }) { MCAPRecord.schema(schema).encode(into: &out) } }
-        group(.channel) { out in for channel in channels.sorted(by: { $0.id < $1.id }) { MCAPRecord.channel(channel).encode(into: &out) } }
+        group(.schema) { out in
+            for schema in schemas.sorted(by: { $0.id < $1.id }) { MCAPRecord.schema(schema).encode(into: &out) }
+        }
+        group(.channel) { out in
+            for channel in channels.sorted(by: { $0.id < $1.id }) { MCAPRecord.channel(channel).encode(into: &out) }
+        }
         group(.statistics) { out in MCAPRecord.statistics(statistics).encode(into: &out) }
         group(.chunkIndex) { out in out.append(raw: chunkIndexes) }
         group(.metadataIndex) { out in out.append(raw: metadataIndexes) }
@@ -43,8 +49,10 @@ package enum SegmentTail {
         var crc = CRC32()
         tail.bytes.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[Int(summaryStart - base)...])) }
         crc.update(footer.bytes)
-        MCAPRecord.footer(.init(summaryStart: summaryStart, summaryOffsetStart: summaryOffsetStart, summaryCRC: crc.value))
-            .encode(into: &tail)
+        MCAPRecord.footer(
+            .init(summaryStart: summaryStart, summaryOffsetStart: summaryOffsetStart, summaryCRC: crc.value)
+        )
+        .encode(into: &tail)
         tail.append(raw: mcapMagic)
         return tail.bytes
     }

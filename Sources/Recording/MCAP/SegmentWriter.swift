@@ -61,8 +61,10 @@ package final class SegmentWriter {
     ///
     /// - Parameter storage: Where the bytes go: the file system, or a test's
     ///   simulation of it.
-    package init(path: String, sequence: Int, options: Options,
-                 storage: any SegmentStorage = POSIXSegmentStorage()) throws(RecordingError) {
+    package init(
+        path: String, sequence: Int, options: Options,
+        storage: any SegmentStorage = POSIXSegmentStorage()
+    ) throws(RecordingError) {
         self.path = path
         self.sequence = sequence
         self.options = options
@@ -80,8 +82,9 @@ package final class SegmentWriter {
         head.appendString(options.library)
         head.endRecord(slot)
         try file.write(head.bytes)
-        self.pipeline = ChunkPipeline(file: file, compressor: compressor, segmentSequence: sequence,
-                                      syncsEachChunk: options.durability == .chunk)
+        self.pipeline = ChunkPipeline(
+            file: file, compressor: compressor, segmentSequence: sequence,
+            syncsEachChunk: options.durability == .chunk)
     }
 
     deinit {
@@ -131,8 +134,10 @@ package final class SegmentWriter {
         numericValue: Double?
     ) throws(RecordingError) -> [ClosedChunk] {
         guard !isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
-        switch open.append(channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-                           payload: payload, numericValue: numericValue, chunkSize: chunkSize) {
+        switch open.append(
+            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+            payload: payload, numericValue: numericValue, chunkSize: chunkSize)
+        {
         case .appended: return []
         case .full: return try closeChunk()
         case .undefinedChannel:
@@ -197,8 +202,9 @@ package final class SegmentWriter {
             channelMessageCounts[id, default: 0] += UInt64(accumulator.messageCount)
             open.channels[Int(id)] = ChannelAccumulator()
         }
-        let job = ChunkPipeline.Job(records: open.records, startTime: open.start, endTime: open.end,
-                                    messageCount: open.messageCount, ordinal: chunkCount, channels: channels)
+        let job = ChunkPipeline.Job(
+            records: open.records, startTime: open.start, endTime: open.end,
+            messageCount: open.messageCount, ordinal: chunkCount, channels: channels)
         chunkCount += 1
         messageCount += UInt64(open.messageCount)
         if open.messageCount > 0 {
@@ -229,7 +235,9 @@ package final class SegmentWriter {
             messageCount: messageCount, schemaCount: UInt16(schemas.count), channelCount: UInt32(channels.count),
             attachmentCount: 0, metadataCount: UInt32(metadataCount), chunkCount: UInt32(chunkCount),
             messageStartTime: messageCount > 0 ? messageStart : 0, messageEndTime: messageCount > 0 ? messageEnd : 0,
-            channelMessageCounts: channelMessageCounts.keys.sorted().map { .init(channelID: $0, count: channelMessageCounts[$0]!) })
+            channelMessageCounts: channelMessageCounts.keys.sorted().map {
+                .init(channelID: $0, count: channelMessageCounts[$0]!)
+            })
         let tail = SegmentTail.bytes(
             base: file.offset, dataCRC: file.crc.value,
             schemas: schemas.map { Self.schemaRecord(id: $0.key, $0.value) }, channels: channels.values.map(\.record),
@@ -273,8 +281,9 @@ package final class SegmentWriter {
 extension SegmentChannel {
     /// The Channel record: metadata in key order, so output is stable.
     var record: MCAPRecord.Channel {
-        .init(id: id, schemaID: schemaID, topic: topic, messageEncoding: schema.messageEncoding,
-              metadata: metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
+        .init(
+            id: id, schemaID: schemaID, topic: topic, messageEncoding: schema.messageEncoding,
+            metadata: metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
     }
 }
 
@@ -296,14 +305,17 @@ private struct OpenChunk {
 
     /// Appends a message record and its index entry.
     @inline(__always)
-    mutating func append(channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
-                         payload: UnsafeRawBufferPointer, numericValue: Double?, chunkSize: Int) -> Outcome {
+    mutating func append(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+        payload: UnsafeRawBufferPointer, numericValue: Double?, chunkSize: Int
+    ) -> Outcome {
         let id = Int(channelID)
         guard id < defined.count, defined[id] else { return .undefinedChannel }
         if channels[id].messageCount == 0 { used.append(channelID) }
         channels[id].add(time: logTime, offset: UInt64(records.count), value: numericValue)
-        records.appendMessageRecord(channelID: channelID, sequence: sequence, logTime: logTime,
-                                    publishTime: publishTime, payload: payload)
+        records.appendMessageRecord(
+            channelID: channelID, sequence: sequence, logTime: logTime,
+            publishTime: publishTime, payload: payload)
         if logTime < start { start = logTime }
         if logTime > end { end = logTime }
         messageCount += 1
@@ -330,8 +342,14 @@ private struct ChannelAccumulator {
         entries.append(time)
         entries.append(offset)
         messageCount += 1
-        if time < firstTime { firstTime = time; firstValue = value }
-        if time >= lastTime { lastTime = time; lastValue = value }
+        if time < firstTime {
+            firstTime = time
+            firstValue = value
+        }
+        if time >= lastTime {
+            lastTime = time
+            lastValue = value
+        }
         if let value, !value.isNaN {
             numericCount += 1
             minimum = min(minimum, value)

@@ -6,16 +6,18 @@ enum LossRecordMessage {
     static let topic = "/tlm/loss"
 
     /// The schema.
-    static let schema = MessageSchema(name: "tlm/msg/LossRecord", text: """
-        # Data that did not make it into the recording: how many elements of which stream, when, and why.
-        # stream is the topic, or empty for the whole session (for example the ingest buffer).
-        string stream
-        uint64 time
-        uint64 count
-        string reason
-        # How long the gap lasted (a disconnect, a bluetoothd restart); 0 for counted drops.
-        uint64 duration_ns
-        """)
+    static let schema = MessageSchema(
+        name: "tlm/msg/LossRecord",
+        text: """
+            # Data that did not make it into the recording: how many elements of which stream, when, and why.
+            # stream is the topic, or empty for the whole session (for example the ingest buffer).
+            string stream
+            uint64 time
+            uint64 count
+            string reason
+            # How long the gap lasted (a disconnect, a bluetoothd restart); 0 for counted drops.
+            uint64 duration_ns
+            """)
 
     static func encode(stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil) -> [UInt8] {
         var cdr = CDRWriter(capacity: 72 + reason.utf8.count)
@@ -29,11 +31,13 @@ enum LossRecordMessage {
 
     /// Decodes a loss record; `duration` is `nil` for counted drops and in
     /// recordings made before the field existed (it is the last field).
-    static func decode(_ payload: [UInt8])
+    static func decode(
+        _ payload: [UInt8]
+    )
         -> (stream: String?, time: UInt64, count: UInt64, reason: String, duration: UInt64?)?
     {
         guard var reader = CDRReader(payload), let stream = reader.string(), let time = reader.uint64(),
-              let count = reader.uint64(), let reason = reader.string()
+            let count = reader.uint64(), let reason = reader.string()
         else { return nil }
         let duration = reader.uint64().flatMap { $0 == 0 ? nil : $0 }
         return (stream.isEmpty ? nil : stream, time, count, reason, duration)

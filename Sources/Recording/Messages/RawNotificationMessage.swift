@@ -6,17 +6,20 @@ public import Devices
 /// characteristic and the receive time, so a recording can be decoded again.
 public enum RawNotificationMessage {
     /// The schema.
-    public static let schema = MessageSchema(name: "tlm/msg/RawNotification", text: """
-        # A BLE notification exactly as received.
-        string characteristic
-        uint64 receive_time
-        uint8[] data
-        """)
+    public static let schema = MessageSchema(
+        name: "tlm/msg/RawNotification",
+        text: """
+            # A BLE notification exactly as received.
+            string characteristic
+            uint64 receive_time
+            uint8[] data
+            """)
 
     /// Decodes a recorded raw notification; `nil` for a payload that is not one.
     public static func decode(_ payload: [UInt8]) -> RawNotification? {
-        guard var reader = CDRReader(payload), let text = reader.string(), let characteristic = CharacteristicUUID(text),
-              let time = reader.uint64(), let bytes = reader.byteSequence()
+        guard var reader = CDRReader(payload), let text = reader.string(),
+            let characteristic = CharacteristicUUID(text),
+            let time = reader.uint64(), let bytes = reader.byteSequence()
         else { return nil }
         return RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time)
     }

@@ -36,7 +36,8 @@ public final class RecordedMessageIterator {
 
         /// The merge's order: the next message's time, then file order.
         func precedes(_ other: OpenChunk) -> Bool {
-            let time = messages[position].logTime, otherTime = other.messages[other.position].logTime
+            let time = messages[position].logTime
+            let otherTime = other.messages[other.position].logTime
             return time != otherTime ? time < otherTime : rank < other.rank
         }
     }
@@ -69,7 +70,8 @@ public final class RecordedMessageIterator {
     public func next() throws(RecordingError) -> RecordedMessage? {
         // Read every chunk that may hold a message at or before the earliest one held.
         while nextChunk < chunks.count,
-              heap.isEmpty || chunks[nextChunk].firstTime <= heap[0].messages[heap[0].position].logTime {
+            heap.isEmpty || chunks[nextChunk].firstTime <= heap[0].messages[heap[0].position].logTime
+        {
             try open(chunks[nextChunk])
             nextChunk += 1
         }
@@ -89,13 +91,16 @@ public final class RecordedMessageIterator {
     private func open(_ location: ChunkLocation) throws(RecordingError) {
         var messages: [RecordedMessage] = []
         var sorted = true
-        for record in try reader.messages(inChunkAt: location.offset, length: location.length, path: location.path,
-                                          channelID: nil)
+        for record in try reader.messages(
+            inChunkAt: location.offset, length: location.length, path: location.path,
+            channelID: nil)
         where wanted.contains(record.channelID) && record.logTime >= lower && record.logTime < upper {
             guard let topic = reader.topic(ofChannel: record.channelID) else { continue }
             if let last = messages.last, last.logTime > record.logTime { sorted = false }
-            messages.append(RecordedMessage(topic: topic, sequence: record.sequence, logTime: record.logTime,
-                                            publishTime: record.publishTime, payload: record.data))
+            messages.append(
+                RecordedMessage(
+                    topic: topic, sequence: record.sequence, logTime: record.logTime,
+                    publishTime: record.publishTime, payload: record.data))
         }
         guard !messages.isEmpty else { return }
         if !sorted {
@@ -123,7 +128,8 @@ public final class RecordedMessageIterator {
     private func siftDown(_ start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var first = parent
             if left < heap.count, heap[left].precedes(heap[first]) { first = left }
             if right < heap.count, heap[right].precedes(heap[first]) { first = right }

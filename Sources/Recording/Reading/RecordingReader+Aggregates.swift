@@ -39,7 +39,9 @@ extension RecordingReader {
     ///   - every: The bucket width.
     /// - Returns: Every bucket of the range, empty ones included, and what answering cost.
     /// - Throws: ``RecordingError`` when the stream is unknown or not numeric.
-    public func aggregate(topic: String, from: UInt64, to: UInt64, every: Duration) throws(RecordingError)
+    public func aggregate(
+        topic: String, from: UInt64, to: UInt64, every: Duration
+    ) throws(RecordingError)
         -> (buckets: [AggregateBucket], cost: AggregateCost)
     {
         let width = every.nanosecondsClamped
@@ -51,7 +53,7 @@ extension RecordingReader {
         }
         let stream = try streamRow(topic: topic)
         guard stream.isNumeric, let definition = try schemaDefinitions()[topic]?.1,
-              let valueOffset = NumericSchemas.valueOffset(definition)
+            let valueOffset = NumericSchemas.valueOffset(definition)
         else {
             throw RecordingError(.invalidConfiguration, "\(topic) is not a numeric stream")
         }
@@ -71,10 +73,11 @@ extension RecordingReader {
         }
         for row in partial {
             cost.chunksDecoded += 1
-            for message in try messages(inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
+            for message in try messages(
+                inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
             {
                 guard let index = bucket(message.logTime),
-                      let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
+                    let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
                 else { continue }
                 accumulators[index].add(time: message.logTime, value: value)
             }
@@ -117,8 +120,14 @@ struct BucketAccumulator {
         minimum = min(minimum, value)
         maximum = max(maximum, value)
         sum += value
-        if time < firstTime { firstTime = time; firstValue = value }
-        if time >= lastTime { lastTime = time; lastValue = value }
+        if time < firstTime {
+            firstTime = time
+            firstValue = value
+        }
+        if time >= lastTime {
+            lastTime = time
+            lastValue = value
+        }
     }
 
     mutating func merge(_ row: ChunkStatisticsRow) {
@@ -126,13 +135,20 @@ struct BucketAccumulator {
         if let value = row.minimum { minimum = min(minimum, value) }
         if let value = row.maximum { maximum = max(maximum, value) }
         sum += row.sum ?? 0
-        if row.firstTime < firstTime { firstTime = row.firstTime; firstValue = row.firstValue }
-        if row.lastTime >= lastTime { lastTime = row.lastTime; lastValue = row.lastValue }
+        if row.firstTime < firstTime {
+            firstTime = row.firstTime
+            firstValue = row.firstValue
+        }
+        if row.lastTime >= lastTime {
+            lastTime = row.lastTime
+            lastValue = row.lastValue
+        }
     }
 
     func bucket(start: UInt64, end: UInt64) -> AggregateBucket {
-        AggregateBucket(start: start, end: end, count: count, minimum: count > 0 ? minimum : nil,
-                        maximum: count > 0 ? maximum : nil, mean: count > 0 ? sum / Double(count) : nil,
-                        first: count > 0 ? firstValue : nil, last: count > 0 ? lastValue : nil)
+        AggregateBucket(
+            start: start, end: end, count: count, minimum: count > 0 ? minimum : nil,
+            maximum: count > 0 ? maximum : nil, mean: count > 0 ? sum / Double(count) : nil,
+            first: count > 0 ? firstValue : nil, last: count > 0 ? lastValue : nil)
     }
 }

@@ -22,7 +22,9 @@ extension RecordingReader {
     ///
     /// - Throws: ``RecordingError`` when a schema cannot be read or a payload
     ///   does not match its schema.
-    public func typedMessages(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+    public func typedMessages(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil
+    ) throws(RecordingError)
         -> [TypedMessage]
     {
         var found: [TypedMessage] = []
@@ -36,8 +38,10 @@ extension RecordingReader {
     ///
     /// - Throws: ``RecordingError`` when a schema cannot be read, a payload
     ///   does not match its schema, or what `body` throws.
-    public func forEachTypedMessage(topics: [String], from: UInt64? = nil, to: UInt64? = nil,
-                                    _ body: (TypedMessage) throws(RecordingError) -> Void) throws(RecordingError) {
+    public func forEachTypedMessage(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil,
+        _ body: (TypedMessage) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
         let definitions = try schemaDefinitions()
         try forEachMessage(topics: topics, from: from, to: to) { (message: RecordedMessage) throws(RecordingError) in
             guard let (name, definition) = definitions[message.topic] else {
@@ -52,8 +56,9 @@ extension RecordingReader {
         var result: [String: (String, ROS2MessageDefinition)] = [:]
         for path in try segmentPaths() {
             let summary = try Self.summaryRecords(of: directory + "/" + path)
-            let schemas = Dictionary(summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
-                                     uniquingKeysWith: { first, _ in first })
+            let schemas = Dictionary(
+                summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
+                uniquingKeysWith: { first, _ in first })
             for case .channel(let channel) in summary where result[channel.topic] == nil {
                 guard let schema = schemas[channel.schemaID] else { continue }
                 let text = String(decoding: schema.data, as: UTF8.self)
@@ -68,8 +73,9 @@ extension RecordingReader {
         var result: [String: (MCAPRecord.Schema, MCAPRecord.Channel)] = [:]
         for path in try segmentPaths() {
             let summary = try Self.summaryRecords(of: directory + "/" + path)
-            let schemas = Dictionary(summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
-                                     uniquingKeysWith: { first, _ in first })
+            let schemas = Dictionary(
+                summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
+                uniquingKeysWith: { first, _ in first })
             for case .channel(let channel) in summary where result[channel.topic] == nil {
                 if let schema = schemas[channel.schemaID] { result[channel.topic] = (schema, channel) }
             }
@@ -87,9 +93,12 @@ extension RecordingReader {
             try handle.seek(toOffset: size - 37)
             let tail = [UInt8](try handle.read(upToCount: 37) ?? Data())
             guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
-                  case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
-                  footer.summaryStart > 0, footer.summaryStart < size - 37
-            else { throw RecordingError(.corrupt, "\(path) has no summary: " + RecordingLock.openSegmentAdvice(segment: path)) }
+                case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
+                footer.summaryStart > 0, footer.summaryStart < size - 37
+            else {
+                throw RecordingError(
+                    .corrupt, "\(path) has no summary: " + RecordingLock.openSegmentAdvice(segment: path))
+            }
             let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())

@@ -68,7 +68,9 @@ public final class RecordingReader {
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is corrupt.
-    public func messages(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError) -> [RecordedMessage] {
+    public func messages(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil
+    ) throws(RecordingError) -> [RecordedMessage] {
         var found: [RecordedMessage] = []
         try forEachMessage(topics: topics, from: from, to: to) { found.append($0) }
         return found
@@ -96,8 +98,10 @@ public final class RecordingReader {
     ///   - body: Called once per message; an error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
     ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
-    public func forEachMessage(topics: [String], from: UInt64? = nil, to: UInt64? = nil,
-                               _ body: (RecordedMessage) throws(RecordingError) -> Void) throws(RecordingError) {
+    public func forEachMessage(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil,
+        _ body: (RecordedMessage) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
         let iterator = try messageIterator(topics: topics, from: from, to: to)
         while let message = try iterator.next() { try body(message) }
     }
@@ -112,7 +116,9 @@ public final class RecordingReader {
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
     /// - Throws: ``RecordingError`` when the index cannot be read.
-    public func messageIterator(topics: [String], from: UInt64? = nil, to: UInt64? = nil) throws(RecordingError)
+    public func messageIterator(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil
+    ) throws(RecordingError)
         -> RecordedMessageIterator
     {
         let wanted = Set(topicsByChannel.filter { topics.contains($0.value) }.keys)
@@ -124,23 +130,27 @@ public final class RecordingReader {
         let channelList = wanted.sorted().map { String($0) }.joined(separator: ",")
         let bounds = [Int64(clamping: lower), Int64(clamping: upper)]
         let rows = try index.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path,
-                       (SELECT MIN(cs.first_time) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
-                        WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
-                          AND cs.last_time >= ? AND cs.first_time < ?) AS first_time
-                FROM chunks c JOIN segments s ON s.id = c.segment_id
-                WHERE c.end_time >= ? AND c.start_time < ?
-                ORDER BY s.sequence, c.ordinal
-                """, arguments: StatementArguments(bounds + bounds))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path,
+                           (SELECT MIN(cs.first_time) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                            WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
+                              AND cs.last_time >= ? AND cs.first_time < ?) AS first_time
+                    FROM chunks c JOIN segments s ON s.id = c.segment_id
+                    WHERE c.end_time >= ? AND c.start_time < ?
+                    ORDER BY s.sequence, c.ordinal
+                    """, arguments: StatementArguments(bounds + bounds))
         }
         var chunks: [RecordedMessageIterator.ChunkLocation] = []
         for row in rows {
             let checked = IndexRow(row, table: "chunks")
             guard let first = try checked.optionalTime("first_time", table: "chunk_streams") else { continue }
             let (path, offset, length) = try checked.chunkLocation(directory: directory)
-            chunks.append(.init(path: path, offset: offset, length: length, firstTime: max(lower, first),
-                                rank: chunks.count))
+            chunks.append(
+                .init(
+                    path: path, offset: offset, length: length, firstTime: max(lower, first),
+                    rank: chunks.count))
         }
         return RecordedMessageIterator(reader: self, chunks: chunks, wanted: wanted, from: lower, to: upper)
     }
@@ -161,7 +171,7 @@ public final class RecordingReader {
     static func openSegment(_ path: String) throws(RecordingError) -> FileHandle {
         do {
             return try RegularFile.openForReading(path)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             throw RecordingError(.notFound, "segment \(path) is missing")
         } catch {
             throw RecordingError(.io, "segment \(path) cannot be read: \(error.message)")
@@ -170,7 +180,9 @@ public final class RecordingReader {
 
     /// Reads one chunk (located by the index) and returns its messages, of
     /// one channel or all, in file order.
-    func messages(inChunkAt offset: UInt64, length: Int, path relative: String, channelID: UInt16?)
+    func messages(
+        inChunkAt offset: UInt64, length: Int, path relative: String, channelID: UInt16?
+    )
         throws(RecordingError) -> [MCAPRecord.Message]
     {
         let path = directory + "/" + relative
@@ -190,7 +202,8 @@ public final class RecordingReader {
             throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)", cause: error)
         }
         guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue else {
-            throw RecordingError(.corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
+            throw RecordingError(
+                .corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
         }
         bytesRead += UInt64(length)
         chunksRead += 1
@@ -200,12 +213,14 @@ public final class RecordingReader {
         let records: [MCAPRecord]
         do {
             records = try MCAPStreamReader.records(in: chunk, at: Int(offset))
-        } catch where skipDamagedChunks {
+        } catch  where skipDamagedChunks {
             damagedChunks.append((relative, offset, error.message))
             return []
         }
         return records.compactMap { record in
-            guard case .message(let message) = record, channelID == nil || message.channelID == channelID else { return nil }
+            guard case .message(let message) = record, channelID == nil || message.channelID == channelID else {
+                return nil
+            }
             return message
         }
     }
@@ -220,31 +235,39 @@ public final class RecordingReader {
     }
 
     /// A stream's row in the index.
-    func streamRow(topic: String) throws(RecordingError)
+    func streamRow(
+        topic: String
+    ) throws(RecordingError)
         -> (id: Int64, channelID: UInt16, schema: String?, isNumeric: Bool)
     {
         let row = try index.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, channel_id, schema_name, is_numeric FROM streams WHERE topic = ?",
-                             arguments: [topic])
+            try Row.fetchOne(
+                db, sql: "SELECT id, channel_id, schema_name, is_numeric FROM streams WHERE topic = ?",
+                arguments: [topic])
         }
         guard let row else { throw RecordingError(.notFound, "no stream \(topic) in \(directory)") }
         let stream = IndexRow(row, table: "streams")
-        return (try stream.int64("id"), try stream.channelID("channel_id"), try stream.optionalString("schema_name"),
-                try stream.bool("is_numeric"))
+        return (
+            try stream.int64("id"), try stream.channelID("channel_id"), try stream.optionalString("schema_name"),
+            try stream.bool("is_numeric")
+        )
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
     func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
         try index.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
-                       c.length, cs.first_time,
-                       cs.last_time, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, cs.value_first,
-                       cs.value_last
-                FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
-                WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
-                ORDER BY s.sequence, c.ordinal
-                """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]).map { row throws in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
+                           c.length, cs.first_time,
+                           cs.last_time, cs.value_count, cs.value_min, cs.value_max, cs.value_sum, cs.value_first,
+                           cs.value_last
+                    FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
+                    ORDER BY s.sequence, c.ordinal
+                    """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]
+            ).map { row throws in
                 try ChunkStatisticsRow(IndexRow(row, table: "chunk_streams"), directory: directory)
             }
         }

@@ -27,7 +27,9 @@ public struct RecordingReplay: Sendable {
     /// Opens a recording for replay.
     ///
     /// - Throws: ``RecordingError`` when there is no readable recording.
-    public init(directory: String, from startOffset: Duration = .zero, to endOffset: Duration? = nil) throws(RecordingError) {
+    public init(
+        directory: String, from startOffset: Duration = .zero, to endOffset: Duration? = nil
+    ) throws(RecordingError) {
         _ = try RecordingInfo.load(from: directory)
         self.directory = directory
         self.startOffset = startOffset
@@ -51,7 +53,9 @@ public struct RecordingReplay: Sendable {
     }
 
     /// The messages of `topics`, paced by `clock` at `rate` (2 = twice as fast as recorded).
-    public func messages<C: Clock>(topics: [String], clock: C, rate: Double = 1) throws(RecordingError)
+    public func messages<C: Clock>(
+        topics: [String], clock: C, rate: Double = 1
+    ) throws(RecordingError)
         -> ReplayPublisher<RecordedMessage, C> where C.Duration == Duration
     {
         try ReplayRate.validate(rate)
@@ -64,30 +68,42 @@ public struct RecordingReplay: Sendable {
     public func rawNotifications(of device: String) throws(RecordingError) -> [RawNotification] {
         let (from, to) = try range()
         let reader = try RecordingReader(directory: directory)
-        let topics = reader.topics.filter { $0.split(separator: "/").count >= 3
-            && $0.split(separator: "/")[1] == device && $0.contains("/raw/") }
-        guard !topics.isEmpty else { throw RecordingError(.notFound, "no raw streams of a device \(device) in \(directory)") }
-        return try reader.messages(topics: topics, from: from, to: to).compactMap { RawNotificationMessage.decode($0.payload) }
+        let topics = reader.topics.filter {
+            $0.split(separator: "/").count >= 3
+                && $0.split(separator: "/")[1] == device && $0.contains("/raw/")
+        }
+        guard !topics.isEmpty else {
+            throw RecordingError(.notFound, "no raw streams of a device \(device) in \(directory)")
+        }
+        return try reader.messages(topics: topics, from: from, to: to).compactMap {
+            RawNotificationMessage.decode($0.payload)
+        }
     }
 
     /// A device's values, decoded again from its raw notifications with
     /// `decoder`, paired with their receive times; malformed notifications
     /// are skipped, as the live decoder skipped them.
-    public func values<D: PacketDecoder>(of device: String, decoder: D) throws(RecordingError)
+    public func values<D: PacketDecoder>(
+        of device: String, decoder: D
+    ) throws(RecordingError)
         -> ReplayPublisher<(time: UInt64, value: D.Value), ContinuousClock>
     {
         ReplayPublisher(items: try decodedValues(of: device, decoder: decoder), clock: nil, rate: 1)
     }
 
     /// A device's values decoded again, paced by `clock` at `rate`.
-    public func values<D: PacketDecoder, C: Clock>(of device: String, decoder: D, clock: C, rate: Double = 1)
+    public func values<D: PacketDecoder, C: Clock>(
+        of device: String, decoder: D, clock: C, rate: Double = 1
+    )
         throws(RecordingError) -> ReplayPublisher<(time: UInt64, value: D.Value), C> where C.Duration == Duration
     {
         try ReplayRate.validate(rate)
         return ReplayPublisher(items: try decodedValues(of: device, decoder: decoder), clock: clock, rate: rate)
     }
 
-    private func decodedValues<D: PacketDecoder>(of device: String, decoder: D) throws(RecordingError)
+    private func decodedValues<D: PacketDecoder>(
+        of device: String, decoder: D
+    ) throws(RecordingError)
         -> [(time: UInt64, element: (time: UInt64, value: D.Value))]
     {
         var decoder = decoder

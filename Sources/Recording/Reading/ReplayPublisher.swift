@@ -30,8 +30,10 @@ public struct ReplayPublisher<Element: Sendable, C: Clock>: Publisher, Sendable 
             if let clock {
                 let origin = start ?? clock.now
                 start = origin
-                let deadline = origin.advanced(by: ReplayRate.offset(ofNanoseconds: items[index].time &- items[0].time,
-                                                                     rate: rate))
+                let deadline = origin.advanced(
+                    by: ReplayRate.offset(
+                        ofNanoseconds: items[index].time &- items[0].time,
+                        rate: rate))
                 do { try await clock.sleep(until: deadline, tolerance: nil) } catch {
                     index = items.count
                     return nil

@@ -22,8 +22,9 @@ public enum ReplayRate {
     /// - Throws: ``RecordingError`` with code `.invalidConfiguration`.
     public static func validate(_ rate: Double) throws(RecordingError) {
         guard range.contains(rate) else {
-            throw RecordingError(.invalidConfiguration,
-                                 "replay rate \(rate) is outside \(Self.text(range.lowerBound))...\(Self.text(range.upperBound))")
+            throw RecordingError(
+                .invalidConfiguration,
+                "replay rate \(rate) is outside \(Self.text(range.lowerBound))...\(Self.text(range.upperBound))")
         }
     }
 

@@ -19,12 +19,19 @@ struct ChunkStreamFacts: Equatable {
     /// order); `valueOffset` is where a numeric channel's value sits in its
     /// payloads (``NumericSchemas``), `nil` for other channels.
     init(messages: [MCAPRecord.Message], channelID: UInt16, valueOffset: Int?) {
-        var first: Double?, last: Double?
+        var first: Double?
+        var last: Double?
         for message in messages where message.channelID == channelID {
             let value = valueOffset.flatMap { NumericSchemas.value(at: $0, payload: message.data) }
             messageCount += 1
-            if message.logTime < firstTime { firstTime = message.logTime; first = value }
-            if message.logTime >= lastTime { lastTime = message.logTime; last = value }
+            if message.logTime < firstTime {
+                firstTime = message.logTime
+                first = value
+            }
+            if message.logTime >= lastTime {
+                lastTime = message.logTime
+                last = value
+            }
             if let value, !value.isNaN {
                 valueCount += 1
                 minimum = Swift.min(minimum ?? value, value)

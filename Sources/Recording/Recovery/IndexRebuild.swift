@@ -13,7 +13,9 @@ enum IndexRebuild {
     /// Returns the number of chunk rows written.
     ///
     /// - Throws: ``RecordingError`` when a row the reconciliation relies on does not read.
-    static func reconcile(index: RecordingIndex, segments: [RecordingRecovery.SegmentState]) throws(RecordingError) -> Int {
+    static func reconcile(
+        index: RecordingIndex, segments: [RecordingRecovery.SegmentState]
+    ) throws(RecordingError) -> Int {
         try index.write { db -> Int in
             guard let first = try Row.fetchOne(db, sql: "SELECT id FROM sessions ORDER BY id LIMIT 1") else {
                 throw RecordingError(.index, "index.sqlite holds no session")
@@ -45,19 +47,24 @@ enum IndexRebuild {
                     if streamIDs[channel.id] != nil { continue }
                     let metadata = Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
                     let parts = channel.topic.split(separator: "/")
-                    let device = parts.count >= 2 ? try Int64.fetchOne(
-                        db, sql: "SELECT id FROM devices WHERE family = ? AND identifier = ?",
-                        arguments: [String(parts[0]), String(parts[1])]) : nil
-                    let kind = metadata["kind"].flatMap { ["typed", "raw", "event"].contains($0) ? $0 : nil } ?? "typed"
+                    let device =
+                        parts.count >= 2
+                        ? try Int64.fetchOne(
+                            db, sql: "SELECT id FROM devices WHERE family = ? AND identifier = ?",
+                            arguments: [String(parts[0]), String(parts[1])]) : nil
+                    let kind =
+                        metadata["kind"].flatMap { ["typed", "raw", "event"].contains($0) ? $0 : nil } ?? "typed"
                     try db.execute(
                         sql: """
                             INSERT INTO streams (session_id, device_id, channel_id, topic, kind, schema_name,
                                                  schema_encoding, message_encoding, unit, is_numeric)
                             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             """,
-                        arguments: [session, device, Int(channel.id), channel.topic, kind, schema?.name ?? "",
-                                    schema?.encoding ?? "", channel.messageEncoding, metadata["unit"],
-                                    valueOffsets[channel.id] != nil])
+                        arguments: [
+                            session, device, Int(channel.id), channel.topic, kind, schema?.name ?? "",
+                            schema?.encoding ?? "", channel.messageEncoding, metadata["unit"],
+                            valueOffsets[channel.id] != nil,
+                        ])
                     streamIDs[channel.id] = db.lastInsertedRowID
                 }
             }
@@ -65,31 +72,44 @@ enum IndexRebuild {
             for segment in segments {
                 let scan = segment.scan
                 var segmentID: Int64
-                if let row = try Row.fetchOne(db, sql: "SELECT id FROM segments WHERE sequence = ?", arguments: [segment.sequence]) {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT id FROM segments WHERE sequence = ?", arguments: [segment.sequence])
+                {
                     segmentID = try IndexRow(row, table: "segments").int64("id")
                 } else {
-                    try db.execute(sql: "INSERT INTO segments (session_id, sequence, path, state) VALUES (?, ?, ?, 'open')",
-                                   arguments: [session, segment.sequence, segment.path])
+                    try db.execute(
+                        sql: "INSERT INTO segments (session_id, sequence, path, state) VALUES (?, ?, ?, 'open')",
+                        arguments: [session, segment.sequence, segment.path])
                     segmentID = db.lastInsertedRowID
                 }
-                let rows = try Row.fetchAll(db, sql: "SELECT id, offset, length, message_count FROM chunks WHERE segment_id = ? ORDER BY ordinal",
-                                            arguments: [segmentID]).map { (row: Row) throws(RecordingError) in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT id, offset, length, message_count FROM chunks WHERE segment_id = ? ORDER BY ordinal",
+                    arguments: [segmentID]
+                ).map { (row: Row) throws(RecordingError) in
                     let chunk = IndexRow(row, table: "chunks")
-                    return (id: try chunk.int64("id"), offset: try chunk.bytes("offset"), length: try chunk.bytes("length"),
-                            count: try chunk.count("message_count"))
+                    return (
+                        id: try chunk.int64("id"), offset: try chunk.bytes("offset"), length: try chunk.bytes("length"),
+                        count: try chunk.count("message_count")
+                    )
                 }
-                let isPrefix = rows.count <= scan.chunks.count
-                    && zip(rows, scan.chunks).allSatisfy { $0.offset == $1.offset && $0.length == $1.length && $0.count == $1.messageCount }
+                let isPrefix =
+                    rows.count <= scan.chunks.count
+                    && zip(rows, scan.chunks).allSatisfy {
+                        $0.offset == $1.offset && $0.length == $1.length && $0.count == $1.messageCount
+                    }
                 var start = rows.count
                 if !isPrefix {
-                    try db.execute(sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
-                                   arguments: [segmentID])
+                    try db.execute(
+                        sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
+                        arguments: [segmentID])
                     try db.execute(sql: "DELETE FROM chunks WHERE segment_id = ?", arguments: [segmentID])
                     start = 0
                 }
                 for ordinal in start..<max(start, scan.chunks.count) {
-                    try insert(scan.chunks[ordinal], ordinal: ordinal, segmentID: segmentID, streamIDs: streamIDs,
-                               valueOffsets: valueOffsets, db)
+                    try insert(
+                        scan.chunks[ordinal], ordinal: ordinal, segmentID: segmentID, streamIDs: streamIDs,
+                        valueOffsets: valueOffsets, db)
                     added += 1
                 }
                 let times = scan.chunks.flatMap(\.messages).map(\.logTime)
@@ -99,10 +119,12 @@ enum IndexRebuild {
                             message_count = ?, chunk_count = ?, start_time = ?, end_time = ?
                         WHERE id = ?
                         """,
-                    arguments: [scan.isClosed ? "closed" : "open", segment.path, Int64(segment.size),
-                                Int64(clamping: scan.chunks.reduce(UInt64(0)) { $0 &+ $1.record.uncompressedSize }),
-                                scan.chunks.reduce(0) { $0 + $1.messageCount }, scan.chunks.count,
-                                times.min().map { Int64(clamping: $0) }, times.max().map { Int64(clamping: $0) }, segmentID])
+                    arguments: [
+                        scan.isClosed ? "closed" : "open", segment.path, Int64(segment.size),
+                        Int64(clamping: scan.chunks.reduce(UInt64(0)) { $0 &+ $1.record.uncompressedSize }),
+                        scan.chunks.reduce(0) { $0 + $1.messageCount }, scan.chunks.count,
+                        times.min().map { Int64(clamping: $0) }, times.max().map { Int64(clamping: $0) }, segmentID,
+                    ])
             }
             // Rows of segment files that are gone.
             let paths = segments.map(\.path)
@@ -111,8 +133,9 @@ enum IndexRebuild {
                 return path.map(paths.contains) == true ? nil : try IndexRow(row, table: "segments").int64("id")
             }
             for id in stale {
-                try db.execute(sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
-                               arguments: [id])
+                try db.execute(
+                    sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
+                    arguments: [id])
                 try db.execute(sql: "DELETE FROM chunks WHERE segment_id = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM segments WHERE id = ?", arguments: [id])
             }
@@ -122,74 +145,98 @@ enum IndexRebuild {
     }
 
     /// Inserts a chunk's row and its per-stream rows, statistics recomputed from its messages.
-    private static func insert(_ chunk: SegmentScan.Chunk, ordinal: Int, segmentID: Int64, streamIDs: [UInt16: Int64],
-                               valueOffsets: [UInt16: Int], _ db: Database) throws {
+    private static func insert(
+        _ chunk: SegmentScan.Chunk, ordinal: Int, segmentID: Int64, streamIDs: [UInt16: Int64],
+        valueOffsets: [UInt16: Int], _ db: Database
+    ) throws {
         try db.execute(
             sql: """
                 INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
                                     end_time, message_count, compression, compressed_size, uncompressed_size)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [segmentID, ordinal, Int64(chunk.offset), Int64(chunk.length),
-                        Int64(chunk.indexEnd - chunk.offset - chunk.length),
-                        Int64(clamping: chunk.record.messageStartTime), Int64(clamping: chunk.record.messageEndTime),
-                        chunk.messageCount, chunk.record.compression, chunk.record.records.count,
-                        Int64(clamping: chunk.record.uncompressedSize)])
+            arguments: [
+                segmentID, ordinal, Int64(chunk.offset), Int64(chunk.length),
+                Int64(chunk.indexEnd - chunk.offset - chunk.length),
+                Int64(clamping: chunk.record.messageStartTime), Int64(clamping: chunk.record.messageEndTime),
+                chunk.messageCount, chunk.record.compression, chunk.record.records.count,
+                Int64(clamping: chunk.record.uncompressedSize),
+            ])
         let chunkID = db.lastInsertedRowID
         for (channelID, _) in chunk.channels {
             guard let streamID = streamIDs[channelID] else { continue }
-            let facts = ChunkStreamFacts(messages: chunk.messages, channelID: channelID, valueOffset: valueOffsets[channelID])
+            let facts = ChunkStreamFacts(
+                messages: chunk.messages, channelID: channelID, valueOffset: valueOffsets[channelID])
             try db.execute(
                 sql: """
                     INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
                                                value_count, value_min, value_max, value_sum, value_first, value_last)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [chunkID, streamID, facts.messageCount, Int64(clamping: facts.firstTime),
-                            Int64(clamping: facts.lastTime), facts.valueCount, facts.minimum, facts.maximum, facts.sum,
-                            facts.firstValue, facts.lastValue])
+                arguments: [
+                    chunkID, streamID, facts.messageCount, Int64(clamping: facts.firstTime),
+                    Int64(clamping: facts.lastTime), facts.valueCount, facts.minimum, facts.maximum, facts.sum,
+                    facts.firstValue, facts.lastValue,
+                ])
         }
     }
 
     /// What of an old index survives a rebuild: the session, devices and loss records that read.
     private struct Kept {
-        var session: (name: String, source: String, host: String, library: String, seed: Int64?, startedAt: Int64,
-                      endedAt: Int64?, metadata: String)?
+        var session:
+            (
+                name: String, source: String, host: String, library: String, seed: Int64?, startedAt: Int64,
+                endedAt: Int64?, metadata: String
+            )?
         var devices: [(family: String, identifier: String, name: String, metadata: String)] = []
         var losses: [(topic: String?, time: Int64, count: Int, reason: String, duration: Int64?)]?
 
         init(path: String) {
             guard FileManager.default.fileExists(atPath: path),
-                  let index = try? RecordingIndex(path: path, readOnly: true) else { return }
-            session = try? index.read { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions ORDER BY id LIMIT 1") else { return nil }
-                let session = IndexRow(row, table: "sessions")
-                return (try session.string("name"), try session.string("source"), try session.string("host"),
+                let index = try? RecordingIndex(path: path, readOnly: true)
+            else { return }
+            session =
+                try? index.read { db in
+                    guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions ORDER BY id LIMIT 1") else {
+                        return nil
+                    }
+                    let session = IndexRow(row, table: "sessions")
+                    return (
+                        try session.string("name"), try session.string("source"), try session.string("host"),
                         try session.string("library"), try session.optionalInt64("seed"),
                         try session.int64("started_at", in: 0...Int64.max),
                         try session.optionalInt64("ended_at", in: 0...Int64.max),
-                        (try? session.string("metadata")) ?? "{}")
-            } ?? nil
-            devices = (try? index.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM devices ORDER BY id").compactMap { row in
-                    let device = IndexRow(row, table: "devices")
-                    guard let family = try? device.string("family"), let identifier = try? device.string("identifier"),
-                          let name = try? device.string("name") else { return nil }
-                    return (family, identifier, name, (try? device.string("metadata")) ?? "{}")
-                }
-            }) ?? []
+                        (try? session.string("metadata")) ?? "{}"
+                    )
+                } ?? nil
+            devices =
+                (try? index.read { db in
+                    try Row.fetchAll(db, sql: "SELECT * FROM devices ORDER BY id").compactMap { row in
+                        let device = IndexRow(row, table: "devices")
+                        guard let family = try? device.string("family"),
+                            let identifier = try? device.string("identifier"),
+                            let name = try? device.string("name")
+                        else { return nil }
+                        return (family, identifier, name, (try? device.string("metadata")) ?? "{}")
+                    }
+                }) ?? []
             losses = try? index.read { db in
                 let durations = try db.columns(in: "losses").contains { $0.name == "duration_ns" }
-                return try Row.fetchAll(db, sql: """
-                    SELECT l.id, COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
-                           \(durations ? "l.duration_ns" : "NULL AS duration_ns")
-                    FROM losses l LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.id
-                    """).map { row in
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT l.id, COALESCE(s.topic, l.topic) AS topic, l.time, l.count, l.reason,
+                               \(durations ? "l.duration_ns" : "NULL AS duration_ns")
+                        FROM losses l LEFT JOIN streams s ON s.id = l.stream_id ORDER BY l.id
+                        """
+                ).map { row in
                     // One row that does not read: the segments' /tlm/loss messages are the better source.
                     let loss = IndexRow(row, table: "losses")
-                    return (try loss.optionalString("topic"), try loss.int64("time", in: 0...Int64.max),
-                            try loss.count("count"), try loss.string("reason"),
-                            try loss.optionalInt64("duration_ns", in: 0...Int64.max))
+                    return (
+                        try loss.optionalString("topic"), try loss.int64("time", in: 0...Int64.max),
+                        try loss.count("count"), try loss.string("reason"),
+                        try loss.optionalInt64("duration_ns", in: 0...Int64.max)
+                    )
                 }
             }
         }
@@ -209,9 +256,13 @@ enum IndexRebuild {
         return added
     }
 
-    private static func build(at path: String, kept: Kept, segments: [RecordingRecovery.SegmentState]) throws(RecordingError) -> Int {
+    private static func build(
+        at path: String, kept: Kept, segments: [RecordingRecovery.SegmentState]
+    ) throws(RecordingError) -> Int {
         let index = try RecordingIndex(path: path)
-        let sessionFacts = segments.lazy.compactMap { $0.scan.metadata.first { $0.record.name == "session" } }.first?.record.metadata ?? []
+        let sessionFacts =
+            segments.lazy.compactMap { $0.scan.metadata.first { $0.record.name == "session" } }.first?.record.metadata
+            ?? []
         func fact(_ key: String) -> String? { sessionFacts.first { $0.key == key }?.value }
         let firstTime = segments.flatMap(\.scan.chunks).flatMap(\.messages).map(\.logTime).min() ?? 0
         try index.write { db in
@@ -221,19 +272,25 @@ enum IndexRebuild {
                         INSERT INTO sessions (name, source, host, library, seed, started_at, ended_at, metadata)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [session.name, session.source, session.host, session.library, session.seed,
-                                session.startedAt, session.endedAt, session.metadata])
+                    arguments: [
+                        session.name, session.source, session.host, session.library, session.seed,
+                        session.startedAt, session.endedAt, session.metadata,
+                    ])
             } else {
                 try db.execute(
-                    sql: "INSERT INTO sessions (name, source, host, library, seed, started_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [fact("name") ?? "recovered", fact("source") ?? "unknown", fact("host") ?? "",
-                                fact("library") ?? "", fact("seed").flatMap(UInt64.init).map { Int64(bitPattern: $0) },
-                                Int64(clamping: firstTime)])
+                    sql:
+                        "INSERT INTO sessions (name, source, host, library, seed, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        fact("name") ?? "recovered", fact("source") ?? "unknown", fact("host") ?? "",
+                        fact("library") ?? "", fact("seed").flatMap(UInt64.init).map { Int64(bitPattern: $0) },
+                        Int64(clamping: firstTime),
+                    ])
             }
             let session = db.lastInsertedRowID
             for device in kept.devices {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO devices (session_id, family, identifier, name, metadata) VALUES (?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT OR IGNORE INTO devices (session_id, family, identifier, name, metadata) VALUES (?, ?, ?, ?, ?)",
                     arguments: [session, device.family, device.identifier, device.name, device.metadata])
             }
         }
@@ -241,24 +298,34 @@ enum IndexRebuild {
         try index.write { db in
             let session = try Int64.fetchOne(db, sql: "SELECT id FROM sessions") ?? 1
             func streamID(_ topic: String?) throws -> Int64? {
-                try topic.flatMap { try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE topic = ?", arguments: [$0]) }
+                try topic.flatMap {
+                    try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE topic = ?", arguments: [$0])
+                }
             }
-            let insert = "INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            let insert =
+                "INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns) VALUES (?, ?, ?, ?, ?, ?, ?)"
             if let losses = kept.losses {
                 for loss in losses {
-                    try db.execute(sql: insert, arguments: [session, try streamID(loss.topic), loss.topic, loss.time, loss.count,
-                                                            loss.reason, loss.duration])
+                    try db.execute(
+                        sql: insert,
+                        arguments: [
+                            session, try streamID(loss.topic), loss.topic, loss.time, loss.count,
+                            loss.reason, loss.duration,
+                        ])
                 }
             } else {
                 // Loss rows come back from the segments' /tlm/loss messages.
                 for segment in segments {
-                    let channels = Set(segment.scan.channels.values.filter { $0.topic == LossRecordMessage.topic }.map(\.id))
+                    let channels = Set(
+                        segment.scan.channels.values.filter { $0.topic == LossRecordMessage.topic }.map(\.id))
                     for message in segment.scan.chunks.flatMap(\.messages) where channels.contains(message.channelID) {
                         guard let loss = LossRecordMessage.decode(message.data) else { continue }
-                        try db.execute(sql: insert, arguments: [
-                            session, try streamID(loss.stream), loss.stream, Int64(clamping: loss.time),
-                            Int64(clamping: loss.count), loss.reason, loss.duration.map { Int64(clamping: $0) },
-                        ])
+                        try db.execute(
+                            sql: insert,
+                            arguments: [
+                                session, try streamID(loss.stream), loss.stream, Int64(clamping: loss.time),
+                                Int64(clamping: loss.count), loss.reason, loss.duration.map { Int64(clamping: $0) },
+                            ])
                     }
                 }
             }
@@ -268,17 +335,22 @@ enum IndexRebuild {
 
     /// Sets the session's end to its last message's time if it has none
     /// (the recorder never closed it). Returns whether it did.
-    static func closeSession(index: RecordingIndex, segments: [RecordingRecovery.SegmentState]) throws(RecordingError) -> Bool {
+    static func closeSession(
+        index: RecordingIndex, segments: [RecordingRecovery.SegmentState]
+    ) throws(RecordingError) -> Bool {
         let last = segments.flatMap(\.scan.chunks).flatMap(\.messages).map(\.logTime).max() ?? 0
         return try index.write { db in
-            try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = (SELECT MIN(id) FROM sessions) AND ended_at IS NULL",
-                           arguments: [Int64(clamping: last)])
+            try db.execute(
+                sql: "UPDATE sessions SET ended_at = ? WHERE id = (SELECT MIN(id) FROM sessions) AND ended_at IS NULL",
+                arguments: [Int64(clamping: last)])
             return db.changesCount > 0
         }
     }
 
     /// Writes a session-wide loss record for each cut.
-    static func recordLosses(index: RecordingIndex, cuts: [(time: UInt64, count: Int, duration: UInt64?, reason: String)])
+    static func recordLosses(
+        index: RecordingIndex, cuts: [(time: UInt64, count: Int, duration: UInt64?, reason: String)]
+    )
         throws(RecordingError)
     {
         guard !cuts.isEmpty else { return }
@@ -289,7 +361,9 @@ enum IndexRebuild {
                         INSERT INTO losses (session_id, stream_id, topic, time, count, reason, duration_ns)
                         VALUES ((SELECT MIN(id) FROM sessions), NULL, NULL, ?, ?, ?, ?)
                         """,
-                    arguments: [Int64(clamping: cut.time), cut.count, cut.reason, cut.duration.map { Int64(clamping: $0) }])
+                    arguments: [
+                        Int64(clamping: cut.time), cut.count, cut.reason, cut.duration.map { Int64(clamping: $0) },
+                    ])
             }
         }
     }

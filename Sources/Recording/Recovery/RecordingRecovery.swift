@@ -85,11 +85,13 @@ public enum RecordingRecovery {
 
         definitions.add(indexStreams: indexPath)
         var states: [SegmentState] = []
-        var cuts: [(path: String, damage: SegmentScan.Damage, time: UInt64?, duration: UInt64?, count: Int, tail: Bool)] = []
+        var cuts:
+            [(path: String, damage: SegmentScan.Damage, time: UInt64?, duration: UInt64?, count: Int, tail: Bool)] = []
         for (name, bytes, scan) in originals {
             let relative = "segments/" + name
-            var state = SegmentState(path: relative, sequence: Int(name.dropLast(5)) ?? states.count + 1, scan: scan,
-                                     size: UInt64(bytes.count), rewritten: false)
+            var state = SegmentState(
+                path: relative, sequence: Int(name.dropLast(5)) ?? states.count + 1, scan: scan,
+                size: UInt64(bytes.count), rewritten: false)
             var segmentReport = RecoveryReport.Segment(
                 path: relative, wasOpen: !scan.isClosed, chunks: scan.chunks.count,
                 messages: scan.chunks.reduce(0) { $0 + $1.messageCount }, discardedBytes: 0, reason: nil)
@@ -124,8 +126,9 @@ public enum RecordingRecovery {
         }
 
         // The index: reconciled with the segments, or rebuilt.
-        let facts = Dictionary(states.map { ($0.path, RecordingVerifier.SegmentFacts(size: $0.size, scan: $0.scan)) },
-                               uniquingKeysWith: { first, _ in first })
+        let facts = Dictionary(
+            states.map { ($0.path, RecordingVerifier.SegmentFacts(size: $0.size, scan: $0.scan)) },
+            uniquingKeysWith: { first, _ in first })
         var rebuild = rebuildIndex || !FileManager.default.fileExists(atPath: indexPath)
         if !rebuild {
             do throws(RecordingError) {
@@ -142,16 +145,20 @@ public enum RecordingRecovery {
         }
         let index = try RecordingIndex(path: indexPath)
         if try IndexRebuild.closeSession(index: index, segments: states) { report.changed = true }
-        try IndexRebuild.recordLosses(index: index, cuts: cuts.map {
-            let what = $0.tail ? "torn" : "damaged"
-            var reason = "recover cut \($0.damage.end - $0.damage.start) \(what) bytes from \($0.path) at bytes "
-                + "\($0.damage.start)..<\($0.damage.end) (\($0.damage.reason))"
-            reason += $0.count > 0
-                ? "; the index counted \($0.count) messages in the chunks there"
-                : "; the messages in them cannot be counted"
-            if $0.tail { reason += ", and a chunk still in memory at a crash is lost" }
-            return (time: $0.time ?? 0, count: $0.count, duration: $0.duration, reason: reason)
-        })
+        try IndexRebuild.recordLosses(
+            index: index,
+            cuts: cuts.map {
+                let what = $0.tail ? "torn" : "damaged"
+                var reason =
+                    "recover cut \($0.damage.end - $0.damage.start) \(what) bytes from \($0.path) at bytes "
+                    + "\($0.damage.start)..<\($0.damage.end) (\($0.damage.reason))"
+                reason +=
+                    $0.count > 0
+                    ? "; the index counted \($0.count) messages in the chunks there"
+                    : "; the messages in them cannot be counted"
+                if $0.tail { reason += ", and a chunk still in memory at a crash is lost" }
+                return (time: $0.time ?? 0, count: $0.count, duration: $0.duration, reason: reason)
+            })
         report.changed = report.changed || report.indexRebuilt || report.chunksIndexed > 0
 
         // The same checks as `verify`.
@@ -162,8 +169,10 @@ public enum RecordingRecovery {
         }
         remaining += RecordingVerifier.checkIndex(directory: directory, segments: facts)
         guard remaining.isEmpty else {
-            throw RecordingError(.corrupt, "recover could not make \(directory) consistent: "
-                                 + remaining.prefix(5).map(\.description).joined(separator: "; "))
+            throw RecordingError(
+                .corrupt,
+                "recover could not make \(directory) consistent: "
+                    + remaining.prefix(5).map(\.description).joined(separator: "; "))
         }
         return report
     }
@@ -172,19 +181,22 @@ public enum RecordingRecovery {
     /// (rows that do not read are left out), for counting what a cut lost.
     private static func indexedChunkCounts(_ path: String) -> [String: [(offset: UInt64, count: Int)]] {
         guard FileManager.default.fileExists(atPath: path),
-              let index = try? RecordingIndex(path: path, readOnly: true),
-              let rows = try? index.read({ db in
-                  try Row.fetchAll(db, sql: """
-                      SELECT c.id, s.id AS "segments.id", s.path, c.offset, c.message_count
-                      FROM chunks c JOIN segments s ON s.id = c.segment_id
-                      """)
-              })
+            let index = try? RecordingIndex(path: path, readOnly: true),
+            let rows = try? index.read({ db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.id, s.id AS "segments.id", s.path, c.offset, c.message_count
+                        FROM chunks c JOIN segments s ON s.id = c.segment_id
+                        """)
+            })
         else { return [:] }
         var result: [String: [(offset: UInt64, count: Int)]] = [:]
         for row in rows {
             let chunk = IndexRow(row, table: "chunks")
             guard let path = try? chunk.segmentPath("path", table: "segments"), let offset = try? chunk.bytes("offset"),
-                  let count = try? chunk.count("message_count") else { continue }
+                let count = try? chunk.count("message_count")
+            else { continue }
             result[path, default: []].append((offset, count))
         }
         return result

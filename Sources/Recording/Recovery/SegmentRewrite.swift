@@ -18,32 +18,38 @@ enum SegmentRewrite {
         /// topics and schema names, from `streams` rows that read.
         mutating func add(indexStreams path: String) {
             guard let index = try? RecordingIndex(path: path, readOnly: true),
-                  let rows = try? index.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM streams ORDER BY id") })
+                let rows = try? index.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM streams ORDER BY id") })
             else { return }
             for row in rows {
                 let stream = IndexRow(row, table: "streams")
                 guard let id = try? stream.channelID("channel_id"), channels[id] == nil,
-                      let topic = try? stream.string("topic"), let name = try? stream.string("schema_name"),
-                      let encoding = try? stream.string("schema_encoding"),
-                      let messageEncoding = try? stream.string("message_encoding"),
-                      let kind = try? stream.string("kind") else { continue }
+                    let topic = try? stream.string("topic"), let name = try? stream.string("schema_name"),
+                    let encoding = try? stream.string("schema_encoding"),
+                    let messageEncoding = try? stream.string("message_encoding"),
+                    let kind = try? stream.string("kind")
+                else { continue }
                 let schemaID: UInt16
                 if let known = schemas.values.first(where: { $0.name == name }) {
                     schemaID = known.id
                 } else {
                     // The schema's text survives nowhere: its name and encoding at least.
                     schemaID = (1...UInt16.max).first { schemas[$0] == nil } ?? 0
-                    if schemaID != 0 { schemas[schemaID] = .init(id: schemaID, name: name, encoding: encoding, data: []) }
+                    if schemaID != 0 {
+                        schemas[schemaID] = .init(id: schemaID, name: name, encoding: encoding, data: [])
+                    }
                 }
                 var metadata = [MCAPRecord.KeyValue(key: "kind", value: kind)]
                 if let unit = try? stream.optionalString("unit") { metadata.append(.init(key: "unit", value: unit)) }
-                channels[id] = .init(id: id, schemaID: schemaID, topic: topic, messageEncoding: messageEncoding,
-                                     metadata: metadata)
+                channels[id] = .init(
+                    id: id, schemaID: schemaID, topic: topic, messageEncoding: messageEncoding,
+                    metadata: metadata)
             }
         }
 
         /// Adds what is not known yet.
-        mutating func add(schemas more: some Sequence<MCAPRecord.Schema>, channels others: some Sequence<MCAPRecord.Channel>) {
+        mutating func add(
+            schemas more: some Sequence<MCAPRecord.Schema>, channels others: some Sequence<MCAPRecord.Channel>
+        ) {
             for schema in more where schemas[schema.id] == nil { schemas[schema.id] = schema }
             for channel in others where channels[channel.id] == nil { channels[channel.id] = channel }
         }
@@ -60,7 +66,8 @@ enum SegmentRewrite {
         var needed: [UInt16] = []
         for case .chunk(let index) in scan.items {
             let chunk = scan.chunks[index]
-            for (channelID, _) in chunk.channels where !defined.contains(channelID) && !chunk.definedChannels.contains(channelID) {
+            for (channelID, _) in chunk.channels
+            where !defined.contains(channelID) && !chunk.definedChannels.contains(channelID) {
                 needed.append(channelID)
                 defined.insert(channelID)
             }
@@ -68,9 +75,11 @@ enum SegmentRewrite {
         }
         var writtenSchemas: Set<UInt16> = []
         for channelID in needed {
-            let channel = scan.channels[channelID] ?? definitions.channels[channelID]
-                ?? MCAPRecord.Channel(id: channelID, schemaID: 0, topic: "/tlm/recovered/channel-\(channelID)",
-                                      messageEncoding: "cdr", metadata: [])
+            let channel =
+                scan.channels[channelID] ?? definitions.channels[channelID]
+                ?? MCAPRecord.Channel(
+                    id: channelID, schemaID: 0, topic: "/tlm/recovered/channel-\(channelID)",
+                    messageEncoding: "cdr", metadata: [])
             let schemaID = channel.schemaID
             if schemaID != 0, !writtenSchemas.contains(schemaID) {
                 if let schema = scan.schemas[schemaID] ?? definitions.schemas[schemaID] {
@@ -80,7 +89,7 @@ enum SegmentRewrite {
             }
             var usable = channel
             if usable.schemaID != 0, !writtenSchemas.contains(usable.schemaID), scan.schemas[usable.schemaID] == nil {
-                usable.schemaID = 0 // no definition of its schema survives anywhere
+                usable.schemaID = 0  // no definition of its schema survives anywhere
             }
             MCAPRecord.channel(usable).encode(into: &out)
         }
@@ -107,15 +116,22 @@ enum SegmentRewrite {
     static func tail(data: [UInt8], scan: SegmentScan) -> [UInt8] {
         var chunkIndexes = MCAPByteBuffer()
         var counts: [UInt16: UInt64] = [:]
-        var start = UInt64.max, end = UInt64.min, messages: UInt64 = 0
+        var start = UInt64.max
+        var end = UInt64.min
+        var messages: UInt64 = 0
         for chunk in scan.chunks {
-            MCAPRecord.chunkIndex(.init(
-                messageStartTime: chunk.record.messageStartTime, messageEndTime: chunk.record.messageEndTime,
-                chunkStartOffset: chunk.offset, chunkLength: chunk.length,
-                messageIndexOffsets: chunk.indexOffsets.sorted { $0.key < $1.key }.map { .init(channelID: $0.key, offset: $0.value) },
-                messageIndexLength: chunk.indexEnd - chunk.offset - chunk.length, compression: chunk.record.compression,
-                compressedSize: UInt64(chunk.record.records.count), uncompressedSize: chunk.record.uncompressedSize))
-                .encode(into: &chunkIndexes)
+            MCAPRecord.chunkIndex(
+                .init(
+                    messageStartTime: chunk.record.messageStartTime, messageEndTime: chunk.record.messageEndTime,
+                    chunkStartOffset: chunk.offset, chunkLength: chunk.length,
+                    messageIndexOffsets: chunk.indexOffsets.sorted { $0.key < $1.key }.map {
+                        .init(channelID: $0.key, offset: $0.value)
+                    },
+                    messageIndexLength: chunk.indexEnd - chunk.offset - chunk.length,
+                    compression: chunk.record.compression,
+                    compressedSize: UInt64(chunk.record.records.count), uncompressedSize: chunk.record.uncompressedSize)
+            )
+            .encode(into: &chunkIndexes)
             for (channelID, share) in chunk.channels { counts[channelID, default: 0] += UInt64(share.entries.count) }
             messages += UInt64(chunk.messageCount)
             for message in chunk.messages {

@@ -88,8 +88,9 @@ struct SegmentScan {
                 break
             }
             guard length <= UInt64(bytes.count - position - 9) else {
-                position = scan.skipDamage(bytes, from: position,
-                                           "torn record (opcode \(opcode), \(length) bytes claimed)")
+                position = scan.skipDamage(
+                    bytes, from: position,
+                    "torn record (opcode \(opcode), \(length) bytes claimed)")
                 continue
             }
             let end = position + 9 + Int(length)
@@ -165,9 +166,11 @@ struct SegmentScan {
             }
             innerOffset += UInt64(item.encoded().count)
         }
-        chunks.append(Chunk(offset: UInt64(position), length: UInt64(end - position), record: chunk,
-                            channels: shares.sorted { $0.key < $1.key }, messages: messages,
-                            indexEnd: UInt64(end), definedChannels: defined))
+        chunks.append(
+            Chunk(
+                offset: UInt64(position), length: UInt64(end - position), record: chunk,
+                channels: shares.sorted { $0.key < $1.key }, messages: messages,
+                indexEnd: UInt64(end), definedChannels: defined))
         items.append(.chunk(chunks.count - 1))
         intactEnd = UInt64(end)
         return true
@@ -198,10 +201,11 @@ struct SegmentScan {
         while candidate + 9 <= bytes.count {
             defer { candidate += 1 }
             let opcode = bytes[candidate]
-            guard opcode == MCAPOpcode.chunk.rawValue || opcode == MCAPOpcode.metadata.rawValue
+            guard
+                opcode == MCAPOpcode.chunk.rawValue || opcode == MCAPOpcode.metadata.rawValue
                     || opcode == MCAPOpcode.dataEnd.rawValue,
-                  let (_, length) = MCAPRecord.header(in: bytes[...], at: candidate),
-                  length <= UInt64(bytes.count - candidate - 9)
+                let (_, length) = MCAPRecord.header(in: bytes[...], at: candidate),
+                length <= UInt64(bytes.count - candidate - 9)
             else { continue }
             let body = bytes[(candidate + 9)..<(candidate + 9 + Int(length))]
             switch try? MCAPRecord.parse(opcode: opcode, body: body) {
@@ -223,8 +227,9 @@ struct SegmentScan {
         guard bytes.count >= 8 + 37, Array(bytes.suffix(8)) == mcapMagic else { return false }
         let footerAt = bytes.count - 8 - 29
         guard bytes[footerAt] == MCAPOpcode.footer.rawValue,
-              case .footer(let footer)? = try? MCAPRecord.parse(opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
-              footer.summaryStart > 0, footer.summaryStart <= UInt64(footerAt)
+            case .footer(let footer)? = try? MCAPRecord.parse(
+                opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
+            footer.summaryStart > 0, footer.summaryStart <= UInt64(footerAt)
         else { return false }
         let crc = bytes.withUnsafeBytes { raw -> UInt32 in
             var crc = CRC32()
@@ -239,15 +244,20 @@ struct SegmentScan {
     static func summaryDefinitions(_ bytes: [UInt8]) -> (schemas: [MCAPRecord.Schema], channels: [MCAPRecord.Channel]) {
         guard bytes.count >= 8 + 37, Array(bytes.suffix(8)) == mcapMagic else { return ([], []) }
         let footerAt = bytes.count - 8 - 29
-        guard case .footer(let footer)? = try? MCAPRecord.parse(opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
-              footer.summaryStart >= 8, footer.summaryStart <= UInt64(footerAt)
+        guard
+            case .footer(let footer)? = try? MCAPRecord.parse(
+                opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
+            footer.summaryStart >= 8, footer.summaryStart <= UInt64(footerAt)
         else { return ([], []) }
-        let end = footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
+        let end =
+            footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
             ? Int(footer.summaryOffsetStart) : footerAt
         guard let records = try? MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary") else {
             return ([], [])
         }
-        return (records.compactMap { if case .schema(let s) = $0 { s } else { nil } },
-                records.compactMap { if case .channel(let c) = $0 { c } else { nil } })
+        return (
+            records.compactMap { if case .schema(let s) = $0 { s } else { nil } },
+            records.compactMap { if case .channel(let c) = $0 { c } else { nil } }
+        )
     }
 }

@@ -48,8 +48,10 @@ struct IndexCheck {
     private mutating func finding(_ message: String) { findings.append(message) }
 
     /// Reads `rows` of `table` through `body`, turning a bad value into a finding and skipping its row.
-    private mutating func rows<T>(_ db: Database, _ sql: String, table: String,
-                                  _ body: (IndexRow) throws(RecordingError) -> T) throws -> [T] {
+    private mutating func rows<T>(
+        _ db: Database, _ sql: String, table: String,
+        _ body: (IndexRow) throws(RecordingError) -> T
+    ) throws -> [T] {
         var result: [T] = []
         for row in try Row.fetchAll(db, sql: sql) {
             do throws(RecordingError) { result.append(try body(IndexRow(row, table: table))) } catch {
@@ -78,11 +80,14 @@ struct IndexCheck {
         }
 
         // Streams: channel ids and topics as the segments define them.
-        let streams = try rows(db, "SELECT * FROM streams ORDER BY id", table: "streams") { row throws(RecordingError) in
-            StreamRow(id: try row.int64("id"), channelID: try row.channelID("channel_id"), topic: try row.string("topic"),
-                      kind: try row.string("kind"), schemaName: try row.string("schema_name"), unit: try row.optionalString("unit"),
-                      messageCount: try row.count("message_count"), firstTime: try row.optionalTime("first_time"),
-                      lastTime: try row.optionalTime("last_time"))
+        let streams = try rows(db, "SELECT * FROM streams ORDER BY id", table: "streams") {
+            row throws(RecordingError) in
+            StreamRow(
+                id: try row.int64("id"), channelID: try row.channelID("channel_id"), topic: try row.string("topic"),
+                kind: try row.string("kind"), schemaName: try row.string("schema_name"),
+                unit: try row.optionalString("unit"),
+                messageCount: try row.count("message_count"), firstTime: try row.optionalTime("first_time"),
+                lastTime: try row.optionalTime("last_time"))
         }
         var streamByChannel: [UInt16: StreamRow] = [:]
         var streamByID: [Int64: StreamRow] = [:]
@@ -106,9 +111,11 @@ struct IndexCheck {
                 }
                 topics[channel.id] = channel.topic
                 schemaNames[channel.id] = facts.scan.schemas[channel.schemaID]?.name ?? ""
-                valueOffsets[channel.id] = NumericSchemas.valueOffset(channel: channel,
-                                                                      schema: facts.scan.schemas[channel.schemaID])
-                channelMetadata[channel.id] = Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                valueOffsets[channel.id] = NumericSchemas.valueOffset(
+                    channel: channel,
+                    schema: facts.scan.schemas[channel.schemaID])
+                channelMetadata[channel.id] = Dictionary(
+                    channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
             }
             for chunk in facts.scan.chunks {
                 for (channelID, share) in chunk.channels {
@@ -137,17 +144,21 @@ struct IndexCheck {
                     finding("says \(stream.topic) is a \(stream.kind) stream; the segments say \(kind)")
                 }
                 if stream.unit != metadata["unit"] {
-                    finding("says the unit of \(stream.topic) is \(Self.text(stream.unit)); the segments say \(Self.text(metadata["unit"]))")
+                    finding(
+                        "says the unit of \(stream.topic) is \(Self.text(stream.unit)); the segments say \(Self.text(metadata["unit"]))"
+                    )
                 }
             }
         }
         for stream in streams {
             let total = totals[stream.channelID]
             if stream.messageCount != total?.count ?? 0 {
-                finding("says \(stream.topic) has \(stream.messageCount) messages; the segments hold \(total?.count ?? 0)")
+                finding(
+                    "says \(stream.topic) has \(stream.messageCount) messages; the segments hold \(total?.count ?? 0)")
             }
             if stream.firstTime != total?.first || stream.lastTime != total?.last {
-                finding("says \(stream.topic) spans \(Self.text(stream.firstTime))...\(Self.text(stream.lastTime)); "
+                finding(
+                    "says \(stream.topic) spans \(Self.text(stream.firstTime))...\(Self.text(stream.lastTime)); "
                         + "its messages span \(Self.text(total?.first))...\(Self.text(total?.last))")
             }
         }
@@ -156,11 +167,13 @@ struct IndexCheck {
         var segmentByID: [Int64: String] = [:]
         let segmentRows = try rows(db, "SELECT * FROM segments ORDER BY sequence", table: "segments") {
             row throws(RecordingError) in
-            (id: try row.int64("id"), sequence: try row.int64("sequence"), path: try row.segmentPath("path"),
-             state: try row.string("state"),
-             byteSize: try row.bytes("byte_size"), uncompressed: try row.bytes("uncompressed_size"),
-             messages: try row.count("message_count"), chunks: try row.count("chunk_count"),
-             start: try row.optionalTime("start_time"), end: try row.optionalTime("end_time"))
+            (
+                id: try row.int64("id"), sequence: try row.int64("sequence"), path: try row.segmentPath("path"),
+                state: try row.string("state"),
+                byteSize: try row.bytes("byte_size"), uncompressed: try row.bytes("uncompressed_size"),
+                messages: try row.count("message_count"), chunks: try row.count("chunk_count"),
+                start: try row.optionalTime("start_time"), end: try row.optionalTime("end_time")
+            )
         }
         let listed = Set(segmentRows.map(\.path))
         for path in segments.keys.sorted() where !listed.contains(path) { finding("has no row for \(path)") }
@@ -191,10 +204,13 @@ struct IndexCheck {
             }
             let uncompressed = scan.chunks.reduce(UInt64(0)) { $0 &+ $1.record.uncompressedSize }
             if segment.uncompressed != uncompressed {
-                finding("says \(segment.path) holds \(segment.uncompressed) uncompressed bytes; its chunks hold \(uncompressed)")
+                finding(
+                    "says \(segment.path) holds \(segment.uncompressed) uncompressed bytes; its chunks hold \(uncompressed)"
+                )
             }
             if segment.start != times.min() || segment.end != times.max() {
-                finding("says \(segment.path) spans \(Self.text(segment.start))...\(Self.text(segment.end)); "
+                finding(
+                    "says \(segment.path) spans \(Self.text(segment.start))...\(Self.text(segment.end)); "
                         + "its messages span \(Self.text(times.min()))...\(Self.text(times.max()))")
             }
         }
@@ -202,12 +218,13 @@ struct IndexCheck {
         // Chunks.
         let chunkRows = try rows(db, "SELECT * FROM chunks ORDER BY segment_id, ordinal", table: "chunks") {
             row throws(RecordingError) in
-            ChunkRow(id: try row.int64("id"), segmentID: try row.int64("segment_id"),
-                     ordinal: Int(try row.int64("ordinal", in: 0...IndexRow.maximumCount)), offset: try row.bytes("offset"),
-                     length: try row.bytes("length"), messageIndexLength: try row.bytes("message_index_length"),
-                     startTime: try row.time("start_time"), endTime: try row.time("end_time"),
-                     messageCount: try row.count("message_count"), compression: try row.string("compression"),
-                     compressedSize: try row.bytes("compressed_size"), uncompressedSize: try row.bytes("uncompressed_size"))
+            ChunkRow(
+                id: try row.int64("id"), segmentID: try row.int64("segment_id"),
+                ordinal: Int(try row.int64("ordinal", in: 0...IndexRow.maximumCount)), offset: try row.bytes("offset"),
+                length: try row.bytes("length"), messageIndexLength: try row.bytes("message_index_length"),
+                startTime: try row.time("start_time"), endTime: try row.time("end_time"),
+                messageCount: try row.count("message_count"), compression: try row.string("compression"),
+                compressedSize: try row.bytes("compressed_size"), uncompressedSize: try row.bytes("uncompressed_size"))
         }
         var chunkFacts: [Int64: (chunk: SegmentScan.Chunk, valueOffsets: [UInt16: Int])] = [:]
         var bySegment: [Int64: [ChunkRow]] = [:]
@@ -232,26 +249,38 @@ struct IndexCheck {
                 if row.ordinal != index { wrong.append("ordinal \(row.ordinal) (it is chunk \(index))") }
                 if row.length != chunk.length { wrong.append("length \(row.length) (\(chunk.length))") }
                 if row.messageIndexLength != chunk.indexEnd - chunk.offset - chunk.length {
-                    wrong.append("message_index_length \(row.messageIndexLength) (\(chunk.indexEnd - chunk.offset - chunk.length))")
+                    wrong.append(
+                        "message_index_length \(row.messageIndexLength) (\(chunk.indexEnd - chunk.offset - chunk.length))"
+                    )
                 }
                 if row.startTime != chunk.record.messageStartTime || row.endTime != chunk.record.messageEndTime {
-                    wrong.append("time range \(row.startTime)...\(row.endTime) "
-                                 + "(\(chunk.record.messageStartTime)...\(chunk.record.messageEndTime))")
+                    wrong.append(
+                        "time range \(row.startTime)...\(row.endTime) "
+                            + "(\(chunk.record.messageStartTime)...\(chunk.record.messageEndTime))")
                 }
-                if row.messageCount != chunk.messageCount { wrong.append("message_count \(row.messageCount) (\(chunk.messageCount))") }
+                if row.messageCount != chunk.messageCount {
+                    wrong.append("message_count \(row.messageCount) (\(chunk.messageCount))")
+                }
                 if row.compression != chunk.record.compression { wrong.append("compression '\(row.compression)'") }
-                if row.compressedSize != UInt64(chunk.record.records.count) || row.uncompressedSize != chunk.record.uncompressedSize {
-                    wrong.append("sizes \(row.compressedSize)/\(row.uncompressedSize) "
-                                 + "(\(chunk.record.records.count)/\(chunk.record.uncompressedSize))")
+                if row.compressedSize != UInt64(chunk.record.records.count)
+                    || row.uncompressedSize != chunk.record.uncompressedSize
+                {
+                    wrong.append(
+                        "sizes \(row.compressedSize)/\(row.uncompressedSize) "
+                            + "(\(chunk.record.records.count)/\(chunk.record.uncompressedSize))")
                 }
                 if !wrong.isEmpty {
-                    finding("the chunk row at \(path):\(row.offset) does not match the chunk: " + wrong.joined(separator: ", "))
+                    finding(
+                        "the chunk row at \(path):\(row.offset) does not match the chunk: "
+                            + wrong.joined(separator: ", "))
                 }
             }
         }
 
         // Per chunk and stream: counts, times and statistics.
-        let chunkStreamRows = try rows(db, "SELECT * FROM chunk_streams ORDER BY chunk_id, stream_id", table: "chunk_streams") {
+        let chunkStreamRows = try rows(
+            db, "SELECT * FROM chunk_streams ORDER BY chunk_id, stream_id", table: "chunk_streams"
+        ) {
             row throws(RecordingError) in
             var facts = ChunkStreamFacts(messages: [], channelID: 0, valueOffset: nil)
             facts.messageCount = try row.count("message_count")
@@ -263,7 +292,10 @@ struct IndexCheck {
             facts.sum = try row.optionalDouble("value_sum")
             facts.firstValue = try row.optionalDouble("value_first")
             facts.lastValue = try row.optionalDouble("value_last")
-            return (chunkID: try row.int64("chunk_id"), row: ChunkStreamRow(streamID: try row.int64("stream_id"), facts: facts))
+            return (
+                chunkID: try row.int64("chunk_id"),
+                row: ChunkStreamRow(streamID: try row.int64("stream_id"), facts: facts)
+            )
         }
         var rowsByChunk: [Int64: [ChunkStreamRow]] = [:]
         for item in chunkStreamRows { rowsByChunk[item.chunkID, default: []].append(item.row) }
@@ -272,21 +304,26 @@ struct IndexCheck {
             finding("has chunk_streams rows of chunk id \(chunkID), which has no chunks row")
         }
         for (chunkID, (chunk, offsets)) in chunkFacts.sorted(by: { $0.key < $1.key }) {
-            var rows = Dictionary(rowsByChunk[chunkID, default: []].map { ($0.streamID, $0) }, uniquingKeysWith: { first, _ in first })
+            var rows = Dictionary(
+                rowsByChunk[chunkID, default: []].map { ($0.streamID, $0) }, uniquingKeysWith: { first, _ in first })
             for (channelID, _) in chunk.channels {
-                guard let stream = streamByChannel[channelID] else { continue } // named above
-                let expected = ChunkStreamFacts(messages: chunk.messages, channelID: channelID,
-                                                valueOffset: offsets[channelID])
+                guard let stream = streamByChannel[channelID] else { continue }  // named above
+                let expected = ChunkStreamFacts(
+                    messages: chunk.messages, channelID: channelID,
+                    valueOffset: offsets[channelID])
                 guard let row = rows.removeValue(forKey: stream.id) else {
                     finding("has no statistics of \(stream.topic) in the chunk at offset \(chunk.offset)")
                     continue
                 }
                 if let problem = Self.compare(row.facts, expected, numeric: offsets[channelID] != nil) {
-                    finding("the statistics of \(stream.topic) in the chunk at offset \(chunk.offset) are wrong: \(problem)")
+                    finding(
+                        "the statistics of \(stream.topic) in the chunk at offset \(chunk.offset) are wrong: \(problem)"
+                    )
                 }
             }
             for streamID in rows.keys.sorted() {
-                finding("has statistics of \(streamByID[streamID]?.topic ?? "stream id \(streamID)") in the chunk at "
+                finding(
+                    "has statistics of \(streamByID[streamID]?.topic ?? "stream id \(streamID)") in the chunk at "
                         + "offset \(chunk.offset), which holds none of its messages")
             }
         }
@@ -298,16 +335,20 @@ struct IndexCheck {
             return "message_count \(row.messageCount), the chunk holds \(expected.messageCount)"
         }
         if row.firstTime != expected.firstTime || row.lastTime != expected.lastTime {
-            return "time range \(row.firstTime)...\(row.lastTime), the messages span \(expected.firstTime)...\(expected.lastTime)"
+            return
+                "time range \(row.firstTime)...\(row.lastTime), the messages span \(expected.firstTime)...\(expected.lastTime)"
         }
         if numeric {
-            let sumsAgree: Bool = switch (row.sum, expected.sum) {
-            case (nil, nil): true
-            case (let a?, let b?): abs(a - b) <= 1e-9 * max(1, abs(b))
-            default: false
-            }
-            if row.valueCount != expected.valueCount || row.minimum != expected.minimum || row.maximum != expected.maximum
-                || !sumsAgree || row.firstValue != expected.firstValue || row.lastValue != expected.lastValue {
+            let sumsAgree: Bool =
+                switch (row.sum, expected.sum) {
+                case (nil, nil): true
+                case (let a?, let b?): abs(a - b) <= 1e-9 * max(1, abs(b))
+                default: false
+                }
+            if row.valueCount != expected.valueCount || row.minimum != expected.minimum
+                || row.maximum != expected.maximum
+                || !sumsAgree || row.firstValue != expected.firstValue || row.lastValue != expected.lastValue
+            {
                 return "values \(describe(row)), decoding the messages gives \(describe(expected))"
             }
             return nil
@@ -323,7 +364,7 @@ struct IndexCheck {
         let count = Double(row.valueCount)
         let inRange = { (value: Double?) in value.map { $0 >= low && $0 <= high } ?? true }
         guard inRange(row.firstValue), inRange(row.lastValue),
-              sum >= count * low - 1e-9 * abs(count * low) - 1e-9, sum <= count * high + 1e-9 * abs(count * high) + 1e-9
+            sum >= count * low - 1e-9 * abs(count * low) - 1e-9, sum <= count * high + 1e-9 * abs(count * high) + 1e-9
         else { return "values \(describe(row)) are inconsistent" }
         return nil
     }

@@ -76,7 +76,9 @@ public enum RecordingVerifier {
     }
 
     /// Checks one segment file; returns what is wrong with it and what it holds.
-    static func checkSegment(_ bytes: [UInt8], file: String) -> (findings: [VerificationReport.Finding], scan: SegmentScan) {
+    static func checkSegment(
+        _ bytes: [UInt8], file: String
+    ) -> (findings: [VerificationReport.Finding], scan: SegmentScan) {
         var findings: [VerificationReport.Finding] = []
         func finding(_ message: String) { findings.append(.init(file: file, message: message)) }
         // 1. Every record, every CRC.
@@ -93,7 +95,9 @@ public enum RecordingVerifier {
         }
         if scan.header == nil { finding("has no Header record after the magic") }
         var countsByChannel: [UInt16: Int] = [:]
-        var start = UInt64.max, end = UInt64.min, messages = 0
+        var start = UInt64.max
+        var end = UInt64.min
+        var messages = 0
         // Channels defined outside chunks count from the start.
         var defined = Set(scan.channels.keys).subtracting(scan.chunks.flatMap(\.definedChannels))
         for chunk in scan.chunks {
@@ -104,11 +108,14 @@ public enum RecordingVerifier {
                 end = max(end, message.logTime)
             }
             for (channelID, _) in chunk.channels where !defined.contains(channelID) {
-                finding("the chunk at \(chunk.offset) holds messages of channel \(channelID), which is not defined before it")
+                finding(
+                    "the chunk at \(chunk.offset) holds messages of channel \(channelID), which is not defined before it"
+                )
             }
             messages += chunk.messageCount
             if !chunk.hasExactIndexes {
-                finding("the Message Indexes after the chunk at \(chunk.offset) do not say what the chunk holds "
+                finding(
+                    "the Message Indexes after the chunk at \(chunk.offset) do not say what the chunk holds "
                         + "(\(chunk.indexes.count) indexes for \(chunk.channels.count) channels)")
             }
         }
@@ -118,15 +125,18 @@ public enum RecordingVerifier {
         }
         // 3. The summary against the data.
         let footerAt = bytes.count - 8 - 29
-        guard case .footer(let footer)? = try? MCAPRecord.parse(opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
-              footer.summaryStart <= UInt64(footerAt)
+        guard
+            case .footer(let footer)? = try? MCAPRecord.parse(
+                opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)]),
+            footer.summaryStart <= UInt64(footerAt)
         else {
             finding("the Footer cannot be read")
             return (findings, scan)
         }
         var summary: [MCAPRecord] = []
         do throws(RecordingError) {
-            let end = footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
+            let end =
+                footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
                 ? Int(footer.summaryOffsetStart) : footerAt
             summary = try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary")
         } catch {
@@ -141,14 +151,17 @@ public enum RecordingVerifier {
                 finding("Statistics say \(stats.chunkCount) chunks; the file has \(scan.chunks.count)")
             }
             if messages > 0, stats.messageStartTime != start || stats.messageEndTime != end {
-                finding("Statistics give the time range \(stats.messageStartTime)...\(stats.messageEndTime); "
+                finding(
+                    "Statistics give the time range \(stats.messageStartTime)...\(stats.messageEndTime); "
                         + "the messages span \(start)...\(end)")
             }
-            let stated = Dictionary(stats.channelMessageCounts.map { ($0.channelID, Int(clamping: $0.count)) },
-                                    uniquingKeysWith: { $0 &+ $1 })
+            let stated = Dictionary(
+                stats.channelMessageCounts.map { ($0.channelID, Int(clamping: $0.count)) },
+                uniquingKeysWith: { $0 &+ $1 })
             for channel in Set(stated.keys).union(countsByChannel.keys).sorted()
             where stated[channel, default: 0] != countsByChannel[channel, default: 0] {
-                finding("Statistics say channel \(channel) has \(stated[channel, default: 0]) messages; "
+                finding(
+                    "Statistics say channel \(channel) has \(stated[channel, default: 0]) messages; "
                         + "the chunks hold \(countsByChannel[channel, default: 0])")
             }
         } else {
@@ -163,13 +176,16 @@ public enum RecordingVerifier {
                 finding("a Chunk Index points at offset \(index.chunkStartOffset), where there is no chunk")
                 continue
             }
-            let offsets = Dictionary(index.messageIndexOffsets.map { ($0.channelID, $0.offset) }, uniquingKeysWith: { $1 })
+            let offsets = Dictionary(
+                index.messageIndexOffsets.map { ($0.channelID, $0.offset) }, uniquingKeysWith: { $1 })
             if index.chunkLength != chunk.length || index.compression != chunk.record.compression
                 || index.compressedSize != UInt64(chunk.record.records.count)
                 || index.uncompressedSize != chunk.record.uncompressedSize
                 || index.messageStartTime != chunk.record.messageStartTime
                 || index.messageEndTime != chunk.record.messageEndTime
-                || offsets != chunk.indexOffsets || index.messageIndexLength != chunk.indexEnd - chunk.offset - chunk.length {
+                || offsets != chunk.indexOffsets
+                || index.messageIndexLength != chunk.indexEnd - chunk.offset - chunk.length
+            {
                 finding("the Chunk Index for the chunk at \(chunk.offset) does not match the chunk")
             }
         }

@@ -98,7 +98,8 @@ extension Publisher where Self: Sendable, Element: Sendable {
 /// first `next`, and a timer task on the clock; both are cancelled when the
 /// stream ends, when the consuming task is cancelled and when the iterator
 /// is released. `ChunkedByTimePublisher` is `Sendable`.
-public struct ChunkedByTimePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+public struct ChunkedByTimePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable
+where Base.Element: Sendable {
     /// The element type.
     public typealias Element = [Base.Element]
     /// The failure type.
@@ -122,7 +123,8 @@ public struct ChunkedByTimePublisher<Base: Publisher & Sendable, C: Clock>: Publ
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval, count: count), base: base, clock: clock))
+        Iterator(
+            iteration: ClockedIteration(machine: Machine(interval: interval, count: count), base: base, clock: clock))
     }
 
     /// The iterator of a ``ChunkedByTimePublisher``.

@@ -1,7 +1,9 @@
 /// The logic of ``ChunkedByTimePublisher``: a chunk opens with its first
 /// element and closes when the interval has passed since then, or when it
 /// holds `count` elements, whichever comes first.
-package struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
+package struct ChunkedByTimeStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>:
+    ClockedStateMachine
+{
     package typealias Input = Element
     package typealias UpstreamFailure = Failure
     package typealias Output = [Element]

@@ -146,7 +146,9 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
     }
 
     /// Ends at once, discarding queued updates.
-    private mutating func end(_ running: Running, with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
+    private mutating func end(
+        _ running: Running, with result: Result<Tuple?, Failure>
+    ) -> TupleEndAction<Tuple, Failure> {
         var running = running
         var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
         while let update = running.updates.popFirst() {

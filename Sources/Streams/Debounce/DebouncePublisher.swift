@@ -58,7 +58,8 @@ extension Publisher where Self: Sendable, Element: Sendable {
 /// first `next`, and a timer task on the clock; both are cancelled when the
 /// stream ends, when the consuming task is cancelled and when the iterator
 /// is released. `DebouncePublisher` is `Sendable`.
-public struct DebouncePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+public struct DebouncePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable
+where Base.Element: Sendable {
     /// The element type.
     public typealias Element = Base.Element
     /// The failure type.

@@ -36,7 +36,9 @@ extension Publisher where Self: Sendable, Element: Sendable {
         maxConcurrency: Int = .max,
         _ transform: @escaping @Sendable (Element) throws(Failure) -> Inner
     ) -> FlatMapPublisher<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
-        precondition(maxConcurrency >= 1, "flatMap(maxConcurrency:_:) needs a maxConcurrency of one or more, got \(maxConcurrency)")
+        precondition(
+            maxConcurrency >= 1,
+            "flatMap(maxConcurrency:_:) needs a maxConcurrency of one or more, got \(maxConcurrency)")
         return FlatMapPublisher(base: self, maxConcurrency: maxConcurrency, transform: transform)
     }
 }

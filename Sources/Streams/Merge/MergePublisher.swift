@@ -61,7 +61,8 @@ extension Publisher where Self: Sendable, Element: Sendable {
 ///
 /// - Parameter bases: The publishers to merge.
 /// - Returns: A publisher of the elements of every base.
-public func merge<Base: Publisher & Sendable>(_ bases: [Base]) -> MergeManyPublisher<Base> where Base.Element: Sendable {
+public func merge<Base: Publisher & Sendable>(_ bases: [Base]) -> MergeManyPublisher<Base>
+where Base.Element: Sendable {
     MergeManyPublisher(bases)
 }
 

@@ -31,7 +31,9 @@ extension Publisher where Self: Sendable, Element: Sendable {
     ///   - latest: Whether the element emitted at the end of an interval is
     ///     the latest (`true`) or the first (`false`) that arrived in it.
     /// - Returns: A throttled publisher.
-    public func throttle<C: Clock>(for interval: C.Duration, clock: C, latest: Bool = true) -> ThrottlePublisher<Self, C> {
+    public func throttle<C: Clock>(
+        for interval: C.Duration, clock: C, latest: Bool = true
+    ) -> ThrottlePublisher<Self, C> {
         ThrottlePublisher(base: self, clock: clock, interval: interval, latest: latest)
     }
 
@@ -58,7 +60,8 @@ extension Publisher where Self: Sendable, Element: Sendable {
 /// first `next`, and a timer task on the clock; both are cancelled when the
 /// stream ends, when the consuming task is cancelled and when the iterator
 /// is released. `ThrottlePublisher` is `Sendable`.
-public struct ThrottlePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable where Base.Element: Sendable {
+public struct ThrottlePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, Sendable
+where Base.Element: Sendable {
     /// The element type.
     public typealias Element = Base.Element
     /// The failure type.
@@ -82,7 +85,8 @@ public struct ThrottlePublisher<Base: Publisher & Sendable, C: Clock>: Publisher
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval, latest: latest), base: base, clock: clock))
+        Iterator(
+            iteration: ClockedIteration(machine: Machine(interval: interval, latest: latest), base: base, clock: clock))
     }
 
     /// The iterator of a ``ThrottlePublisher``.

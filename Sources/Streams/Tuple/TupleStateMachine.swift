@@ -46,9 +46,13 @@ protocol TupleStateMachine: SendableMetatype {
 
     init()
     mutating func start() -> Bool
-    mutating func deliver(_ base: Int, _ value: Values.Value, _ continuation: TupleProducerContinuation)
+    mutating func deliver(
+        _ base: Int, _ value: Values.Value, _ continuation: TupleProducerContinuation
+    )
         -> TupleDeliverAction<Values.Tuple, Failure>
-    mutating func next(_ continuation: TupleConsumerContinuation<Values.Tuple, Failure>?)
+    mutating func next(
+        _ continuation: TupleConsumerContinuation<Values.Tuple, Failure>?
+    )
         -> TupleNextAction<Values.Tuple, Failure>?
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Values.Tuple, Failure>
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Values.Tuple, Failure>

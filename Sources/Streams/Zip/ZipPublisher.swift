@@ -70,7 +70,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: Storage(runners: [Storage.runner(base1, 0) { .first($0) }, Storage.runner(base2, 1) { .second($0) }]))
+        Iterator(
+            storage: Storage(runners: [
+                Storage.runner(base1, 0) { .first($0) }, Storage.runner(base2, 1) { .second($0) },
+            ]))
     }
 
     /// The iterator of a ``ZipPublisher``.
@@ -112,8 +115,12 @@ extension ZipPublisher.Iterator: Sendable {}
 /// A ``Publisher`` that zips 3 bases into tuples; see ``Publisher/zip(_:_:)``.
 ///
 /// It is `Sendable`: its bases are.
-public struct Zip3Publisher<Base1: Publisher & Sendable, Base2: Publisher & Sendable, Base3: Publisher & Sendable>: Publisher, Sendable
-where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.Failure, Base3.Element: Sendable, Base3.Failure == Base1.Failure {
+public struct Zip3Publisher<Base1: Publisher & Sendable, Base2: Publisher & Sendable, Base3: Publisher & Sendable>:
+    Publisher, Sendable
+where
+    Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.Failure, Base3.Element: Sendable,
+    Base3.Failure == Base1.Failure
+{
     /// The element type: a tuple of the bases' elements, in base order.
     public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
     /// The failure type of the bases.

@@ -30,8 +30,12 @@ enum CaptureFileWriter {
         }
     }
 
-    static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
-    static func le32(_ value: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+    static func be32(_ value: UInt32) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
+    static func le32(_ value: UInt32) -> [UInt8] {
+        [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 
     /// The monitor opcode of a packet.
@@ -46,7 +50,8 @@ enum CaptureFileWriter {
     }
 
     /// btsnoop; `drops` sets the cumulative drop count from a packet index on.
-    static func btsnoop(_ packets: [HCITrafficBuilder.Packet], datalink: UInt32, drops: [Int: UInt32] = [:]) -> [UInt8] {
+    static func btsnoop(_ packets: [HCITrafficBuilder.Packet], datalink: UInt32, drops: [Int: UInt32] = [:]) -> [UInt8]
+    {
         var out = Array("btsnoop\0".utf8) + be32(1) + be32(datalink)
         var cumulative: UInt32 = 0
         for (index, packet) in packets.enumerated() {
@@ -93,8 +98,10 @@ enum CaptureFileWriter {
             let payload = linkPayload(packet, linkType: linkType)
             let stamp = nanoseconds ? packet.time : packet.time / 1000
             let original = UInt32((packet.originalLength ?? packet.bytes.count) + payload.count - packet.bytes.count)
-            out += block(6, le32(0) + le32(UInt32(stamp >> 32)) + le32(UInt32(truncatingIfNeeded: stamp))
-                + le32(UInt32(payload.count)) + le32(original) + payload)
+            out += block(
+                6,
+                le32(0) + le32(UInt32(stamp >> 32)) + le32(UInt32(truncatingIfNeeded: stamp))
+                    + le32(UInt32(payload.count)) + le32(original) + payload)
         }
         return out
     }
@@ -105,7 +112,8 @@ enum CaptureFileWriter {
         for packet in packets {
             let payload = linkPayload(packet, linkType: linkType)
             let original = UInt32((packet.originalLength ?? packet.bytes.count) + payload.count - packet.bytes.count)
-            out += le32(UInt32(packet.time / 1_000_000_000)) + le32(UInt32(packet.time / 1000 % 1_000_000))
+            out +=
+                le32(UInt32(packet.time / 1_000_000_000)) + le32(UInt32(packet.time / 1000 % 1_000_000))
                 + le32(UInt32(payload.count)) + le32(original) + payload
         }
         return out

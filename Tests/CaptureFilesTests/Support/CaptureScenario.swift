@@ -34,8 +34,10 @@ struct CaptureScenario {
 
     /// A capture of `families`' simulators (seeded), `count` notifications each.
     /// `unknown` adds a device of no family notifying on a custom characteristic.
-    static func make(families: [DeviceFamily], count: Int, seed: UInt64 = 7, discovery: Bool = true,
-                     advertise: Bool = true, unknown: Bool = false, fragmentSize: Int = 27) -> CaptureScenario {
+    static func make(
+        families: [DeviceFamily], count: Int, seed: UInt64 = 7, discovery: Bool = true,
+        advertise: Bool = true, unknown: Bool = false, fragmentSize: Int = 27
+    ) -> CaptureScenario {
         var traffic = HCITrafficBuilder()
         traffic.fragmentSize = fragmentSize
         var devices: [Device] = []
@@ -49,8 +51,9 @@ struct CaptureScenario {
             }
             let address: [UInt8] = [0xC0 | UInt8(index), 0x11, 0x22, 0x33, 0x44, 0x50 + UInt8(index)]
             let identifier = family == .diot ? simulator.identifier : addressText(address).filter { $0 != ":" }
-            var device = Device(family: family, identifier: identifier, address: address,
-                                connection: 0x0040 + UInt16(index), handles: handles)
+            var device = Device(
+                family: family, identifier: identifier, address: address,
+                connection: 0x0040 + UInt16(index), handles: handles)
             if advertise {
                 traffic.advertise(address, random: true, data: advertisingData(family, simulator: simulator))
             }
@@ -62,8 +65,10 @@ struct CaptureScenario {
         if unknown {
             let address: [UInt8] = [0xD0, 0x0D, 0xF0, 0x0D, 0x00, 0x01]
             let uuid = CharacteristicUUID("12345678-1234-5678-9abc-def012345678")!
-            devices.append(Device(family: nil, identifier: addressText(address).filter { $0 != ":" }, address: address,
-                                  connection: 0x0060, handles: [uuid: 0x0021]))
+            devices.append(
+                Device(
+                    family: nil, identifier: addressText(address).filter { $0 != ":" }, address: address,
+                    connection: 0x0060, handles: [uuid: 0x0021]))
             traffic.advertise(address, data: [6, 0x09] + Array("Thing".utf8))
             var queue: [(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8])] = []
             for index in 0..<count {
@@ -121,22 +126,27 @@ struct CaptureScenario {
         for size in [2, 16] {
             let entries = serviceEntries.filter { $0.count == size }
             guard !entries.isEmpty else { continue }
-            exchange([0x10] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2800),
-                     [0x11, UInt8(4 + size)] + entries.enumerated().flatMap { offset, uuid in
-                         ATT.le16(UInt16(1 + offset)) + ATT.le16(0xFFFF) + uuid
-                     })
+            exchange(
+                [0x10] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2800),
+                [0x11, UInt8(4 + size)]
+                    + entries.enumerated().flatMap { offset, uuid in
+                        ATT.le16(UInt16(1 + offset)) + ATT.le16(0xFFFF) + uuid
+                    })
         }
         let declarations = device.handles.sorted { $0.value < $1.value }
         for size in [2, 16] {
             let entries = declarations.filter { ATT.bytes($0.key).count == size }
             guard !entries.isEmpty else { continue }
-            exchange([0x08] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2803),
-                     [0x09, UInt8(5 + size)] + entries.flatMap { uuid, handle in
-                         ATT.le16(handle - 1) + [0x12] + ATT.le16(handle) + ATT.bytes(uuid)
-                     })
+            exchange(
+                [0x08] + ATT.le16(1) + ATT.le16(0xFFFF) + ATT.le16(0x2803),
+                [0x09, UInt8(5 + size)]
+                    + entries.flatMap { uuid, handle in
+                        ATT.le16(handle - 1) + [0x12] + ATT.le16(handle) + ATT.bytes(uuid)
+                    })
         }
-        exchange([0x04] + ATT.le16(0x0010) + ATT.le16(0xFFFF),
-                 [0x05, 0x01] + declarations.flatMap { _, handle in ATT.le16(handle + 1) + ATT.le16(0x2902) })
+        exchange(
+            [0x04] + ATT.le16(0x0010) + ATT.le16(0xFFFF),
+            [0x05, 0x01] + declarations.flatMap { _, handle in ATT.le16(handle + 1) + ATT.le16(0x2902) })
     }
 
     /// The notifications of every device in time order, in all the ways ATT delivers values.
@@ -165,8 +175,9 @@ struct CaptureScenario {
                 let otherHandle = devices[other.device].handles[other.characteristic]!
                 let times = traffic.interleave([
                     .init(handle: device.connection, received: true, bytes: ATT.notification(handle, note.bytes)),
-                    .init(handle: devices[other.device].connection, received: true,
-                          bytes: ATT.notification(otherHandle, other.bytes)),
+                    .init(
+                        handle: devices[other.device].connection, received: true,
+                        bytes: ATT.notification(otherHandle, other.bytes)),
                 ])
                 record(note.device, note.characteristic, note.bytes, times[0])
                 record(other.device, other.characteristic, other.bytes, times[1])
@@ -177,8 +188,10 @@ struct CaptureScenario {
                 // A multiple handle value notification carrying two values.
                 let other = merged[index + 1]
                 let otherHandle = device.handles[other.characteristic]!
-                let time = traffic.send(.init(handle: device.connection, received: true,
-                                              bytes: ATT.multiple([(handle, note.bytes), (otherHandle, other.bytes)])))
+                let time = traffic.send(
+                    .init(
+                        handle: device.connection, received: true,
+                        bytes: ATT.multiple([(handle, note.bytes), (otherHandle, other.bytes)])))
                 record(note.device, note.characteristic, note.bytes, time)
                 record(note.device, other.characteristic, other.bytes, time)
                 index += 2
@@ -187,8 +200,10 @@ struct CaptureScenario {
             let time: UInt64
             switch round % 10 {
             case 3:
-                time = traffic.send(.init(handle: device.connection, received: true,
-                                          bytes: ATT.indication(handle, note.bytes)))
+                time = traffic.send(
+                    .init(
+                        handle: device.connection, received: true,
+                        bytes: ATT.indication(handle, note.bytes)))
                 traffic.send(.init(handle: device.connection, received: false, bytes: [0x1E]))
             case 5:
                 traffic.send(.init(handle: device.connection, received: false, bytes: [0x0A] + ATT.le16(handle)))
@@ -196,19 +211,25 @@ struct CaptureScenario {
             case 8:
                 // A write command from the host first (not recorded).
                 traffic.send(.init(handle: device.connection, received: false, bytes: [0x52] + ATT.le16(handle) + [1]))
-                time = traffic.send(.init(handle: device.connection, received: true,
-                                          bytes: ATT.notification(handle, note.bytes)))
+                time = traffic.send(
+                    .init(
+                        handle: device.connection, received: true,
+                        bytes: ATT.notification(handle, note.bytes)))
             default:
-                time = traffic.send(.init(handle: device.connection, received: true,
-                                          bytes: ATT.notification(handle, note.bytes)))
+                time = traffic.send(
+                    .init(
+                        handle: device.connection, received: true,
+                        bytes: ATT.notification(handle, note.bytes)))
             }
             record(note.device, note.characteristic, note.bytes, time)
             index += 1
         }
     }
 
-    private mutating func record(_ device: Int, _ characteristic: CharacteristicUUID, _ bytes: [UInt8], _ time: UInt64) {
-        devices[device].expected.append(RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time))
+    private mutating func record(_ device: Int, _ characteristic: CharacteristicUUID, _ bytes: [UInt8], _ time: UInt64)
+    {
+        devices[device].expected.append(
+            RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: time))
     }
 
     /// A reference recording: the expected notifications fed straight into
@@ -218,11 +239,14 @@ struct CaptureScenario {
         var recorders: [any DeviceRecorder] = []
         for device in devices {
             if let family = device.family {
-                recorders.append(try FamilyRegistry.builtIn[family]!.makeRecorder(
-                    recorder, options: .init(identifier: device.identifier, name: device.identifier)))
+                recorders.append(
+                    try FamilyRegistry.builtIn[family]!.makeRecorder(
+                        recorder, options: .init(identifier: device.identifier, name: device.identifier)))
             } else {
-                recorders.append(try RawDeviceRecorder(recorder: recorder, identifier: device.identifier,
-                                                       name: device.identifier))
+                recorders.append(
+                    try RawDeviceRecorder(
+                        recorder: recorder, identifier: device.identifier,
+                        name: device.identifier))
             }
         }
         var all: [(Int, Int, RawNotification)] = []

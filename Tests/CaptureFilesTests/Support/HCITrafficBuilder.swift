@@ -58,7 +58,8 @@ struct HCITrafficBuilder {
 
     /// An HCI command.
     mutating func command(_ opcode: UInt16, _ parameters: [UInt8]) {
-        _ = append(1, received: false, [UInt8(opcode & 0xFF), UInt8(opcode >> 8), UInt8(parameters.count)] + parameters)
+        _ = append(
+            1, received: false, [UInt8(opcode & 0xFF), UInt8(opcode >> 8), UInt8(parameters.count)] + parameters)
     }
 
     /// An LE advertising report of `address` (6 bytes, most significant first) with AD structures `data`.
@@ -69,8 +70,10 @@ struct HCITrafficBuilder {
     /// An LE Connection Complete on `handle` with `address`.
     mutating func connect(_ handle: UInt16, _ address: [UInt8], random: Bool = false) {
         command(0x200D, Array(repeating: 0, count: 25))
-        event(0x3E, [0x01, 0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, random ? 1 : 0]
-            + address.reversed() + [0x18, 0x00, 0x00, 0x00, 0xF4, 0x01, 0x00])
+        event(
+            0x3E,
+            [0x01, 0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, random ? 1 : 0]
+                + address.reversed() + [0x18, 0x00, 0x00, 0x00, 0xF4, 0x01, 0x00])
     }
 
     /// A Disconnection Complete of `handle`.
@@ -87,8 +90,9 @@ struct HCITrafficBuilder {
             let piece = Array(frame[at..<min(frame.count, at + fragmentSize)])
             let boundary: UInt16 = at == 0 ? (pdu.received ? 0x2000 : 0x0000) : 0x1000
             let field = pdu.handle | boundary
-            result.append([UInt8(field & 0xFF), UInt8(field >> 8), UInt8(piece.count & 0xFF), UInt8(piece.count >> 8)]
-                + piece)
+            result.append(
+                [UInt8(field & 0xFF), UInt8(field >> 8), UInt8(piece.count & 0xFF), UInt8(piece.count >> 8)]
+                    + piece)
             at += fragmentSize
         }
         return result
@@ -135,7 +139,9 @@ enum ATT {
         if let short = uuid.shortValue { return le16(short) }
         var out: [UInt8] = []
         for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: uuid.low >> UInt64(shift))) }
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: uuid.high >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            out.append(UInt8(truncatingIfNeeded: uuid.high >> UInt64(shift)))
+        }
         return out
     }
 

@@ -11,7 +11,8 @@ struct LinkLayerCaptureBuilder {
     private var sequence: [Bool: UInt8] = [false: 0, true: 0]
 
     private mutating func append(_ linkLayer: [UInt8], flags: UInt16) -> UInt64 {
-        let pseudo: [UInt8] = [37, 0xC4, 0x9C, 0] + CaptureFileWriter.le32(0x8E89_BED6)
+        let pseudo: [UInt8] =
+            [37, 0xC4, 0x9C, 0] + CaptureFileWriter.le32(0x8E89_BED6)
             + CaptureFileWriter.le16(flags)
         let time = clock
         packets.append((time, pseudo + linkLayer + [0, 0, 0]))
@@ -25,7 +26,8 @@ struct LinkLayerCaptureBuilder {
     }
 
     mutating func connect(central: [UInt8], peripheral: [UInt8]) {
-        let payload = Array(central.reversed()) + Array(peripheral.reversed()) + CaptureFileWriter.le32(accessAddress)
+        let payload =
+            Array(central.reversed()) + Array(peripheral.reversed()) + CaptureFileWriter.le32(accessAddress)
             + [0x55, 0x55, 0x55, 2] + CaptureFileWriter.le16(0) + CaptureFileWriter.le16(24)
             + CaptureFileWriter.le16(0) + CaptureFileWriter.le16(400) + [0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x05]
         _ = append(CaptureFileWriter.le32(0x8E89_BED6) + [0xC5, UInt8(payload.count)] + payload, flags: 0x0C11)
@@ -52,7 +54,8 @@ struct LinkLayerCaptureBuilder {
         var time: UInt64 = 0
         while at < frame.count {
             let piece = Array(frame[at..<min(frame.count, at + size)])
-            time = data(llid: at == 0 ? 2 : 1, piece, fromPeripheral: fromPeripheral, repeatIt: retransmitFirst && at == 0)
+            time = data(
+                llid: at == 0 ? 2 : 1, piece, fromPeripheral: fromPeripheral, repeatIt: retransmitFirst && at == 0)
             at += size
             // An empty PDU in between, as the link keeps polling.
             data(llid: 1, [], fromPeripheral: !fromPeripheral)
@@ -69,16 +72,22 @@ struct LinkLayerCaptureBuilder {
         func block(_ type: UInt32, _ body: [UInt8]) -> [UInt8] {
             let padded = body + Array(repeating: 0, count: (4 - body.count % 4) % 4)
             let length = UInt32(padded.count + 12)
-            return CaptureFileWriter.le32(type) + CaptureFileWriter.le32(length) + padded + CaptureFileWriter.le32(length)
+            return CaptureFileWriter.le32(type) + CaptureFileWriter.le32(length) + padded
+                + CaptureFileWriter.le32(length)
         }
-        var out = block(0x0A0D_0D0A, CaptureFileWriter.le32(0x1A2B_3C4D) + CaptureFileWriter.le16(1)
-            + CaptureFileWriter.le16(0) + Array(repeating: 0xFF, count: 8))
+        var out = block(
+            0x0A0D_0D0A,
+            CaptureFileWriter.le32(0x1A2B_3C4D) + CaptureFileWriter.le16(1)
+                + CaptureFileWriter.le16(0) + Array(repeating: 0xFF, count: 8))
         out += block(1, CaptureFileWriter.le16(256) + CaptureFileWriter.le16(0) + CaptureFileWriter.le32(0))
         for (time, bytes) in packets {
             let stamp = time / 1000
-            out += block(6, CaptureFileWriter.le32(0) + CaptureFileWriter.le32(UInt32(stamp >> 32))
-                + CaptureFileWriter.le32(UInt32(truncatingIfNeeded: stamp)) + CaptureFileWriter.le32(UInt32(bytes.count))
-                + CaptureFileWriter.le32(UInt32(bytes.count)) + bytes)
+            out += block(
+                6,
+                CaptureFileWriter.le32(0) + CaptureFileWriter.le32(UInt32(stamp >> 32))
+                    + CaptureFileWriter.le32(UInt32(truncatingIfNeeded: stamp))
+                    + CaptureFileWriter.le32(UInt32(bytes.count))
+                    + CaptureFileWriter.le32(UInt32(bytes.count)) + bytes)
         }
         return out
     }

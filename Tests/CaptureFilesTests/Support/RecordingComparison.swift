@@ -18,7 +18,9 @@ func messages(_ directory: String, _ topic: String) throws -> [ComparedMessage] 
 /// Checks that every stream of `reference` (its loss stream aside) is in
 /// `imported` with the same messages, and returns how many typed messages were compared.
 @discardableResult
-func expectSameStreams(_ imported: String, as reference: String, sourceLocation: SourceLocation = #_sourceLocation)
+func expectSameStreams(
+    _ imported: String, as reference: String, sourceLocation: SourceLocation = #_sourceLocation
+)
     throws -> Int
 {
     let importedReader = try RecordingReader(directory: imported)
@@ -30,8 +32,9 @@ func expectSameStreams(_ imported: String, as reference: String, sourceLocation:
     for topic in topics where !missing.contains(topic) {
         let got = try messages(imported, topic)
         let want = try messages(reference, topic)
-        #expect(got == want, "\(topic): \(got.count) messages imported, \(want.count) expected",
-                sourceLocation: sourceLocation)
+        #expect(
+            got == want, "\(topic): \(got.count) messages imported, \(want.count) expected",
+            sourceLocation: sourceLocation)
         if !topic.contains("/raw/") { typed += want.count }
     }
     return typed

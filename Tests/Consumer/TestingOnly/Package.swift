@@ -20,6 +20,6 @@ let package = Package(
         .executableTarget(
             name: "TestingConsumer",
             dependencies: [.product(name: "TelemetryTesting", package: root.lastPathComponent)]
-        ),
+        )
     ]
 )

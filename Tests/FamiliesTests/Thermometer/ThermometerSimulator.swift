@@ -28,13 +28,15 @@ struct ThermometerSimulator: NotificationSimulator, SimulatedDevice {
         defer { count += 1 }
         let offset = Duration.milliseconds(100 * count)
         if faults, count % 10 == 9 {
-            return SimulatedPacket(offset: offset, characteristic: ThermometerGATT.temperature, bytes: [1, 2, 3],
-                                   expected: nil)
+            return SimulatedPacket(
+                offset: offset, characteristic: ThermometerGATT.temperature, bytes: [1, 2, 3],
+                expected: nil)
         }
         let value = Self.centidegrees(seed: seed, index: count)
         let bits = UInt16(bitPattern: value)
-        return SimulatedPacket(offset: offset, characteristic: ThermometerGATT.temperature,
-                               bytes: [UInt8(bits & 0xFF), UInt8(bits >> 8)],
-                               expected: ThermometerReading(celsius: Double(value) / 100))
+        return SimulatedPacket(
+            offset: offset, characteristic: ThermometerGATT.temperature,
+            bytes: [UInt8(bits & 0xFF), UInt8(bits >> 8)],
+            expected: ThermometerReading(celsius: Double(value) / 100))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import Recording
 
 /// A ``SegmentStorage`` that simulates a power loss, after SQLite's crash
@@ -85,8 +86,10 @@ final class PowerLossStorage: SegmentStorage {
 
     /// Counts an operation; throws once the power is gone. `inFlight` runs
     /// for the operation the power goes at (a write may partly land).
-    private func operation(_ what: String, _ body: (inout State) -> Void,
-                           inFlight: (inout State) -> Void = { _ in }) throws(RecordingError) {
+    private func operation(
+        _ what: String, _ body: (inout State) -> Void,
+        inFlight: (inout State) -> Void = { _ in }
+    ) throws(RecordingError) {
         let crash: Int? = state.withLock { state in
             if state.crashed { return state.counts.operations }
             if state.crashAt == state.counts.operations {
@@ -123,10 +126,12 @@ final class PowerLossStorage: SegmentStorage {
             file.writes += 1
             state.files[descriptor] = file
         }
-        try operation("write \(data.count) bytes to \(path)", { state in
-            append(&state)
-            state.counts.writes += 1
-        }, inFlight: append)
+        try operation(
+            "write \(data.count) bytes to \(path)",
+            { state in
+                append(&state)
+                state.counts.writes += 1
+            }, inFlight: append)
     }
 
     func sync(_ descriptor: Int32, path: String) throws(RecordingError) {
@@ -157,8 +162,10 @@ final class PowerLossStorage: SegmentStorage {
     /// the power loss (cut it first with ``powerOff()`` if it has not gone).
     /// Returns what happened to each unsynced write, for the failure message.
     @discardableResult
-    func materialize(into fileManager: FileManager = .default, _ random: inout some RandomNumberGenerator,
-                     fate: Fate = .random) throws -> [String] {
+    func materialize(
+        into fileManager: FileManager = .default, _ random: inout some RandomNumberGenerator,
+        fate: Fate = .random
+    ) throws -> [String] {
         powerOff()
         var log: [String] = []
         for file in files.values.sorted(by: { $0.path < $1.path }) {

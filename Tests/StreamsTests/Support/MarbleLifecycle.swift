@@ -15,7 +15,7 @@ struct MarbleLifecycle<OnSubject: Publisher & Sendable, OnProbe: Publisher> {
         let values = onSubject(subject.subscribe())
         let consumer = Task { () -> Bool in
             var iterator = values.makeAsyncIterator()
-            while let _ = try? await iterator.next() {}
+            while (try? await iterator.next()) != nil {}
             return true
         }
         subject.send(1)
@@ -33,7 +33,7 @@ struct MarbleLifecycle<OnSubject: Publisher & Sendable, OnProbe: Publisher> {
         let count = await inCancelledTask { () -> Int in
             var iterator = values.makeAsyncIterator()
             var count = 0
-            while let _ = try? await iterator.next() { count += 1 }
+            while (try? await iterator.next()) != nil { count += 1 }
             return count
         }
         #expect(count == 0)

@@ -14,7 +14,9 @@ let tlmPath: String = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLas
 
 /// Starts a process with its output captured in files (so a large output can
 /// never block it on a full pipe), in `environment` (default: this process's).
-func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Process, URL, URL) {
+func start(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (Process, URL, URL) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -54,7 +56,8 @@ func tlm(_ arguments: String...) throws -> CommandResult {
 }
 
 /// Runs `tlm` with arguments in an environment (for example a fake BlueZ's) and waits for it.
-func tlm(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> CommandResult {
+func tlm(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> CommandResult
+{
     try finish(try start(tlmPath, arguments, environment: environment), timeout: timeout)
 }
 

@@ -34,7 +34,7 @@ enum ParquetColumnType: Sendable, Hashable {
     /// Parquet's `ConvertedType` enum value, where the type has one.
     var convertedType: Int32? {
         switch self {
-        case .string: 0 // UTF8
+        case .string: 0  // UTF8
         case .int32(let bits, let signed):
             switch bits {
             case 8: signed ? 15 : 11
@@ -87,7 +87,7 @@ enum ParquetColumnType: Sendable, Hashable {
         switch self {
         case .string:
             thrift.beginStruct(10)
-            thrift.emptyStruct(1) // STRING
+            thrift.emptyStruct(1)  // STRING
             thrift.endStruct()
         case .int32(let bits, let signed):
             writeInteger(&thrift, bits: bits, signed: signed)
@@ -95,10 +95,10 @@ enum ParquetColumnType: Sendable, Hashable {
             writeInteger(&thrift, bits: 64, signed: signed)
         case .timestampNanoseconds:
             thrift.beginStruct(10)
-            thrift.beginStruct(8) // TIMESTAMP
-            thrift.bool(1, true) // isAdjustedToUTC
-            thrift.beginStruct(2) // unit
-            thrift.emptyStruct(3) // NANOS
+            thrift.beginStruct(8)  // TIMESTAMP
+            thrift.bool(1, true)  // isAdjustedToUTC
+            thrift.beginStruct(2)  // unit
+            thrift.emptyStruct(3)  // NANOS
             thrift.endStruct()
             thrift.endStruct()
             thrift.endStruct()
@@ -109,7 +109,7 @@ enum ParquetColumnType: Sendable, Hashable {
 
     private func writeInteger(_ thrift: inout ThriftCompactWriter, bits: Int, signed: Bool) {
         thrift.beginStruct(10)
-        thrift.beginStruct(10) // INTEGER
+        thrift.beginStruct(10)  // INTEGER
         thrift.i8(1, Int8(bits))
         thrift.bool(2, signed)
         thrift.endStruct()

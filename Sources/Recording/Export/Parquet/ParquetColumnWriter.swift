@@ -104,7 +104,7 @@ final class ParquetColumnWriter {
 
     @inline(__always)
     private func noteDouble(_ value: Double) {
-        guard !value.isNaN else { return } // NaN takes no part in min/max
+        guard !value.isNaN else { return }  // NaN takes no part in min/max
         hasNumber = true
         if value < minimumDouble { minimumDouble = value }
         if value > maximumDouble { maximumDouble = value }
@@ -166,7 +166,7 @@ final class ParquetColumnWriter {
     /// repetition then definition levels (each a 4-byte length and the RLE /
     /// bit-packed hybrid runs), then the values.
     func pageBody() -> [UInt8]? {
-        guard isList || type == .boolean else { return nil } // the values buffer is the page as it is
+        guard isList || type == .boolean else { return nil }  // the values buffer is the page as it is
         var page: [UInt8] = []
         if isList {
             for levels in [repetitionLevels, definitionLevels] {
@@ -197,7 +197,9 @@ final class ParquetColumnWriter {
     func statistics() -> (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?) {
         let nullCount: Int64? = isList ? nil : 0
         guard valueCount > 0 else { return (nil, nil, nullCount) }
-        func plain<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        func plain<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+            withUnsafeBytes(of: value.littleEndian) { Array($0) }
+        }
         switch type {
         case .boolean:
             return ([UInt8(minimumUnsigned)], [UInt8(maximumUnsigned)], nullCount)

@@ -113,10 +113,13 @@ public final class ParquetExporter: RecordingExporter {
     ///   - zstdLevel: The pages' zstd level (default 3).
     /// - Throws: ``RecordingError`` (`.invalidConfiguration`) for sizes below
     ///   one row or a zstd level out of range.
-    public init(directory: String, partitionKeys: [ParquetPartitionKey] = [], rowGroupRows: Int = 128 << 10,
-                rowGroupBytes: Int = 64 << 20, memoryBudget: Int = 256 << 20, zstdLevel: Int = 3) throws(RecordingError) {
+    public init(
+        directory: String, partitionKeys: [ParquetPartitionKey] = [], rowGroupRows: Int = 128 << 10,
+        rowGroupBytes: Int = 64 << 20, memoryBudget: Int = 256 << 20, zstdLevel: Int = 3
+    ) throws(RecordingError) {
         guard rowGroupRows >= 1, rowGroupBytes >= 1, memoryBudget >= 1 else {
-            throw RecordingError(.invalidConfiguration, "Parquet row groups and the memory budget need at least one row or byte")
+            throw RecordingError(
+                .invalidConfiguration, "Parquet row groups and the memory budget need at least one row or byte")
         }
         self.directory = directory
         self.partitionKeys = partitionKeys
@@ -137,7 +140,8 @@ public final class ParquetExporter: RecordingExporter {
             var stream = Self.streamName(topic.topic, without: partitionKeys.contains(.device) ? topic.device : nil)
             // Topics whose files would share a path (they differ only in characters a
             // path cannot hold) get numbered names; the date never tells them apart.
-            let directory = partitionKeys.filter { $0 != .date }.map { $0.value(for: topic, day: 0) }
+            let directory =
+                partitionKeys.filter { $0 != .date }.map { $0.value(for: topic, day: 0) }
                 .joined(separator: "/") + "/"
             if taken.contains(directory + stream) {
                 var number = 2
@@ -193,7 +197,8 @@ public final class ParquetExporter: RecordingExporter {
         try closeFile(output)
         var relative = ""
         for key in partitionKeys { relative += "\(key.rawValue)=\(key.value(for: output.topic, day: day))/" }
-        let fileName = partitionKeys.isEmpty
+        let fileName =
+            partitionKeys.isEmpty
             ? relative + output.stream + ".parquet"
             : relative + output.stream + "@" + recordingName + ".parquet"
         if !relative.isEmpty { try createDirectory(directory + "/" + relative) }
@@ -209,7 +214,9 @@ public final class ParquetExporter: RecordingExporter {
         }
         if let unit = output.topic.unit { pairs.append(("tlm.unit", unit)) }
         let created = self.created
-        output.file = ParquetFileWriter(columns: output.layout.makeColumnWriters(), metadata: pairs, compressor: compressor) {
+        output.file = ParquetFileWriter(
+            columns: output.layout.makeColumnWriters(), metadata: pairs, compressor: compressor
+        ) {
             () throws(RecordingError) -> any ByteSink in
             let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)
             created.names.append(fileName)
@@ -254,7 +261,8 @@ public final class ParquetExporter: RecordingExporter {
     static func streamName(_ topic: String, without device: RecordingInfo.Device?) -> String {
         var levels = topic.split(separator: "/").map(String.init)
         if let identifier = device?.identifier.lowercased(), !identifier.isEmpty,
-           let level = levels.dropLast().lastIndex(where: { $0.lowercased().contains(identifier) }) {
+            let level = levels.dropLast().lastIndex(where: { $0.lowercased().contains(identifier) })
+        {
             levels.remove(at: level)
         }
         let name = levels.map { level in

@@ -55,8 +55,10 @@ final class ParquetFileWriter {
     ///   - metadata: Key/value pairs for the footer.
     ///   - compressor: The zstd context pages are compressed with (shared by an exporter's files).
     ///   - openSink: Opens the output, when the first row group (or the footer) is written.
-    init(columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressor: ZstdCompressor,
-         openSink: @escaping () throws(RecordingError) -> any ByteSink) {
+    init(
+        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressor: ZstdCompressor,
+        openSink: @escaping () throws(RecordingError) -> any ByteSink
+    ) {
         self.columns = columns
         self.metadata = metadata
         self.compressor = compressor
@@ -117,15 +119,17 @@ final class ParquetFileWriter {
     }
 
     /// Writes a column's data page (header, then the compressed body).
-    private func writeChunk(_ column: ParquetColumnWriter, to sink: any ByteSink) throws(RecordingError) -> ColumnChunk {
+    private func writeChunk(_ column: ParquetColumnWriter, to sink: any ByteSink) throws(RecordingError) -> ColumnChunk
+    {
         let body = column.pageBody()
         let pageOffset = offset
         let uncompressedSize = body?.count ?? column.values.count
         let (headerLength, compressedLength) = try (body ?? column.values).withBytes {
             (raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
             try compressor.compress(raw) { (compressed: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
-                let header = Self.pageHeader(uncompressedSize: uncompressedSize, compressedSize: compressed.count,
-                                             valueCount: column.entryCount)
+                let header = Self.pageHeader(
+                    uncompressedSize: uncompressedSize, compressedSize: compressed.count,
+                    valueCount: column.entryCount)
                 try sink.write(header)
                 try sink.write(compressed)
                 return (header.count, compressed.count)
@@ -133,22 +137,23 @@ final class ParquetFileWriter {
         }
         offset += Int64(headerLength + compressedLength)
         // Both sizes count the page header, as the format defines them.
-        return ColumnChunk(numValues: Int64(column.entryCount), uncompressedSize: Int64(headerLength + uncompressedSize),
-                           compressedSize: Int64(headerLength + compressedLength), dataPageOffset: pageOffset,
-                           statistics: column.statistics())
+        return ColumnChunk(
+            numValues: Int64(column.entryCount), uncompressedSize: Int64(headerLength + uncompressedSize),
+            compressedSize: Int64(headerLength + compressedLength), dataPageOffset: pageOffset,
+            statistics: column.statistics())
     }
 
     /// A data page (v1) header: PLAIN values, RLE levels.
     static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int) -> [UInt8] {
         var thrift = ThriftCompactWriter()
-        thrift.i32(1, 0) // type: DATA_PAGE
+        thrift.i32(1, 0)  // type: DATA_PAGE
         thrift.i32(2, Int32(clamping: uncompressedSize))
         thrift.i32(3, Int32(clamping: compressedSize))
-        thrift.beginStruct(5) // data_page_header
+        thrift.beginStruct(5)  // data_page_header
         thrift.i32(1, Int32(clamping: valueCount))
-        thrift.i32(2, 0) // encoding: PLAIN
-        thrift.i32(3, 3) // definition_level_encoding: RLE
-        thrift.i32(4, 3) // repetition_level_encoding: RLE
+        thrift.i32(2, 0)  // encoding: PLAIN
+        thrift.i32(3, 3)  // definition_level_encoding: RLE
+        thrift.i32(4, 3)  // repetition_level_encoding: RLE
         thrift.endStruct()
         thrift.stop()
         return thrift.bytes
@@ -157,7 +162,7 @@ final class ParquetFileWriter {
     /// The FileMetaData structure.
     private func footerBytes() -> [UInt8] {
         var thrift = ThriftCompactWriter()
-        thrift.i32(1, 2) // version
+        thrift.i32(1, 2)  // version
         writeSchema(&thrift)
         thrift.i64(3, writtenRows)
         thrift.beginList(4, of: .struct, count: rowGroups.count)
@@ -172,7 +177,7 @@ final class ParquetFileWriter {
             }
         }
         thrift.string(6, "tlm version \(TelemetryRecorderVersion.current)")
-        thrift.beginList(7, of: .struct, count: columns.count) // column_orders: type-defined order for every leaf
+        thrift.beginList(7, of: .struct, count: columns.count)  // column_orders: type-defined order for every leaf
         for _ in columns {
             thrift.beginListStruct()
             thrift.emptyStruct(1)
@@ -193,23 +198,23 @@ final class ParquetFileWriter {
         for column in columns {
             if column.isList {
                 thrift.beginListStruct()
-                thrift.i32(3, 0) // REQUIRED
+                thrift.i32(3, 0)  // REQUIRED
                 thrift.string(4, column.name)
                 thrift.i32(5, 1)
-                thrift.i32(6, 3) // converted type LIST
+                thrift.i32(6, 3)  // converted type LIST
                 thrift.beginStruct(10)
-                thrift.emptyStruct(3) // logical type LIST
+                thrift.emptyStruct(3)  // logical type LIST
                 thrift.endStruct()
                 thrift.endStruct()
                 thrift.beginListStruct()
-                thrift.i32(3, 2) // REPEATED
+                thrift.i32(3, 2)  // REPEATED
                 thrift.string(4, "list")
                 thrift.i32(5, 1)
                 thrift.endStruct()
             }
             thrift.beginListStruct()
             thrift.i32(1, column.type.physicalType)
-            thrift.i32(3, 0) // REQUIRED
+            thrift.i32(3, 0)  // REQUIRED
             thrift.string(4, column.isList ? "element" : column.name)
             if let converted = column.type.convertedType { thrift.i32(6, converted) }
             column.type.writeLogicalType(&thrift)
@@ -222,15 +227,15 @@ final class ParquetFileWriter {
         thrift.beginList(1, of: .struct, count: group.columns.count)
         for (column, chunk) in zip(columns, group.columns) {
             thrift.beginListStruct()
-            thrift.i64(2, chunk.dataPageOffset) // file_offset
-            thrift.beginStruct(3) // meta_data
+            thrift.i64(2, chunk.dataPageOffset)  // file_offset
+            thrift.beginStruct(3)  // meta_data
             thrift.i32(1, column.type.physicalType)
-            let encodings: [Int32] = column.isList ? [0, 3] : [0] // PLAIN, RLE (levels)
+            let encodings: [Int32] = column.isList ? [0, 3] : [0]  // PLAIN, RLE (levels)
             thrift.beginList(2, of: .i32, count: encodings.count)
             for encoding in encodings { thrift.listI32(encoding) }
             thrift.beginList(3, of: .binary, count: column.path.count)
             for part in column.path { thrift.listString(part) }
-            thrift.i32(4, 6) // codec: ZSTD
+            thrift.i32(4, 6)  // codec: ZSTD
             thrift.i64(5, chunk.numValues)
             thrift.i64(6, chunk.uncompressedSize)
             thrift.i64(7, chunk.compressedSize)
@@ -246,7 +251,7 @@ final class ParquetFileWriter {
             thrift.endStruct()
             thrift.endStruct()
         }
-        thrift.i64(2, group.columns.reduce(0) { $0 + $1.uncompressedSize }) // total_byte_size
+        thrift.i64(2, group.columns.reduce(0) { $0 + $1.uncompressedSize })  // total_byte_size
         thrift.i64(3, group.rowCount)
         thrift.i64(5, group.fileOffset)
         thrift.i64(6, group.columns.reduce(0) { $0 + $1.compressedSize })

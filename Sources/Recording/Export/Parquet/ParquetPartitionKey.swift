@@ -29,8 +29,10 @@ public enum ParquetPartitionKey: String, Sendable, Hashable, CaseIterable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces)
             guard let key = ParquetPartitionKey(rawValue: name) else {
-                throw RecordingError(.invalidConfiguration, "unknown partition key '\(name)'; the keys are "
-                    + allCases.map(\.rawValue).joined(separator: ", "))
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "unknown partition key '\(name)'; the keys are "
+                        + allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard !keys.contains(key) else {
                 throw RecordingError(.invalidConfiguration, "partition key '\(name)' is given twice")
@@ -58,10 +60,13 @@ public enum ParquetPartitionKey: String, Sendable, Hashable, CaseIterable {
     /// `-` replaced by `_`, never empty and never starting with `.` or `_`
     /// (names readers treat as hidden).
     static func pathSafe(_ text: String) -> String {
-        var safe = String(text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "_"
-        })
+        var safe = String(
+            text.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
         if safe.isEmpty { safe = "x" }
         if safe.hasPrefix(".") || safe.hasPrefix("_") { safe = "x" + safe }
         return safe

@@ -60,7 +60,7 @@ enum ParquetRLEHybridEncoder {
     /// An RLE run of `count` copies of `value`.
     private static func rleRun(_ value: UInt8, count: Int, bitWidth: Int, into out: inout [UInt8]) {
         varint(UInt64(count) << 1, into: &out)
-        if bitWidth > 0 { out.append(value) } // ceil(bitWidth / 8) == 1 for widths 1…8
+        if bitWidth > 0 { out.append(value) }  // ceil(bitWidth / 8) == 1 for widths 1…8
     }
 
     /// A bit-packed run of the pending literals, padded to whole groups.

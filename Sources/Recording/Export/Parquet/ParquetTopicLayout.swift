@@ -92,7 +92,8 @@ struct ParquetTopicLayout: Sendable {
         if let fields {
             let failure = message.payload.withUnsafeBytes { raw in Self.decode(raw, plan: plan, into: columns) }
             if let failure {
-                let reason = failure.field.map { "the payload ends before field \(fields[$0].name)" }
+                let reason =
+                    failure.field.map { "the payload ends before field \(fields[$0].name)" }
                     ?? "the payload has no little-endian CDR header"
                 throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(reason)")
             }
@@ -109,8 +110,10 @@ struct ParquetTopicLayout: Sendable {
 
     /// Decodes a CDR payload into the field columns (from index 3); returns
     /// what is wrong with it, or `nil`.
-    private static func decode(_ payload: UnsafeRawBufferPointer, plan: [FieldPlan],
-                               into columns: [ParquetColumnWriter]) -> Failure? {
+    private static func decode(
+        _ payload: UnsafeRawBufferPointer, plan: [FieldPlan],
+        into columns: [ParquetColumnWriter]
+    ) -> Failure? {
         guard payload.count >= 4, payload[0] == 0x00, payload[1] == 0x01 else { return Failure(field: nil) }
         var reader = Cursor(payload: payload)
         for index in plan.indices {
