@@ -12,6 +12,11 @@ public struct CaptureExtractor {
     private let inventory: CaptureInventory
     private let only: Int?
     private let indices: [CapturePeer: Int]
+    /// Each device's handle table (read per value; copied out of the inventory once).
+    private let handleTables: [[UInt16: CharacteristicUUID]]
+    /// The last peer looked up and its index (values come in runs of one connection).
+    private var lastPeer: CapturePeer?
+    private var lastIndex: Int?
     private var current = 0
     private var analyzer = HCITrafficAnalyzer()
     private var events: [CaptureEvent] = []
@@ -30,6 +35,15 @@ public struct CaptureExtractor {
         var indices: [CapturePeer: Int] = [:]
         for (index, device) in inventory.devices.enumerated() { indices[device.peer] = index }
         self.indices = indices
+        handleTables = inventory.devices.map(\.handles)
+    }
+
+    /// The index of `peer`'s device, if it is one of the inventory's.
+    private mutating func index(of peer: CapturePeer) -> Int? {
+        if let lastPeer, lastPeer == peer { return lastIndex }
+        lastPeer = peer
+        lastIndex = indices[peer]
+        return lastIndex
     }
 
     /// Bytes read so far, every file.
@@ -75,8 +89,8 @@ public struct CaptureExtractor {
         for event in events {
             switch event {
             case .value(let peer, let handle, let bytes, _, let time):
-                guard let index = indices[peer], only == nil || only == index else { continue }
-                let characteristic = inventory.devices[index].handles[handle] ?? CapturedDevice.standIn(for: handle)
+                guard let index = index(of: peer), only == nil || only == index else { continue }
+                let characteristic = handleTables[index][handle] ?? CapturedDevice.standIn(for: handle)
                 queue.append(
                     .notification(
                         device: index,

@@ -62,22 +62,36 @@ public struct CharacteristicUUID: Sendable, Hashable, Comparable, CustomStringCo
 
     /// The canonical lower-case 8-4-4-4-12 form.
     public var description: String {
-        let digits = hexDigits(high, count: 16) + hexDigits(low, count: 16)
-        var out = ""
-        out.reserveCapacity(36)
-        for (offset, character) in digits.enumerated() {
-            if offset == 8 || offset == 12 || offset == 16 || offset == 20 { out.append("-") }
-            out.append(character)
+        // Written byte by byte into the string's storage: every raw message
+        // written names its characteristic, so this is on the recording path.
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var at = 0
+            func put(_ value: UInt64, from shift: Int, count: Int) {
+                for index in 0..<count {
+                    let nibble = Int((value >> UInt64(shift - 4 * index)) & 0xF)
+                    buffer[at] = digits.utf8Start[nibble]
+                    at += 1
+                }
+            }
+            func dash() {
+                buffer[at] = UInt8(ascii: "-")
+                at += 1
+            }
+            put(high, from: 60, count: 8)
+            dash()
+            put(high, from: 28, count: 4)
+            dash()
+            put(high, from: 12, count: 4)
+            dash()
+            put(low, from: 60, count: 4)
+            dash()
+            put(low, from: 44, count: 12)
+            return at
         }
-        return out
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
-}
-
-private func hexDigits(_ value: UInt64, count: Int) -> String {
-    let text = String(value, radix: 16)
-    return String(repeating: "0", count: count - text.count) + text
 }
