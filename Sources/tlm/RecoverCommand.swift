@@ -51,6 +51,9 @@ struct RecoverCommand: ParsableCommand {
             }
             if report.indexRebuilt { print("index.sqlite rebuilt from the segments") }
             if report.chunksIndexed > 0 { print("added \(report.chunksIndexed) missing chunk rows to the index") }
+            for id in report.placeholderChannels {
+                print("channel \(id): its copies disagree; its messages are kept under /tlm/recovered/channel_\(id)")
+            }
             print(
                 report.changed
                     ? "Recovered \(recording); it verifies."

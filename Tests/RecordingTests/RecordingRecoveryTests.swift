@@ -232,6 +232,60 @@ import Testing
         #expect(!again.changed)
     }
 
+    /// The chunk that defines the channels is cut, so the later chunks need
+    /// definitions from elsewhere, and the summary is damaged (its CRC fails).
+    /// When the damage hits a channel's topic in the summary, the index's copy
+    /// disagrees and recover keeps that channel's messages under a placeholder
+    /// topic instead of the damaged one; when it hits something else, the
+    /// summary's channels agree with the index and are used as they are. (It
+    /// also proves that five bytes after the cut chunk that look like a
+    /// DataEnd record do not end the scan: every later chunk is kept.)
+    @Test(arguments: [true, false])
+    func definitionsFromADamagedSummaryAreCrossCheckedWithTheIndex(damageTopic: Bool) throws {
+        let (directory, original) = try Self.closedRecording()
+        let path = Self.segment(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let scan = SegmentScan.scan(bytes)
+        let dataEnd = Int(try #require(scan.dataEndOffset))
+        let first = scan.chunks[0]
+        let victim = try #require(first.definedChannels.sorted().last { id in
+            scan.chunks.dropFirst().contains { $0.channels.contains { $0.0 == id } }
+        })
+        let topic = try #require(scan.channels[victim]?.topic)
+        bytes[Int(first.offset + first.length) - 20] ^= 0x40
+        if damageTopic {
+            let needle = Array(topic.utf8)
+            let at = try #require(
+                (dataEnd..<(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
+            bytes[at + needle.count - 1] ^= 0x01
+        } else {
+            bytes[bytes.count - 8 - 29 - 3] ^= 0x01  // in the summary's last Summary Offset record
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let report = try RecordingRecovery.recover(directory: directory)
+        #expect(report.placeholderChannels == (damageTopic ? [victim] : []), "\(report)")
+        #expect(report.segments[0].chunks == scan.chunks.count - 1)
+        let after = try RecordingVerifier.verify(directory: directory)
+        #expect(after.isClean, "\(after.findings)")
+        let reader = try RecordingReader(directory: directory)
+        let lost = Set(first.messages.filter { $0.channelID == victim }.map(\.sequence))
+        let expected = try #require(original[topic]).filter { !lost.contains($0.sequence) }
+        #expect(!expected.isEmpty)
+        if damageTopic {
+            #expect(!reader.topics.contains(topic))
+            let placeholder = "/tlm/recovered/channel_\(victim)"
+            #expect(reader.topics.contains(placeholder))
+            let kept = try reader.messages(topics: [placeholder])
+            #expect(kept.map(\.payload) == expected.map(\.payload))
+            #expect(kept.map(\.logTime) == expected.map(\.logTime))
+        } else {
+            #expect(try reader.messages(topics: [topic]) == expected)
+        }
+        // No topic appears that the recording did not have, but the placeholder.
+        #expect(Set(reader.topics).subtracting(original.keys).subtracting(["/tlm/recovered/channel_\(victim)"]).isEmpty)
+    }
+
     /// Finding 2: whatever the damage, `verify` passes after `recover`.
     @Test(arguments: ["half", "magic", "summary", "lastChunk", "indexes", "dataEnd"])
     func verifyPassesAfterRecover(_ damage: String) throws {

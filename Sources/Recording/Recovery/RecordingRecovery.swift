@@ -77,13 +77,18 @@ public enum RecordingRecovery {
             let scan = SegmentScan.scan(bytes)
             definitions.add(schemas: scan.schemas.values, channels: scan.channels.values)
             let summary = SegmentScan.summaryDefinitions(bytes)
-            definitions.add(schemas: summary.schemas, channels: summary.channels)
+            if SegmentScan.hasValidFooter(bytes) {
+                definitions.add(schemas: summary.schemas, channels: summary.channels)
+            } else {
+                definitions.add(unverifiedSchemas: summary.schemas, channels: summary.channels)
+            }
             originals.append((name, bytes, scan))
             scannedBytes += fileSize
             progress?(scannedBytes, totalBytes)
         }
 
         definitions.add(indexStreams: indexPath)
+        definitions.resolveUnverified()
         var states: [SegmentState] = []
         var cuts:
             [(path: String, damage: SegmentScan.Damage, time: UInt64?, duration: UInt64?, count: Int, tail: Bool)] = []
@@ -122,6 +127,12 @@ public enum RecordingRecovery {
                 segmentReport.reason = scan.stopReason ?? (scan.isClosed ? "its summary did not match its data" : nil)
             }
             report.segments.append(segmentReport)
+            for channel in state.scan.channels.values
+            where channel.topic == SegmentRewrite.Definitions.placeholderTopic(channel.id)
+                && !report.placeholderChannels.contains(channel.id)
+            {
+                report.placeholderChannels.append(channel.id)
+            }
             states.append(state)
         }
 

@@ -33,6 +33,10 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
     public var indexRebuilt: Bool
     /// Chunk rows the index was missing and now has.
     public var chunksIndexed: Int
+    /// Channels whose messages were kept under a placeholder topic
+    /// (`/tlm/recovered/channel_<id>`): no checked copy of their definition
+    /// survived and the unchecked copies (the index, a damaged summary) disagreed.
+    public var placeholderChannels: [UInt16] = []
     /// Whether anything changed; a second `recover` reports `false`.
     public var changed: Bool
 

@@ -10,48 +10,130 @@ import GRDB
 enum SegmentRewrite {
     /// Schemas and Channels known anywhere in the recording, for chunks whose
     /// definitions were in a chunk that was cut.
+    ///
+    /// Sources differ in how far they can be trusted. A definition read from
+    /// a chunk whose CRC holds, or from a summary whose CRC holds, is taken as
+    /// it is. The index's `streams` rows and a summary whose CRC fails are
+    /// each only one unchecked copy: ``resolveUnverified()`` takes a channel
+    /// from them when they agree (or when only one of them knows it), and when
+    /// they disagree it keeps the messages under a placeholder topic
+    /// (``placeholderTopic(_:)``) rather than guess which copy lies.
     struct Definitions {
         var schemas: [UInt16: MCAPRecord.Schema] = [:]
         var channels: [UInt16: MCAPRecord.Channel] = [:]
+        /// Copies from summaries whose CRC fails: not used until resolved.
+        private var unverifiedSchemas: [UInt16: MCAPRecord.Schema] = [:]
+        private var unverifiedChannels: [UInt16: MCAPRecord.Channel] = [:]
+        /// Channels from the index's `streams` rows, with their schema names.
+        private var indexChannels: [UInt16: (channel: MCAPRecord.Channel, schemaName: String, encoding: String)] = [:]
+        /// Channel ids whose unchecked copies disagreed: kept under a placeholder topic.
+        private(set) var conflicting: [UInt16] = []
 
-        /// Channels the index names but no segment defines any more: their
-        /// topics and schema names, from `streams` rows that read.
+        /// The topic given to messages of channel `id` when no trustworthy
+        /// definition of the channel survives.
+        static func placeholderTopic(_ id: UInt16) -> String { "/tlm/recovered/channel_\(id)" }
+
+        /// Reads the channels the index names (topics, schema names and
+        /// metadata from `streams` rows that read); they are resolved against
+        /// the other unchecked copies by ``resolveUnverified()``.
         mutating func add(indexStreams path: String) {
             guard let index = try? RecordingIndex(path: path, readOnly: true),
                 let rows = try? index.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM streams ORDER BY id") })
             else { return }
             for row in rows {
                 let stream = IndexRow(row, table: "streams")
-                guard let id = try? stream.channelID("channel_id"), channels[id] == nil,
+                guard let id = try? stream.channelID("channel_id"), indexChannels[id] == nil,
                     let topic = try? stream.string("topic"), let name = try? stream.string("schema_name"),
                     let encoding = try? stream.string("schema_encoding"),
                     let messageEncoding = try? stream.string("message_encoding"),
                     let kind = try? stream.string("kind")
                 else { continue }
-                let schemaID: UInt16
-                if let known = schemas.values.first(where: { $0.name == name }) {
-                    schemaID = known.id
-                } else {
-                    // The schema's text survives nowhere: its name and encoding at least.
-                    schemaID = (1...UInt16.max).first { schemas[$0] == nil } ?? 0
-                    if schemaID != 0 {
-                        schemas[schemaID] = .init(id: schemaID, name: name, encoding: encoding, data: [])
-                    }
-                }
                 var metadata = [MCAPRecord.KeyValue(key: "kind", value: kind)]
                 if let unit = try? stream.optionalString("unit") { metadata.append(.init(key: "unit", value: unit)) }
-                channels[id] = .init(
-                    id: id, schemaID: schemaID, topic: topic, messageEncoding: messageEncoding,
-                    metadata: metadata)
+                indexChannels[id] = (
+                    .init(id: id, schemaID: 0, topic: topic, messageEncoding: messageEncoding, metadata: metadata),
+                    name, encoding
+                )
             }
         }
 
-        /// Adds what is not known yet.
+        /// Adds what is not known yet from a source whose CRC holds.
         mutating func add(
             schemas more: some Sequence<MCAPRecord.Schema>, channels others: some Sequence<MCAPRecord.Channel>
         ) {
             for schema in more where schemas[schema.id] == nil { schemas[schema.id] = schema }
             for channel in others where channels[channel.id] == nil { channels[channel.id] = channel }
+        }
+
+        /// Keeps copies from a summary whose CRC fails, for ``resolveUnverified()``.
+        mutating func add(
+            unverifiedSchemas more: some Sequence<MCAPRecord.Schema>,
+            channels others: some Sequence<MCAPRecord.Channel>
+        ) {
+            for schema in more where unverifiedSchemas[schema.id] == nil { unverifiedSchemas[schema.id] = schema }
+            for channel in others where unverifiedChannels[channel.id] == nil { unverifiedChannels[channel.id] = channel }
+        }
+
+        /// Settles every channel that no checked source defines from the
+        /// unchecked copies (the index's rows, summaries whose CRC fails): a
+        /// channel both know is taken when they agree on its topic and schema
+        /// name, and gets a placeholder topic when they do not.
+        mutating func resolveUnverified() {
+            let ids = Set(unverifiedChannels.keys).union(indexChannels.keys).subtracting(channels.keys)
+            for id in ids.sorted() {
+                let summary = unverifiedChannels[id]
+                let summarySchema = summary.flatMap { schemas[$0.schemaID] ?? unverifiedSchemas[$0.schemaID] }
+                let indexed = indexChannels[id]
+                switch (summary, indexed) {
+                case (let summary?, let indexed?):
+                    if summary.topic == indexed.channel.topic, summarySchema?.name == indexed.schemaName {
+                        adopt(summary, schema: summarySchema)
+                    } else {
+                        conflicting.append(id)
+                        var placeholder = summary
+                        placeholder.topic = Self.placeholderTopic(id)
+                        placeholder.schemaID = 0
+                        channels[id] = placeholder
+                    }
+                case (let summary?, nil):
+                    adopt(summary, schema: summarySchema)
+                case (nil, let indexed?):
+                    var channel = indexed.channel
+                    if let known = schemas.values.first(where: { $0.name == indexed.schemaName }) {
+                        channel.schemaID = known.id
+                    } else if let unverified = unverifiedSchemas.values.first(where: { $0.name == indexed.schemaName }),
+                        schemas[unverified.id] == nil
+                    {
+                        schemas[unverified.id] = unverified
+                        channel.schemaID = unverified.id
+                    } else if let free = (1...UInt16.max).first(where: { schemas[$0] == nil }) {
+                        // The schema's text survives nowhere: its name and encoding at least.
+                        schemas[free] = .init(id: free, name: indexed.schemaName, encoding: indexed.encoding, data: [])
+                        channel.schemaID = free
+                    }
+                    channels[id] = channel
+                case (nil, nil):
+                    break
+                }
+            }
+        }
+
+        /// Takes `channel` with `schema`, its schema as the same source has it:
+        /// when a checked source already holds a different schema under that
+        /// id, the channel points to a checked schema of the same name and
+        /// text, or to none.
+        private mutating func adopt(_ channel: MCAPRecord.Channel, schema: MCAPRecord.Schema?) {
+            var channel = channel
+            if let schema {
+                if schemas[schema.id] == nil { schemas[schema.id] = schema }
+                if schemas[schema.id] != schema {
+                    channel.schemaID =
+                        schemas.values.first { $0.name == schema.name && $0.data == schema.data }?.id ?? 0
+                }
+            } else {
+                channel.schemaID = 0
+            }
+            channels[channel.id] = channel
         }
     }
 
@@ -78,7 +160,7 @@ enum SegmentRewrite {
             let channel =
                 scan.channels[channelID] ?? definitions.channels[channelID]
                 ?? MCAPRecord.Channel(
-                    id: channelID, schemaID: 0, topic: "/tlm/recovered/channel-\(channelID)",
+                    id: channelID, schemaID: 0, topic: Definitions.placeholderTopic(channelID),
                     messageEncoding: "cdr", metadata: [])
             let schemaID = channel.schemaID
             if schemaID != 0, !writtenSchemas.contains(schemaID) {

@@ -208,18 +208,48 @@ struct SegmentScan {
                 length <= UInt64(bytes.count - candidate - 9)
             else { continue }
             let body = bytes[(candidate + 9)..<(candidate + 9 + Int(length))]
+            let end = candidate + 9 + Int(length)
             switch try? MCAPRecord.parse(opcode: opcode, body: body) {
             case .chunk(let chunk)?:
                 if (try? MCAPStreamReader.records(in: chunk, at: candidate)) != nil { return candidate }
             case .metadata?:
-                return candidate
+                // Metadata has no CRC: nine bytes of a damaged record can look
+                // like one. Believe it only when a record follows it.
+                if Self.isPlausibleRecordStart(bytes, at: end) { return candidate }
             case .dataEnd?:
-                if length == 4 { return candidate }
+                // Five bytes inside a Message Index can look like a DataEnd;
+                // a real one is where the summary starts, or the file ends.
+                if length == 4, Self.isPlausibleDataEnd(bytes, end: end) { return candidate }
             default:
                 continue
             }
         }
         return nil
+    }
+
+    /// Whether a record of a known opcode with a length inside the file
+    /// starts at `position`, or the file ends there.
+    static func isPlausibleRecordStart(_ bytes: [UInt8], at position: Int) -> Bool {
+        if position == bytes.count { return true }
+        guard MCAPOpcode(rawValue: bytes[position]) != nil,
+            let (_, length) = MCAPRecord.header(in: bytes[...], at: position)
+        else { return false }
+        return length <= UInt64(bytes.count - position - 9)
+    }
+
+    /// Whether a DataEnd record ending at `end` is where the data section
+    /// really ends: the file is cut right after it, the Footer follows it, or
+    /// the Footer's summary starts right after it.
+    static func isPlausibleDataEnd(_ bytes: [UInt8], end: Int) -> Bool {
+        if end == bytes.count { return true }
+        guard bytes.count >= 8 + 37, Array(bytes.suffix(8)) == mcapMagic else { return false }
+        let footerAt = bytes.count - 8 - 29
+        if end == footerAt { return true }
+        guard bytes[footerAt] == MCAPOpcode.footer.rawValue,
+            case .footer(let footer)? = try? MCAPRecord.parse(
+                opcode: bytes[footerAt], body: bytes[(footerAt + 9)..<(footerAt + 29)])
+        else { return false }
+        return footer.summaryStart == UInt64(end)
     }
 
     /// Whether the file ends with the magic, a Footer, and a summary whose CRC matches.
