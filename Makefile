@@ -73,7 +73,7 @@ run: build
 
 # swift-format (the toolchain's) with the project's .swift-format: every
 # Swift file of ours must be formatted (`make format` formats them).
-FORMATTED    := Sources Tests Benchmarks/Benchmarks Benchmarks/Package.swift Package.swift
+FORMATTED    := Sources Tests Benchmarks/Benchmarks Benchmarks/Sources Benchmarks/Package.swift Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 

@@ -248,9 +248,10 @@ import Testing
         let scan = SegmentScan.scan(bytes)
         let dataEnd = Int(try #require(scan.dataEndOffset))
         let first = scan.chunks[0]
-        let victim = try #require(first.definedChannels.sorted().last { id in
-            scan.chunks.dropFirst().contains { $0.channels.contains { $0.0 == id } }
-        })
+        let victim = try #require(
+            first.definedChannels.sorted().last { id in
+                scan.chunks.dropFirst().contains { $0.channels.contains { $0.0 == id } }
+            })
         let topic = try #require(scan.channels[victim]?.topic)
         bytes[Int(first.offset + first.length) - 20] ^= 0x40
         if damageTopic {

@@ -71,7 +71,9 @@ enum SegmentRewrite {
             channels others: some Sequence<MCAPRecord.Channel>
         ) {
             for schema in more where unverifiedSchemas[schema.id] == nil { unverifiedSchemas[schema.id] = schema }
-            for channel in others where unverifiedChannels[channel.id] == nil { unverifiedChannels[channel.id] = channel }
+            for channel in others where unverifiedChannels[channel.id] == nil {
+                unverifiedChannels[channel.id] = channel
+            }
         }
 
         /// Settles every channel that no checked source defines from the
