@@ -13,11 +13,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     ],
     targets: [
+        // What the benchmarks share: setup checks that say why, process runs, the cached sample recording.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+                .product(name: "Families", package: "TelemetryRecorder"),
+            ]
+        ),
         // Plain C decoders of the same formats: the speed reference.
         .target(name: "CDecoders", cSettings: [.unsafeFlags(["-O2"])]),
         .executableTarget(
             name: "DecodeBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 "CDecoders",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
@@ -29,6 +39,7 @@ let package = Package(
         .executableTarget(
             name: "RecordingBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 "CZstdBench",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
@@ -42,6 +53,7 @@ let package = Package(
         .executableTarget(
             name: "QueryBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
@@ -54,6 +66,7 @@ let package = Package(
         .executableTarget(
             name: "ExportBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
@@ -67,6 +80,7 @@ let package = Package(
         .executableTarget(
             name: "CaptureBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Capture", package: "TelemetryRecorder"),
                 .product(name: "DBus", package: "TelemetryRecorder"),
@@ -81,6 +95,7 @@ let package = Package(
         .executableTarget(
             name: "ImportBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
             ],

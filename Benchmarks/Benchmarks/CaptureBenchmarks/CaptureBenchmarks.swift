@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Capture
 import DBus
 import Devices
@@ -132,7 +133,7 @@ enum CaptureRun {
         _ = await capture.result
         service.finish()
         try await recording.value
-        precondition(
+        check(
             clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
         return clock.rate
     }
@@ -296,7 +297,7 @@ final class FakeLauncher {
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
         process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
+        check(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }
 }

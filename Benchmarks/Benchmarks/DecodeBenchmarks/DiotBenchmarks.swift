@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import CDecoders
 import Devices
 
@@ -53,7 +54,7 @@ struct DiotInput: Sendable {
         let swift = input.decodeSwift()
         let c = input.decodeC()
         let batch = input.decodeCBatch()
-        precondition(swift == c && swift == batch, "the Swift and C DIoT decoders disagree: \(swift), \(c), \(batch)")
+        check(swift == c && swift == batch, "the Swift and C DIoT decoders disagree: \(swift), \(c), \(batch)")
         print(
             "DIoT input: \(packets.count) notifications, \(bytes) bytes, \(swift.values) values per iteration;"
                 + " Swift and C decoders agree")

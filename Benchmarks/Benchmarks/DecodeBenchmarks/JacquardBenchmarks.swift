@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import CDecoders
 import Devices
 
@@ -52,7 +53,7 @@ struct JacquardGestureInput: Sendable {
         let input = JacquardGestureInput(flat: flat, lengths: lengths)
         let swift = input.decodeSwift()
         let c = input.decodeC()
-        precondition(swift == c, "the Swift and C Jacquard gesture decoders disagree: \(swift) vs \(c)")
+        check(swift == c, "the Swift and C Jacquard gesture decoders disagree: \(swift) vs \(c)")
         print(
             "Jacquard gesture input: \(lengths.count) notifications, \(flat.count) bytes, \(swift.values) gestures"
                 + " per iteration; Swift and C decoders agree")

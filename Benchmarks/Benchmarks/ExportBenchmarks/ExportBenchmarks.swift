@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Devices
 import Families
 import Foundation
@@ -23,19 +24,19 @@ let benchmarks: @Sendable () -> Void = {
     let tlm = root + "/.build/release/tlm"
     let python = root + "/.venv/bin/python"
     let samples = Int(ProcessInfo.processInfo.environment["TLM_EXPORT_BENCH_SAMPLES"] ?? "") ?? 10_000_000
-    let fixture = ExportFixture(samples: samples, tlm: tlm)
+    let fixture = SampleRecordingFixture(samples: samples, tlm: tlm)
     let scratch = NSTemporaryDirectory() + "tlm-export-bench-\(UUID().uuidString.prefix(8))"
     try! FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
     func ours() -> String {
         let output = scratch + "/tlm-\(UUID().uuidString.prefix(8))"
-        _ = run(
+        _ = processOutput(
             tlm, ["export", fixture.directory, "--format", "parquet", "--topic", "/diot/*/acc_x", "--output", output])
         return output
     }
     func theirs() -> String {
         let output = scratch + "/duckdb-\(UUID().uuidString.prefix(8)).parquet"
-        _ = run(
+        _ = processOutput(
             python,
             [
                 "-c",
@@ -51,12 +52,13 @@ let benchmarks: @Sendable () -> Void = {
     // Both outputs hold every sample before anything is timed.
     let ourOutput = ours()
     let theirOutput = theirs()
-    let ourCount = run(python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(ourOutput)/*.parquet')"])
-    let theirCount = run(python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(theirOutput)')"])
-    precondition(
+    let ourCount = processOutput(
+        python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(ourOutput)/*.parquet')"])
+    let theirCount = processOutput(python, ["-c", countScript, "SELECT count(*) FROM read_parquet('\(theirOutput)')"])
+    check(
         Int(ourCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
         "tlm's Parquet export holds \(ourCount) rows, expected \(samples)")
-    precondition(
+    check(
         Int(theirCount.trimmingCharacters(in: .whitespacesAndNewlines)) == samples,
         "DuckDB's Parquet file holds \(theirCount) rows, expected \(samples)")
     try? FileManager.default.removeItem(atPath: ourOutput)
@@ -78,66 +80,5 @@ let benchmarks: @Sendable () -> Void = {
             let output = theirs()
             try? FileManager.default.removeItem(atPath: output)
         }
-    }
-}
-
-/// Runs a process to completion and returns its standard output.
-func run(_ executable: String, _ arguments: [String]) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-bench-out-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: output) }
-    process.standardOutput = try! FileHandle(forWritingTo: output)
-    do {
-        try process.run()
-    } catch {
-        fatalError("cannot run \(executable): \(error) (run `make build` and `make setup` first)")
-    }
-    process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
-    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-}
-
-/// The cached recording and its CSV export: the query benchmark's fixture
-/// (same directory, same contents), made here when that benchmark has not run.
-struct ExportFixture {
-    static let identifier = "0000000000000000000000000000b0b0"
-    let directory: String
-    let csv: String
-
-    init(samples: Int, tlm: String) {
-        let base = NSTemporaryDirectory() + "tlm-query-bench-\(samples)"
-        directory = base + "/recording"
-        csv = base + "/acc_x.csv"
-        guard !FileManager.default.fileExists(atPath: base + "/complete") else { return }
-        try? FileManager.default.removeItem(atPath: base)
-        try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        let start: UInt64 = 1_700_000_000_000_000_000
-        let recorder = try! Recorder(
-            directory: directory, session: .init(name: "query-bench", source: "benchmark"),
-            startTime: start)
-        let device = try! DeviceStreamRecorder(
-            recorder: recorder, decoder: DiotDecoder(),
-            identifier: Self.identifier, name: "DIoT-B0B0")
-        var value: Float = 0
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for index in 0..<samples {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            value += Float(Int64(bitPattern: state >> 11) % 2001 - 1000) / 100_000
-            let bits = value.bitPattern
-            let bytes: [UInt8] = [
-                9, UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
-                UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24),
-            ]
-            try! device.record(
-                RawNotification(
-                    characteristic: DiotGATT.characteristic(for: DiotChannel(1)!),
-                    bytes: bytes, receiveTime: start + UInt64(index) * 1_000_000))
-        }
-        try! recorder.close(at: start + UInt64(samples) * 1_000_000)
-        _ = run(tlm, ["export", directory, "--format", "csv", "--topic", "/diot/*/acc_x", "--output", csv])
-        FileManager.default.createFile(atPath: base + "/complete", contents: nil)
     }
 }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Devices
 import Foundation
 
@@ -29,10 +30,10 @@ let benchmarks: @Sendable () -> Void = {
     // Same notifications from both before timing anything.
     let theirs = run(tshark, tsharkArguments).output
     let notificationLines = theirs.split(separator: "\n").filter { $0.hasPrefix("0x0010") || $0.hasPrefix("0x0013") }
-    precondition(
+    check(
         notificationLines.count == count, "tshark found \(notificationLines.count) notifications, expected \(count)")
     let (ours, peak) = importOnce(tlm, capture)
-    precondition(ours.contains("Imported \(count) values of 1 device(s)"), "tlm import said: \(ours)")
+    check(ours.contains("Imported \(count) values of 1 device(s)"), "tlm import said: \(ours)")
     let (_, smallPeak) = importOnce(tlm, small)
     print("tlm import peak RSS: \(peak / 1024) MiB on \(count) notifications, \(smallPeak / 1024) MiB on \(count / 10)")
 
@@ -83,7 +84,7 @@ func run(_ executable: String, _ arguments: [String]) -> (output: String, peakKi
         fatalError("cannot run \(executable): \(error) (run `make build` and `make setup` first)")
     }
     process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
+    check(process.terminationStatus == 0, "\(executable) \(arguments.first ?? "") failed")
     let errors = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
     let peak = Int(errors.split(separator: "\n").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
     return ((try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "", peak)

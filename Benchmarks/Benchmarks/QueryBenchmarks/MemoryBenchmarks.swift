@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ func memoryBenchmarks(tlm: String) {
     let metric = BenchmarkMetric.custom("peak RSS (MiB)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(metrics: [metric], maxDuration: .seconds(120), maxIterations: 1)
     for samples in [1_000_000, 10_000_000] {
-        let fixture = QueryFixture(samples: samples, tlm: tlm)
+        let fixture = SampleRecordingFixture(samples: samples, tlm: tlm)
         let topic = "/diot/*/acc_x"
         let commands: [(String, [String])] = [
             ("query (raw messages, csv)", ["query", fixture.directory, "--topic", topic, "--format", "csv"]),
@@ -43,10 +44,10 @@ func peakResidentMiB(_ executable: String, _ arguments: [String]) -> Int {
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    precondition(spawned == 0, "cannot run \(executable) (run `make build` first)")
+    check(spawned == 0, "cannot run \(executable) (run `make build` first)")
     var status: Int32 = 0
     var usage = rusage()
-    precondition(wait4(pid, &status, 0, &usage) == pid, "wait4 failed")
-    precondition(status == 0, "\(executable) \(arguments.first ?? "") failed with status \(status)")
+    check(wait4(pid, &status, 0, &usage) == pid, "wait4 failed")
+    check(status == 0, "\(executable) \(arguments.first ?? "") failed with status \(status)")
     return Int(usage.ru_maxrss) / 1024
 }

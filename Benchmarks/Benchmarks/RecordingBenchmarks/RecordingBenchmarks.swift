@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import CZstdBench
 import Devices
 import Families
@@ -138,7 +139,7 @@ let benchmarks: @Sendable () -> Void = {
             process.arguments = ["-c", script, String(messages), bytes.map { String(format: "%02x", $0) }.joined()]
             try! process.run()
             process.waitUntilExit()
-            precondition(process.terminationStatus == 0, "the Python writer failed (is .venv there? run make setup)")
+            check(process.terminationStatus == 0, "the Python writer failed (is .venv there? run make setup)")
         }
     }
 }
