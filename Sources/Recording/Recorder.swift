@@ -3,7 +3,10 @@ import Foundation
 import GRDB
 
 /// Records streams into a recording directory: MCAP segments under
-/// `segments/` and the catalog `index.sqlite`.
+/// `segments/` and the catalog `index.sqlite`. `segments/` is also a ROS 2
+/// bag: every segment has profile `ros2`, every channel rosbag2's
+/// `offered_qos_profiles`, and its `metadata.yaml` is written again each
+/// time a segment closes.
 ///
 /// A recorder is owned by one task (it is not `Sendable`); feed it from a
 /// single consumer loop. Each closed chunk is compressed and written to its
@@ -16,7 +19,7 @@ import GRDB
 /// ```swift
 /// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))
 /// let speed = try recorder.addStream(StreamDescriptor(
-///     topic: "/comodule/SCOOT-01/speed", kind: .typed, schema: schema, isNumeric: true))
+///     topic: "/comodule/SCOOT_01/speed", kind: .typed, schema: schema, isNumeric: true))
 /// try recorder.write(speed, logTime: now, payload: cdrBytes, numericValue: 21.5)
 /// try recorder.close(at: now)
 /// ```
@@ -160,9 +163,15 @@ public final class Recorder {
 
     /// Registers a stream. Its MCAP channel id is the same in every segment.
     ///
-    /// - Throws: ``RecordingError`` if the topic is already registered.
+    /// - Throws: ``RecordingError`` if the topic is already registered or is
+    ///   not a valid ROS 2 topic name (``ROS2Name``).
     public func addStream(_ descriptor: StreamDescriptor) throws(RecordingError) -> StreamHandle {
         try ensureOpen()
+        if let violation = ROS2Name.violation(ofTopic: descriptor.topic) {
+            throw RecordingError(
+                .invalidConfiguration,
+                "topic \(String(reflecting: descriptor.topic)) is not a valid ROS 2 topic name: \(violation)")
+        }
         guard streams.count < Int(UInt16.max) - 1 else {
             throw RecordingError(.invalidConfiguration, "a recording holds at most \(UInt16.max - 1) streams")
         }
@@ -194,6 +203,7 @@ public final class Recorder {
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
         metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
+        metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles
         let channel = SegmentChannel(
             id: channelID, topic: descriptor.topic, schemaID: schemaID,
             schema: descriptor.schema, metadata: metadata)
@@ -439,6 +449,7 @@ public final class Recorder {
         segmentSequence += 1
         let relative = String(format: "segments/%06d.mcap", segmentSequence)
         var options = SegmentWriter.Options()
+        options.profile = ROS2BagMetadata.profile
         options.library = Self.library
         options.chunkSize = configuration.chunkSize
         options.zstdLevel = configuration.zstdLevel
@@ -481,6 +492,9 @@ public final class Recorder {
                 sql: "UPDATE segments SET state = 'closed', byte_size = ? WHERE id = ?",
                 arguments: [Int64(closedSegment.byteSize), rowID])
         }
+        // The ROS 2 bag now holds this segment too.
+        try ROS2BagMetadata.write(
+            directory: directory, index: index, durable: configuration.durability != .none)
     }
 
     private func ensureOpen() throws(RecordingError) {

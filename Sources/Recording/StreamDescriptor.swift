@@ -4,7 +4,10 @@ public import Devices
 /// carries. Each stream is one MCAP channel.
 ///
 /// Topics follow `/<family>/<device>/<stream>`; raw notifications of a
-/// characteristic are the stream `/<family>/<device>/raw/<uuid>`.
+/// characteristic are the stream `/<family>/<device>/raw/c_<uuid hex>`.
+/// Every topic is a valid ROS 2 topic name (``ROS2Name``): the device and
+/// stream parts are made valid by ``ROS2Name/token(_:prefix:)``, and
+/// ``Recorder/addStream(_:)`` refuses a topic that is not.
 public struct StreamDescriptor: Sendable, Hashable {
     /// What a stream carries.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -16,7 +19,7 @@ public struct StreamDescriptor: Sendable, Hashable {
         case event
     }
 
-    /// The topic, for example `/diot/9F3A0C11/acc_x`.
+    /// The topic, for example `/diot/d_9F3A0C11/acc_x`.
     public var topic: String
     /// What the stream carries.
     public var kind: Kind
@@ -42,14 +45,23 @@ public struct StreamDescriptor: Sendable, Hashable {
         self.device = device
     }
 
-    /// The topic of a stream of a device: `/<family>/<device>/<stream>`.
+    /// The topic of a stream of a device: `/<family>/<device>/<stream>`, the
+    /// device identifier as ``ROS2Name/deviceToken(_:)`` makes it a topic
+    /// part and `stream` as ``ROS2Name/streamLevels(_:)`` makes it topic
+    /// levels; both are kept as they are when already valid.
+    ///
+    /// ```swift
+    /// StreamDescriptor.topic(family: .comodule, device: "SCOOT-8FB8", stream: "speed")
+    /// // "/comodule/SCOOT_8FB8/speed"
+    /// ```
     public static func topic(family: DeviceFamily, device: String, stream: String) -> String {
-        "/\(family.rawValue)/\(device)/\(stream)"
+        "/\(family.rawValue)/\(ROS2Name.deviceToken(device))/\(ROS2Name.streamLevels(stream))"
     }
 
-    /// The topic of a characteristic's raw notifications.
+    /// The topic of a characteristic's raw notifications:
+    /// `/<family>/<device>/raw/c_<uuid hex>` (``ROS2Name/characteristicToken(_:)``).
     public static func rawTopic(family: DeviceFamily, device: String, characteristic: CharacteristicUUID) -> String {
-        "/\(family.rawValue)/\(device)/raw/\(characteristic)"
+        "/\(family.rawValue)/\(ROS2Name.deviceToken(device))/raw/\(ROS2Name.characteristicToken(characteristic))"
     }
 }
 

@@ -51,7 +51,7 @@ func importCapture(
         for family in Self.allFamilies {
             #expect(topics.contains { $0.hasPrefix("/\(family.rawValue)/") && !$0.contains("/raw/") }, "\(family)")
         }
-        #expect(topics.contains("/ble/D00DF00D0001/raw/12345678-1234-5678-9abc-def012345678"))
+        #expect(topics.contains("/ble/D00DF00D0001/raw/c_12345678123456789abcdef012345678"))
         // The disconnections at the end are no loss (no reconnection follows); no other loss either,
         // beyond what the decoders find malformed (the reference has the same).
         #expect(try losses(directory).map(\.reason) == (try losses(reference).map(\.reason)))
@@ -114,9 +114,10 @@ func importCapture(
         let standIn = CapturedDevice.standIn(for: unmapped.value)
         #expect(standIn.description == String(format: "00000000-0000-0000-0000-%012x", unmapped.value))
         let topics = try RecordingReader(directory: directory).topics
-        #expect(topics.contains("/diot/\(diot.identifier)/raw/\(standIn)"))
+        let standInTopic = StreamDescriptor.rawTopic(family: .diot, device: diot.identifier, characteristic: standIn)
+        #expect(topics.contains(standInTopic))
         let expected = diot.expected.filter { $0.characteristic == unmapped.key }.count
-        #expect(try messages(directory, "/diot/\(diot.identifier)/raw/\(standIn)").count == expected)
+        #expect(try messages(directory, standInTopic).count == expected)
         // The Comodule device decodes fully, as with discovery.
         var comoduleOnly = scenario
         comoduleOnly.devices = [scenario.devices[1]]
@@ -190,7 +191,9 @@ func importCapture(
         let scenario = CaptureScenario.make(families: [.obvious], count: 60)
         let full = CaptureFileWriter.write(scenario.packets, as: .pcapngMonitor)
         let (directory, _, _) = try await importCapture([Array(full.prefix(full.count * 2 / 3))])
-        let topic = "/obvious/\(scenario.devices[0].identifier)/raw/\(scenario.devices[0].expected[0].characteristic)"
+        let topic = StreamDescriptor.rawTopic(
+            family: .obvious, device: scenario.devices[0].identifier,
+            characteristic: scenario.devices[0].expected[0].characteristic)
         let got = try messages(directory, topic)
         let want = scenario.devices[0].expected.filter {
             $0.characteristic == scenario.devices[0].expected[0].characteristic

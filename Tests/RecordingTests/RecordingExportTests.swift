@@ -40,9 +40,9 @@ import Testing
             metadata: ["firmware": "1.2"])
         let a = try recorder.addStream(
             StreamDescriptor(
-                topic: "/diot/9F3A0C11/a", kind: .typed, schema: value,
+                topic: "/diot/d_9F3A0C11/a", kind: .typed, schema: value,
                 unit: "g", isNumeric: true, device: device))
-        let b = try recorder.addStream(StreamDescriptor(topic: "/diot/9F3A0C11/b", kind: .typed, schema: value))
+        let b = try recorder.addStream(StreamDescriptor(topic: "/diot/d_9F3A0C11/b", kind: .typed, schema: value))
         let c = try recorder.addStream(StreamDescriptor(topic: "/other/x/c", kind: .event, schema: label))
         for index in 0..<3_000 {
             let time = 1_000_000 + UInt64(index) * 1_000
@@ -82,7 +82,7 @@ import Testing
     @Test func jsonLinesEqualTheReadersValues() throws {
         let reader = try RecordingReader(directory: Self.recording)
         let sink = MemoryByteSink()
-        let topics = ["/diot/9F3A0C11/b", "/other/x/c"]
+        let topics = ["/diot/d_9F3A0C11/b", "/other/x/c"]
         let count = try reader.export(topics: topics, into: JSONLinesExporter(sink: sink))
         let expected = try reader.typedMessages(topics: topics)
         #expect(count == 2_000 && expected.count == 2_000)
@@ -105,7 +105,7 @@ import Testing
         let reader = try RecordingReader(directory: Self.recording)
         let output = makeTemporaryDirectory() + "/export.mcap"
         let exporter = try MCAPExporter(sink: try FileByteSink(creating: output), chunkSize: 8 << 10)
-        let topics = ["/diot/9F3A0C11/a", "/diot/9F3A0C11/b"]
+        let topics = ["/diot/d_9F3A0C11/a", "/diot/d_9F3A0C11/b"]
         let count = try reader.export(topics: topics, from: 1_000_000, to: 2_500_000, into: exporter)
         let expected = try reader.messages(topics: topics, from: 1_000_000, to: 2_500_000)
         #expect(count == expected.count && count == 1_000)
@@ -146,8 +146,8 @@ import Testing
 
     @Test func theContextDescribesEachTopicBeforeItsFirstMessage() throws {
         let reader = try RecordingReader(directory: Self.recording)
-        let context = try reader.exportContext(topics: ["/other/x/c", "/diot/9F3A0C11/a", "/nothing"])
-        #expect(context.topics.map(\.topic) == ["/diot/9F3A0C11/a", "/other/x/c"])
+        let context = try reader.exportContext(topics: ["/other/x/c", "/diot/d_9F3A0C11/a", "/nothing"])
+        #expect(context.topics.map(\.topic) == ["/diot/d_9F3A0C11/a", "/other/x/c"])
         let a = context.topics[0]
         let c = context.topics[1]
         #expect(a.kind == .typed && a.unit == "g" && a.isNumeric && a.messageCount == 1_000 && a.firstTime == 1_000_000)

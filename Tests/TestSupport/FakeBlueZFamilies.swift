@@ -20,9 +20,15 @@ public struct FakeFamilyDevice: Sendable {
     /// The lower-case 128-bit UUID the fake uses for a characteristic.
     public static func uuid(_ characteristic: CharacteristicUUID) -> String { characteristic.description.lowercased() }
 
-    /// The raw topic of a characteristic of this device.
+    /// The raw topic of a characteristic of this device, by the ROS 2 naming
+    /// rule of `docs/specs/recording.md` (written out here, independently of
+    /// the recorder's code): an identifier (hex digits) that starts with a
+    /// digit gets `d_`, the characteristic is `c_` and its hex digits; `""`
+    /// gives the prefix of every raw topic of the device.
     public func rawTopic(_ characteristic: String) -> String {
-        "/\(family.rawValue)/\(identifier)/raw/\(characteristic)"
+        let device = identifier.first?.isNumber == true ? "d_" + identifier : identifier
+        let prefix = "/\(family.rawValue)/\(device)/raw/"
+        return characteristic.isEmpty ? prefix : prefix + "c_" + characteristic.filter { $0 != "-" }
     }
 
     /// A device of `family` at `address` whose notifications are the first

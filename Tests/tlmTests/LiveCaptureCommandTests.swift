@@ -72,8 +72,8 @@ import Testing
         var result: [String: [[UInt8]]] = [:]
         for message in try reader.messages(topics: reader.topics.filter { $0.hasPrefix(prefix) }) {
             let notification = try #require(RawNotificationMessage.decode(message.payload))
-            let characteristic = String(message.topic.dropFirst(prefix.count))
-            #expect(FakeFamilyDevice.uuid(notification.characteristic) == characteristic)
+            let characteristic = FakeFamilyDevice.uuid(notification.characteristic)
+            #expect(device.rawTopic(characteristic) == message.topic)
             #expect(notification.receiveTime == message.logTime)
             result[characteristic, default: []].append(notification.bytes)
         }

@@ -64,11 +64,13 @@ extension PipelineLoader {
             let family = device.family
             let identifier: String? =
                 if case .simulated(let seed, let scenario, let rate) = device.source {
-                    simulatedDevice(family, seed: seed, scenario: scenario, rate: rate)?.identifier
+                    simulatedDevice(family, seed: seed, scenario: scenario, rate: rate).map {
+                        ROS2Name.deviceToken($0.identifier)
+                    }
                 } else {
                     nil
                 }
-            let streams = (families[family]?.streamNames ?? []) + ["raw/0000"]
+            let streams = (families[family]?.streamNames ?? []).map(ROS2Name.streamLevels) + ["raw/c_0000"]
             if pattern.text.contains("**") {
                 // Whole-topic matching, with a stand-in for an identifier not known yet.
                 let id = identifier ?? "DEVICE"

@@ -228,12 +228,12 @@ struct PipelineLoader {
         for item in items {
             guard case .mapping(let mapping) = item, let nameNode = mapping["name"] else { continue }
             let name = try text(nameNode, "derived stream name")
-            guard !name.isEmpty,
-                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
-            else {
+            // Its topic, /derived/<name>, must be a valid ROS 2 topic name.
+            guard !name.isEmpty, !name.contains("/"), ROS2Name.isValidTopic(DerivedStream.topicPrefix + name) else {
                 throw PipelineError(
                     .invalidValue, at: location(nameNode),
-                    "derived stream name '\(name)' must use only letters, digits, '_' and '-'")
+                    "derived stream name '\(name)' must use only letters, digits and single '_', "
+                        + "and start with a letter or '_' (its topic is a ROS 2 topic name)")
             }
             if let first = names[name] {
                 throw PipelineError(

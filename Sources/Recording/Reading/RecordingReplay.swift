@@ -68,9 +68,12 @@ public struct RecordingReplay: Sendable {
     public func rawNotifications(of device: String) throws(RecordingError) -> [RawNotification] {
         let (from, to) = try range()
         let reader = try RecordingReader(directory: directory)
+        // The device's topic part (ROS2Name), or the identifier itself in
+        // recordings made before topics followed the ROS 2 rule.
+        let parts: Set<Substring> = [Substring(ROS2Name.deviceToken(device)), Substring(device)]
         let topics = reader.topics.filter {
             $0.split(separator: "/").count >= 3
-                && $0.split(separator: "/")[1] == device && $0.contains("/raw/")
+                && parts.contains($0.split(separator: "/")[1]) && $0.contains("/raw/")
         }
         guard !topics.isEmpty else {
             throw RecordingError(.notFound, "no raw streams of a device \(device) in \(directory)")

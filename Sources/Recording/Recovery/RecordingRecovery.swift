@@ -15,7 +15,9 @@ import GRDB
 /// - the index gets the rows the segments hold and it lacks, rows of cut
 ///   chunks removed; if it is gone, unreadable, or still disagrees with the
 ///   segments, it is rebuilt from them (keeping its session, devices and
-///   loss records where they are sound).
+///   loss records where they are sound);
+/// - `segments/metadata.yaml`, the ROS 2 bag's metadata
+///   (`ROS2BagMetadata`), is written again from the index.
 ///
 /// Recovery ends with the checks of ``RecordingVerifier``: after it, `verify`
 /// passes. It takes the recording's lock (``RecordingLock``) and refuses a
@@ -185,6 +187,8 @@ public enum RecordingRecovery {
                 "recover could not make \(directory) consistent: "
                     + remaining.prefix(5).map(\.description).joined(separator: "; "))
         }
+        // The ROS 2 bag: every segment is closed now.
+        try ROS2BagMetadata.write(directory: directory, index: index, durable: true)
         return report
     }
 

@@ -50,6 +50,8 @@ enum SegmentRewrite {
                 else { continue }
                 var metadata = [MCAPRecord.KeyValue(key: "kind", value: kind)]
                 if let unit = try? stream.optionalString("unit") { metadata.append(.init(key: "unit", value: unit)) }
+                // Every channel offers the same QoS (ROS2BagMetadata).
+                metadata.append(.init(key: ROS2BagMetadata.qosKey, value: ROS2BagMetadata.offeredQoSProfiles))
                 indexChannels[id] = (
                     .init(id: id, schemaID: 0, topic: topic, messageEncoding: messageEncoding, metadata: metadata),
                     name, encoding
@@ -143,7 +145,8 @@ enum SegmentRewrite {
     static func bytes(original: [UInt8], scan: SegmentScan, definitions: Definitions) -> [UInt8] {
         var out = MCAPByteBuffer(capacity: original.count + 4096)
         out.append(raw: mcapMagic)
-        MCAPRecord.header(scan.header ?? .init(profile: "", library: Recorder.library)).encode(into: &out)
+        MCAPRecord.header(scan.header ?? .init(profile: ROS2BagMetadata.profile, library: Recorder.library)).encode(
+            into: &out)
 
         // Channels used before any kept chunk defines them: defined up front.
         var defined: Set<UInt16> = []
@@ -163,7 +166,8 @@ enum SegmentRewrite {
                 scan.channels[channelID] ?? definitions.channels[channelID]
                 ?? MCAPRecord.Channel(
                     id: channelID, schemaID: 0, topic: Definitions.placeholderTopic(channelID),
-                    messageEncoding: "cdr", metadata: [])
+                    messageEncoding: "cdr",
+                    metadata: [.init(key: ROS2BagMetadata.qosKey, value: ROS2BagMetadata.offeredQoSProfiles)])
             let schemaID = channel.schemaID
             if schemaID != 0, !writtenSchemas.contains(schemaID) {
                 if let schema = scan.schemas[schemaID] ?? definitions.schemas[schemaID] {

@@ -257,11 +257,14 @@ public final class ParquetExporter: RecordingExporter {
     /// A topic as a file name: its levels made path-safe (see
     /// ``ParquetPartitionKey``), joined by `.`; without the level naming
     /// `device` when it is given: the last level, before the topic's own
-    /// name, that holds the device's identifier (in any case).
+    /// name, that holds the device's identifier or is its topic part
+    /// (``ROS2Name/deviceToken(_:)``), in any case.
     static func streamName(_ topic: String, without device: RecordingInfo.Device?) -> String {
         var levels = topic.split(separator: "/").map(String.init)
         if let identifier = device?.identifier.lowercased(), !identifier.isEmpty,
-            let level = levels.dropLast().lastIndex(where: { $0.lowercased().contains(identifier) })
+            let level = levels.dropLast().lastIndex(where: {
+                $0.lowercased().contains(identifier) || $0.lowercased() == ROS2Name.deviceToken(identifier)
+            })
         {
             levels.remove(at: level)
         }
