@@ -1,8 +1,9 @@
 """Independent check that a tlm recording is a ROS 2 bag, with `rosbags`.
 
-Usage: read_rosbag.py BAG_DIR EXPECTED.jsonl
+Usage: read_rosbag.py BAG EXPECTED.jsonl
 
-BAG_DIR is the recording's `segments/` directory (it holds `metadata.yaml`).
+BAG is the recording's `segments/` directory (it holds `metadata.yaml`), or
+one MCAP file (`tlm export --format mcap`).
 rosbags' AnyReader opens it, registers the message types from the schemas
 the segments carry, and deserializes every message. Each message is compared,
 field by field, with the same message as our own reader exported it

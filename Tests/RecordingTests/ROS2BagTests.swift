@@ -333,5 +333,15 @@ import Testing
             let qos = try #require((topic["qos"] as? [[String: Any]])?.first, "\(stream.topic)")
             #expect(qos["reliability"] as? String == "reliable" && qos["durability"] as? String == "volatile")
         }
+
+        // An MCAP export of the recording is a ROS 2 MCAP file too: rosbags reads it as it is.
+        let exportPath = makeTemporaryDirectory() + "/all.mcap"
+        _ = try reader.export(
+            topics: reader.topics, into: try MCAPExporter(sink: try FileByteSink(creating: exportPath)))
+        let exportOutput = try runPython(script: "read_rosbag.py", arguments: [exportPath, expectedPath])
+        let export = try #require(try JSONSerialization.jsonObject(with: exportOutput) as? [String: Any])
+        let exportMismatches = export["mismatches"] as? [String] ?? ["no mismatches list"]
+        #expect(exportMismatches.isEmpty, "\(exportMismatches.prefix(8).joined(separator: "\n"))")
+        #expect(export["compared"] as? Int == info.messageCount)
     }
 }

@@ -2,7 +2,10 @@
 /// recording's Metadata records, and the messages (original log and publish
 /// times and sequence numbers) merged across segments in log-time order, in
 /// new zstd chunks with every index and summary record. Foxglove and any
-/// MCAP tool open it.
+/// MCAP tool open it. When every topic is `ros2msg` with `cdr` messages, the
+/// file has profile `ros2` and every channel an `offered_qos_profiles` (the
+/// recording's, or the recorder's default for recordings made without one),
+/// so ROS 2 tools (`rosbags`) read the file as it is.
 ///
 /// Bytes go to the sink as each chunk closes: memory holds one chunk and the
 /// summary, whatever the export's length.
@@ -49,7 +52,8 @@ public final class MCAPExporter: RecordingExporter {
     }
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
-        writer.start(profile: "", library: library)
+        let isROS2 = context.topics.allSatisfy { $0.schemaEncoding == "ros2msg" && $0.messageEncoding == "cdr" }
+        writer.start(profile: isROS2 ? ROS2BagMetadata.profile : "", library: library)
         for record in context.metadata {
             try writer.addMetadata(
                 name: record.name,
@@ -66,9 +70,13 @@ public final class MCAPExporter: RecordingExporter {
                 schemaID = try writer.registerSchema(name: key.name, encoding: key.encoding, data: key.data)
                 schemaIDs[key] = schemaID
             }
+            var metadata = topic.channelMetadata
+            if isROS2, metadata[ROS2BagMetadata.qosKey] == nil {
+                metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles
+            }
             channelIDs[topic.topic] = try writer.registerChannel(
                 topic: topic.topic, messageEncoding: topic.messageEncoding, schemaID: schemaID,
-                metadata: topic.channelMetadata.sorted { $0.key < $1.key }
+                metadata: metadata.sorted { $0.key < $1.key }
                     .map { MCAPRecord.KeyValue(key: $0.key, value: $0.value) })
         }
     }
