@@ -2,8 +2,8 @@
 ///
 /// Stored as 128 bits. 16-bit UUIDs are expanded on the Bluetooth base UUID
 /// `0000xxxx-0000-1000-8000-00805F9B34FB`. The description is the canonical
-/// lower-case form, which is also what topics use
-/// (`/diot/<device>/raw/0000d001-0000-1000-8000-00805f9b34fb`).
+/// lower-case form; topics use its 32 hex digits after `c_`
+/// (`/diot/<device>/raw/c_0000d00100001000800000805f9b34fb`).
 ///
 /// ```swift
 /// let d001 = CharacteristicUUID(short: 0xD001)

@@ -2,7 +2,7 @@
 /// characteristic that notified, and the host receive time.
 ///
 /// Every decoded value comes from a raw notification, and the raw
-/// notifications are recorded too (topic `/<family>/<device>/raw/<uuid>`),
+/// notifications are recorded too (topic `/<family>/<device>/raw/c_<uuid hex>`),
 /// so a recording can always be decoded again.
 public struct RawNotification: Sendable, Hashable {
     /// The characteristic that notified.

@@ -22,7 +22,7 @@ public struct FamilyDescriptor: Sendable {
     /// One line on what the family's devices are, for help texts.
     public let summary: String
     /// The typed streams the family's decoder can produce: the last topic
-    /// levels, `/<family>/<device>/<stream>` (raw streams, `raw/<uuid>`,
+    /// levels, `/<family>/<device>/<stream>` (raw streams, `raw/c_<uuid hex>`,
     /// exist for every family and are not listed).
     public let streamNames: [String]
     /// The schemas of its typed streams.

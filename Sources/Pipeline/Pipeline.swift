@@ -141,7 +141,7 @@ public struct Pipeline: Sendable {
     /// Whether the typed stream with this topic is written.
     ///
     /// ```swift
-    /// pipeline.records(topic: "/diot/9F3A0C11/acc_x")  // true when a `record` pattern matches
+    /// pipeline.records(topic: "/diot/d_9F3A0C11/acc_x")  // true when a `record` pattern matches
     /// ```
     ///
     /// - Parameter topic: A device stream's topic.

@@ -2,7 +2,7 @@
 /// The one matching rule of `tlm` (`--topic`) and of pipeline files
 /// (`record`, derived stream inputs).
 ///
-/// Topics are levels separated by `/` (`/diot/9F3A0C11/acc_x` has the levels
+/// Topics are levels separated by `/` (`/diot/d_9F3A0C11/acc_x` has the levels
 /// `diot`, `9F3A0C11`, `acc_x`). In a pattern:
 ///
 /// - `*` matches any run of characters within one level (never `/`), the
@@ -24,9 +24,9 @@
 ///
 /// ```swift
 /// let pattern = TopicPattern("/diot/*/acc_?")
-/// pattern.matches("/diot/9F3A0C11/acc_x")   // true
-/// pattern.matches("/diot/9F3A0C11/gyro_x")  // false
-/// TopicPattern("/diot/*").selects("/diot/9F3A0C11/acc_x")  // true
+/// pattern.matches("/diot/d_9F3A0C11/acc_x")   // true
+/// pattern.matches("/diot/d_9F3A0C11/gyro_x")  // false
+/// TopicPattern("/diot/*").selects("/diot/d_9F3A0C11/acc_x")  // true
 /// ```
 public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
     /// One element of a compiled pattern.
@@ -85,7 +85,7 @@ public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern matches `topic` or one of the levels above it
-    /// (`/diot/*` selects `/diot/9F3A0C11/acc_x` because it matches
+    /// (`/diot/*` selects `/diot/d_9F3A0C11/acc_x` because it matches
     /// `/diot/9F3A0C11`); `*` and `**` select every topic.
     ///
     /// - Parameter topic: A topic.

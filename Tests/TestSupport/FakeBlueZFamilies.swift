@@ -26,9 +26,14 @@ public struct FakeFamilyDevice: Sendable {
     /// digit gets `d_`, the characteristic is `c_` and its hex digits; `""`
     /// gives the prefix of every raw topic of the device.
     public func rawTopic(_ characteristic: String) -> String {
-        let device = identifier.first?.isNumber == true ? "d_" + identifier : identifier
-        let prefix = "/\(family.rawValue)/\(device)/raw/"
+        let prefix = topicPrefix + "raw/"
         return characteristic.isEmpty ? prefix : prefix + "c_" + characteristic.filter { $0 != "-" }
+    }
+
+    /// `/<family>/<device>/`, the start of every topic of this device (the
+    /// identifier by the same rule as in ``rawTopic(_:)``).
+    public var topicPrefix: String {
+        "/\(family.rawValue)/\(identifier.first?.isNumber == true ? "d_" + identifier : identifier)/"
     }
 
     /// A device of `family` at `address` whose notifications are the first

@@ -125,7 +125,7 @@ import Testing
         #expect(info.session.source == "live")
         #expect(info.devices.map(\.identifier) == [device.identifier])
         let typed = info.streams.filter {
-            $0.topic.hasPrefix("/\(family.rawValue)/\(device.identifier)/") && $0.kind != "raw"
+            $0.topic.hasPrefix(device.topicPrefix) && $0.kind != "raw"
         }
         #expect(!typed.isEmpty && typed.allSatisfy { $0.messageCount > 0 }, "\(family): \(typed.map(\.topic))")
         #expect(info.losses.isEmpty, "\(info.losses)")

@@ -4,7 +4,7 @@ public import Recording
 /// How DIoT values are recorded.
 ///
 /// - Each data-channel record goes to its feature's stream
-///   (`/diot/<device>/<feature>`, for example `/diot/9F3A0C11/acc_x`) with
+///   (`/diot/<device>/<feature>`, for example `/diot/d_9F3A0C11/acc_x`) with
 ///   schema `tlm/msg/DiotSample`. The message keeps the record's four raw
 ///   bytes next to the numeric view, so both SDK readings of `int` (iOS
 ///   `UInt32`, Android `Int32`) stay derivable.

@@ -114,7 +114,7 @@ public final class PipelineEngine {
     /// Handles one value of a device stream given directly (no schema: inputs with a `field` ignore it).
     ///
     /// ```swift
-    /// try engine.ingest(topic: "/diot/9F3A0C11/acc_x", value: 0.98, at: 1_700_000_000_000_000_000)
+    /// try engine.ingest(topic: "/diot/d_9F3A0C11/acc_x", value: 0.98, at: 1_700_000_000_000_000_000)
     /// ```
     ///
     /// - Parameters:

@@ -13,9 +13,9 @@ import Foundation
 ///
 /// ```swift
 /// let exporter = CSVExporter(sink: FileByteSink.standardOutput())
-/// try reader.export(topics: ["/diot/9F3A0C11/acc_x"], into: exporter)
+/// try reader.export(topics: ["/diot/d_9F3A0C11/acc_x"], into: exporter)
 /// // log_time,topic,channel,index,feature_code,value_type,raw,value
-/// // 1764000000012000000,/diot/9F3A0C11/acc_x,1,0,...
+/// // 1764000000012000000,/diot/d_9F3A0C11/acc_x,1,0,...
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.

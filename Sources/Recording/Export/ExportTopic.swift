@@ -1,6 +1,6 @@
 /// One exported topic: its stream, schema and channel, as the recording holds them.
 public struct ExportTopic: Sendable, Hashable {
-    /// The topic, for example `/diot/9F3A0C11/acc_x`.
+    /// The topic, for example `/diot/d_9F3A0C11/acc_x`.
     public var topic: String
     /// What the stream carries.
     public var kind: StreamDescriptor.Kind

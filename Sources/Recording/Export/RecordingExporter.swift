@@ -17,7 +17,7 @@
 /// ```swift
 /// let reader = try RecordingReader(directory: "ride")
 /// let exporter = CSVExporter(sink: try FileByteSink(creating: "acc.csv"))
-/// let count = try reader.export(topics: ["/diot/9F3A0C11/acc_x"], into: exporter)
+/// let count = try reader.export(topics: ["/diot/d_9F3A0C11/acc_x"], into: exporter)
 /// print("\(count) rows")
 /// ```
 ///

@@ -12,7 +12,7 @@
 ///     observer: { value in print(value.topic, value.logTime, value.numericValue ?? .nan) })
 /// ```
 public struct ObservedValue: Sendable {
-    /// The typed stream's topic, for example `/diot/9F3A0C11/acc_x`.
+    /// The typed stream's topic, for example `/diot/d_9F3A0C11/acc_x`.
     public var topic: String
     /// Host receive time of the notification the value came from, nanoseconds since the Unix epoch.
     public var logTime: UInt64

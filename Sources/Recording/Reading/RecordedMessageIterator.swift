@@ -9,7 +9,7 @@
 /// have all been handed out.
 ///
 /// ```swift
-/// let iterator = try reader.messageIterator(topics: ["/diot/9F3A0C11/acc_x"])
+/// let iterator = try reader.messageIterator(topics: ["/diot/d_9F3A0C11/acc_x"])
 /// while let message = try iterator.next() {
 ///     print(message.logTime)
 /// }

@@ -8,7 +8,7 @@ import GRDB
 ///
 /// ```swift
 /// let reader = try RecordingReader(directory: "ride")
-/// let accX = try reader.messages(topics: ["/diot/9F3A0C11/acc_x"], from: start, to: start + 1_000_000_000)
+/// let accX = try reader.messages(topics: ["/diot/d_9F3A0C11/acc_x"], from: start, to: start + 1_000_000_000)
 /// print(accX.count, reader.bytesRead)
 ///
 /// // Any length of recording, in bounded memory:

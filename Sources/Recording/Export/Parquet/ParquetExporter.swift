@@ -26,7 +26,7 @@ import Foundation
 /// exists is never overwritten):
 ///
 /// - no partition keys: `<topic>.parquet`, the topic made path-safe
-///   (`/diot/9F3A0C11/acc_x` → `diot.9F3A0C11.acc_x.parquet`), every
+///   (`/diot/d_9F3A0C11/acc_x` → `diot.9F3A0C11.acc_x.parquet`), every
 ///   exported topic, a file without rows for a topic without messages;
 /// - with ``ParquetPartitionKey``s, Hive style:
 ///   `device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet`, one
