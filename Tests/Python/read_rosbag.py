@@ -13,7 +13,7 @@ sort on both sides).
 
 Prints one JSON document on stdout:
 
-  {"message_count", "start_time", "end_time", "topics": {name: {"type",
+  {"message_count", "start_time", "end_time", "custom_data", "topics": {name: {"type",
    "count", "qos": [...]}}, "deserialized", "compared", "mismatches": [...]}
 
 Exits non-zero (with the error on stderr) if the bag does not open or a
@@ -89,6 +89,9 @@ def main(bag, expected_path):
         out["message_count"] = reader.message_count
         out["start_time"] = reader.start_time
         out["end_time"] = reader.end_time
+        # metadata.yaml's custom_data (a bag directory only; None for one MCAP file).
+        metadata = getattr(reader.readers[0].storage, "metadata", None)
+        out["custom_data"] = getattr(metadata, "custom", None)
         for name, info in reader.topics.items():
             qos = [q._asdict() for c in info.connections for q in c.ext.offered_qos_profiles]
             out["topics"][name] = {

@@ -11,6 +11,8 @@ import Testing
 /// current; `rosbags` reads every message back equal to our reader's.
 @Suite struct ROS2BagTests {
     static let schema = MessageSchema(name: "tlm/msg/Value", text: "float64 value")
+    /// A session name YAML would misread unquoted: it reaches metadata.yaml's custom_data intact.
+    static let hostileName = "bag: \"x\" # not a comment\n- [y]\t\\ \u{1}\u{E9}\u{2028}"
 
     static func value(_ number: Double) -> [UInt8] {
         var cdr = CDRWriter()
@@ -273,7 +275,7 @@ import Testing
         let start: UInt64 = 1_763_800_000_000_000_000
         let recorder = try Recorder(
             directory: directory, configuration: configuration,
-            session: .init(name: "bag", source: "simulate", seed: 3), startTime: start)
+            session: .init(name: Self.hostileName, source: "simulate", seed: 3), startTime: start)
         var jacquard = JacquardSimulator(seed: 3, configuration: .stress)
         var comodule = ComoduleSimulator(seed: 3)
         _ = try AllFamiliesReaderTests.record(
@@ -324,6 +326,8 @@ import Testing
         #expect(result["deserialized"] as? Int == info.messageCount)
         #expect(result["compared"] as? Int == info.messageCount)
         #expect(result["message_count"] as? Int == info.messageCount)
+        let custom = try #require(result["custom_data"] as? [String: String])
+        #expect(custom == ["tlm_session": Self.hostileName, "tlm_source": "simulate", "tlm_library": Recorder.library])
         let bagTopics = try #require(result["topics"] as? [String: [String: Any]])
         #expect(bagTopics.keys.sorted() == topics.sorted())
         for stream in info.streams where stream.messageCount > 0 {
