@@ -285,6 +285,31 @@ import Testing
             .cycle, "p.yaml:11:13: derived streams form a cycle: a → b → a")
     }
 
+    /// A derived stream's topic, `/derived/<name>`, must be a ROS 2 topic name.
+    @Test func derivedNamesAreROS2NameParts() {
+        for name in ["speed-alert", "2fast", "a__b", "caf\u{E9}"] {
+            expect(
+                Self.head + "derived:\n  - name: \(name)\n    from: /comodule/*/speed\n", .invalidValue,
+                "p.yaml:8:11: derived stream name '\(name)' must use only letters, digits and single '_', "
+                    + "and start with a letter or '_' (its topic is a ROS 2 topic name)")
+        }
+        #expect(throws: Never.self) {
+            try Pipeline(
+                yaml: Self.head + "derived:\n  - name: _speed_2\n    from: /comodule/*/speed\n", file: "p.yaml")
+        }
+    }
+
+    /// A simulated device's level in a pattern is its topic part (the ROS 2
+    /// rule), not the identifier: `SCOOT-…` is recorded as `SCOOT_…`.
+    @Test func aSimulatedDeviceLevelMatchesItsTopicPart() throws {
+        let identifier = try #require(FamilyRegistry.builtIn.simulator(of: .comodule, seed: 1)).identifier
+        #expect(identifier.hasPrefix("SCOOT-"))
+        let part = ROS2Name.deviceToken(identifier)
+        let pipeline = try Pipeline(yaml: Self.head + "record: [/comodule/\(part)/speed]\n", file: "p.yaml")
+        #expect(pipeline.records(topic: "/comodule/\(part)/speed"))
+        #expect(error(Self.head + "record: [/comodule/\(identifier)/speed]\n")?.code == .unresolvedTopic)
+    }
+
     @Test func duplicateDerivedName() {
         expect(
             Self.head
