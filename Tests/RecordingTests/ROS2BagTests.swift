@@ -96,7 +96,8 @@ import Testing
                 == "/jacquard/d_94d6/raw/c_0000d00100001000800000805f9b34fb")
     }
 
-    /// Every stream name of every built-in family is a valid topic level already.
+    /// Every stream name of every built-in family is a valid topic level
+    /// already, and every schema a valid ROS 2 message type name.
     @Test func builtInStreamNamesAreValidLevels() {
         for family in FamilyRegistry.builtIn.descriptors {
             for name in family.streamNames {
@@ -104,9 +105,27 @@ import Testing
                 #expect(ROS2Name.isValidTopic("/\(family.family.rawValue)/DEVICE/\(name)"), "\(name)")
             }
             for schema in family.schemas {
-                #expect(ROS2Name.isValidTopic("/" + schema.name), "\(schema.name)")
+                #expect(Self.isROS2TypeName(schema.name), "\(schema.name)")
             }
         }
+        for schema in [RawNotificationMessage.schema, LossRecordMessage.schema] {
+            #expect(Self.isROS2TypeName(schema.name), "\(schema.name)")
+        }
+        #expect(!Self.isROS2TypeName("tlm/msg/rawNotification") && !Self.isROS2TypeName("Tlm/msg/X"))
+        #expect(!Self.isROS2TypeName("tlm/RawNotification") && !Self.isROS2TypeName("tlm/msg/Raw_Value"))
+    }
+
+    /// A ROS 2 message type name: `<package>/msg/<Type>`, the package lower
+    /// case letters, digits and `_` from a letter, the type alphanumeric from
+    /// an upper case letter.
+    static func isROS2TypeName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1] == "msg", let packageFirst = parts[0].first, let typeFirst = parts[2].first
+        else { return false }
+        return packageFirst.isASCII && packageFirst.isLowercase
+            && parts[0].allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+            && typeFirst.isASCII && typeFirst.isUppercase
+            && parts[2].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     @Test func theRecorderRefusesATopicROS2Refuses() throws {
