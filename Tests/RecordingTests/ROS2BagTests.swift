@@ -282,6 +282,21 @@ import Testing
 
     // MARK: - rosbags
 
+    /// A recording with no messages is an empty bag, not an error.
+    @Test func rosbagsOpensAnEmptyRecording() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "empty", source: "test"), startTime: 1)
+        _ = try recorder.addStream(StreamDescriptor(topic: "/t/d/a", kind: .typed, schema: Self.schema))
+        try recorder.close(at: 2)
+        let expected = makeTemporaryDirectory() + "/expected.jsonl"
+        try "".write(toFile: expected, atomically: false, encoding: .utf8)
+        let output = try runPython(script: "read_rosbag.py", arguments: [directory + "/segments", expected])
+        let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        #expect(result["message_count"] as? Int == 0 && result["deserialized"] as? Int == 0)
+        #expect((result["topics"] as? [String: Any])?.isEmpty == true)
+        #expect((result["mismatches"] as? [String])?.isEmpty == true)
+    }
+
     /// Every family, raw streams of an unknown device, loss records and
     /// several segments: rosbags' AnyReader opens `segments/` as a ROS 2 bag
     /// and deserializes every message equal, field by field, to our reader's
