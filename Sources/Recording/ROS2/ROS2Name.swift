@@ -94,8 +94,10 @@ public enum ROS2Name {
     /// by `_`, runs of `_` collapsed to one, and `prefix` in front when the
     /// result is empty or starts with a digit.
     ///
-    /// - Parameter prefix: Letters, then `_` (for example `d_`); it must be a
-    ///   valid part itself.
+    /// - Parameters:
+    ///   - text: Any text (an identifier, a name).
+    ///   - prefix: Letters, then `_` (for example `d_`); it must be a valid
+    ///     part itself.
     public static func token(_ text: String, prefix: String) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasUnderscore = false

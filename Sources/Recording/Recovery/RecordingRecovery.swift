@@ -20,7 +20,7 @@ import GRDB
 ///   (`ROS2BagMetadata`), is written again from the index.
 ///
 /// Recovery ends with the checks of ``RecordingVerifier``: after it, `verify`
-/// passes. It takes the recording's lock (``RecordingLock``) and refuses a
+/// passes. It takes the recording's lock (`RecordingLock`) and refuses a
 /// recording that is being written. It is idempotent: a second run changes
 /// nothing.
 ///
