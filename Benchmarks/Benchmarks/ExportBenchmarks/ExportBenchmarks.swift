@@ -42,12 +42,13 @@ let benchmarks: @Sendable () -> Void = {
                 "-c",
                 """
                 import duckdb, sys
-                duckdb.sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
+                duckdb.connect(config={'enable_progress_bar': False}).sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
                 """, fixture.csv, output,
             ])
         return output
     }
-    let countScript = "import duckdb, sys; print(duckdb.sql(sys.argv[1]).fetchall()[0][0])"
+    let countScript =
+        "import duckdb, sys; print(duckdb.connect(config={'enable_progress_bar': False}).sql(sys.argv[1]).fetchall()[0][0])"
 
     // Both outputs hold every sample before anything is timed.
     let ourOutput = ours()

@@ -28,7 +28,8 @@ let benchmarks: @Sendable () -> Void = {
         SELECT CAST(floor(log_time / 1000000000) AS BIGINT) AS bucket, avg(value), min(value), max(value)
         FROM read_csv('\(fixture.csv)') GROUP BY bucket ORDER BY bucket
         """
-    let duckdbScript = "import duckdb, sys; rows = duckdb.sql(sys.argv[1]).fetchall(); print(len(rows))"
+    let duckdbScript =
+        "import duckdb, sys; rows = duckdb.connect(config={'enable_progress_bar': False}).sql(sys.argv[1]).fetchall(); print(len(rows))"
 
     // Same answer from both before timing anything.
     let ours = processOutput(
