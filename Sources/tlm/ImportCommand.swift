@@ -53,6 +53,8 @@ struct ImportCommand: AsyncParsableCommand {
         if captures.isEmpty { throw ValidationError("name at least one capture file") }
     }
 
+    @OptionGroup var display: OutputOptions
+
     func run() async throws {
         var loaded: Pipeline?
         if let pipeline {
@@ -63,7 +65,7 @@ struct ImportCommand: AsyncParsableCommand {
             do { map = try HandleMap(contentsOfFile: handleMap) } catch { throw CLIError(error.message) }
         }
         let capture = CaptureImport(files: captures, families: loaded?.families ?? .builtIn, handleMap: map)
-        let bar = ProgressBar("import", format: { InfoReport.bytes($0) })
+        let bar = ProgressBar("import", shown: !display.quiet, format: { InfoReport.bytes($0) })
         let session = RecordingSession(
             importing: capture, pipeline: loaded, directory: output,
             options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
