@@ -23,14 +23,14 @@ final class RecordingLocation {
     /// Opens `argument`.
     ///
     /// - Parameter indexed: Build `index.sqlite` for a lone file.
-    /// - Throws: ``CLIError`` when the path is missing, or a lone file cannot be read as a recording.
+    /// - Throws: ``CLIError`` when a lone file cannot be read as a recording (a missing path is
+    ///   taken for a directory, for the reading verb to report).
     init(_ argument: String, indexed: Bool) throws {
         self.argument = argument
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-            throw CLIError("\(argument) does not exist")
-        }
-        guard !isDirectory.boolValue else {
+        // A missing path is left to the library, which says it is not a recording.
+        let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+        guard exists, !isDirectory.boolValue else {
             directory = argument
             temporary = nil
             return

@@ -229,7 +229,7 @@ import Testing
         let repair = try tlm("verify", damaged, "--repair")
         #expect(repair.status == 1 && repair.errors.contains("--repair needs a recording directory"))
         let missing = try tlm("info", "/nonexistent/x.mcap")
-        #expect(missing.status == 1 && missing.errors.contains("does not exist"))
+        #expect(missing.status == 1 && missing.errors.contains("/nonexistent/x.mcap is not a recording"))
     }
 
     @Test func recordTopicsAndExcludeSelectTypedStreams() throws {
