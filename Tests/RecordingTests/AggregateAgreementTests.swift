@@ -131,6 +131,9 @@ import Testing
             #expect(countsOnly.map(\.count) == all.map(\.count), "\(topic)")
             #expect(countsOnly.allSatisfy { $0.first == nil && $0.last == nil })
             #expect(countCost.chunksDecoded <= cost.chunksDecoded)
+            if width >= 1_000_000_000 {
+                #expect(countCost.chunksFromStatistics > countCost.chunksDecoded, "\(topic): \(countCost)")
+            }
         }
     }
 
