@@ -55,10 +55,10 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
             return nanoseconds
         case .zoneless(let days, let nanoseconds):
             let utc = days * 86_400 + nanoseconds / 1_000_000_000
-            let offset = times.zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc)))
-            return Self.clamped(
-                (utc - Int64(offset)).multipliedReportingOverflow(by: 1_000_000_000).partialValue
-                    + nanoseconds % 1_000_000_000)
+            let offset = Int64(times.zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
+            guard utc - offset > 0 else { return 0 }
+            let (whole, overflow) = UInt64(utc - offset).multipliedReportingOverflow(by: 1_000_000_000)
+            return overflow ? UInt64.max : whole + UInt64(nanoseconds % 1_000_000_000)
         case .timeOfDay(let nanoseconds):
             return Self.clamped(times.startOfDay(containing: start) + nanoseconds)
         }
@@ -70,6 +70,7 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
     static func parseDateTime(_ text: String) -> Value? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
+            [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ characters[$0].isASCIIDigitCharacter }),
             characters[10] == "T" || characters[10] == "t" || characters[10] == " ",
             let year = Int64(String(characters[0..<4])), let month = Int64(String(characters[5..<7])),
             let day = Int64(String(characters[8..<10])), (1...12).contains(month),
@@ -80,23 +81,24 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
         guard days >= 0 else { return nil }
         let rest = time.rest
         if rest.isEmpty { return .zoneless(days: days, nanoseconds: time.nanoseconds) }
-        let offsetSeconds: Int64
-        if rest == "Z" || rest == "z" {
-            offsetSeconds = 0
-        } else {
-            guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
-            let digits = rest.dropFirst().filter { $0 != ":" }
-            guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isASCIIDigitCharacter),
-                rest.dropFirst().count == digits.count || (rest.count == 6 && Array(rest)[3] == ":"),
-                let hours = Int64(digits.prefix(2)),
-                let minutes = Int64(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
-                hours <= 23, minutes <= 59
-            else { return nil }
-            offsetSeconds = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-        }
+        guard let offsetSeconds = zoneOffset(rest) else { return nil }
         let seconds = days * 86_400 + time.nanoseconds / 1_000_000_000 - offsetSeconds
         guard seconds >= 0, seconds < Int64(UInt64.max / 1_000_000_000) else { return nil }
         return .absolute(UInt64(seconds) * 1_000_000_000 + UInt64(time.nanoseconds % 1_000_000_000))
+    }
+
+    /// A zone designator in seconds east of UTC: `Z`, `±HH`, `±HHMM` or `±HH:MM`.
+    static func zoneOffset(_ text: Substring) -> Int64? {
+        if text == "Z" || text == "z" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        var digits = Array(text.dropFirst())
+        if digits.count == 5, digits[2] == ":" { digits.remove(at: 2) }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isASCIIDigitCharacter),
+            let hours = Int64(String(digits[0..<2])), hours <= 23
+        else { return nil }
+        let minutes = digits.count == 4 ? Int64(String(digits[2..<4])) ?? 60 : 0
+        guard minutes <= 59 else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     /// `HH:MM` or `HH:MM:SS[.f…]` at the start of `text`: nanoseconds into

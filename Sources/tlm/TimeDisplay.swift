@@ -19,7 +19,7 @@ struct TimeDisplay: Sendable {
     func timestamp(_ nanoseconds: UInt64) -> String {
         let offset = self.offset(at: nanoseconds)
         let local = Int64(clamping: nanoseconds / 1_000_000_000) + Int64(offset)
-        let (year, month, day) = CivilDate.civil(fromDays: Int64((Double(local) / 86_400).rounded(.down)))
+        let (year, month, day) = CivilDate.civil(fromDays: (local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
         let second = ((local % 86_400) + 86_400) % 86_400
         let millis = (nanoseconds / 1_000_000) % 1000
         let zoneText: String

@@ -185,8 +185,13 @@ import Testing
             let wanted = expected.output.split(separator: "\n").map { $0.split(separator: ",").dropFirst() }
             #expect(rows == wanted, "\(from)")
         }
-        let bad = try tlm("query", Self.recording, "--topic", "*", "--from", "25:00")
-        #expect(bad.status == 1 && bad.errors.contains("--from"))
+        for bad in [
+            "25:00", "10:61", "2026-13-01T00:00Z", "2026-02-30T10:00:00Z", "2026-11-22T10:00:00+24:00",
+            "+2026-11-22T10:00:00Z", "2026-11-22T10:00:00.Z", "yesterday",
+        ] {
+            let result = try tlm("query", Self.recording, "--topic", "*", "--from", bad)
+            #expect(result.status == 1 && result.errors.contains("--from"), "\(bad): \(result.errors)")
+        }
     }
 
     @Test func replayTakesAbsoluteTimes() throws {
