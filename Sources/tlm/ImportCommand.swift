@@ -78,7 +78,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         bar.finish()
         guard let inventory = session.captureInventory else { throw CLIError("the import found no inventory") }
-        print(Self.report(inventory, summary: summary, output: output, derived: loaded != nil))
+        let report = Self.report(inventory, summary: summary, output: output, derived: loaded != nil)
+        // -q: the summary line only, not the inventory of devices and handles.
+        print(display.quiet ? String(report.prefix { $0 != "\n" }) : report)
         if summary.lossRecordCount > 0 { throw ExitCode(3) }
     }
 
