@@ -81,6 +81,22 @@ import Testing
             "query", Self.recording, "--topic", "**/acc_x", "--every", "1s", "--format", "jsonl")
         #expect(aggregates.status == 0, "\(aggregates.errors)")
         for line in aggregates.output.split(separator: "\n") { try Self.expectSnakeCase(String(line), "query") }
+        let messages = try tlm("query", Self.recording, "--topic", "/**", "--to", "+1s", "--format", "jsonl")
+        #expect(messages.status == 0, "\(messages.errors)")
+        for line in messages.output.split(separator: "\n") { try Self.expectSnakeCase(String(line), "query rows") }
+
+        // Every family's decoded values (keys once camelCase: gripEvent, batteryStatus).
+        for (family, characteristic, packet) in [
+            ("fjorden", "f10d0002-0000-4000-8000-00805f9b34fb", "03 04"),
+            ("jacquard", "d2f2b8d1-d165-445c-b0e1-2d6b642ec57b", "C0 0D 08 00 10 17 18 00 CA 07 04 08 32 10 02"),
+            ("obvious", "0b710002-0000-4000-8000-00805f9b34fb", "02 13 4A 0F 00 00 00 00 00"),
+            ("comodule", "c0de0002-0000-4000-8000-00805f9b34fb", "01 01 00 02 E8 03"),
+            ("diot", "D001", "09 00 00 80 3F"),
+        ] {
+            let decoded = try tlm("decode", "--family", family, "--characteristic", characteristic, packet)
+            #expect(decoded.status == 0, "\(family): \(decoded.errors)")
+            for line in decoded.output.split(separator: "\n") { try Self.expectSnakeCase(String(line), family) }
+        }
     }
 
     @Test(arguments: [
