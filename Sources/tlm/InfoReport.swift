@@ -107,6 +107,10 @@ struct InfoReport {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
+    /// An instant in ISO 8601 UTC (``TimeDisplay/utc``); verbs that print
+    /// times use their ``OutputOptions/times`` instead.
+    static func timestamp(_ nanoseconds: UInt64) -> String { TimeDisplay.utc.timestamp(nanoseconds) }
+
     static func seconds(_ nanoseconds: UInt64) -> String {
         String(format: "%.3f s", Double(nanoseconds) / 1e9)
     }

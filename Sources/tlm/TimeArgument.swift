@@ -46,7 +46,7 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
 
     /// The instant, in nanoseconds since the Unix epoch, given the recording's
     /// first message time and the zone times are read in (0 at the earliest).
-    func resolve(start: UInt64, times: TimeDisplay) -> UInt64 {
+    func resolve(start: UInt64, times: TimeDisplay = .utc) -> UInt64 {
         switch value {
         case .relative(let duration):
             let (seconds, attoseconds) = duration.components

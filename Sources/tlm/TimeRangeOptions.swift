@@ -17,7 +17,7 @@ struct TimeRangeOptions: ParsableArguments {
     /// The range in nanoseconds since the epoch, given a recording's info
     /// and the zone times of day are read in; without bounds, the
     /// recording's whole span.
-    func resolve(_ info: RecordingInfo, times: TimeDisplay) -> (from: UInt64, to: UInt64) {
+    func resolve(_ info: RecordingInfo, times: TimeDisplay = .utc) -> (from: UInt64, to: UInt64) {
         let start = info.streams.compactMap(\.firstTime).min() ?? 0
         let end = (info.streams.compactMap(\.lastTime).max() ?? start) &+ 1
         return (from?.resolve(start: start, times: times) ?? start, to?.resolve(start: start, times: times) ?? end)
