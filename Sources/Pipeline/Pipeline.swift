@@ -25,6 +25,10 @@ public struct Pipeline: Sendable {
     /// typed stream. Raw streams are always written, so `replay` can
     /// reproduce everything.
     public var record: [TopicPattern]?
+    /// Typed streams not written even when ``record`` takes them (`tlm
+    /// record --exclude`): a topic is left out when one of these patterns
+    /// matches it. Raw streams are always written.
+    public var exclude: [TopicPattern] = []
     /// The derived streams, in the file's order.
     public var derived: [DerivedStream]
     /// Segment, chunk and compression settings.
@@ -145,8 +149,10 @@ public struct Pipeline: Sendable {
     /// ```
     ///
     /// - Parameter topic: A device stream's topic.
-    /// - Returns: `true` when ``record`` is absent or one of its patterns matches.
+    /// - Returns: `true` when no ``exclude`` pattern matches, and ``record``
+    ///   is absent or one of its patterns matches.
     public func records(topic: String) -> Bool {
+        guard !exclude.contains(where: { $0.matches(topic) }) else { return false }
         guard let record else { return true }
         return record.contains { $0.matches(topic) }
     }

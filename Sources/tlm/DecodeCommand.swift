@@ -55,6 +55,8 @@ struct DecodeCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var display: OutputOptions
+
     func run() throws {
         let uuid = CharacteristicUUID(characteristic)!
         var lines = notifications
@@ -99,6 +101,7 @@ struct DecodeCommand: ParsableCommand {
         var decoder = decoder
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         var failures = 0
         for (index, bytes) in packets.enumerated() {
             let notification = RawNotification(characteristic: uuid, bytes: bytes, receiveTime: 0)

@@ -60,6 +60,8 @@ struct ExportCommand: ParsableCommand {
             valueName: "keys"))
     var partition: String?
 
+    @OptionGroup var display: OutputOptions
+
     func run() throws {
         if format == .parquet {
             try runParquet()
@@ -75,7 +77,7 @@ struct ExportCommand: ParsableCommand {
             let reader = try RecordingReader(directory: recording)
             let info = try RecordingInfo.load(from: recording)
             let matching = try topic.topics(of: reader)
-            let (lower, upper) = range.resolve(info)
+            let (lower, upper) = range.resolve(info, times: display.times)
             let sink = toStandardOutput ? FileByteSink.standardOutput() : try FileByteSink(creating: output)
             created = !toStandardOutput
             let exporter: any RecordingExporter =
@@ -86,7 +88,7 @@ struct ExportCommand: ParsableCommand {
                 case .parquet: throw CLIError("parquet writes a directory of files (see runParquet)")
                 }
             let total = UInt64(try reader.messageCountEstimate(topics: matching, from: lower, to: upper))
-            let bar = ProgressBar("export")
+            let bar = ProgressBar("export", shown: !display.quiet)
             defer { bar.finish() }
             let count = try reader.export(topics: matching, from: lower, to: upper, into: exporter) { written in
                 bar.update(UInt64(written), of: max(total, UInt64(written)))
@@ -118,11 +120,11 @@ struct ExportCommand: ParsableCommand {
             let reader = try RecordingReader(directory: recording)
             let info = try RecordingInfo.load(from: recording)
             let matching = try topic.topics(of: reader)
-            let (lower, upper) = range.resolve(info)
+            let (lower, upper) = range.resolve(info, times: display.times)
             let parquet = try ParquetExporter(directory: output, partitionKeys: keys)
             exporter = parquet
             let total = UInt64(try reader.messageCountEstimate(topics: matching, from: lower, to: upper))
-            let bar = ProgressBar("export")
+            let bar = ProgressBar("export", shown: !display.quiet)
             defer { bar.finish() }
             let count = try reader.export(topics: matching, from: lower, to: upper, into: parquet) { written in
                 if written & 4095 == 0 { bar.update(UInt64(written), of: max(total, UInt64(written))) }

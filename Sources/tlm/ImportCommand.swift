@@ -53,6 +53,8 @@ struct ImportCommand: AsyncParsableCommand {
         if captures.isEmpty { throw ValidationError("name at least one capture file") }
     }
 
+    @OptionGroup var display: OutputOptions
+
     func run() async throws {
         var loaded: Pipeline?
         if let pipeline {
@@ -63,7 +65,7 @@ struct ImportCommand: AsyncParsableCommand {
             do { map = try HandleMap(contentsOfFile: handleMap) } catch { throw CLIError(error.message) }
         }
         let capture = CaptureImport(files: captures, families: loaded?.families ?? .builtIn, handleMap: map)
-        let bar = ProgressBar("import", format: { InfoReport.bytes($0) })
+        let bar = ProgressBar("import", shown: !display.quiet, format: { InfoReport.bytes($0) })
         let session = RecordingSession(
             importing: capture, pipeline: loaded, directory: output,
             options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
@@ -76,7 +78,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         bar.finish()
         guard let inventory = session.captureInventory else { throw CLIError("the import found no inventory") }
-        print(Self.report(inventory, summary: summary, output: output, derived: loaded != nil))
+        let report = Self.report(inventory, summary: summary, output: output, derived: loaded != nil)
+        // -q: the summary line only, not the inventory of devices and handles.
+        print(display.quiet ? String(report.prefix { $0 != "\n" }) : report)
         if summary.lossRecordCount > 0 { throw ExitCode(3) }
     }
 

@@ -8,11 +8,16 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show a recording's session, devices, streams, segments, compression and loss.",
         discussion: """
-            Reads only index.sqlite: no segment data is scanned, so it is fast on any size of recording.
+            Reads only index.sqlite: no segment data is scanned, so it is fast on any size of recording. \
+            A lone .mcap file is read too (its index built from it in a temporary directory, so every \
+            chunk is read). Times print in UTC unless --local-time or TZ is set; JSON keys are snake_case \
+            and its times nanoseconds since the epoch.
 
             Examples:
               tlm info ride
               tlm info ride --format json
+              tlm info ride/segments/000001.mcap
+              TZ=Asia/Kolkata tlm info ride
             """
     )
 
@@ -20,22 +25,22 @@ struct InfoCommand: ParsableCommand {
         case table, json
     }
 
-    @Argument(help: "The recording directory.", completion: .directory)
+    @Argument(help: "The recording directory, or a lone .mcap file.", completion: .file(extensions: ["mcap"]))
     var recording: String
 
     @Option(help: "Output format: table or json.")
     var format: Format = .table
 
+    @OptionGroup var display: OutputOptions
+
     func run() throws {
-        let info: RecordingInfo
-        do {
-            info = try RecordingInfo.load(from: recording)
-        } catch {
-            throw CLIError(error.message)
+        let info = try display.timed("read the index") {
+            let location = try RecordingLocation(recording, indexed: true)
+            return try location.info()
         }
         switch format {
         case .table:
-            print(InfoReport(info).text, terminator: "")
+            print(InfoReport(info, times: display.times).text, terminator: "")
         case .json:
             try JSONOutput.print(info)
         }

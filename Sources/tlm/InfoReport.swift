@@ -4,8 +4,13 @@ import Recording
 /// Renders ``RecordingInfo`` as the aligned text `tlm info` prints.
 struct InfoReport {
     let info: RecordingInfo
+    /// How times print (UTC unless `--local-time` or `TZ`).
+    let times: TimeDisplay
 
-    init(_ info: RecordingInfo) { self.info = info }
+    init(_ info: RecordingInfo, times: TimeDisplay = .utc) {
+        self.info = info
+        self.times = times
+    }
 
     var text: String {
         var out = ""
@@ -14,7 +19,7 @@ struct InfoReport {
         if let seed = session.seed { source += ", seed \(seed)" }
         out += line("Recording", info.directory)
         out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
-        out += line("Started", Self.timestamp(session.startedAt))
+        out += line("Started", times.timestamp(session.startedAt))
         out += line("Ended", ended)
         out += line("Devices", "\(info.devices.count)")
         for device in info.devices {
@@ -32,7 +37,7 @@ struct InfoReport {
             var rate = "-"
             var range = "-"
             if let first = stream.firstTime, let last = stream.lastTime {
-                range = Self.clock(first) + " .. " + Self.clock(last)
+                range = times.clock(first) + " .. " + times.clock(last)
                 // A rate only means something over at least a second of messages.
                 if last - first >= 1_000_000_000, stream.messageCount > 1 {
                     rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
@@ -62,7 +67,8 @@ struct InfoReport {
             out += line("Loss", "\(Self.grouped(info.lossCount)) elements\(gaps) in \(info.losses.count) records")
             for loss in info.losses.prefix(20) {
                 let gap = loss.durationNanoseconds.map { "  gap " + Self.seconds($0) } ?? ""
-                out += "  \(Self.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
+                out +=
+                    "  \(times.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
             }
             if info.losses.count > 20 {
                 out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n"
@@ -83,9 +89,10 @@ struct InfoReport {
         guard ended >= session.startedAt else {
             // A recovered session's end is its last message's log time: none
             // without messages; with some (a replay's), it may precede the start.
-            return empty ? "no messages" : "\(Self.timestamp(ended))  (before the start)"
+            return empty ? "no messages" : "\(times.timestamp(ended))  (before the start)"
         }
-        return "\(Self.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))" + (empty ? ", no messages" : "")
+        return "\(times.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))"
+            + (empty ? ", no messages" : "")
     }
 
     private func line(_ label: String, _ value: String) -> String {
@@ -100,17 +107,9 @@ struct InfoReport {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
-    static func timestamp(_ nanoseconds: UInt64) -> String {
-        let date = Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
-        return Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
-    }
-
-    static func clock(_ nanoseconds: UInt64) -> String {
-        let seconds = nanoseconds / 1_000_000_000
-        let millis = (nanoseconds / 1_000_000) % 1000
-        let day = seconds % 86_400
-        return String(format: "%02d:%02d:%02d.%03d", day / 3600, (day / 60) % 60, day % 60, millis)
-    }
+    /// An instant in ISO 8601 UTC (``TimeDisplay/utc``); verbs that print
+    /// times use their ``OutputOptions/times`` instead.
+    static func timestamp(_ nanoseconds: UInt64) -> String { TimeDisplay.utc.timestamp(nanoseconds) }
 
     static func seconds(_ nanoseconds: UInt64) -> String {
         String(format: "%.3f s", Double(nanoseconds) / 1e9)

@@ -19,15 +19,20 @@ final class ProgressBar: Sendable {
 
     private let label: String
     private let format: @Sendable (UInt64) -> String
-    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let isTerminal: Bool
     private let clock = ContinuousClock()
     private let state = Locked(State())
 
     /// - Parameters:
     ///   - label: What is in progress (`export`, `verify`, ...).
+    ///   - shown: Whether to draw at all (not with `--quiet`).
     ///   - format: How an amount prints (bytes, messages).
-    init(_ label: String, format: @escaping @Sendable (UInt64) -> String = { InfoReport.grouped(Int(clamping: $0)) }) {
+    init(
+        _ label: String, shown: Bool = true,
+        format: @escaping @Sendable (UInt64) -> String = { InfoReport.grouped(Int(clamping: $0)) }
+    ) {
         self.label = label
+        self.isTerminal = shown && isatty(STDERR_FILENO) == 1
         self.format = format
     }
 
@@ -54,14 +59,21 @@ final class ProgressBar: Sendable {
 
     /// Runs `body` with a bar counting bytes, cleared after it; a library
     /// error becomes one line (``CLIError``).
+    ///
+    /// - Parameters:
+    ///   - shown: Whether to draw the bar (not with `--quiet`).
+    ///   - also: Called with each progress report as well (per-segment timing).
     static func bytes<Result>(
-        _ label: String,
+        _ label: String, shown: Bool = true, also: ((UInt64, UInt64) -> Void)? = nil,
         _ body: (_ progress: @escaping (UInt64, UInt64) -> Void) throws -> Result
     ) throws -> Result {
-        let bar = ProgressBar(label, format: { InfoReport.bytes($0) })
+        let bar = ProgressBar(label, shown: shown, format: { InfoReport.bytes($0) })
         defer { bar.finish() }
         do {
-            return try body { bar.update($0, of: $1) }
+            return try body {
+                bar.update($0, of: $1)
+                also?($0, $1)
+            }
         } catch {
             throw CLIError(SessionRunner.message(of: error))
         }

@@ -28,8 +28,18 @@ struct RecordCommand: AsyncParsableCommand {
             reconnection with back-off, and the gap is recorded as a loss with its duration. Without BlueZ or \
             an adapter the command says so and exits with status 1.
 
+            --topics GLOB (repeatable) writes only the typed streams a glob selects, and --exclude GLOB \
+            (repeatable) leaves out those it selects, with --simulate, --device or on top of a pipeline \
+            file's `record` list (--topics replaces it); raw streams are always written, so `tlm replay` can \
+            reproduce everything. Globs as `tlm query --topic` reads them.
+
+            -q prints only the summary (no banner, no live status); -v adds the recorder settings on stderr; \
+            --format json prints the summary as one JSON document (snake_case keys) and no live status.
+
             Examples:
               tlm record --simulate --duration 10s --output ride
+              tlm record --simulate --topics '/diot/**' --exclude '**/gyro_?' --duration 10s
+              tlm record --simulate --duration 10s --format json -q
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
               tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
               tlm record --pipeline Pipelines/diot-imu.yaml --duration 30s --output imu
@@ -115,6 +125,34 @@ struct RecordCommand: AsyncParsableCommand {
     )
     var durability: Durability?
 
+    @Option(
+        name: .customLong("topics"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Write only the typed streams these globs select (\(TopicOption.rule)); raw streams are always written.",
+            valueName: "glob"))
+    var topics: [TopicOption] = []
+
+    @Option(
+        name: .customLong("exclude"), parsing: .upToNextOption,
+        help: ArgumentHelp("Do not write the typed streams these globs select.", valueName: "glob"))
+    var excluded: [TopicOption] = []
+
+    @Option(help: "Summary format: table (sentences) or json.")
+    var format: InfoCommand.Format = .table
+
+    @OptionGroup var display: OutputOptions
+
+    /// The live status and the banner: not with --quiet or --format json.
+    private var chatty: Bool { !display.quiet && format == .table }
+
+    /// `pipeline` with the streams --topics and --exclude select.
+    func selecting(_ pipeline: Pipeline) -> Pipeline {
+        var pipeline = pipeline
+        if !topics.isEmpty { pipeline.record = topics.flatMap(\.matchingPatterns) }
+        pipeline.exclude += excluded.flatMap(\.matchingPatterns)
+        return pipeline
+    }
+
     func validate() throws {
         let sources = [simulate, pipeline != nil, !devices.isEmpty].filter { $0 }.count
         if sources > 1 { throw ValidationError("--simulate, --pipeline and --device exclude each other") }
@@ -195,18 +233,19 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let directory = output ?? "tlm-" + Self.timestampForName()
+        display.detail("settings: " + Self.describe(configuration(base: RecorderConfiguration())))
         let session = RecordingSession(
-            pipeline: simulated, directory: directory,
+            pipeline: selecting(simulated), directory: directory,
             options: .init(
                 configuration: configuration(base: RecorderConfiguration()), duration: duration?.duration,
                 metadata: [
                     "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
                     "scenario": scenario.rawValue,
                 ]))
-        print(
+        banner(
             "Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
                 + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await SessionRunner.run(session), directory: directory)
+        try report(try await SessionRunner.run(session, showsStatus: chatty), directory: directory)
     }
 
     /// Records live devices: a pipeline of `live:` devices, families from
@@ -257,20 +296,44 @@ struct RecordCommand: AsyncParsableCommand {
         let configuration = configuration(base: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
+        display.detail("settings: " + Self.describe(configuration))
         let session = RecordingSession(
-            pipeline: pipeline, directory: directory,
+            pipeline: selecting(pipeline), directory: directory,
             options: .init(
                 configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
                 acquireNotify: acquireNotify))
-        print(
+        banner(
             "Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
                 + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
                 + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await SessionRunner.run(session), directory: directory)
+        try report(try await SessionRunner.run(session, showsStatus: chatty), directory: directory)
+    }
+
+    /// The line a recording starts with, on standard output (standard
+    /// error with --format json); none with --quiet.
+    private func banner(_ text: String) {
+        guard !display.quiet else { return }
+        if format == .json {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        } else {
+            print(text)
+        }
+    }
+
+    /// Recorder settings as `-v` prints them.
+    static func describe(_ configuration: RecorderConfiguration) -> String {
+        "chunks of \(configuration.chunkSize) bytes or \(configuration.chunkAge), zstd level \(configuration.zstdLevel), "
+            + "segments of \(configuration.segmentSize) bytes"
+            + (configuration.segmentDuration.map { " or \($0)" } ?? "") + ", durability \(configuration.durability)"
     }
 
     /// Prints the summary; exit status 3 when loss was recorded.
     private func report(_ summary: RecordingSummary, directory: String) throws {
+        if format == .json {
+            try JSONOutput.print(SummaryReport(summary, directory: directory))
+            if summary.lossRecordCount > 0 { throw ExitCode(3) }
+            return
+        }
         print(
             "Recorded \(summary.messageCount) messages on \(summary.streamCount) streams "
                 + "in \(summary.segmentCount) segment(s), \(summary.byteSize) bytes"

@@ -28,9 +28,14 @@ struct RecoverCommand: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: InfoCommand.Format = .table
 
+    @OptionGroup var display: OutputOptions
+
     func run() throws {
-        let report = try ProgressBar.bytes("recover") { progress in
-            try RecordingRecovery.recover(directory: recording, progress: progress)
+        let timing = SegmentTiming(directory: recording, output: display)
+        let report = try display.timed("recover") {
+            try ProgressBar.bytes("recover", shown: !display.quiet, also: timing.report) { progress in
+                try RecordingRecovery.recover(directory: recording, progress: progress)
+            }
         }
         switch format {
         case .json:

@@ -22,9 +22,14 @@ struct ReplayCommand: AsyncParsableCommand {
             (its devices are the recording's): replaying a recording made with the same pipeline reproduces \
             its derived streams exactly, values and log times.
 
+            --from and --to take the times `tlm query` takes: +30s (or 30s) from the first message, ISO 8601 \
+            (2026-11-22T10:15:03Z), HH:MM:SS of the recording's first day (UTC unless --local-time or \
+            TZ), or nanoseconds since the epoch. --format json prints the summary as JSON (snake_case keys).
+
             Examples:
               tlm replay ride --output ride-again
               tlm replay ride --rate 1 --from +30s --to +60s --output excerpt
+              tlm replay ride --from 2026-11-22T10:15:30Z --to 10:16:00 --output excerpt --format json
               tlm replay imu --pipeline Pipelines/diot-imu.yaml --output imu-again
             """
     )
@@ -46,11 +51,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Replay as fast as possible (the default).")
     var asFastAsPossible = false
 
-    @Option(help: "Start offset from the first message, e.g. 30s.", transform: DurationArgument.init(parsing:))
-    var from: DurationArgument?
+    @Option(help: "Start: an offset from the first message (+30s), ISO 8601, HH:MM:SS or ns since the epoch.")
+    var from: TimeArgument?
 
-    @Option(help: "End offset from the first message, e.g. 60s.", transform: DurationArgument.init(parsing:))
-    var to: DurationArgument?
+    @Option(help: "End (exclusive), in the same forms.")
+    var to: TimeArgument?
+
+    @Option(help: "Summary format: table (a sentence) or json.")
+    var format: InfoCommand.Format = .table
+
+    @OptionGroup var display: OutputOptions
 
     func validate() throws {
         if let rate, !ReplayRate.range.contains(rate) {
@@ -69,9 +79,12 @@ struct ReplayCommand: AsyncParsableCommand {
         if let pipeline {
             do { loaded = try Pipeline(contentsOfFile: pipeline) } catch { throw CLIError(error.description) }
         }
-        let bar = ProgressBar("replay")
+        let (start, end) = try offsets()
+        let bar = ProgressBar("replay", shown: !display.quiet)
+        let clock = ContinuousClock()
+        let began = clock.now
         let session = RecordingSession(
-            replaying: ReplaySource(recording: recording, from: from?.duration ?? .zero, to: to?.duration, rate: rate),
+            replaying: ReplaySource(recording: recording, from: start, to: end, rate: rate),
             pipeline: loaded, directory: output,
             options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
         let summary: RecordingSummary
@@ -82,10 +95,32 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error
         }
         bar.finish()
+        display.detail("replayed in \(OutputOptions.seconds(clock.now - began))")
+        if format == .json {
+            try JSONOutput.print(
+                SummaryReport(summary, directory: output, replay: true, derived: loaded != nil))
+            return
+        }
         print(
             "Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into \(output): "
                 + "\(summary.messageCount) messages"
                 + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
                 + (summary.stoppedEarly ? " (stopped by signal)." : "."))
+    }
+
+    /// `--from` and `--to` as offsets from the recording's first message.
+    private func offsets() throws -> (from: Duration, to: Duration?) {
+        guard from != nil || to != nil else { return (.zero, nil) }
+        let info: RecordingInfo
+        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
+        let first = info.streams.compactMap(\.firstTime).min() ?? 0
+        func offset(_ time: TimeArgument) -> Duration {
+            let instant = time.resolve(start: first, times: display.times)
+            return .nanoseconds(Int64(clamping: instant - min(instant, first)))
+        }
+        let start = from.map(offset) ?? .zero
+        let end = to.map(offset)
+        if let end, end <= start { throw CLIError("the range is empty: --to must be after --from") }
+        return (start, end)
     }
 }

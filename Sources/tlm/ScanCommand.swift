@@ -44,6 +44,8 @@ struct ScanCommand: AsyncParsableCommand {
         if all, !families.isEmpty { throw ValidationError("--all and --family exclude each other") }
     }
 
+    @OptionGroup var display: OutputOptions
+
     func run() async throws {
         let central: BluetoothCentral
         do {

@@ -9,6 +9,13 @@ struct TLM: AsyncParsableCommand {
         commandName: "tlm",
         abstract: "Record BLE device telemetry into zstd-compressed MCAP segments with a SQLite index.",
         discussion: """
+            Every verb takes -q/--quiet (results only: no progress, status or notes), -v/--verbose (timings \
+            and costs on stderr) and --local-time. Times print in UTC (ISO 8601, Z) unless --local-time or \
+            the TZ environment variable is set, then in the local zone with its offset; --from/--to take \
+            +10s offsets, ISO 8601 times, HH:MM:SS of the recording's first day, or epoch nanoseconds. \
+            JSON reports (--format json) have snake_case keys and times in epoch nanoseconds. info, verify \
+            and query also read a lone .mcap file.
+
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm info ride

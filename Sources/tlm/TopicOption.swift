@@ -12,6 +12,12 @@ struct TopicOption: ExpressibleByArgument {
         pattern = TopicPattern(argument)
     }
 
+    /// Patterns whose ``TopicPattern/matches(_:)`` selects what this option
+    /// selects: the pattern itself, and the pattern with `/**` after it (the
+    /// topics below a level it matches), for lists that match whole topics
+    /// (a pipeline's `record`).
+    var matchingPatterns: [TopicPattern] { [pattern, TopicPattern(pattern.text + "/**")] }
+
     /// Every topic.
     static let all = TopicOption(pattern: TopicPattern("**"))
 
@@ -26,10 +32,22 @@ struct TopicOption: ExpressibleByArgument {
 
     /// The topics of `reader` the pattern selects, sorted.
     ///
-    /// - Throws: ``CLIError`` when it selects none.
-    func topics(of reader: RecordingReader) throws -> [String] {
+    /// - Parameter name: The recording as the user named it (default: the reader's directory).
+    /// - Throws: ``CLIError`` when it selects none, listing the recording's topics (the first 20).
+    func topics(of reader: RecordingReader, named name: String? = nil) throws -> [String] {
         let matching = pattern.selected(from: reader.topics)
-        guard !matching.isEmpty else { throw CLIError("no topic of \(reader.directory) matches '\(pattern)'") }
+        guard !matching.isEmpty else {
+            let all = reader.topics
+            let listed =
+                all.isEmpty
+                ? "it has no topics"
+                : "its topics are:\n  " + all.prefix(Self.listed).joined(separator: "\n  ")
+                    + (all.count > Self.listed ? "\n  … and \(all.count - Self.listed) more" : "")
+            throw CLIError("no topic of \(name ?? reader.directory) matches '\(pattern)'; \(listed)")
+        }
         return matching
     }
+
+    /// How many topics the error for a pattern that matches none lists.
+    static let listed = 20
 }

@@ -14,8 +14,11 @@ struct VersionCommand: ParsableCommand {
               tlm --generate-completion-script bash > /etc/bash_completion.d/tlm
             """)
 
+    @OptionGroup var display: OutputOptions
+
     func run() {
         print("tlm \(TelemetryRecorderVersion.current)")
+        guard !display.quiet else { return }
         print("MCAP segments: zstd chunks, ros2msg schemas, CDR messages")
         print("index.sqlite schema: \(RecordingIndexSchema.current)")
     }

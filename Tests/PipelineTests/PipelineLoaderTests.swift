@@ -70,6 +70,12 @@ import Testing
         #expect(configuration.zstdLevel == 7)
         #expect(pipeline.records(topic: "/diot/X/acc_y"))
         #expect(!pipeline.records(topic: "/diot/X/gyro_y"))
+        // `tlm record --exclude`: excluded even where `record` takes it.
+        var excluding = pipeline
+        excluding.exclude = [TopicPattern("**/acc_y")]
+        #expect(!excluding.records(topic: "/diot/X/acc_y") && excluding.records(topic: "/diot/X/acc_x"))
+        excluding.record = nil
+        #expect(!excluding.records(topic: "/diot/X/acc_y") && excluding.records(topic: "/diot/X/gyro_y"))
     }
 
     @Test func unreadableFile() {

@@ -33,7 +33,7 @@ import Testing
             let sizeBefore = try FileManager.default.attributesOfItem(atPath: segmentPath)[.size] as! Int
             let recover = try tlm("recover", output, "--format", "json")
             #expect(recover.status == 0, "round \(round): \(recover.errors)")
-            let report = try JSONDecoder().decode(RecoveryReport.self, from: Data(recover.output.utf8))
+            let report = try JSONOutputDecoding.decoder().decode(RecoveryReport.self, from: Data(recover.output.utf8))
             #expect(report.segments.first?.wasOpen == true, "round \(round)")
 
             let recovered = try RecordingInfo.load(from: output)

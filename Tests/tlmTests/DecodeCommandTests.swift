@@ -63,7 +63,7 @@ import Testing
         #expect(single.status == 0, "\(single.errors)")
         #expect(
             single.output.split(separator: "\n") == [
-                #"{"batteryStatus":{"battery_level":50,"charging_status":"notCharging"}}"#,
+                #"{"battery_status":{"battery_level":50,"charging_status":"notCharging"}}"#,
                 #"{"gesture":{"component_id":0,"event":"doubleTap","timestamp_ticks":0}}"#,
             ])
         // The gesture message split over two fragments: FIRST (80, length 0B) then LAST (41).
@@ -87,7 +87,7 @@ import Testing
             "decode", "--family", "fjorden", "--characteristic", "f10d0002-0000-4000-8000-00805f9b34fb",
             "03 04", "00")
         #expect(fjorden.status == 0, "\(fjorden.errors)")
-        #expect(fjorden.output.contains(#"{"gripEvent":{"event":"dialButtonCW","repeatCount":4}}"#))
+        #expect(fjorden.output.contains(#"{"grip_event":{"event":"dialButtonCW","repeat_count":4}}"#))
 
         // 1002003 = 0x000F4A13 → "1.2.3"; 1000000000 is flagged invalid, not an error.
         let obvious = try tlm(

@@ -181,7 +181,7 @@ import Testing
 
         let json = try tlm(["info", output, "--format", "json"], environment: fake.environment)
         #expect(json.status == 0)
-        let info = try JSONDecoder().decode(RecordingInfo.self, from: Data(json.output.utf8))
+        let info = try JSONOutputDecoding.decoder().decode(RecordingInfo.self, from: Data(json.output.utf8))
         let events = try fake.events()
         func fault(_ kind: String) throws -> (start: UInt64, end: UInt64, resumed: UInt64) {
             let start = try #require(events.first { $0.kind == "fault" && $0.fault == kind && $0.phase == "start" })

@@ -43,7 +43,9 @@ import Testing
         }
         #expect(rows.count >= 4)
         let typed = try RecordingReader(directory: Self.recording).typedMessages(topics: [topic])
-        let firstBucket = typed.filter { $0.message.logTime < start + 500_000_000 }.compactMap { $0["value"]?.number }
+        // Buckets are aligned to the epoch: the first ends at the first multiple of 500 ms after the start.
+        let edge = start - start % 500_000_000 + 500_000_000
+        let firstBucket = typed.filter { $0.message.logTime < edge }.compactMap { $0["value"]?.number }
         #expect(rows[0]["count"] == String(firstBucket.count))
         let mean = try #require(Double(rows[0]["mean"] ?? ""))
         #expect(abs(mean - firstBucket.reduce(0, +) / Double(firstBucket.count)) < 1e-9)

@@ -45,7 +45,7 @@ import Testing
 
         let json = try tlm("info", output, "--format", "json")
         #expect(json.status == 0)
-        let decoded = try JSONDecoder().decode(RecordingInfo.self, from: Data(json.output.utf8))
+        let decoded = try JSONOutputDecoding.decoder().decode(RecordingInfo.self, from: Data(json.output.utf8))
         #expect(decoded == (try RecordingInfo.load(from: output)))
     }
 

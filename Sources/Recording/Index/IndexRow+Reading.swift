@@ -30,7 +30,8 @@ extension ChunkStatisticsRow {
         }
         self.init(
             path: path, offset: offset, length: length, firstTime: firstTime, lastTime: lastTime,
-            valueCount: try row.count("value_count"), minimum: try row.optionalDouble("value_min"),
+            messageCount: try row.count("message_count"), valueCount: try row.count("value_count"),
+            minimum: try row.optionalDouble("value_min"),
             maximum: try row.optionalDouble("value_max"), sum: try row.optionalDouble("value_sum"),
             firstValue: try row.optionalDouble("value_first"), lastValue: try row.optionalDouble("value_last"))
     }

@@ -70,3 +70,12 @@ struct CommandError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Reading `tlm`'s JSON reports, whose keys are snake_case.
+enum JSONOutputDecoding {
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}
