@@ -42,13 +42,13 @@ let benchmarks: @Sendable () -> Void = {
                 "-c",
                 """
                 import duckdb, sys
-                duckdb.connect(config={'enable_progress_bar': False}).sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
+                duckdb.sql('SET enable_progress_bar = false'); duckdb.sql("COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet, COMPRESSION zstd)" % (sys.argv[1], sys.argv[2]))
                 """, fixture.csv, output,
             ])
         return output
     }
     let countScript =
-        "import duckdb, sys; print(duckdb.connect(config={'enable_progress_bar': False}).sql(sys.argv[1]).fetchall()[0][0])"
+        "import duckdb, sys; duckdb.sql('SET enable_progress_bar = false'); print(duckdb.sql(sys.argv[1]).fetchall()[0][0])"
 
     // Both outputs hold every sample before anything is timed.
     let ourOutput = ours()

@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
         FROM read_csv('\(fixture.csv)') GROUP BY bucket ORDER BY bucket
         """
     let duckdbScript =
-        "import duckdb, sys; rows = duckdb.connect(config={'enable_progress_bar': False}).sql(sys.argv[1]).fetchall(); print(len(rows))"
+        "import duckdb, sys; duckdb.sql('SET enable_progress_bar = false'); rows = duckdb.sql(sys.argv[1]).fetchall(); print(len(rows))"
 
     // Same answer from both before timing anything.
     let ours = processOutput(
