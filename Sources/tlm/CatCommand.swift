@@ -71,17 +71,17 @@ struct CatCommand: ParsableCommand {
 
     /// Prints a recording's messages as its chunks are indexed, until it closes.
     private func runFollow(_ selection: TopicSelection) throws {
+        // A recording just started may not have its directory or index yet: wait for them a little.
+        let deadline = Date().addingTimeInterval(10)
         var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: recording + "/index.sqlite"), Date() < deadline {
+            if FileManager.default.fileExists(atPath: recording, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw CLIError("--follow reads a recording directory being written, not a file")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         guard FileManager.default.fileExists(atPath: recording, isDirectory: &isDirectory) else {
             throw CLIError("\(recording) does not exist (expected a recording directory)")
-        }
-        guard isDirectory.boolValue else {
-            throw CLIError("--follow reads a recording directory being written, not a file")
-        }
-        // A recording just started may not have its index yet: wait for it a little.
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: recording + "/index.sqlite"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
         }
         let info = try RecordingInfo.load(from: recording)
         let start = info.streams.compactMap(\.firstTime).min() ?? 0

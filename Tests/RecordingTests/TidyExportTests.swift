@@ -24,15 +24,16 @@ import Testing
         #expect(CDRValue.array([.double(1), .double(0.5)]).tidyJSON == "[1.0,0.5]")
         #expect(CDRValue.string("a\"b\\c\n\u{1}é").tidyJSON == "\"a\\\"b\\\\c\\n\\u0001é\"")
         #expect(CDRValue.array([.string("x")]).tidyText == "[\"x\"]")
-        // Every finite double reads back to the same bits, through JSON too.
+        // Every finite double reads back to the same bits. (Foundation's
+        // JSONSerialization on Linux does not parse doubles exactly; polars and
+        // DuckDB, which do, are checked by tlmTests' TidyExportCommandTests.)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let value = Double(bitPattern: generator.next())
             guard value.isFinite else { continue }
             let text = CDRValue.double(value).tidyJSON
             #expect(Double(text)?.bitPattern == value.bitPattern, "\(text)")
-            let parsed = try? JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [NSNumber]
-            #expect(parsed?.first?.doubleValue.bitPattern == value.bitPattern, "\(text)")
+            #expect(text.contains(".") || text.contains("e"), "\(text)")
         }
     }
 

@@ -13,7 +13,7 @@ import Testing
         let output = temporaryPath("tidyfaults")
         let result = try! tlm(
             "record", "--simulate", "--scenario", "faults", "--duration", "2s", "--seed", "9", "--output", output)
-        precondition(result.status == 0, result.errors)
+        precondition(result.status == 3, result.errors)  // 3: the faults are recorded as loss
         return output
     }()
 
@@ -44,19 +44,11 @@ import Testing
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// Whether a reader's token equals the recording's value. A CSV holds
-    /// arrays as JSON text, which a reader sees as a string: it is parsed
-    /// here; an empty string reads back as null from CSV.
+    /// Whether a reader's token equals the recording's value (an empty
+    /// string reads back as null from CSV).
     static func same(_ got: Any?, _ want: CDRValue) -> Bool {
-        switch (got, want) {
-        case (let text as String, .bytes), (let text as String, .array):
-            guard text.hasPrefix("s"),
-                let json = try? JSONSerialization.jsonObject(with: Data(text.dropFirst().utf8)) as? [Any]
-            else { return false }
-            return sameJSON(json, want)
-        case (is NSNull, .string("")), (nil, .string("")): return true
-        default: return sameToken(got, token(want))
-        }
+        if case .string("") = want, got == nil || got is NSNull { return true }
+        return sameToken(got, token(want))
     }
 
     static func sameToken(_ a: Any?, _ b: Any?) -> Bool {
@@ -65,23 +57,6 @@ import Testing
         case (let x as String, let y as String): x == y
         case (let x as [Any], let y as [Any]): x.count == y.count && zip(x, y).allSatisfy { sameToken($0, $1) }
         default: false
-        }
-    }
-
-    /// A value JSONSerialization parsed against the recording's value.
-    static func sameJSON(_ json: Any, _ want: CDRValue) -> Bool {
-        switch want {
-        case .bytes(let bytes):
-            guard let items = json as? [NSNumber], items.count == bytes.count else { return false }
-            return zip(items, bytes).allSatisfy { $0.int64Value == Int64($1) }
-        case .array(let values):
-            guard let items = json as? [Any], items.count == values.count else { return false }
-            return zip(items, values).allSatisfy { sameJSON($0, $1) }
-        case .int(let number): return (json as? NSNumber)?.int64Value == number
-        case .uint(let number): return (json as? NSNumber)?.uint64Value == number
-        case .double(let number): return number.isFinite ? (json as? NSNumber)?.doubleValue == number : json is NSNull
-        case .bool(let flag): return (json as? NSNumber)?.boolValue == flag
-        case .string(let text): return json as? String == text
         }
     }
 
@@ -184,7 +159,7 @@ import Testing
             let result = try tlm(
                 "export", Self.recording, "--format", format, "--long", "--output", directory + "/long." + format)
             #expect(result.status == 0, "\(result.errors)")
-            let data = try runPython(script: "read_tidy.py", arguments: [directory])
+            let data = try runPython(script: "read_tidy.py", arguments: [directory, "--long"])
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let file = try #require((json["files"] as? [String: [String: Any]])?["long." + format])
             let polars = try #require(file["polars"] as? [String: Any])
@@ -218,7 +193,9 @@ import Testing
     static func longValue(_ cell: Any, _ want: CDRValue) -> Any? {
         guard let text = (cell as? String).map({ String($0.dropFirst()) }) else { return nil }
         switch want {
-        case .bytes, .array: return "s" + text
+        // Arrays are JSON text in the long form (their elements are checked through polars and
+        // DuckDB in the per-topic exports).
+        case .bytes, .array: return text == want.tidyJSON ? token(want) : "s" + text
         case .string: return "s" + text
         case .bool: return text == "true" ? "T" : text == "false" ? "F" : "?"
         case .int, .uint: return "i" + text
