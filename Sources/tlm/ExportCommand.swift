@@ -8,20 +8,34 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export matching topics in a time range as CSV, JSON lines, one merged MCAP file, or Parquet.",
         discussion: """
+            The input is a recording directory or one closed .mcap file (an export, a merge, a segment). \
             mcap writes one file (zstd chunks, every index and summary) with the selected topics, their \
             schemas, the recording's session and device metadata, and the original message times and \
             sequence numbers, merged across segments in log-time order: open it in Foxglove or with any \
-            MCAP tool. csv and jsonl decode each message's fields by its schema (csv columns: log_time, \
-            topic, then the topics' fields). parquet writes a directory with one file per topic \
-            (<topic>.parquet, the topic's levels joined by dots): typed columns log_time (timestamp, ns, \
-            UTC), publish_time, sequence, then the schema's fields (integers, floats, booleans, strings, \
-            arrays as lists), zstd-compressed row groups of 131,072 rows. --partition device,date (keys: \
-            device, family, date, in the order given) writes a Hive-style tree instead, \
+            MCAP tool.
+
+            csv and jsonl are tidy: every column has one type. Topics of several schemas go to one file per \
+            topic in the directory --output names (<topic>.csv or <topic>.jsonl, the topic's levels joined \
+            by dots), each with only its own columns: log_time, publish_time, sequence, then the schema's \
+            fields. Topics of one schema (one topic, or acc_x, acc_y, acc_z) go to one file (csv columns: \
+            log_time, topic, then the fields) unless --output is a directory. Floats keep full precision \
+            (they read back to the same double) and always have a fraction or an exponent; arrays are JSON \
+            arrays; a NaN is null in JSON lines. jsonl to standard output (--output -) may mix schemas: each \
+            line is {"fields":{...},"log_time":N,"topic":"..."}. --long writes one table of all topics, \
+            topic, log_time, field, value, one row per field of each message, value as text (read it as a \
+            string: polars schema_overrides={"value": pl.String}). A per-topic export keeps one file open per \
+            topic (the limit on open files, ulimit -n, bounds the number of topics).
+
+            parquet writes a directory with one file per topic (<topic>.parquet): typed columns log_time \
+            (timestamp, ns, UTC), publish_time, sequence, then the schema's fields (integers, floats, \
+            booleans, strings, arrays as lists), zstd-compressed row groups of 131,072 rows. --partition \
+            device,date (keys: device, family, date, in the order given) writes a Hive-style tree instead, \
             device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet, which the exports of many \
-            recordings can share, for DuckDB, Spark or Trino. The export streams: it writes as it reads, \
-            in bounded memory whatever the recording's length. The output file must not exist (for \
-            parquet: no file in the directory is overwritten); --output - writes to standard output \
-            (not for parquet). Topic globs: `*` matches within one level, `**` across levels, `?` one \
+            recordings can share, for DuckDB, Spark or Trino.
+
+            The export streams: it writes as it reads, in bounded memory whatever the recording's length. \
+            No output file is overwritten; --output - writes to standard output (not for parquet or \
+            per-topic files). Topic globs: `*` matches within one level, `**` across levels, `?` one \
             character; a pattern also selects every topic below a level it matches ('/diot/*' is every \
             DIoT stream).
 
@@ -29,6 +43,8 @@ struct ExportCommand: ParsableCommand {
               tlm export ride --format mcap --output ride.mcap
               tlm export ride --format csv --topic '/diot/*/acc_*' --from +10s --to +20s --output acc.csv
               tlm export ride --format jsonl --topic '**/gesture' --output - | head
+              tlm export ride --format csv --output ride-csv/
+              tlm export ride.mcap --format csv --long --output ride-long.csv
               tlm export ride --format parquet --partition device,date --output lake
             """
     )
