@@ -23,8 +23,8 @@ struct ExportCommand: ParsableCommand {
             arrays; a NaN is null in JSON lines. jsonl to standard output (--output -) may mix schemas: each \
             line is {"fields":{...},"log_time":N,"topic":"..."}. --long writes one table of all topics, \
             topic, log_time, field, value, one row per field of each message, value as text (read it as a \
-            string: polars schema_overrides={"value": pl.String}). A per-topic export keeps one file open per \
-            topic (the limit on open files, ulimit -n, bounds the number of topics).
+            string: polars schema_overrides={"value": pl.String}). A per-topic export keeps at most 64 files \
+            open, closing and reopening them as needed, so any number of topics exports.
 
             parquet writes a directory with one file per topic (<topic>.parquet): typed columns log_time \
             (timestamp, ns, UTC), publish_time, sequence, then the schema's fields (integers, floats, \

@@ -84,6 +84,14 @@ import Testing
                     }
                 }
             }
+            // One open file at a time (each closed and reopened to append as topics alternate): the same bytes.
+            let bounded = TopicFilesExporter(directory: directory + "-one", format: format, maxOpenFiles: 1)
+            try reader.export(topics: reader.topics, into: bounded)
+            for name in exporter.createdFiles {
+                #expect(
+                    FileManager.default.contents(atPath: directory + "-one/" + name)
+                        == FileManager.default.contents(atPath: directory + "/" + name), "\(name)")
+            }
             // Exporting again into the same directory never overwrites a file.
             #expect(throws: RecordingError.self) {
                 try reader.export(topics: reader.topics, into: TopicFilesExporter(directory: directory, format: format))

@@ -12,12 +12,13 @@ import Foundation
 /// that order; a NaN or infinite double is `null` there (`NaN`, `inf` or
 /// `-inf` in CSV).
 ///
-/// Rows are written as the messages come: memory holds one buffer per
-/// topic, whatever the export's length. Every exported topic's file is
-/// open from ``begin(_:)`` to ``finish()`` (topics without messages in the
-/// range get a file with the header only, or an empty one), so an export
-/// holds one file descriptor per topic; the process's limit on open files
-/// (`ulimit -n`, usually 1,024 or more) bounds the number of topics.
+/// Rows are written as the messages come: memory holds one buffer per open
+/// file, whatever the export's length. Every exported topic gets its file
+/// in ``begin(_:)`` (topics without messages in the range keep a file with
+/// the header only, or an empty one); at most `maxOpenFiles` are open at
+/// once: past that, the file written least recently is closed and reopened
+/// to append when its topic's next message comes, so any number of topics
+/// exports within the process's limit on open files.
 ///
 /// ```swift
 /// let exporter = TopicFilesExporter(directory: "ride-csv", format: .csv)
@@ -37,13 +38,18 @@ public final class TopicFilesExporter: RecordingExporter {
 
     /// One topic's file.
     private final class TopicFile {
-        let sink: FileByteSink
+        let path: String
+        /// The open file, or `nil` while it is closed to bound the open files.
+        var sink: FileByteSink?
+        /// When it was last written (a counter), to close the least recently used.
+        var lastUse = 0
         let definition: ROS2MessageDefinition
         let names: [String]
         /// The JSON keys, `"name":`, escaped once.
         let keys: [String]
 
-        init(sink: FileByteSink, definition: ROS2MessageDefinition) {
+        init(path: String, sink: FileByteSink, definition: ROS2MessageDefinition) {
+            self.path = path
             self.sink = sink
             self.definition = definition
             names = definition.fields.map(\.name)
@@ -61,7 +67,11 @@ public final class TopicFilesExporter: RecordingExporter {
     public let format: Format
     /// Bytes a topic's file gathers before it writes them.
     private let bufferSize: Int
+    /// The most files open at once.
+    public let maxOpenFiles: Int
     private var files: [String: TopicFile] = [:]
+    private var openFiles = 0
+    private var uses = 0
     /// The files this export created, relative to ``directory``, in topic order.
     public private(set) var createdFiles: [String] = []
     /// Each exported topic's file, relative to ``directory``.
@@ -73,10 +83,12 @@ public final class TopicFilesExporter: RecordingExporter {
     ///   - directory: Where the files go; created if missing. No file in it is overwritten.
     ///   - format: CSV or JSON lines.
     ///   - bufferSize: Bytes each topic's file gathers before a write (default 64 KiB).
-    public init(directory: String, format: Format, bufferSize: Int = 64 << 10) {
+    ///   - maxOpenFiles: The most files open at once (default 64, at least 1).
+    public init(directory: String, format: Format, bufferSize: Int = 64 << 10, maxOpenFiles: Int = 64) {
         self.directory = directory
         self.format = format
         self.bufferSize = bufferSize
+        self.maxOpenFiles = max(1, maxOpenFiles)
     }
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
@@ -100,10 +112,15 @@ public final class TopicFilesExporter: RecordingExporter {
             }
             taken.insert(stem)
             let name = stem + "." + format.rawValue
-            let sink = try FileByteSink(creating: directory + "/" + name, bufferSize: bufferSize)
+            try makeRoom()
+            let path = directory + "/" + name
+            let sink = try FileByteSink(creating: path, bufferSize: bufferSize)
+            openFiles += 1
             createdFiles.append(name)
             fileNames[topic.topic] = name
-            let file = TopicFile(sink: sink, definition: definition)
+            let file = TopicFile(path: path, sink: sink, definition: definition)
+            uses += 1
+            file.lastUse = uses
             files[topic.topic] = file
             if format == .csv {
                 try sink.write(
@@ -118,6 +135,17 @@ public final class TopicFilesExporter: RecordingExporter {
             throw RecordingError(.invalidConfiguration, "\(message.topic) was not among the export's topics")
         }
         let values = try file.definition.decode(message.payload).map(\.value)
+        uses += 1
+        file.lastUse = uses
+        let sink: FileByteSink
+        if let open = file.sink {
+            sink = open
+        } else {
+            try makeRoom()
+            sink = try FileByteSink(appendingTo: file.path, bufferSize: bufferSize)
+            file.sink = sink
+            openFiles += 1
+        }
         var line = ""
         switch format {
         case .csv:
@@ -135,19 +163,33 @@ public final class TopicFilesExporter: RecordingExporter {
             }
             line += "}"
         }
-        try file.sink.write(line + "\n")
+        try sink.write(line + "\n")
+    }
+
+    /// Closes the least recently written file while `maxOpenFiles` are open.
+    private func makeRoom() throws(RecordingError) {
+        while openFiles >= maxOpenFiles {
+            guard let oldest = files.values.filter({ $0.sink != nil }).min(by: { $0.lastUse < $1.lastUse }) else {
+                return
+            }
+            let sink = oldest.sink
+            oldest.sink = nil
+            openFiles -= 1
+            try sink?.close()
+        }
     }
 
     public func finish() throws(RecordingError) {
         var failure: RecordingError?
         for name in fileNames.keys.sorted() {
             do throws(RecordingError) {
-                try files[name]?.sink.close()
+                try files[name]?.sink?.close()
             } catch {
                 failure = failure ?? error
             }
         }
         files = [:]
+        openFiles = 0
         if let failure { throw failure }
     }
 }
