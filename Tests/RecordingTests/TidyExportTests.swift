@@ -195,4 +195,26 @@ import Testing
             try RecordingMerge.context(of: [try reader.exportContext(topics: reader.topics), other], directory: "m")
         }
     }
+
+    @Test func aFieldNamedLikeAMessageColumnIsRenamed() throws {
+        let directory = makeTemporaryDirectory("clash") + "/rec"
+        let recorder = try Recorder(
+            directory: directory, configuration: RecorderConfiguration(),
+            session: .init(name: "clash", source: "simulate", host: "test-host"), startTime: 0)
+        let stream = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/t/clash", kind: .typed,
+                schema: MessageSchema(name: "test/msg/Clash", text: "uint32 sequence\nfloat64 log_time")))
+        var writer = CDRWriter()
+        writer.write(UInt32(7))
+        writer.write(2.5)
+        try recorder.write(stream, logTime: 10, payload: writer.bytes)
+        try recorder.close(at: 11)
+        let output = makeTemporaryDirectory("clashout") + "/out"
+        try RecordingReader(directory: directory).export(
+            topics: ["/t/clash"], into: TopicFilesExporter(directory: output, format: .csv))
+        #expect(
+            try String(contentsOfFile: output + "/t.clash.csv", encoding: .utf8)
+                == "log_time,publish_time,sequence,field_sequence,field_log_time\n10,10,0,7,2.5\n")
+    }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// ``ParquetExporter`` gives its files. Each file holds only its topic's
 /// columns, `log_time`, `publish_time`, `sequence` (integers), then the
 /// schema's fields in schema order, so each column has one type in every
-/// row: integers, floats (always with a fraction or an exponent, at full
+/// row (a field named like one of the first three is renamed `field_<name>`):
+/// integers, floats (always with a fraction or an exponent, at full
 /// precision: they read back to the same `Double`), booleans, strings, and
 /// arrays as JSON arrays (see ``CDRValue/tidyJSON`` and ``CDRValue/tidyText``).
 /// A JSON lines file has one flat object per message with those keys, in
@@ -52,7 +53,10 @@ public final class TopicFilesExporter: RecordingExporter {
             self.path = path
             self.sink = sink
             self.definition = definition
-            names = definition.fields.map(\.name)
+            // A field named like one of the message's own columns is renamed, so no name repeats.
+            names = definition.fields.map {
+                ["log_time", "publish_time", "sequence"].contains($0.name) ? "field_" + $0.name : $0.name
+            }
             keys = (["log_time", "publish_time", "sequence"] + names).map { name in
                 var key = ""
                 CDRValue.appendJSONString(name, to: &key)
