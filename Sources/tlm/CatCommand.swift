@@ -71,24 +71,36 @@ struct CatCommand: ParsableCommand {
 
     /// Prints a recording's messages as its chunks are indexed, until it closes.
     private func runFollow(_ selection: TopicSelection) throws {
-        // A recording just started may not have its directory or index yet: wait for them a little.
+        // A recording just started may not have its directory or its index yet (or the index's
+        // tables): wait for them a little.
         let deadline = Date().addingTimeInterval(10)
-        var isDirectory: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: recording + "/index.sqlite"), Date() < deadline {
-            if FileManager.default.fileExists(atPath: recording, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var opened: RecordingFollower?
+        while opened == nil {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: recording, isDirectory: &isDirectory)
+            if exists, !isDirectory.boolValue {
                 throw CLIError("--follow reads a recording directory being written, not a file")
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            do {
+                let info = try RecordingInfo.load(from: recording)
+                // Relative times count from the first message, or the session's start before any.
+                let start = info.streams.compactMap(\.firstTime).min() ?? info.session.startedAt
+                let lower = range.from?.resolve(start: start)
+                let upper = range.to?.resolve(start: start)
+                if let lower, let upper, upper <= lower {
+                    throw CLIError("the range is empty: --to must be after --from")
+                }
+                opened = try RecordingFollower(
+                    directory: recording, from: lower, to: upper, selecting: selection.selects)
+            } catch let error as RecordingError {
+                guard Date() < deadline else {
+                    throw CLIError(
+                        exists ? error.message : "\(recording) does not exist (expected a recording directory)")
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
         }
-        guard FileManager.default.fileExists(atPath: recording, isDirectory: &isDirectory) else {
-            throw CLIError("\(recording) does not exist (expected a recording directory)")
-        }
-        let info = try RecordingInfo.load(from: recording)
-        let start = info.streams.compactMap(\.firstTime).min() ?? 0
-        let lower = range.from?.resolve(start: start)
-        let upper = range.to?.resolve(start: start)
-        if let lower, let upper, upper <= lower { throw CLIError("the range is empty: --to must be after --from") }
-        let follower = try RecordingFollower(directory: recording, from: lower, to: upper, selecting: selection.selects)
+        guard let follower = opened else { return }
         while true {
             let writing = follower.isBeingWritten
             let messages = try follower.poll()

@@ -271,7 +271,7 @@ import Testing
         #expect(recorded.status == 0, "\(recorded.errors)")
         let followed = try finish(follower, timeout: .seconds(20))  // ends by itself once the recording closes
         #expect(followed.status == 0, "\(followed.errors)")
-        #expect(seenWhileRecording > 0)
+        #expect(seenWhileRecording > 0, "\(followed.errors)")
         let reader = try RecordingReader(directory: output)
         let expected = try reader.messages(topics: reader.topics.filter { $0.hasSuffix("/acc_x") })
         let lines = followed.output.split(separator: "\n")
