@@ -24,7 +24,7 @@ struct TLM: AsyncParsableCommand {
         version: TelemetryRecorderVersion.current,
         subcommands: [
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
-            ReplayCommand.self, ImportCommand.self,
+            CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
             DecodeCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]
