@@ -210,33 +210,19 @@ public final class MCAPFileReader {
     /// The summary records, found through the Footer.
     private static func summary(of handle: FileHandle, path: String) throws(RecordingError) -> [MCAPRecord] {
         do {
-            let size = try handle.seekToEnd()
             try handle.seek(toOffset: 0)
             let head = [UInt8](try handle.read(upToCount: 8) ?? Data())
             guard head == mcapMagic else {
                 throw RecordingError(.corrupt, "\(path) is not an MCAP file (its first bytes are not the MCAP magic)")
             }
-            guard size >= 8 + 37 else { throw RecordingError(.corrupt, "\(path) is too short to have a footer") }
-            try handle.seek(toOffset: size - 37)
-            let tail = [UInt8](try handle.read(upToCount: 37) ?? Data())
-            guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
-                case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
-                footer.summaryStart > 0, footer.summaryStart < size - 37
-            else {
-                throw RecordingError(
-                    .corrupt,
-                    "\(path) has no summary (a file still being written, or cut short): "
-                        + "wait until it is closed, or recover the recording it belongs to with `tlm recover`")
-            }
-            let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
-            guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
-            try handle.seek(toOffset: footer.summaryStart)
-            let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary")
         } catch let error as RecordingError {
             throw error
         } catch {
             throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)", cause: error)
         }
+        return try RecordingReader.summaryRecords(
+            of: handle, path: path,
+            missing: "has no summary (a file still being written, or cut short): "
+                + "wait until it is closed, or recover the recording it belongs to with `tlm recover`")
     }
 }
