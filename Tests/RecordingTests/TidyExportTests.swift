@@ -46,7 +46,7 @@ import Testing
             #expect(count == 3_000)
             #expect(
                 Set(exporter.createdFiles)
-                    == Set(["diot.9F3A0C11.a", "diot.9F3A0C11.b", "other.x.c"].map { $0 + "." + format.rawValue }))
+                    == Set(["diot.d_9F3A0C11.a", "diot.d_9F3A0C11.b", "other.x.c"].map { $0 + "." + format.rawValue }))
             for topic in reader.topics {
                 let name = try #require(exporter.fileNames[topic])
                 let lines = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
@@ -142,10 +142,10 @@ import Testing
         #expect(context.topics.map(\.topic) == original.topics.map(\.topic))
         #expect(context.topics.map(\.messageCount) == original.topics.map(\.messageCount))
         for (from, to) in [(UInt64?.none, UInt64?.none), (1_500_000, 2_250_001), (2_999_000, nil)] {
-            let cursor = try source.messageCursor(topics: ["/diot/9F3A0C11/b", "/other/x/c"], from: from, to: to)
+            let cursor = try source.messageCursor(topics: ["/diot/d_9F3A0C11/b", "/other/x/c"], from: from, to: to)
             var messages: [RecordedMessage] = []
             while let message = try cursor.next() { messages.append(message) }
-            #expect(messages == (try reader.messages(topics: ["/diot/9F3A0C11/b", "/other/x/c"], from: from, to: to)))
+            #expect(messages == (try reader.messages(topics: ["/diot/d_9F3A0C11/b", "/other/x/c"], from: from, to: to)))
         }
         #expect(try source.timeSpan()?.first == 1_000_000)
     }
@@ -174,11 +174,11 @@ import Testing
         let reader = try RecordingReader(directory: Self.recording)
         let directory = makeTemporaryDirectory("merge")
         let first = directory + "/first.mcap"
-        try reader.export(topics: ["/diot/9F3A0C11/a"], into: try MCAPExporter(sink: try FileByteSink(creating: first)))
+        try reader.export(topics: ["/diot/d_9F3A0C11/a"], into: try MCAPExporter(sink: try FileByteSink(creating: first)))
         let sources = [try RecordingSource(path: first), try RecordingSource(path: Self.recording)]
         let sink = MemoryByteSink()
         let count = try RecordingMerge.export(
-            [(sources[0], sources[0].topics), (sources[1], ["/diot/9F3A0C11/b", "/other/x/c"])],
+            [(sources[0], sources[0].topics), (sources[1], ["/diot/d_9F3A0C11/b", "/other/x/c"])],
             into: try MCAPExporter(sink: sink))
         #expect(count == 3_000)
         let merged = directory + "/merged.mcap"
@@ -188,7 +188,7 @@ import Testing
         while let message = try cursor.next() { messages.append(message) }
         #expect(messages == (try reader.messages(topics: reader.topics)))
         // The same topic with another schema cannot be merged.
-        var other = try reader.exportContext(topics: ["/diot/9F3A0C11/a"])
+        var other = try reader.exportContext(topics: ["/diot/d_9F3A0C11/a"])
         other.topics[0].schemaName = "test/msg/Other"
         other.directory = "other"
         #expect(throws: RecordingError.self) {
