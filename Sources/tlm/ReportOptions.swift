@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Recording
+import Report
+
+/// The recording, topics and range `tlm report` and `tlm plot` share.
+struct ReportOptions: ParsableArguments {
+    @Argument(help: "The recording directory.", completion: .directory)
+    var recording: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Topics to show (repeatable; default every stream): a glob such as '/diot/*' (\(TopicOption.rule)).",
+            valueName: "glob"))
+    var topic: [TopicOption] = []
+
+    @OptionGroup var range: TimeRangeOptions
+
+    @Option(help: "The file to write (must not exist).")
+    var output: String
+
+    /// Reads the report's data.
+    ///
+    /// - Parameter levels: Levels of detail to read (see ``ReportBuilder/build(topics:from:to:levels:)``).
+    /// - Throws: ``CLIError`` when the recording cannot be read, a glob
+    ///   matches no topic, the range is empty, or the output exists.
+    func build(levels: Int) throws -> ReportData {
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw CLIError("\(output) already exists; choose a new output file")
+        }
+        do {
+            let builder = try ReportBuilder(directory: recording)
+            var topics = builder.topics
+            if !topic.isEmpty {
+                var chosen = Set<String>()
+                for option in topic {
+                    let matching = option.pattern.selected(from: builder.topics)
+                    guard !matching.isEmpty else {
+                        throw CLIError("no topic of \(recording) matches '\(option.pattern)'")
+                    }
+                    chosen.formUnion(matching)
+                }
+                topics = chosen.sorted()
+            }
+            let (from, to) = range.resolve(builder.info)
+            guard to > from else { throw CLIError("the range is empty: --to must be after --from") }
+            return try builder.build(topics: topics, from: from, to: to, levels: levels)
+        } catch let error as ReportError {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Writes `text` to the output file.
+    func write(_ text: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+        } catch {
+            throw CLIError("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
