@@ -26,6 +26,7 @@ extension HTMLReport {
             if (a >= 1) return s.toFixed(3) + " s";
             return (s * 1000).toFixed(a >= 0.01 ? 1 : 3) + " ms";
           }
+          function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
           function shortName(topic, group) {
             return topic.indexOf(group + "/") === 0 ? topic.slice(group.length + 1) : topic;
           }
@@ -56,7 +57,7 @@ extension HTMLReport {
           axis.draw = drawAxis;
           lanes.push(axis);
           if (data.losses.length) {
-            var strip = addLane(root, "", "Loss and gaps", data.losses.length + " records", 16);
+            var strip = addLane(root, "", "Loss and gaps", plural(data.losses.length, "record"), 16);
             strip.element.id = "loss-strip";
             data.losses.forEach(function (loss) {
               var mark = el("div", "loss-mark");
@@ -78,16 +79,16 @@ extension HTMLReport {
               var lane;
               if (spec.kind === "numeric") {
                 lane = addLane(box, "numeric", shortName(spec.topic, group.name),
-                  (spec.unit ? spec.unit + " · " : "") + spec.count + " values", 86);
+                  (spec.unit ? spec.unit + " · " : "") + plural(spec.count, "value"), 86);
                 lane.element.dataset.axisMin = String(spec.min);
                 lane.element.dataset.axisMax = String(spec.max);
                 var unit = spec.unit ? " " + spec.unit : "";
                 var top = el("span", "y max", fmt(spec.max) + unit), bottom = el("span", "y min", fmt(spec.min) + unit);
                 lane.plot.appendChild(top);
-                lane.plot.appendChild(bottom);
+                if (spec.min !== spec.max) lane.plot.appendChild(bottom);
                 lane.draw = drawNumeric;
               } else {
-                lane = addLane(box, "events", shortName(spec.topic, group.name), spec.count + " events", 22);
+                lane = addLane(box, "events", shortName(spec.topic, group.name), plural(spec.count, "event"), 22);
                 lane.draw = drawEvents;
               }
               lane.element.dataset.topic = spec.topic;
@@ -116,6 +117,7 @@ extension HTMLReport {
             if (target / step > 5) step *= 5; else if (target / step > 2) step *= 2;
             var result = [];
             for (var t = Math.ceil(view[0] / step) * step; t <= view[1]; t += step) result.push(t);
+            result.step = step;
             return result;
           }
           function shade(ctx, lane) {
@@ -137,10 +139,11 @@ extension HTMLReport {
             ctx.fillStyle = "#5b6675";
             ctx.font = "11px system-ui, sans-serif";
             ctx.textBaseline = "top";
-            ticks(lane.width).forEach(function (t) {
+            var all = ticks(lane.width), digits = Math.max(0, Math.ceil(-Math.log10(all.step / 1e9) - 1e-9));
+            all.forEach(function (t) {
               var px = x(t, lane.width);
               ctx.fillRect(Math.round(px), 18, 1, 8);
-              ctx.fillText("+" + seconds(t), Math.min(px + 3, lane.width - 60), 4);
+              ctx.fillText("+" + (t / 1e9).toFixed(digits) + " s", Math.min(px + 3, lane.width - 60), 4);
             });
           }
           function drawLossStrip(lane) {
@@ -231,7 +234,7 @@ extension HTMLReport {
               if (px < -1 || px > width + 1) return;
               ctx.fillRect(Math.round(px) - 1, 3, 2, lane.height - 6);
               shown++;
-              var label = m[1].replace(/^[a-z_]+=/, "");
+              var label = m[1];
               if (px - lastText > 90 && label.length) {
                 ctx.fillText(label.length > 16 ? label.slice(0, 15) + "…" : label, px + 4, lane.height / 2);
                 lastText = px;
@@ -318,7 +321,7 @@ extension HTMLReport {
             } else if (lane.spec && lane.spec.kind === "events") {
               var near = null;
               lane.spec.marks.forEach(function (m) { if (Math.abs(x(m[0], rect.width) - px) <= 4) near = m; });
-              if (near) text = "+" + seconds(near[0]) + "\n" + near[1];
+              if (near) text = "+" + seconds(near[0]) + "\n" + near[2];
             }
             tip(e, text);
           }

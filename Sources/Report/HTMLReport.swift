@@ -65,7 +65,7 @@ public struct HTMLReport: Sendable {
         if let end = session.endedAt, end >= session.startedAt {
             facts.append(("Duration", ReportText.seconds(end - session.startedAt)))
         }
-        facts.append(("Shown", "\(ReportText.instant(data.from)) + \(ReportText.seconds(data.to - data.from))"))
+        facts.append(("Shown", "\(ReportText.seconds(data.to - data.from)) from \(ReportText.clock(data.from))"))
         facts.append(("Messages", "\(data.info.messageCount) in \(data.info.streams.count) streams"))
         facts.append(("Loss", "\(data.info.lossCount) elements in \(data.info.losses.count) records"))
         return "<dl class=\"facts\">"
@@ -157,7 +157,7 @@ public struct HTMLReport: Sendable {
             data.series.map { ($0.topic, 0) } + data.events.map { ($0.topic, 1) }
         let series = Dictionary(uniqueKeysWithValues: data.series.map { ($0.topic, $0) })
         let events = Dictionary(uniqueKeysWithValues: data.events.map { ($0.topic, $0) })
-        for (topic, kind) in lanes.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+        for (topic, kind) in lanes.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
             if kind == 0, let stream = series[topic] {
                 let low = stream.minimum ?? 0
                 let high = stream.maximum ?? 0
@@ -172,7 +172,9 @@ public struct HTMLReport: Sendable {
                         + "\"min\":\(ReportText.json(stream.minimum)),\"max\":\(ReportText.json(stream.maximum)),"
                         + "\"levels\":[\(levels.joined(separator: ","))]}")
             } else if let stream = events[topic] {
-                let marks = stream.marks.map { "[\(relative($0.time)),\(ReportText.json($0.label))]" }
+                let marks = stream.marks.map {
+                    "[\(relative($0.time)),\(ReportText.json($0.title)),\(ReportText.json($0.label))]"
+                }
                 add(
                     topic,
                     "{\"kind\":\"events\",\"topic\":\(ReportText.json(topic)),\"count\":\(stream.count),"

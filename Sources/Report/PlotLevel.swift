@@ -18,9 +18,17 @@ public struct PlotLevel: Sendable, Hashable {
     /// The number of columns.
     public var columnCount: Int { counts.count }
 
-    /// Whether some column summarizes more than one value: a finer level
-    /// would show more.
-    public var hasDetailBelow: Bool { counts.contains { $0 > 1 } }
+    /// The number of columns that hold a value.
+    public var filledColumnCount: Int { counts.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
+
+    /// Whether `finer` (the same range in narrower columns) shows more than
+    /// this level: its values fill at least 5 % more columns. (Values at
+    /// one instant, or a short burst, fill no more columns however fine:
+    /// they do not pull in a level, and the band of their column still spans
+    /// their minimum and maximum.)
+    public func isRefined(by finer: PlotLevel) -> Bool {
+        finer.filledColumnCount * 20 >= filledColumnCount * 21
+    }
 
     /// Creates a level from its columns.
     public init(

@@ -9,7 +9,8 @@ public import Recording
 ///
 /// The plot data is bounded by the number of columns, not by the number of
 /// samples: at most ``levelColumns`` columns per numeric stream, and a finer
-/// level only when the coarser one has a column of more than one value.
+/// level only when its values fill at least 5 % more columns than the
+/// coarser one's (``PlotLevel/isRefined(by:)``).
 ///
 /// ```swift
 /// let builder = try ReportBuilder(directory: "ride")
@@ -111,8 +112,8 @@ public final class ReportBuilder {
         stream.kind != "raw" && !stream.topic.hasPrefix("/tlm/")
     }
 
-    /// A numeric stream's levels: the coarsest always; finer ones while the
-    /// level above has a column of more than one value.
+    /// A numeric stream's levels: the coarsest always; finer ones while they
+    /// refine the level above.
     private func numericSeries(
         _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, levels: Int
     ) throws(RecordingError) -> ReportData.Series {
@@ -123,11 +124,11 @@ public final class ReportBuilder {
         let factor = UInt64(columns.last! / columns.first!)
         let coarse = try level(stream.topic, from: from, to: to, width: finestWidth * factor)
         var result = [coarse]
-        if coarse.hasDetailBelow, columns.count > 1 {
+        if columns.count > 1, coarse.counts.contains(where: { $0 > 1 }) {
             var finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
             for _ in 2..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
             for level in finer {
-                guard result.last!.hasDetailBelow else { break }
+                guard result.last!.isRefined(by: level) else { break }
                 result.append(level)
             }
         }
@@ -167,7 +168,8 @@ public final class ReportBuilder {
             guard index % strides[topic, default: 1] == 0, marks[topic, default: []].count < Self.maximumMarks else {
                 return
             }
-            marks[topic, default: []].append(.init(time: message.message.logTime, label: Self.label(message)))
+            marks[topic, default: []].append(
+                .init(time: message.message.logTime, title: Self.title(message), label: Self.label(message)))
         }
         return streams.map { stream in
             .init(topic: stream.topic, count: seen[stream.topic, default: 0], marks: marks[stream.topic] ?? [])
@@ -177,7 +179,15 @@ public final class ReportBuilder {
     /// A message's fields as one short line.
     static func label(_ message: TypedMessage) -> String {
         let text = message.fields.map { "\($0.name)=\($0.value.text)" }.joined(separator: " ")
-        return text.count > 120 ? String(text.prefix(119)) + "…" : text
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+    }
+
+    /// A message's first non-empty string field, else its first field, as text.
+    static func title(_ message: TypedMessage) -> String {
+        for field in message.fields {
+            if case .string(let text) = field.value, !text.isEmpty { return String(text.prefix(40)) }
+        }
+        return String((message.fields.first?.value.text ?? "").prefix(40))
     }
 
     /// At most `limit` elements, evenly spread.

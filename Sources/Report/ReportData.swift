@@ -37,7 +37,10 @@ public struct ReportData: Sendable {
     public struct Mark: Sendable, Hashable {
         /// Log time, nanoseconds since the Unix epoch.
         public var time: UInt64
-        /// The message's fields as short text.
+        /// A word for the mark: the message's first non-empty string field
+        /// (a gesture's or a grip event's name, a state), else its first field.
+        public var title: String
+        /// The message's fields as short text, `name=value` each.
         public var label: String
     }
 

@@ -65,6 +65,13 @@ enum ReportText {
         return Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 
+    /// The time of day of an instant, UTC, with milliseconds: `20:37:23.592`.
+    static func clock(_ nanoseconds: UInt64) -> String {
+        let text = instant(nanoseconds)
+        guard let t = text.firstIndex(of: "T") else { return text }
+        return String(text[text.index(after: t)...].dropLast())
+    }
+
     /// A duration in seconds for display, for example `9.991 s`.
     static func seconds(_ nanoseconds: UInt64) -> String {
         String(format: "%.3f s", Double(nanoseconds) / 1e9)

@@ -102,9 +102,12 @@ public struct SVGPlot: Sendable {
     }
 
     private func axis(height: Int) -> String {
-        ticks().map { time in
+        let all = ticks()
+        let step = all.count > 1 ? Double(all[1] - all[0]) : Double(data.to - data.from)
+        let digits = max(0, Int(ceil(-log10(step / 1e9) - 1e-9)))
+        return all.map { time in
             let position = x(time)
-            let label = String(format: "+%.3g s", Double(time - data.from) / 1e9)
+            let label = String(format: "+%.\(digits)f s", Double(time - data.from) / 1e9)
             return "<text x=\"\(format(position + 3))\" y=\"\(Self.axisHeight - 4)\" class=\"tick\">\(label)</text>"
         }.joined() + "\n"
     }

@@ -52,10 +52,10 @@ struct EmbeddedData: Decodable {
         let groups = try #require(parsed["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["/sim/D1"])
         let lanes = try #require(groups[0]["lanes"] as? [[String: Any]])
-        #expect(lanes.map { $0["kind"] as? String } == ["events", "numeric"])
+        #expect(lanes.map { $0["kind"] as? String } == ["numeric", "events"])
         // JSONDecoder, not JSONSerialization: Foundation's JSONSerialization rounds some doubles on Linux.
         let decoded = try JSONDecoder().decode(EmbeddedData.self, from: Data(json.utf8))
-        let numeric = try #require(decoded.groups[0].lanes.last)
+        let numeric = try #require(decoded.groups[0].lanes.first)
         #expect(numeric.min == recording.values.map(\.value).min())
         #expect(numeric.max == recording.values.map(\.value).max())
         let losses = try #require(parsed["losses"] as? [[Any]])

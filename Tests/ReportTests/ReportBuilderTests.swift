@@ -15,7 +15,7 @@ import Testing
         #expect(series.count == recording.values.count)
         #expect(series.minimum == recording.values.map(\.value).min())
         #expect(series.maximum == recording.values.map(\.value).max())
-        // 20,000 samples: every level has a column of several values, so all three are kept.
+        // 20,000 samples: each level fills more columns than the one above, so all three are kept.
         #expect(series.levels.map(\.columnCount).allSatisfy { $0 <= 32768 })
         #expect(series.levels.count == 3)
         for level in series.levels {
@@ -49,7 +49,7 @@ import Testing
         let series = try #require(data.series.first)
         #expect(series.levels.count == 1)
         #expect(series.levels[0].counts.reduce(0, +) == 500)
-        #expect(!series.levels[0].hasDetailBelow)
+        #expect(series.levels[0].filledColumnCount == 500)
         #expect(data.events.isEmpty)
     }
 
