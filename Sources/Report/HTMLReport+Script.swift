@@ -22,6 +22,7 @@ extension HTMLReport {
           }
           function seconds(ns) {
             var s = ns / 1e9, a = Math.abs(s);
+            if (a === 0) return "0 s";
             if (a >= 100) return s.toFixed(1) + " s";
             if (a >= 1) return s.toFixed(3) + " s";
             return (s * 1000).toFixed(a >= 0.01 ? 1 : 3) + " ms";
@@ -100,7 +101,7 @@ extension HTMLReport {
 
           function x(t, width) { return (t - view[0]) / (view[1] - view[0]) * width; }
           function prepare(lane) {
-            var width = Math.max(1, lane.plot.clientWidth), ratio = window.devicePixelRatio || 1;
+            var width = lane.measured, ratio = window.devicePixelRatio || 1;
             if (lane.canvas.width !== Math.round(width * ratio) || lane.canvas.height !== Math.round(lane.height * ratio)) {
               lane.canvas.width = Math.round(width * ratio);
               lane.canvas.height = Math.round(lane.height * ratio);
@@ -244,6 +245,8 @@ extension HTMLReport {
           }
 
           function drawAll() {
+            // Every width first, then every drawing: no layout between two canvases.
+            lanes.forEach(function (lane) { lane.measured = Math.max(1, lane.plot.clientWidth); });
             lanes.forEach(function (lane) { lane.draw(lane); });
             document.getElementById("view-range").textContent =
               "+" + seconds(view[0]) + " … +" + seconds(view[1]) + "  (" + seconds(view[1] - view[0]) + " of " +
@@ -262,6 +265,9 @@ extension HTMLReport {
             if (a < 0) { b -= a; a = 0; }
             if (b > span) { a -= b - span; b = span; }
             view = [Math.max(0, a), Math.min(span, b)];
+            try {
+              history.replaceState(null, "", "#t=" + (view[0] / 1e9).toFixed(6) + "," + (view[1] / 1e9).toFixed(6));
+            } catch (e) { /* a page without history (some viewers) keeps its view in memory only */ }
             redraw();
           }
           function zoom(factor, at) {
@@ -326,7 +332,15 @@ extension HTMLReport {
             tip(e, text);
           }
 
+          // A view in the address (#t=FROM,TO in seconds from the start) is restored: a zoomed view can be shared.
+          var hash = /^#t=([0-9.]+),([0-9.]+)$/.exec(window.location.hash);
+          if (hash) {
+            var a = parseFloat(hash[1]) * 1e9, b = parseFloat(hash[2]) * 1e9;
+            if (isFinite(a) && isFinite(b) && b > a) view = [Math.max(0, a), Math.min(span, b)];
+          }
+          var began = performance.now();
           drawAll();
+          document.body.dataset.drawMs = (performance.now() - began).toFixed(1);
           document.body.dataset.ready = "1";
         })();
         """#
