@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
         // Devices <- Recording <- Families <- Capture/Pipeline <- Session <- tlm,
@@ -101,10 +102,10 @@ let package = Package(
         ),
         // Reports of a recording: plots of min/max/mean per time column from
         // the index's per-chunk statistics, as one self-contained HTML file
-        // (zoomable) or an SVG.
+        // (zoomable), an SVG or a PNG (libpng encodes our own raster).
         .target(
             name: "Report",
-            dependencies: ["Recording", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Recording", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Test support users import: the manual clock and marble tests,
@@ -183,7 +184,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReportTests", dependencies: ["Report", "Recording", "Devices", "TestSupport"],
+            name: "ReportTests", dependencies: ["Report", "CPNG", "Recording", "Devices", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"],

@@ -43,14 +43,7 @@ public struct SVGPlot: Sendable {
         var y = Self.axisHeight
         body += axis(height: 0)
         var laneIndex = 0
-        var groups: [String] = []
-        for topic in (data.series.map(\.topic) + data.events.map(\.topic)) {
-            let group = ReportData.group(of: topic)
-            if !groups.contains(group) { groups.append(group) }
-        }
-        let names = Dictionary(
-            data.info.devices.map { ("/\($0.family)/\($0.identifier)", "\($0.name) (\($0.family))") },
-            uniquingKeysWith: { first, _ in first })
+        let names = deviceNames
         var lanes = ""
         for group in groups {
             lanes +=
@@ -84,6 +77,31 @@ public struct SVGPlot: Sendable {
             """
     }
 
+    /// The device groups of the lanes, in the order they are drawn.
+    var groups: [String] {
+        var groups: [String] = []
+        for topic in (data.series.map(\.topic) + data.events.map(\.topic)) {
+            let group = ReportData.group(of: topic)
+            if !groups.contains(group) { groups.append(group) }
+        }
+        return groups
+    }
+
+    /// Each device group's heading: the device's name and family.
+    var deviceNames: [String: String] {
+        Dictionary(
+            data.info.devices.map { ("/\($0.family)/\($0.identifier)", "\($0.name) (\($0.family))") },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The time axis's ticks with their labels (`+1.5 s`), as many decimals as the step needs.
+    func tickLabels() -> [(UInt64, String)] {
+        let all = ticks()
+        let step = all.count > 1 ? Double(all[1] - all[0]) : Double(data.to - data.from)
+        let digits = max(0, Int(ceil(-log10(step / 1e9) - 1e-9)))
+        return all.map { ($0, String(format: "+%.\(digits)f s", Double($0 - data.from) / 1e9)) }
+    }
+
     /// Tick instants of the time axis: steps of 1, 2 or 5 × 10ⁿ ns, about
     /// one per 110 pixels.
     func ticks() -> [UInt64] {
@@ -102,13 +120,8 @@ public struct SVGPlot: Sendable {
     }
 
     private func axis(height: Int) -> String {
-        let all = ticks()
-        let step = all.count > 1 ? Double(all[1] - all[0]) : Double(data.to - data.from)
-        let digits = max(0, Int(ceil(-log10(step / 1e9) - 1e-9)))
-        return all.map { time in
-            let position = x(time)
-            let label = String(format: "+%.\(digits)f s", Double(time - data.from) / 1e9)
-            return "<text x=\"\(format(position + 3))\" y=\"\(Self.axisHeight - 4)\" class=\"tick\">\(label)</text>"
+        tickLabels().map { time, label in
+            "<text x=\"\(format(x(time) + 3))\" y=\"\(Self.axisHeight - 4)\" class=\"tick\">\(label)</text>"
         }.joined() + "\n"
     }
 
@@ -161,28 +174,10 @@ public struct SVGPlot: Sendable {
         }
         var band = ""
         var points: [String] = []
-        let pixels = plotWidth
-        let span = Double(data.to - data.from)
-        var column = 0
-        for pixel in 0..<pixels {
-            let end = Double(pixel + 1) / Double(pixels) * span
-            var count = 0
-            var minimum = Double.infinity
-            var maximum = -Double.infinity
-            var sum = 0.0
-            while column < level.columnCount, Double(column) * Double(level.width) < end {
-                if level.counts[column] > 0 {
-                    count += level.counts[column]
-                    minimum = min(minimum, level.minimums[column])
-                    maximum = max(maximum, level.maximums[column])
-                    sum += level.means[column] * Double(level.counts[column])
-                }
-                column += 1
-            }
-            guard count > 0 else { continue }
-            let px = Double(Self.labelWidth + pixel)
-            band += "M\(format(px)) \(format(y(maximum) - 0.5))V\(format(y(minimum) + 0.5))"
-            points.append("\(format(px + 0.5)),\(format(y(sum / Double(count))))")
+        for column in pixelColumns(level) {
+            let px = Double(Self.labelWidth + column.pixel)
+            band += "M\(format(px)) \(format(y(column.maximum) - 0.5))V\(format(y(column.minimum) + 0.5))"
+            points.append("\(format(px + 0.5)),\(format(y(column.mean)))")
         }
         text += "<path d=\"\(band)\" stroke=\"\(color)\" stroke-opacity=\"0.3\" stroke-width=\"1\" fill=\"none\"/>"
         text +=
@@ -216,6 +211,42 @@ public struct SVGPlot: Sendable {
         }
         text += "<path d=\"\(ticks)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
         return text + "</g>\n"
+    }
+
+    /// One pixel column of a plot: the minimum, maximum and mean of the values it covers.
+    struct PixelColumn {
+        var pixel: Int
+        var minimum: Double
+        var maximum: Double
+        var mean: Double
+    }
+
+    /// A level's columns merged per pixel column of the plot area (pixels
+    /// without values left out).
+    func pixelColumns(_ level: PlotLevel) -> [PixelColumn] {
+        var result: [PixelColumn] = []
+        let pixels = plotWidth
+        let span = Double(data.to - data.from)
+        var column = 0
+        for pixel in 0..<pixels {
+            let end = Double(pixel + 1) / Double(pixels) * span
+            var count = 0
+            var minimum = Double.infinity
+            var maximum = -Double.infinity
+            var sum = 0.0
+            while column < level.columnCount, Double(column) * Double(level.width) < end {
+                if level.counts[column] > 0 {
+                    count += level.counts[column]
+                    minimum = min(minimum, level.minimums[column])
+                    maximum = max(maximum, level.maximums[column])
+                    sum += level.means[column] * Double(level.counts[column])
+                }
+                column += 1
+            }
+            guard count > 0 else { continue }
+            result.append(PixelColumn(pixel: pixel, minimum: minimum, maximum: maximum, mean: sum / Double(count)))
+        }
+        return result
     }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let data = try options.build(levels: ReportBuilder.levelColumns.count)
-        try options.write(HTMLReport(data).text)
+        try options.write(Data(HTMLReport(data).text.utf8))
         print(
             "Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s), "
                 + "\(data.losses.count) loss record(s).")

@@ -50,10 +50,10 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    /// Writes `text` to the output file.
-    func write(_ text: String) throws {
+    /// Writes `bytes` to the output file.
+    func write(_ bytes: Data) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+            try bytes.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
         } catch {
             throw CLIError("cannot write \(output): \(error.localizedDescription)")
         }

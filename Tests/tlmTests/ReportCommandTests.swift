@@ -171,6 +171,18 @@ struct EmbeddedData: Decodable {
         }
     }
 
+    @Test func aPNGPlotIsAPNGOfTheRequestedWidth() throws {
+        let output = temporaryPath() + ".png"
+        let result = try tlm("plot", Self.recording, "--topic", "/diot/*/acc_?", "--output", output, "--width", "1000")
+        #expect(result.status == 0, "\(result.errors)")
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        // IHDR: width and height, big-endian, after the signature, the chunk length and type.
+        #expect(Array(png[12..<16]) == Array("IHDR".utf8))
+        #expect(png[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1000)
+        #expect(png[20..<24].reduce(0) { $0 << 8 | Int($1) } > 3 * 84)
+    }
+
     @Test func badInputIsAClearErrorAndWritesNothing() throws {
         let output = temporaryPath() + ".html"
         var result = try tlm("report", Self.recording, "--topic", "/nothing/*", "--output", output)
@@ -178,8 +190,8 @@ struct EmbeddedData: Decodable {
         #expect(result.errors.contains("no topic of") && result.errors.contains("/nothing/*"))
         #expect(!FileManager.default.fileExists(atPath: output))
 
-        result = try tlm("plot", Self.recording, "--topic", "/diot/*/acc_x", "--output", temporaryPath() + ".png")
-        #expect(result.status == 1 && result.errors.contains("PNG output is not yet supported"))
+        result = try tlm("plot", Self.recording, "--topic", "/diot/*/acc_x", "--output", temporaryPath() + ".gif")
+        #expect(result.status == 1 && result.errors.contains("--output must end in .svg or .png"))
 
         result = try tlm("plot", Self.recording, "--topic", "**/raw/**", "--output", temporaryPath() + ".svg")
         #expect(result.status == 1 && result.errors.contains("nothing to plot"), "\(result.errors)")
