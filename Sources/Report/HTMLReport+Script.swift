@@ -144,7 +144,8 @@ extension HTMLReport {
             all.forEach(function (t) {
               var px = x(t, lane.width);
               ctx.fillRect(Math.round(px), 18, 1, 8);
-              ctx.fillText("+" + (t / 1e9).toFixed(digits) + " s", Math.min(px + 3, lane.width - 60), 4);
+              var label = "+" + (t / 1e9).toFixed(digits) + " s";
+              if (px + 3 + ctx.measureText(label).width <= lane.width) ctx.fillText(label, px + 3, 4);
             });
           }
           function drawLossStrip(lane) {

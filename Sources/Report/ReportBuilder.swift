@@ -18,7 +18,7 @@ public import Recording
 /// try HTMLReport(data).text.write(toFile: "ride.html", atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Not `Sendable` (it holds a ``RecordingReader``); use one per task.
+/// Not `Sendable` (it holds a `RecordingReader`); use one per task.
 public final class ReportBuilder {
     /// Columns of each level of detail, coarsest first: each level is four
     /// times finer, so zooming in up to 16 times still shows a column per
