@@ -75,9 +75,13 @@ public final class ReportBuilder {
     ///   - to: End (exclusive); `nil` for just after its last message.
     ///   - levels: How many levels of detail to read at most (1 for a single
     ///     plot of ``levelColumns``[0] columns).
+    ///   - columns: The columns of a single level instead (a plot's width in
+    ///     pixels, so that each pixel column is one column and no more chunks
+    ///     than the pixel boundaries cut through are decoded).
     /// - Throws: ``ReportError`` when the range is empty or a segment cannot be read.
     public func build(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count,
+        columns: Int? = nil
     ) throws(ReportError) -> ReportData {
         let lower = from ?? wholeRange.from
         let upper = to ?? wholeRange.to
@@ -88,7 +92,8 @@ public final class ReportBuilder {
         var events: [ReportData.EventSeries] = []
         do {
             for stream in streams where numericTopics.contains(stream.topic) {
-                series.append(try numericSeries(stream, from: lower, to: upper, levels: max(1, levels)))
+                let counts = columns.map { [max(1, $0)] } ?? Array(Self.levelColumns.prefix(max(1, levels)))
+                series.append(try numericSeries(stream, from: lower, to: upper, columns: counts))
             }
             events = try eventSeries(
                 streams.filter { !numericTopics.contains($0.topic) && Self.isEventStream($0) }, from: lower,
@@ -115,10 +120,9 @@ public final class ReportBuilder {
     /// A numeric stream's levels: the coarsest always; finer ones while they
     /// refine the level above.
     private func numericSeries(
-        _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, levels: Int
+        _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, columns: [Int]
     ) throws(RecordingError) -> ReportData.Series {
         let span = to - from
-        let columns = Self.levelColumns.prefix(levels)
         let finest = UInt64(columns.last!)
         let finestWidth = max(1, (span + finest - 1) / finest)
         let factor = UInt64(columns.last! / columns.first!)

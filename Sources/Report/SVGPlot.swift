@@ -29,7 +29,11 @@ public struct SVGPlot: Sendable {
     }
 
     /// The plot area's width in pixels.
-    var plotWidth: Int { width - Self.labelWidth - 12 }
+    var plotWidth: Int { Self.plotWidth(imageWidth: width) }
+
+    /// The plot area's width in pixels of an image `imageWidth` pixels wide
+    /// (at least 400): the columns to read for a column per pixel.
+    public static func plotWidth(imageWidth: Int) -> Int { max(400, imageWidth) - labelWidth - 12 }
 
     /// The x position of an instant.
     func x(_ time: UInt64) -> Double {

@@ -35,7 +35,7 @@ struct PlotCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data = try options.build(levels: 1)
+        let data = try options.build(columns: SVGPlot.plotWidth(imageWidth: width))
         guard !data.series.isEmpty || !data.events.isEmpty else {
             throw CLIError("nothing to plot: no numeric or event stream with data among the selected topics")
         }

@@ -21,10 +21,12 @@ struct ReportOptions: ParsableArguments {
 
     /// Reads the report's data.
     ///
-    /// - Parameter levels: Levels of detail to read (see ``ReportBuilder/build(topics:from:to:levels:)``).
+    /// - Parameters:
+    ///   - levels: Levels of detail to read (see `ReportBuilder.build`).
+    ///   - columns: The columns of a single level instead (a plot's width).
     /// - Throws: ``CLIError`` when the recording cannot be read, a glob
     ///   matches no topic, the range is empty, or the output exists.
-    func build(levels: Int) throws -> ReportData {
+    func build(levels: Int = 1, columns: Int? = nil) throws -> ReportData {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw CLIError("\(output) already exists; choose a new output file")
         }
@@ -44,7 +46,7 @@ struct ReportOptions: ParsableArguments {
             }
             let (from, to) = range.resolve(builder.info)
             guard to > from else { throw CLIError("the range is empty: --to must be after --from") }
-            return try builder.build(topics: topics, from: from, to: to, levels: levels)
+            return try builder.build(topics: topics, from: from, to: to, levels: levels, columns: columns)
         } catch let error as ReportError {
             throw CLIError(error.message)
         }

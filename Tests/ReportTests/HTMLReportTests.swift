@@ -81,19 +81,24 @@ struct EmbeddedData: Decodable {
         #expect(values == [0, 0, 0, 65535, 65535, 65535, 16384, 65534, 32767])
     }
 
-    @Test func theSVGPlotDrawsAtMostOneBandPerPixelColumn() throws {
+    @Test func theSVGPlotDrawsOneBandPerPixelColumnFromAColumnPerPixel() throws {
         let recording = try ReportTestRecording(seconds: 10, rate: 2000)
         let builder = try ReportBuilder(directory: recording.directory)
-        let data = try builder.build(topics: builder.topics, levels: 1)
-        #expect(data.series[0].levels.count == 1)
+        let pixels = SVGPlot.plotWidth(imageWidth: 1000)
+        let data = try builder.build(topics: builder.topics, columns: pixels)
+        #expect(data.series[0].levels.map(\.columnCount) == [pixels])
         let plot = SVGPlot(data, width: 1000)
+        #expect(plot.plotWidth == pixels)
         let svg = plot.text
         #expect(svg.hasPrefix("<?xml") && svg.contains("</svg>"))
         #expect(svg.contains("data-min=\"\(recording.values.map(\.value).min()!)\""))
         #expect(svg.contains("data-max=\"\(recording.values.map(\.value).max()!)\""))
         let band = try #require(svg.components(separatedBy: "<path d=\"").dropFirst().first)
-        let segments = band.prefix { $0 != "\"" }.filter { $0 == "M" }.count
-        #expect(segments > plot.plotWidth - 5 && segments <= plot.plotWidth)
+        #expect(band.prefix { $0 != "\"" }.filter { $0 == "M" }.count == pixels)
+        // The same band from the 2,048 columns of a report's first level: merged per pixel, one a pixel at most.
+        let merged = SVGPlot(try builder.build(topics: builder.topics, levels: 1), width: 1000).text
+        let mergedBand = try #require(merged.components(separatedBy: "<path d=\"").dropFirst().first)
+        #expect(mergedBand.prefix { $0 != "\"" }.filter { $0 == "M" }.count == pixels)
         // A loss shading rectangle per loss record, on each of the two lanes.
         #expect(svg.components(separatedBy: "class=\"loss\"").count - 1 == 2 * recording.lossTimes.count)
         let first = try #require(recording.lossTimes.first)
