@@ -126,15 +126,25 @@ public final class ReportBuilder {
         let finest = UInt64(columns.last!)
         let finestWidth = max(1, (span + finest - 1) / finest)
         let factor = UInt64(columns.last! / columns.first!)
-        let coarse = try level(stream.topic, from: from, to: to, width: finestWidth * factor)
-        var result = [coarse]
-        if columns.count > 1, coarse.counts.contains(where: { $0 > 1 }) {
-            var finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
-            for _ in 2..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
-            for level in finer {
-                guard result.last!.isRefined(by: level) else { break }
-                result.append(level)
+        var coarse: PlotLevel
+        var finer: [PlotLevel] = []
+        if columns.count > 1, stream.messageCount > columns[0] {
+            // A busy stream: the finest level is read once and the coarser ones are merged from it, so no
+            // chunk is decoded twice.
+            finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+            for _ in 1..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
+            coarse = finer.removeFirst()
+        } else {
+            coarse = try level(stream.topic, from: from, to: to, width: finestWidth * factor)
+            if columns.count > 1, coarse.counts.contains(where: { $0 > 1 }) {
+                finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+                for _ in 2..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
             }
+        }
+        var result = [coarse]
+        for level in finer {
+            guard result.last!.isRefined(by: level) else { break }
+            result.append(level)
         }
         let filled = coarse.counts.indices.filter { coarse.counts[$0] > 0 }
         let minimum = filled.map { coarse.minimums[$0] }.min()
