@@ -253,11 +253,14 @@ extension HTMLReport {
               "+" + seconds(view[0]) + " … +" + seconds(view[1]) + "  (" + seconds(view[1] - view[0]) + " of " +
               seconds(span) + ")";
           }
-          var pending = false;
+          var pending = false, hashTimer = null;
           function redraw() {
             if (pending) return;
             pending = true;
-            window.requestAnimationFrame(function () { pending = false; drawAll(); });
+            function run() { if (pending) { pending = false; drawAll(); } }
+            // The next frame, or soon when frames do not come (a hidden or headless page).
+            window.requestAnimationFrame(run);
+            setTimeout(run, 100);
           }
           function setView(a, b) {
             var minimum = Math.min(span, 1000);
@@ -266,9 +269,13 @@ extension HTMLReport {
             if (a < 0) { b -= a; a = 0; }
             if (b > span) { a -= b - span; b = span; }
             view = [Math.max(0, a), Math.min(span, b)];
-            try {
-              history.replaceState(null, "", "#t=" + (view[0] / 1e9).toFixed(6) + "," + (view[1] / 1e9).toFixed(6));
-            } catch (e) { /* a page without history (some viewers) keeps its view in memory only */ }
+            // The address follows once the view settles (browsers throttle frequent history updates).
+            clearTimeout(hashTimer);
+            hashTimer = setTimeout(function () {
+              try {
+                history.replaceState(null, "", "#t=" + (view[0] / 1e9).toFixed(6) + "," + (view[1] / 1e9).toFixed(6));
+              } catch (e) { /* a page without history (some viewers) keeps its view in memory only */ }
+            }, 300);
             redraw();
           }
           function zoom(factor, at) {

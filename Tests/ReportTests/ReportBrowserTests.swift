@@ -8,15 +8,16 @@ import Testing
     static let chromium = "/usr/bin/chromium"
 
     /// The DOM of `url` once its scripts ran.
-    static func dumpDOM(_ url: String) throws -> String {
+    static func dumpDOM(_ url: String, extra: [String] = []) throws -> String {
         let profile = NSTemporaryDirectory() + "tlm-chromium-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
-            "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=\(profile)", "--window-size=1400,1000",
-            "--dump-dom", url,
-        ]
+        process.arguments =
+            [
+                "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=\(profile)", "--window-size=1400,1000",
+                "--dump-dom", url,
+            ] + extra
         let output = NSTemporaryDirectory() + "tlm-dom-\(UUID().uuidString.prefix(8))"
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -72,5 +73,54 @@ import Testing
         #expect(zoomed.contains("+4.000 s … +4.100 s"))
         // The axis still spans the recording's minimum and maximum.
         #expect(Double(Self.attribute("data-axis-max", of: marker, in: zoomed) ?? "") == data.series[0].maximum)
+    }
+
+    @Test func theZoomButtonsAndDraggingMoveEveryPlotTogether() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.chromium),
+            "Debian's chromium is needed (make setup installs it)")
+        let recording = try ReportTestRecording(seconds: 10, rate: 2000)
+        let builder = try ReportBuilder(directory: recording.directory)
+        let data = try builder.build(topics: builder.topics)
+        // The report, with a script that zooms in twice (a quarter of the range, around its middle), then drags
+        // the plot 100 pixels to the left, and records what the page shows once it has redrawn.
+        let actions = """
+            <script>
+            document.getElementById("zoom-in").click();
+            document.getElementById("zoom-in").click();
+            setTimeout(function () {
+              var lane = document.querySelector(".lane.numeric");
+              document.body.dataset.zoomed = lane.dataset.level + " " + location.hash;
+              var canvas = lane.querySelector("canvas"), box = canvas.getBoundingClientRect();
+              document.body.dataset.width = String(box.width);
+              canvas.dispatchEvent(new MouseEvent("mousedown", { clientX: box.left + 500, clientY: box.top + 5 }));
+              window.dispatchEvent(new MouseEvent("mousemove", { clientX: box.left + 400, clientY: box.top + 5 }));
+              window.dispatchEvent(new MouseEvent("mouseup", {}));
+              setTimeout(function () { document.body.dataset.panned = location.hash; }, 500);
+            }, 500);
+            </script></body>
+            """
+        let html = HTMLReport(data).text.replacingOccurrences(of: "</body>", with: actions)
+        let file = recording.directory + "/../interactive.html"
+        try Data(html.utf8).write(to: URL(fileURLWithPath: file))
+        let dom = try Self.dumpDOMWaiting("file://" + file)
+        #expect(dom.contains("<pre id=\"console-errors\"></pre>"))
+        let span = Double(data.to - data.from) / 1e9
+        // A quarter of 10 s in view: 512 columns of the first level, 2,048 of the second: the second is drawn.
+        let zoomed = try #require(Self.attribute("data-zoomed", of: "<body", in: dom))
+        let parts = zoomed.split(separator: " ")
+        #expect(parts.first == "1")
+        let range = try #require(parts.last?.dropFirst(3).split(separator: ",").compactMap { Double($0) })
+        #expect(range.count == 2 && abs(range[0] - span * 3 / 8) < 1e-5 && abs(range[1] - span * 5 / 8) < 1e-5)
+        // Dragging 100 pixels to the left moves the view later by 100 pixels' worth of time.
+        let width = try #require(Double(Self.attribute("data-width", of: "<body", in: dom) ?? ""))
+        let panned = try #require(Self.attribute("data-panned", of: "<body", in: dom))
+        let moved = try #require(panned.dropFirst(3).split(separator: ",").compactMap { Double($0) }.first)
+        #expect(abs(moved - (span * 3 / 8 + 100 / width * span / 4)) < 1e-5, "\(panned)")
+    }
+
+    /// The DOM of `url` after its timers ran (a virtual-time budget of 5 s).
+    static func dumpDOMWaiting(_ url: String) throws -> String {
+        try dumpDOM(url, extra: ["--virtual-time-budget=5000"])
     }
 }
