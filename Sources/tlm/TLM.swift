@@ -25,6 +25,7 @@ struct TLM: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
             CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
+            ReportCommand.self, PlotCommand.self,
             DecodeCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]
