@@ -251,7 +251,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     private func startUpstream() -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
             var iterator = base.makeAsyncIterator()
             do throws(Base.Failure) {
                 while let element = try await iterator.next(isolation: nil) {
@@ -270,7 +270,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     /// machine if that deadline is still the armed one; until the iteration
     /// ends or the task is replaced.
     private func startTimer(id: Int) -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
             while true {
                 let next: C.Instant? = await withUnsafeContinuation { (waiter: TimerWaiter) in
                     let armed: C.Instant?? = state.withLock { state in

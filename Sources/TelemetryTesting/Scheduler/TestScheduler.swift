@@ -1,0 +1,316 @@
+import Locking
+public import Streams
+
+/// Runs a publisher under test in lockstep virtual time against scripted
+/// inputs, and records every output with the tick at which it really
+/// happened; on a par with RxJS's `TestScheduler`.
+///
+/// Make the inputs from marble diagrams (``hot(_:)``, ``cold(_:)``, see
+/// ``MarbleDiagram``), build the pipeline on them and on ``clock``, then
+/// ``run(_:cancelAt:through:)`` it and compare the ``TestRun`` with the
+/// expected diagram, and each input's subscriptions with the expected
+/// subscription marbles (``TestSubscription``):
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let input = scheduler.hot("a-b----c--|")
+/// let run = await scheduler.run(input.debounce(for: scheduler.ticks(3), clock: scheduler.clock))
+/// #expect(run.mismatch(expected: "-----b----[c|]") == nil)
+/// #expect(input.subscriptionMarbles == ["^----------!"])
+/// ```
+///
+/// **Lockstep time.** The run starts the consumer at tick 0 and lets the
+/// pipeline settle. Then, at each tick `t`:
+///
+/// 1. the timers due before `t` fire, in deadline order, and the pipeline
+///    settles; the clock moves to `t`;
+/// 2. every input's events due at `t` are sent, in the order the inputs
+///    were made, and the pipeline settles;
+/// 3. the timers due at `t` fire and the pipeline settles.
+///
+/// The events of one tick are sent together, before the pipeline runs: a
+/// subscription made in response to one of them misses the other hot
+/// inputs' events of that tick (as it would in a real system, where they
+/// happened at once). An input at a tick is processed before a timer due at
+/// the same tick,
+/// and an output is stamped with the tick of the clock when the consumer
+/// received it: an early, late, missing or extra output changes the
+/// recorded diagram. The run never waits for the outputs the test expects.
+///
+/// **Settling: the exact guarantee.** Swift offers no way to see every
+/// task of a process, so the scheduler cannot prove that an arbitrary task
+/// has nothing left to do. It watches what it can see: the consumer of the
+/// output (whether it waits in `next()`), every input subscription (each
+/// `next()` call and return, every element sent and taken) and the
+/// ``ManualClock``'s sleepers (registered, woken, running again,
+/// cancelled). The pipeline has *settled* when the consumer waits in
+/// `next()` (or the output ended) and none of those counts changed over
+/// several rounds of yielding to the other tasks with short real pauses
+/// between them (at least four rounds and 2 ms). A task that works without
+/// touching any of them for longer than that (a thread the operating
+/// system did not run for that long, on a loaded machine) could be missed; its output
+/// would then be stamped late and the test would fail, never pass falsely.
+/// A pipeline that does not settle within ``settleTimeout`` (a busy task,
+/// or one that waits on a real clock) is reported in ``TestRun/issues``
+/// and the run ends there: never a hang. A pipeline that stops pulling an
+/// input is reported in ``TestRun/unpulled``.
+///
+/// **The end of a run.** The run ends after the tick at which the output
+/// ended, or after the last scripted input tick once no timer is armed,
+/// or at `through`, or 100 ticks after the last scripted input; the
+/// consumer is then cancelled. Subscriptions still open at that point have
+/// no unsubscription in their marble.
+public final class TestScheduler: Sendable {
+    /// The clock the pipeline under test must use for its timers.
+    public let clock: ManualClock
+    /// The virtual duration of one tick.
+    public let tick: Duration
+    /// How long, in real time, the pipeline may take to settle at a step
+    /// before the run reports it and ends.
+    public let settleTimeout: Duration
+
+    let core: SchedulerCore
+    let executor = SchedulerExecutor()
+
+    /// How many checks in a row must find the executor idle and nothing
+    /// changed for the pipeline to count as settled.
+    static let quietRounds = 2
+
+    /// Creates a scheduler.
+    ///
+    /// - Parameters:
+    ///   - tick: The virtual duration of one tick; 1 second by default.
+    ///   - settleTimeout: How long in real time the pipeline may take to
+    ///     settle at one step; 2 seconds by default.
+    public init(tick: Duration = .seconds(1), settleTimeout: Duration = .seconds(2)) {
+        precondition(tick > .zero, "TestScheduler needs a positive tick, got \(tick)")
+        self.tick = tick
+        self.settleTimeout = settleTimeout
+        clock = ManualClock()
+        core = SchedulerCore(clock: clock, tick: tick)
+    }
+
+    /// The duration of `count` ticks, for the operators' intervals.
+    ///
+    /// - Parameter count: A number of ticks.
+    /// - Returns: `count` times ``tick``.
+    public func ticks(_ count: Int) -> Duration {
+        tick * count
+    }
+
+    /// A hot input from a diagram of single-character or `(…)` values.
+    ///
+    /// - Parameter diagram: The events, for example `"a-(bc)-#"`.
+    /// - Returns: The input, a publisher of `String`s.
+    public func hot(_ diagram: String) -> TestInput<String, MarbleError> {
+        hot(MarbleDiagram.parse(diagram), name: "hot \(diagram)")
+    }
+
+    /// A cold input from a diagram of single-character or `(…)` values.
+    ///
+    /// - Parameter diagram: The events, tick 0 being each subscription's.
+    /// - Returns: The input, a publisher of `String`s.
+    public func cold(_ diagram: String) -> TestInput<String, MarbleError> {
+        cold(MarbleDiagram.parse(diagram), name: "cold \(diagram)")
+    }
+
+    /// A hot input from a diagram whose symbols stand for typed values and
+    /// whose failure (`^` or `#`) stands for `error`.
+    ///
+    /// ```swift
+    /// let input = scheduler.hot("a-b|", values: ["a": 1, "b": 2], error: TestError.upstream)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - diagram: The events.
+    ///   - values: The value of each symbol; every symbol must have one.
+    ///   - error: The error the failure symbol stands for.
+    /// - Returns: The input.
+    public func hot<Element: Sendable, Failure: Error>(
+        _ diagram: String, values: [String: Element], error: Failure
+    ) -> TestInput<Element, Failure> {
+        hot(Self.typed(diagram, values, error), name: "hot \(diagram)")
+    }
+
+    /// A cold input from a diagram whose symbols stand for typed values;
+    /// see ``hot(_:values:error:)``.
+    ///
+    /// - Parameters:
+    ///   - diagram: The events, tick 0 being each subscription's.
+    ///   - values: The value of each symbol; every symbol must have one.
+    ///   - error: The error the failure symbol stands for.
+    /// - Returns: The input.
+    public func cold<Element: Sendable, Failure: Error>(
+        _ diagram: String, values: [String: Element], error: Failure
+    ) -> TestInput<Element, Failure> {
+        cold(Self.typed(diagram, values, error), name: "cold \(diagram)")
+    }
+
+    /// A hot input from explicit events, at absolute ticks.
+    ///
+    /// - Parameters:
+    ///   - events: The events, in tick order.
+    ///   - name: How the input is named in reports.
+    /// - Returns: The input.
+    public func hot<Element: Sendable, Failure: Error>(
+        _ events: [MarbleEvent<Element, Failure>], name: String = "hot input"
+    ) -> TestInput<Element, Failure> {
+        TestInput(name: name, events: events, isHot: true, core: core)
+    }
+
+    /// A cold input from explicit events, at ticks from each subscription.
+    ///
+    /// - Parameters:
+    ///   - events: The events, in tick order.
+    ///   - name: How the input is named in reports.
+    /// - Returns: The input.
+    public func cold<Element: Sendable, Failure: Error>(
+        _ events: [MarbleEvent<Element, Failure>], name: String = "cold input"
+    ) -> TestInput<Element, Failure> {
+        TestInput(name: name, events: events, isHot: false, core: core)
+    }
+
+    private static func typed<Element, Failure: Error>(
+        _ diagram: String, _ values: [String: Element], _ error: Failure
+    ) -> [MarbleEvent<Element, Failure>] {
+        MarbleDiagram.parse(diagram).map { event in
+            switch event.kind {
+            case .value(let symbol):
+                guard let value = values[symbol] else {
+                    preconditionFailure(
+                        "TestScheduler: the diagram \"\(diagram)\" uses \"\(symbol)\", which has no value")
+                }
+                return .value(value, at: event.tick)
+            case .finish: return .finish(at: event.tick)
+            case .failure: return .failure(error, at: event.tick)
+            }
+        }
+    }
+
+    /// Runs `publisher` in lockstep time and records its output.
+    ///
+    /// A scheduler runs one publisher; make a new scheduler for each run.
+    ///
+    /// - Parameters:
+    ///   - publisher: The pipeline under test, built on this scheduler's
+    ///     inputs and ``clock``.
+    ///   - cancelAt: A tick at which to cancel the consuming task, once
+    ///     that tick settled; its unsubscriptions are recorded.
+    ///   - through: The last tick to run, if the run should not end by
+    ///     itself (see the type's documentation).
+    /// - Returns: The recorded output, issues and unpulled inputs.
+    public func run<P: Publisher & Sendable>(
+        _ publisher: P, cancelAt: Int? = nil, through: Int? = nil
+    ) async -> TestRun<P.Element, P.Failure> where P.Element: Sendable {
+        let recorder = MarbleRecorder<P.Element, P.Failure>(clock: clock, tick: tick)
+        let executor = self.executor
+        let consumer = StreamsTaskExecutor.$preferred.withValue(executor) {
+            Task(executorPreference: executor) { await recorder.consume(publisher) }
+        }
+        var issues: [String] = []
+        var cancelled = false
+        guard await settle(recorder, "the consumer started", &issues) else {
+            return await end(consumer, recorder, issues)
+        }
+        for current in 0... {
+            if current > 0 {
+                await clock.advance(before: ManualClock.Instant(offset: ticks(current)))
+                guard await settle(recorder, "the timers before tick \(current) fired", &issues) else {
+                    break
+                }
+            }
+            core.feed(current)
+            guard await settle(recorder, "tick \(current)'s inputs were sent", &issues) else {
+                break
+            }
+            await clock.advance(to: ManualClock.Instant(offset: ticks(current)))
+            guard await settle(recorder, "tick \(current)'s timers fired", &issues) else {
+                break
+            }
+            if current == cancelAt {
+                consumer.cancel()
+                cancelled = true
+                guard await settle(recorder, "the consumer was cancelled at tick \(current)", &issues) else {
+                    break
+                }
+            }
+            if recorder.progress.ended || cancelled || current == through {
+                break
+            }
+            let last = core.lastScheduledTick
+            if through == nil && (current >= last + 100 || (current >= last && clock.sleeperCount == 0)) {
+                break
+            }
+        }
+        return await end(consumer, recorder, issues)
+    }
+
+    /// Ends a run: notes what was never pulled, cancels the consumer (its
+    /// unsubscriptions are not recorded) and waits a bounded time for it.
+    private func end<Element: Sendable, Failure: Error>(
+        _ consumer: Task<Void, Never>, _ recorder: MarbleRecorder<Element, Failure>, _ issues: [String]
+    ) async -> TestRun<Element, Failure> {
+        var issues = issues
+        let unpulled = core.unpulled()
+        core.state.withLock { $0.tearingDown = true }
+        consumer.cancel()
+        if await !ended(consumer, within: settleTimeout) {
+            issues.append("the consumer did not end within \(settleTimeout) of being cancelled at the end of the run")
+        }
+        return TestRun(events: recorder.events, issues: issues, unpulled: unpulled)
+    }
+
+    /// Waits until the pipeline settled (see the type's documentation), or
+    /// reports that it did not within ``settleTimeout``.
+    private func settle<Element: Sendable, Failure: Error>(
+        _ recorder: MarbleRecorder<Element, Failure>, _ step: String, _ issues: inout [String]
+    ) async -> Bool {
+        let limit = ContinuousClock.now + settleTimeout
+        var last = -1
+        var quietRounds = 0
+        while ContinuousClock.now < limit {
+            // Every task of the pipeline suspended...
+            guard await executor.waitUntilIdle(within: limit - ContinuousClock.now) else {
+                break
+            }
+            // ...and nothing outside the executor still changing (a task
+            // the pipeline started without the scheduler's preference).
+            let progress = recorder.progress
+            let activity = core.activity + progress.activity
+            if progress.idle && activity == last && executor.isIdle {
+                quietRounds += 1
+                if quietRounds >= Self.quietRounds {
+                    return true
+                }
+            } else {
+                quietRounds = 0
+                last = activity
+            }
+            await Task.yield()
+        }
+        let waiting = recorder.progress.idle ? "waits for an element" : "never waited for an element"
+        issues.append(
+            "the pipeline did not settle within \(settleTimeout) after \(step) (the consumer \(waiting))")
+        return false
+    }
+
+    /// Whether `task` ended within `timeout` of real time. A task that did
+    /// not is left running: nothing can force it to end.
+    private func ended(_ task: Task<Void, Never>, within timeout: Duration) async -> Bool {
+        let outcome = Locked<UnsafeContinuation<Bool, Never>?>(nil)
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+            outcome.withLock { $0 = continuation }
+            let finish: @Sendable (Bool) -> Void = { ended in
+                outcome.withLock { $0.take() }?.resume(returning: ended)
+            }
+            Task {
+                await task.value
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                finish(false)
+            }
+        }
+    }
+}
