@@ -1,17 +1,10 @@
 import Locking
 import Streams
 
-/// Consumes the publisher under test and records its events with the tick
-/// of the clock's `now`; lets the driver wait until a number of events
-/// arrived or the stream ended.
+/// Consumes the publisher under test for a ``TestScheduler`` and records
+/// its events with the tick of the clock's `now`; tells the scheduler
+/// whether the consumer waits in `next` and how much it did.
 final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
-    private struct Waiter {
-        let id: Int
-        /// Resume once this many events are recorded (or the stream ended).
-        let count: Int
-        let continuation: UnsafeContinuation<Void, Never>
-    }
-
     private struct State {
         var events: [MarbleEvent<Element, Failure>] = []
         var ended = false
@@ -19,20 +12,6 @@ final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
         var waiting = false
         /// Counts every `next` call and return, for ``TestScheduler``.
         var activity = 0
-        var waiters: [Waiter] = []
-        var nextID = 0
-
-        mutating func satisfied() -> [Waiter] {
-            var ready: [Waiter] = []
-            waiters.removeAll { waiter in
-                guard ended || events.count >= waiter.count else {
-                    return false
-                }
-                ready.append(waiter)
-                return true
-            }
-            return ready
-        }
     }
 
     private let state = Locked(State())
@@ -56,14 +35,10 @@ final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
         if let end = await iterate(publisher) {
             record(end)
         }
-        let ready = state.withLock { state in
+        state.withLock { state in
             state.ended = true
             state.waiting = false
             state.activity += 1
-            return state.satisfied()
-        }
-        for waiter in ready {
-            waiter.continuation.resume()
         }
     }
 
@@ -106,48 +81,9 @@ final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
 
     private func record(_ kind: MarbleEvent<Element, Failure>.Kind) {
         let ticks = Int((clock.now.offset / tick).rounded(.down))
-        let ready = state.withLock { state in
+        state.withLock { state in
             state.events.append(MarbleEvent(kind, at: ticks))
-            return state.satisfied()
+            state.activity += 1
         }
-        for waiter in ready {
-            waiter.continuation.resume()
-        }
-    }
-
-    /// Waits until `count` events are recorded or the stream ended; returns
-    /// early if the waiting task is cancelled.
-    func wait(forCount count: Int) async {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
-                    if Task.isCancelled || state.ended || state.events.count >= count {
-                        return true
-                    }
-                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
-                    return false
-                }
-                if ready {
-                    continuation.resume()
-                }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    return nil
-                }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume()
-        }
-    }
-
-    /// Waits until the stream ended.
-    func waitForEnd() async {
-        await wait(forCount: .max)
     }
 }

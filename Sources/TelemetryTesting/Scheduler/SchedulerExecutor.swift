@@ -23,17 +23,36 @@ final class SchedulerExecutor: TaskExecutor, Sendable {
         let job = UnownedJob(job)
         queue.async {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
-            let waiters = self.state.withLock { state -> [@Sendable () -> Void] in
-                state.pending -= 1
-                guard state.pending == 0 else {
-                    return []
-                }
-                defer { state.idleWaiters = [] }
-                return state.idleWaiters
+            self.finished()
+        }
+    }
+
+    /// Runs `work` on the queue as one job: what it resumes runs after it,
+    /// so, for example, all the inputs of a tick are sent before the
+    /// pipeline reacts to any of them.
+    func perform(_ work: @escaping @Sendable () -> Void) async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            state.withLock { $0.pending += 1 }
+            queue.async {
+                work()
+                self.finished()
+                continuation.resume()
             }
-            for waiter in waiters {
-                waiter()
+        }
+    }
+
+    /// A job returned: wakes the idle waiters if it was the last.
+    private func finished() {
+        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+            state.pending -= 1
+            guard state.pending == 0 else {
+                return []
             }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters {
+            waiter()
         }
     }
 

@@ -25,7 +25,8 @@ public import Streams
 /// 1. the timers due before `t` fire, in deadline order, and the pipeline
 ///    settles; the clock moves to `t`;
 /// 2. every input's events due at `t` are sent, in the order the inputs
-///    were made, and the pipeline settles;
+///    were made, all before any task of the pipeline runs, and the
+///    pipeline settles;
 /// 3. the timers due at `t` fire and the pipeline settles.
 ///
 /// The events of one tick are sent together, before the pipeline runs: a
@@ -37,23 +38,26 @@ public import Streams
 /// received it: an early, late, missing or extra output changes the
 /// recorded diagram. The run never waits for the outputs the test expects.
 ///
-/// **Settling: the exact guarantee.** Swift offers no way to see every
-/// task of a process, so the scheduler cannot prove that an arbitrary task
-/// has nothing left to do. It watches what it can see: the consumer of the
-/// output (whether it waits in `next()`), every input subscription (each
-/// `next()` call and return, every element sent and taken) and the
-/// ``ManualClock``'s sleepers (registered, woken, running again,
-/// cancelled). The pipeline has *settled* when the consumer waits in
-/// `next()` (or the output ended) and none of those counts changed over
-/// several rounds of yielding to the other tasks with short real pauses
-/// between them (at least four rounds and 2 ms). A task that works without
-/// touching any of them for longer than that (a thread the operating
-/// system did not run for that long, on a loaded machine) could be missed; its output
-/// would then be stamped late and the test would fail, never pass falsely.
-/// A pipeline that does not settle within ``settleTimeout`` (a busy task,
-/// or one that waits on a real clock) is reported in ``TestRun/issues``
-/// and the run ends there: never a hang. A pipeline that stops pulling an
-/// input is reported in ``TestRun/unpulled``.
+/// **Settling: the exact guarantee.** The consumer of the output runs as a
+/// task that prefers the scheduler's own task executor, a serial queue that
+/// counts the jobs enqueued and not yet finished; and every task Streams'
+/// operators start from it (upstream, timer, inner and producer tasks)
+/// prefers the same executor (through `StreamsTaskExecutor`, a task-local
+/// the scheduler binds). A job is counted from the moment something
+/// resumes its task (an element sent, a timer woken, a continuation
+/// resumed) until it suspends again, so when the count is zero every task
+/// of the pipeline is suspended: nothing is ready to run. The pipeline has
+/// *settled* when the count is zero, the consumer waits in `next()` (or the
+/// output ended), and a further check finds the count still zero and no
+/// input, sleeper or output activity since. What the scheduler cannot see
+/// is a task the pipeline starts itself with no executor preference (a
+/// plain `Task {}` in code outside Streams), or work on another actor's
+/// executor: such work runs concurrently and its outputs may be stamped
+/// late, which fails the test, never passes it. A pipeline that does not
+/// settle within ``settleTimeout`` (a task that never suspends, or one
+/// whose work never ends) is reported in ``TestRun/issues`` and the run
+/// ends there: never a hang. A pipeline that stops pulling an input is
+/// reported in ``TestRun/unpulled``.
 ///
 /// **The end of a run.** The run ends after the tick at which the output
 /// ended, or after the last scripted input tick once no timer is armed,
@@ -80,13 +84,16 @@ public final class TestScheduler: Sendable {
     ///
     /// - Parameters:
     ///   - tick: The virtual duration of one tick; 1 second by default.
+    ///   - clock: The clock to drive, at zero and used by nothing else; a
+    ///     new one by default.
     ///   - settleTimeout: How long in real time the pipeline may take to
     ///     settle at one step; 2 seconds by default.
-    public init(tick: Duration = .seconds(1), settleTimeout: Duration = .seconds(2)) {
+    public init(tick: Duration = .seconds(1), clock: ManualClock = ManualClock(), settleTimeout: Duration = .seconds(2))
+    {
         precondition(tick > .zero, "TestScheduler needs a positive tick, got \(tick)")
         self.tick = tick
         self.settleTimeout = settleTimeout
-        clock = ManualClock()
+        self.clock = clock
         core = SchedulerCore(clock: clock, tick: tick)
     }
 
@@ -219,7 +226,8 @@ public final class TestScheduler: Sendable {
                     break
                 }
             }
-            core.feed(current)
+            let core = self.core
+            await executor.perform { core.feed(current) }
             guard await settle(recorder, "tick \(current)'s inputs were sent", &issues) else {
                 break
             }
