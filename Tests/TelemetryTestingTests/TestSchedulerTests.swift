@@ -53,10 +53,11 @@ import Testing
 
     @Test func timersDueAtATickFireAfterThatTicksInputs() async {
         let scheduler = TestScheduler()
-        let input = scheduler.hot("a-b----c--|")
+        // `b` arrives at tick 3, exactly when `a`'s debounce timer is due:
+        // the input is handled first, so `a` is replaced and never emitted.
+        let input = scheduler.hot("a--b|")
         let run = await scheduler.run(input.debounce(for: scheduler.ticks(3), clock: scheduler.clock))
-        #expect(run.mismatch(expected: "-----b----[c|]") == nil, "\(run.diagram)")
-        #expect(input.subscriptionMarbles == ["^---------!"])
+        #expect(run.mismatch(expected: "----[b|]") == nil, "\(run.diagram)")
     }
 
     @Test func subscriptionMarblesShowWhenAnOperatorCancelsItsUpstream() async {
