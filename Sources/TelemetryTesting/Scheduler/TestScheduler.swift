@@ -69,8 +69,8 @@ public final class TestScheduler: Sendable {
     public let clock: ManualClock
     /// The virtual duration of one tick.
     public let tick: Duration
-    /// How long, in real time, the pipeline may take to settle at a step
-    /// before the run reports it and ends.
+    /// How long, in real time, a task of the pipeline may keep running (or
+    /// stay ready to run) at a step before the run reports it and ends.
     public let settleTimeout: Duration
 
     let core: SchedulerCore
@@ -79,6 +79,9 @@ public final class TestScheduler: Sendable {
     /// How many checks in a row must find the executor idle and nothing
     /// changed for the pipeline to count as settled.
     static let quietRounds = 2
+    /// How many checks a step may take before the run reports that work
+    /// outside the executor never stopped.
+    static let maximumChecks = 10_000
 
     /// Creates a scheduler.
     ///
@@ -262,8 +265,9 @@ public final class TestScheduler: Sendable {
         let unpulled = core.unpulled()
         core.state.withLock { $0.tearingDown = true }
         consumer.cancel()
-        if await !ended(consumer, within: settleTimeout) {
-            issues.append("the consumer did not end within \(settleTimeout) of being cancelled at the end of the run")
+        let idle = await executor.waitUntilIdle(within: settleTimeout)
+        if !idle || !recorder.progress.ended {
+            issues.append("the consumer did not end when it was cancelled at the end of the run")
         }
         return TestRun(events: recorder.events, issues: issues, unpulled: unpulled)
     }
@@ -273,13 +277,17 @@ public final class TestScheduler: Sendable {
     private func settle<Element: Sendable, Failure: Error>(
         _ recorder: MarbleRecorder<Element, Failure>, _ step: String, _ issues: inout [String]
     ) async -> Bool {
-        let limit = ContinuousClock.now + settleTimeout
         var last = -1
         var quietRounds = 0
-        while ContinuousClock.now < limit {
-            // Every task of the pipeline suspended...
-            guard await executor.waitUntilIdle(within: limit - ContinuousClock.now) else {
-                break
+        for _ in 0..<Self.maximumChecks {
+            // Every task of the pipeline suspended (only this wait is timed:
+            // a driver that the machine does not run for a while is no stall)...
+            guard await executor.waitUntilIdle(within: settleTimeout) else {
+                let waiting = recorder.progress.idle ? "waits for an element" : "never waited for an element"
+                issues.append(
+                    "the pipeline did not settle within \(settleTimeout) after \(step): a task of it kept running "
+                        + "(the consumer \(waiting))")
+                return false
             }
             // ...and nothing outside the executor still changing (a task
             // the pipeline started without the scheduler's preference).
@@ -296,29 +304,9 @@ public final class TestScheduler: Sendable {
             }
             await Task.yield()
         }
-        let waiting = recorder.progress.idle ? "waits for an element" : "never waited for an element"
         issues.append(
-            "the pipeline did not settle within \(settleTimeout) after \(step) (the consumer \(waiting))")
+            "the pipeline did not settle after \(step): work outside the scheduler's executor kept changing "
+                + "the inputs, the clock or the output over \(Self.maximumChecks) checks")
         return false
-    }
-
-    /// Whether `task` ended within `timeout` of real time. A task that did
-    /// not is left running: nothing can force it to end.
-    private func ended(_ task: Task<Void, Never>, within timeout: Duration) async -> Bool {
-        let outcome = Locked<UnsafeContinuation<Bool, Never>?>(nil)
-        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-            outcome.withLock { $0 = continuation }
-            let finish: @Sendable (Bool) -> Void = { ended in
-                outcome.withLock { $0.take() }?.resume(returning: ended)
-            }
-            Task {
-                await task.value
-                finish(true)
-            }
-            Task {
-                try? await Task.sleep(for: timeout)
-                finish(false)
-            }
-        }
     }
 }
