@@ -4,9 +4,9 @@
 /// Use it for state that a consumer needs at once when it starts, such as a
 /// device's connection state or its latest battery level. Apart from the
 /// current value it behaves as ``PassthroughSubject``: `send(_:)`,
-/// ``finish()`` and ``fail(_:)`` may be called from any thread or task, each
+/// ``Subject/finish()`` and ``Subject/fail(_:)`` may be called from any thread or task, each
 /// consumer has its own buffer bounded by a ``SubjectBufferingPolicy``, and
-/// drops are counted in ``droppedCount``.
+/// drops are counted in ``Subject/droppedCount``.
 ///
 /// ```swift
 /// let connection = CurrentValueSubject<Bool, Never>(false)
@@ -62,7 +62,7 @@ public final class CurrentValueSubject<Element: Sendable, Failure: Error>: Subje
 
     /// The current value: the latest element sent, or the initial one.
     ///
-    /// Setting it sends the new value, as ``send(_:)`` does; after the
+    /// Setting it sends the new value, as ``Subject/send(_:)`` does; after the
     /// subject ended, setting it does nothing.
     ///
     /// ```swift

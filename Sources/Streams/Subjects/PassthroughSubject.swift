@@ -18,24 +18,24 @@
 /// ```
 ///
 /// **Consumers.** Each iterator is one consumer with its own buffer, and it
-/// is subscribed as soon as it is *made*: ``makeAsyncIterator()`` and
-/// ``subscribe()`` register the consumer before they return, so every
+/// is subscribed as soon as it is *made*: ``Subject/makeAsyncIterator()`` and
+/// ``Subject/subscribe()`` register the consumer before they return, so every
 /// element sent afterwards reaches it. A `for await` loop makes its iterator
 /// when the loop starts, so to avoid missing early elements from a task that
-/// has not started yet, call ``subscribe()`` before starting the task and
+/// has not started yet, call ``Subject/subscribe()`` before starting the task and
 /// iterate the subscription inside it.
 ///
 /// **No consumer.** An element sent while nobody is subscribed goes nowhere,
 /// as with Combine's `PassthroughSubject`; `send(_:)` returns
-/// ``SubjectSendResult/noConsumers`` and ``droppedCount`` does not count it.
+/// ``SubjectSendResult/noConsumers`` and ``Subject/droppedCount`` does not count it.
 ///
 /// **Buffering.** An element sent to a consumer that is waiting in `next()`
 /// is handed over directly. Otherwise it goes to that consumer's buffer,
 /// which the ``SubjectBufferingPolicy`` bounds; what the policy drops is
-/// counted in ``droppedCount``.
+/// counted in ``Subject/droppedCount``.
 ///
-/// **Termination.** The subject ends once, with ``finish()`` or
-/// ``fail(_:)``; later calls to either are ignored, and later sends are
+/// **Termination.** The subject ends once, with ``Subject/finish()`` or
+/// ``Subject/fail(_:)``; later calls to either are ignored, and later sends are
 /// ignored and return ``SubjectSendResult/terminated``. Each consumer first
 /// receives the elements already in its buffer, then the end (`nil`) or the
 /// error (thrown once, then `nil`). A consumer that subscribes after the end

@@ -3,10 +3,10 @@
 ///
 /// Use it when a consumer that starts late must still see recent history,
 /// such as the last few packets before a recording started. Apart from the
-/// replay it behaves as ``PassthroughSubject``: `send(_:)`, ``finish()`` and
-/// ``fail(_:)`` may be called from any thread or task, each consumer has its
+/// replay it behaves as ``PassthroughSubject``: `send(_:)`, ``Subject/finish()`` and
+/// ``Subject/fail(_:)`` may be called from any thread or task, each consumer has its
 /// own buffer bounded by a ``SubjectBufferingPolicy``, and drops are counted
-/// in ``droppedCount``.
+/// in ``Subject/droppedCount``.
 ///
 /// ```swift
 /// let packets = ReplaySubject<Int, Never>(count: 2)

@@ -1,7 +1,7 @@
 /// What a ``TestScheduler`` run recorded: every output event with the tick
 /// it really happened at, and anything that kept the run from being exact.
 ///
-/// Compare it with ``mismatch(expected:)``, which is `nil` only when the
+/// Compare it with `mismatch(expected:)`, which is `nil` only when the
 /// output is exactly the expected one (no event early, late, missing or
 /// extra) and the run had no ``issues``.
 ///
