@@ -22,12 +22,13 @@ public import Streams
 /// **Lockstep time.** The run starts the consumer at tick 0 and lets the
 /// pipeline settle. Then, at each tick `t`:
 ///
-/// 1. the timers due before `t` fire, in deadline order, and the pipeline
-///    settles; the clock moves to `t`;
+/// 1. the timers due before `t` fire, one deadline at a time in deadline
+///    order, the pipeline settling after each; the clock moves to `t`;
 /// 2. every input's events due at `t` are sent, in the order the inputs
 ///    were made, all before any task of the pipeline runs, and the
 ///    pipeline settles;
-/// 3. the timers due at `t` fire and the pipeline settles.
+/// 3. the timers due at `t` fire (timers armed meanwhile for `t` too) and
+///    the pipeline settles.
 ///
 /// The events of one tick are sent together, before the pipeline runs: a
 /// subscription made in response to one of them misses the other hot
@@ -223,19 +224,17 @@ public final class TestScheduler: Sendable {
             return await end(consumer, recorder, issues)
         }
         for current in 0... {
-            if current > 0 {
-                await clock.advance(before: ManualClock.Instant(offset: ticks(current)))
-                guard await settle(recorder, "the timers before tick \(current) fired", &issues) else {
-                    break
-                }
+            let instant = ManualClock.Instant(offset: ticks(current))
+            guard await fireTimers(before: instant, inclusive: false, recorder, &issues) else {
+                break
             }
+            await clock.advance(before: instant)
             let core = self.core
             await executor.perform { core.feed(current) }
             guard await settle(recorder, "tick \(current)'s inputs were sent", &issues) else {
                 break
             }
-            await clock.advance(to: ManualClock.Instant(offset: ticks(current)))
-            guard await settle(recorder, "tick \(current)'s timers fired", &issues) else {
+            guard await fireTimers(before: instant, inclusive: true, recorder, &issues) else {
                 break
             }
             if current == cancelAt {
@@ -254,6 +253,22 @@ public final class TestScheduler: Sendable {
             }
         }
         return await end(consumer, recorder, issues)
+    }
+
+    /// Fires the timers due before `instant` (or at it, if `inclusive`) one
+    /// deadline at a time, in deadline order, letting the pipeline settle
+    /// after each; a timer armed meanwhile for a deadline in range fires too.
+    private func fireTimers<Element: Sendable, Failure: Error>(
+        before instant: ManualClock.Instant, inclusive: Bool,
+        _ recorder: MarbleRecorder<Element, Failure>, _ issues: inout [String]
+    ) async -> Bool {
+        while let deadline = clock.nextDeadline, deadline < instant || (inclusive && deadline == instant) {
+            await clock.advance(to: deadline)
+            guard await settle(recorder, "the timers due at \(deadline) fired", &issues) else {
+                return false
+            }
+        }
+        return true
     }
 
     /// Ends a run: notes what was never pulled, cancels the consumer (its
