@@ -127,6 +127,10 @@ public final class RecordingSession: Service, Sendable {
     /// its derived streams run on the imported values and its record
     /// patterns and settings apply (its own devices are not used).
     ///
+    /// The files are read twice, in bounded memory: a survey (devices,
+    /// families, handles), then the values, read on a thread of their own a
+    /// few batches ahead of the recorder.
+    ///
     /// - Parameters:
     ///   - capture: The files, families and handle map.
     ///   - pipeline: A pipeline for derived streams, record patterns and settings.
