@@ -3,7 +3,9 @@
 #   make run    installs what is missing, builds tlm (release), records a short
 #               simulated session into recordings/demo and prints its `tlm info`
 #   make test   installs what is missing, builds everything (failing on any
-#               warning in our code) and runs the whole test suite
+#               warning in our code) and runs the whole test suite (the HTML
+#               report is checked in headless Chromium; its screenshot is kept
+#               in .build/artifacts/report-screenshot.png)
 #   make bench  runs the benchmarks package (Benchmarks/)
 #   make tsan   builds and runs the whole test suite under ThreadSanitizer
 #   make setup  only the installs: Debian packages and the Python venv
@@ -19,9 +21,9 @@ SWIFT        ?= swift
 # Debian's python3, not whatever comes first on PATH.
 PYTHON       := /usr/bin/python3
 VENV         := .venv
-DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev \
+DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev libpng-dev \
                 zstd sqlite3 python3 python3-venv python3-pip \
-                dbus-daemon python3-dbus python3-gi
+                dbus-daemon python3-dbus python3-gi chromium
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5 \
                pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9
 DEMO         := recordings/demo
@@ -125,7 +127,7 @@ bench: build
 # every library, one archive each, built by swift-docc-plugin in one run (one
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
-DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session TelemetryTesting TelemetryTestingRecordings
+DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session Report TelemetryTesting TelemetryTestingRecordings
 docs: setup
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))

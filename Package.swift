@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "Session", targets: ["Session"]),
+        .library(name: "Report", targets: ["Report"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .library(name: "TelemetryTestingRecordings", targets: ["TelemetryTestingRecordings"]),
         .executable(name: "tlm", targets: ["tlm"]),
@@ -38,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
         // Devices <- Recording <- Families <- Capture/Pipeline <- Session <- tlm,
@@ -98,6 +100,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Reports of a recording: plots of min/max/mean per time column from
+        // the index's per-chunk statistics, as one self-contained HTML file
+        // (zoomable), an SVG or a PNG (libpng encodes our own raster).
+        .target(
+            name: "Report",
+            dependencies: ["Recording", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         // Test support users import: the manual clock and marble tests,
         // which need Streams only, and, in a target of their own so that
         // those do not pull GRDB and zstd, recordings shipped as test
@@ -112,7 +122,7 @@ let package = Package(
             name: "tlm",
             dependencies: [
                 "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session",
-                "Locking",
+                "Locking", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -173,6 +183,9 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "ReportTests", dependencies: ["Report", "CPNG", "Recording", "Devices", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"],
             swiftSettings: strictSettings),

@@ -63,11 +63,20 @@ final class BTSnoopReader: CapturePacketReader {
                 endedInsideRecord = true
                 return nil
             }
+            if linkType == .h4, includedLength > 1 {
+                // The common case (Android's logs): the H4 type byte, then the packet, copied once.
+                let kind = CaptureLinkType.h4Kind(source.peek(24))
+                let bytes = source.bytes(at: 25, count: includedLength - 1)
+                source.skip(24 + includedLength)
+                let direction: CapturedPacket.Direction =
+                    kind == .command ? .sent : kind == .event ? .received : flags & 1 == 1 ? .received : .sent
+                return CapturedPacket(
+                    kind: kind, direction: direction, time: Self.nanoseconds(stamp), bytes: bytes,
+                    originalLength: max(0, max(originalLength, includedLength) - 1), cumulativeDrops: UInt64(drops))
+            }
             let bytes = source.bytes(at: 24, count: includedLength)
             source.skip(24 + includedLength)
-            let micros = stamp > Self.epochOffset ? stamp - Self.epochOffset : 0
-            let (product, overflow) = micros.multipliedReportingOverflow(by: 1000)
-            let nanoseconds = overflow ? UInt64.max : product
+            let nanoseconds = Self.nanoseconds(stamp)
             var packet: CapturedPacket
             switch linkType {
             case .hciUnencapsulated:
@@ -96,5 +105,13 @@ final class BTSnoopReader: CapturePacketReader {
             }
             return packet
         }
+    }
+
+    /// A btsnoop timestamp (microseconds since year 0) as nanoseconds since the Unix epoch.
+    @inline(__always)
+    private static func nanoseconds(_ stamp: UInt64) -> UInt64 {
+        let micros = stamp > epochOffset ? stamp - epochOffset : 0
+        let (product, overflow) = micros.multipliedReportingOverflow(by: 1000)
+        return overflow ? UInt64.max : product
     }
 }

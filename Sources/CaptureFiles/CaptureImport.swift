@@ -39,6 +39,7 @@ public struct CaptureImport: Sendable {
         let total = readers.reduce(0) { $0 + $1.size }
         inventory.byteCount = total
         var analyzer = HCITrafficAnalyzer()
+        analyzer.keepsValueBytes = false  // counted, not kept
         var events: [CaptureEvent] = []
         var done: UInt64 = 0
         var last: UInt64 = 0

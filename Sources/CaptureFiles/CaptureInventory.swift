@@ -29,8 +29,12 @@ public struct CaptureInventory: Sendable {
     /// Loss events (drops, cut records, frames never completed, malformed PDUs).
     public var lossCount = 0
 
-    private var peers: [CapturePeer: CapturedDevice] = [:]
-    private var order: [CapturePeer] = []
+    /// Every peer seen, in the order first seen, and each one's position there.
+    private var seen: [CapturedDevice] = []
+    private var positions: [CapturePeer: Int] = [:]
+    /// The last peer updated and its position (values come in runs of one device).
+    private var lastPeer: CapturePeer?
+    private var lastPosition = 0
 
     /// An empty inventory.
     public init() {}
@@ -78,11 +82,18 @@ public struct CaptureInventory: Sendable {
     }
 
     private mutating func update(_ peer: CapturePeer, _ body: (inout CapturedDevice) -> Void) {
-        if peers[peer] == nil {
-            peers[peer] = CapturedDevice(peer: peer)
-            order.append(peer)
+        if let lastPeer, lastPeer == peer { return body(&seen[lastPosition]) }
+        let position: Int
+        if let known = positions[peer] {
+            position = known
+        } else {
+            position = seen.count
+            positions[peer] = position
+            seen.append(CapturedDevice(peer: peer))
         }
-        body(&peers[peer]!)
+        lastPeer = peer
+        lastPosition = position
+        body(&seen[position])
     }
 
     /// Names every device's family, identifier and handle table, and splits
@@ -90,8 +101,7 @@ public struct CaptureInventory: Sendable {
     mutating func resolve(families: FamilyRegistry, handleMap: HandleMap) {
         var withValues: [CapturedDevice] = []
         var others: [CapturedDevice] = []
-        for peer in order {
-            guard var device = peers[peer] else { continue }
+        for var device in seen {
             Self.resolve(&device, families: families, handleMap: handleMap)
             if device.valueCount > 0 { withValues.append(device) } else { others.append(device) }
         }

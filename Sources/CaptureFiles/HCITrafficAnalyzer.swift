@@ -36,6 +36,12 @@ public struct HCITrafficAnalyzer {
     private var connections: [CaptureLink: Connection] = [:]
     private var drops: UInt64 = 0
     private var linkLayer = LinkLayerFollower()
+    /// The last link a value came on and its peer (values come in runs of one connection);
+    /// forgotten whenever a connection opens or closes.
+    private var cachedLink: CaptureLink?
+    private var cachedPeer: CapturePeer?
+    /// Whether values keep their bytes; a survey, which only counts them, turns this off.
+    var keepsValueBytes = true
     /// Packets seen.
     public private(set) var packetCount = 0
 
@@ -68,6 +74,7 @@ public struct HCITrafficAnalyzer {
                 case .event(let event):
                     events.append(event)
                 case .connected(let link, let peer, let time):
+                    cachedLink = nil
                     connections[link] = Connection(peer: peer)
                     events.append(.connected(link: link, peer: peer, time: time))
                 case .disconnected(let link, let time):
@@ -187,6 +194,7 @@ public struct HCITrafficAnalyzer {
                     reason: "L2CAP frame never completed before the handle was reused"))
         }
         flushLongRead(link, into: &events)
+        cachedLink = nil
         connections[link] = Connection(peer: peer)
         events.append(.connected(link: link, peer: peer, time: time))
     }
@@ -201,6 +209,7 @@ public struct HCITrafficAnalyzer {
                     reason: "L2CAP frame never completed before the disconnection"))
         }
         flushLongRead(link, into: &events)
+        cachedLink = nil
         connections[link] = nil
     }
 
@@ -212,11 +221,20 @@ public struct HCITrafficAnalyzer {
         return made
     }
 
+    /// The peer of the connection on `link` (made up, as by ``connection(_:)``, when unknown).
+    private mutating func peer(on link: CaptureLink) -> CapturePeer {
+        if let cachedPeer, cachedLink == link { return cachedPeer }
+        let peer = connection(link).peer
+        cachedLink = link
+        cachedPeer = peer
+        return peer
+    }
+
     // MARK: - ACL, L2CAP, ATT
 
     private mutating func acl(_ packet: CapturedPacket, into events: inout [CaptureEvent]) {
         guard packet.direction != .unknown,
-            let (link, outcomes) = reassembler.add(
+            let step = reassembler.add(
                 packet.bytes, adapter: packet.adapter,
                 received: packet.direction == .received,
                 truncated: packet.isTruncated)
@@ -226,18 +244,13 @@ public struct HCITrafficAnalyzer {
             }
             return
         }
-        for outcome in outcomes {
-            switch outcome {
-            case .pending:
-                break
-            case .broken(let reason):
-                events.append(.loss(peer: connection(link).peer, time: packet.time, count: 1, reason: reason))
-            case .frame(let channel, let payload):
-                guard channel == 4 else { continue }
-                attribute(
-                    payload, link: link, fromDevice: packet.direction == .received, time: packet.time,
-                    into: &events)
-            }
+        if let reason = step.broken {
+            events.append(.loss(peer: connection(step.link).peer, time: packet.time, count: 1, reason: reason))
+        }
+        if let (channel, payload) = step.frame, channel == 4 {
+            attribute(
+                payload, link: step.link, fromDevice: packet.direction == .received, time: packet.time,
+                into: &events)
         }
     }
 
@@ -247,6 +260,15 @@ public struct HCITrafficAnalyzer {
         into events: inout [CaptureEvent]
     ) {
         guard let opcode = pdu.first else { return }
+        if fromDevice, opcode == 0x1B || opcode == 0x1D, pdu.count >= 3 {
+            // The common case: a notification or indication (the connection's state does not change).
+            events.append(
+                .value(
+                    peer: peer(on: link), handle: UInt16(pdu[1]) | UInt16(pdu[2]) << 8,
+                    bytes: keepsValueBytes ? Array(pdu[3...]) : [],
+                    kind: opcode == 0x1B ? .notification : .indication, time: time))
+            return
+        }
         var state = connection(link)
         defer { connections[link] = state }
         let peer = state.peer

@@ -1,14 +1,16 @@
 /// Reassembles L2CAP frames from HCI ACL fragments, per connection and
 /// direction, and says what could not be reassembled.
 struct L2CAPReassembler {
-    /// What one ACL packet completed or broke.
-    enum Outcome {
+    /// What one ACL packet completed or broke: a frame under way broken
+    /// first (when `broken`), then a complete frame (when `frame`); neither
+    /// when the packet only started or continued a frame.
+    struct Step {
+        /// The connection the packet belongs to.
+        var link: CaptureLink
+        /// Why a frame could not be completed, if one could not.
+        var broken: String?
         /// A complete frame: its channel and payload.
-        case frame(channel: UInt16, payload: [UInt8])
-        /// Nothing yet (a start or continuation awaiting more).
-        case pending
-        /// A frame could not be completed; `reason` says why.
-        case broken(String)
+        var frame: (channel: UInt16, payload: [UInt8])?
     }
 
     private struct Key: Hashable {
@@ -27,72 +29,65 @@ struct L2CAPReassembler {
     var pendingLinks: [CaptureLink] { partials.keys.map(\.link) }
 
     /// Adds the ACL packet `bytes` (handle, flags, length, data) of `adapter` going `direction`
-    /// and returns what it completed or broke, in order. `truncated` marks a packet the capture cut.
-    mutating func add(
-        _ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool
-    )
-        -> (link: CaptureLink, outcomes: [Outcome])?
-    {
+    /// and returns what it completed or broke. `truncated` marks a packet the capture cut.
+    mutating func add(_ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool) -> Step? {
         guard bytes.count >= 4 else { return nil }
         let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
         let link = CaptureLink(adapter: adapter, handle: header & 0x0FFF)
         let boundary = (header >> 12) & 3
         let declared = Int(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
-        let key = Key(link: link, received: received)
         if truncated || declared > bytes.count - 4 {
-            let had = partials.removeValue(forKey: key)
-            return (
-                link,
-                [
-                    .broken(
-                        "ACL packet cut by the capture (\(bytes.count - 4) of \(declared) bytes)"
-                            + (had != nil ? "; its L2CAP frame is lost" : ""))
-                ]
-            )
+            let had = partials.isEmpty ? nil : partials.removeValue(forKey: Key(link: link, received: received))
+            return Step(
+                link: link,
+                broken: "ACL packet cut by the capture (\(bytes.count - 4) of \(declared) bytes)"
+                    + (had != nil ? "; its L2CAP frame is lost" : ""))
         }
+        // The common case first: a complete frame in one packet, nothing under way.
+        if boundary != 1, partials.isEmpty, declared >= 4 {
+            let length = Int(UInt16(bytes[4]) | UInt16(bytes[5]) << 8)
+            if declared == length + 4 {
+                return Step(
+                    link: link,
+                    frame: (UInt16(bytes[6]) | UInt16(bytes[7]) << 8, Array(bytes[8..<(4 + declared)])))
+            }
+        }
+        let key = Key(link: link, received: received)
         let data = bytes[4..<(4 + declared)]
         if boundary == 1 {
-            guard var partial = partials[key] else {
-                return (link, [.broken("ACL continuation fragment without a start (\(data.count) bytes)")])
+            guard var partial = partials.removeValue(forKey: key) else {
+                return Step(link: link, broken: "ACL continuation fragment without a start (\(data.count) bytes)")
             }
             partial.bytes.append(contentsOf: data)
             if partial.bytes.count > partial.expected {
-                partials[key] = nil
-                return (
-                    link,
-                    [
-                        .broken(
-                            "L2CAP frame longer than its header says (\(partial.bytes.count) of "
-                                + "\(partial.expected) bytes)")
-                    ]
-                )
+                return Step(
+                    link: link,
+                    broken: "L2CAP frame longer than its header says (\(partial.bytes.count) of "
+                        + "\(partial.expected) bytes)")
             }
             if partial.bytes.count == partial.expected {
-                partials[key] = nil
-                return (link, [Self.frame(partial.bytes)])
+                return Step(link: link, frame: Self.frame(partial.bytes[...]))
             }
             partials[key] = partial
-            return (link, [.pending])
+            return Step(link: link)
         }
         // A start (0b00, 0b10) or a complete frame (0b11).
-        let previous = partials.removeValue(forKey: key)
+        let previous = partials.isEmpty ? nil : partials.removeValue(forKey: key)
         guard data.count >= 4 else {
-            return (link, [.broken("L2CAP start fragment shorter than its header (\(data.count) bytes)")])
+            return Step(link: link, broken: "L2CAP start fragment shorter than its header (\(data.count) bytes)")
         }
         let length = Int(UInt16(data[data.startIndex]) | UInt16(data[data.startIndex + 1]) << 8)
         let expected = length + 4
         let brokenPrevious = previous.map { "L2CAP frame never completed (\($0.bytes.count) of \($0.expected) bytes)" }
         if data.count > expected {
-            return (link, [.broken("L2CAP frame longer than its header says (\(data.count) of \(expected) bytes)")])
+            return Step(
+                link: link, broken: "L2CAP frame longer than its header says (\(data.count) of \(expected) bytes)")
         }
         if data.count == expected {
-            let frame = Self.frame(Array(data))
-            if let brokenPrevious { return (link, [.broken(brokenPrevious), frame]) }
-            return (link, [frame])
+            return Step(link: link, broken: brokenPrevious, frame: Self.frame(data))
         }
         partials[key] = Partial(expected: expected, bytes: Array(data))
-        if let brokenPrevious { return (link, [.broken(brokenPrevious)]) }
-        return (link, [.pending])
+        return Step(link: link, broken: brokenPrevious)
     }
 
     /// Forgets the frames under way on `link` (a disconnection); returns how many there were.
@@ -102,7 +97,9 @@ struct L2CAPReassembler {
         return keys.count
     }
 
-    private static func frame(_ bytes: [UInt8]) -> Outcome {
-        .frame(channel: UInt16(bytes[2]) | UInt16(bytes[3]) << 8, payload: Array(bytes[4...]))
+    /// A whole frame's channel and payload.
+    private static func frame(_ bytes: ArraySlice<UInt8>) -> (channel: UInt16, payload: [UInt8]) {
+        let at = bytes.startIndex
+        return (UInt16(bytes[at + 2]) | UInt16(bytes[at + 3]) << 8, Array(bytes[(at + 4)...]))
     }
 }

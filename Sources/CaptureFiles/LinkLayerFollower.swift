@@ -101,21 +101,13 @@ struct LinkLayerFollower {
             [UInt8(handleField & 0xFF), UInt8(handleField >> 8), UInt8(length & 0xFF), UInt8(length >> 8)]
             + payload
         guard
-            let (link, outcomes) = reassembler.add(
+            let step = reassembler.add(
                 acl, adapter: Self.airAdapter, received: fromPeripheral,
                 truncated: packet.isTruncated)
         else { return }
-        for outcome in outcomes {
-            switch outcome {
-            case .pending:
-                break
-            case .broken(let reason):
-                emit(.broken(link, reason, packet.time))
-            case .frame(let channel, let frame):
-                if channel == 4 {
-                    emit(.attribute(link, fromPeripheral: fromPeripheral, payload: frame, time: packet.time))
-                }
-            }
+        if let reason = step.broken { emit(.broken(step.link, reason, packet.time)) }
+        if let (channel, frame) = step.frame, channel == 4 {
+            emit(.attribute(step.link, fromPeripheral: fromPeripheral, payload: frame, time: packet.time))
         }
     }
 

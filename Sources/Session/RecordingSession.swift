@@ -127,6 +127,10 @@ public final class RecordingSession: Service, Sendable {
     /// its derived streams run on the imported values and its record
     /// patterns and settings apply (its own devices are not used).
     ///
+    /// The files are read twice, in bounded memory: a survey (devices,
+    /// families, handles), then the values, read on a thread of their own a
+    /// few batches ahead of the recorder.
+    ///
     /// - Parameters:
     ///   - capture: The files, families and handle map.
     ///   - pipeline: A pipeline for derived streams, record patterns and settings.
@@ -465,26 +469,28 @@ public final class RecordingSession: Service, Sendable {
                         name: device.displayName, metadata: device.facts))
             }
         }
-        var extractor = try capture.extractor(for: inventory)
+        // The files are read on a thread of their own, a few batches ahead of the recorder.
+        let reader = CaptureReadAhead(capture: capture, inventory: inventory)
+        defer { reader.cancel() }
         var imported = 0
         let total = Int(clamping: inventory.byteCount)
         do {
-            while let output = try extractor.next() {
-                if imported & 0x3FFF == 0 {
-                    if isStopped || Task.isCancelled { break }
-                    progress?(total / 2 + Int(clamping: extractor.bytesRead / 2), total)
-                }
-                switch output {
-                case .notification(let index, let notification):
-                    try devices[index].record(notification)
-                    imported += 1
-                case .loss(let index, let time, let count, let duration, let reason):
-                    let prefix = index.map {
-                        "\(devices[$0].device.family.rawValue) \(devices[$0].device.identifier): "
+            while let batch = try reader.next() {
+                if isStopped || Task.isCancelled { break }
+                progress?(total / 2 + Int(clamping: reader.bytesRead / 2), total)
+                for output in batch {
+                    switch output {
+                    case .notification(let index, let notification):
+                        try devices[index].record(notification)
+                        imported += 1
+                    case .loss(let index, let time, let count, let duration, let reason):
+                        let prefix = index.map {
+                            "\(devices[$0].device.family.rawValue) \(devices[$0].device.identifier): "
+                        }
+                        try recorder.recordLoss(
+                            stream: nil, time: time, count: count, reason: (prefix ?? "") + reason,
+                            duration: duration)
                     }
-                    try recorder.recordLoss(
-                        stream: nil, time: time, count: count, reason: (prefix ?? "") + reason,
-                        duration: duration)
                 }
             }
             progress?(total, total)

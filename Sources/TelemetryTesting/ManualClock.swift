@@ -138,6 +138,8 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
         var sleepers: [Sleeper] = []
         var waiters: [Waiter] = []
+        /// Counts every change of the sleepers: registered, woken, cancelled.
+        var activity = 0
 
         mutating func makeID() -> Int {
             defer { nextID += 1 }
@@ -161,11 +163,13 @@ public final class ManualClock: Clock, Sendable {
         }
 
         /// Removes and returns the earliest sleeper due at or before
-        /// `target`, moving `now` to its deadline; when none is due, moves
-        /// `now` to `target` and returns `nil`.
-        mutating func popDueSleeper(until target: Instant) -> Sleeper? {
+        /// `target` (before it, unless `inclusive`), moving `now` to its
+        /// deadline; when none is due, moves `now` to `target` and returns
+        /// `nil`.
+        mutating func popDueSleeper(until target: Instant, inclusive: Bool = true) -> Sleeper? {
             var best: Int?
-            for index in sleepers.indices where sleepers[index].deadline <= target {
+            for index in sleepers.indices
+            where sleepers[index].deadline < target || (inclusive && sleepers[index].deadline == target) {
                 if let current = best {
                     let (a, b) = (sleepers[index], sleepers[current])
                     if a.deadline < b.deadline || (a.deadline == b.deadline && a.id < b.id) {
@@ -185,6 +189,7 @@ public final class ManualClock: Clock, Sendable {
                 return nil
             }
             let sleeper = sleepers.remove(at: best)
+            activity += 1
             if now < sleeper.deadline {
                 now = sleeper.deadline
             }
@@ -254,6 +259,7 @@ public final class ManualClock: Clock, Sendable {
                         return .due
                     }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    state.activity += 1
                     return .sleeping(state.satisfiedWaiters())
                 }
                 switch outcome {
@@ -272,12 +278,16 @@ public final class ManualClock: Clock, Sendable {
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
                     return nil
                 }
+                state.activity += 1
                 return state.sleepers.remove(at: index)
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
         // Tell the advancing task that this task runs again.
-        acknowledgement?.resume()
+        if let acknowledgement {
+            state.withLock { $0.activity += 1 }
+            acknowledgement.resume()
+        }
     }
 
     /// Waits until at least `count` tasks are sleeping on the clock.
@@ -334,6 +344,28 @@ public final class ManualClock: Clock, Sendable {
                 sleeper.continuation.resume(returning: acknowledgement)
             }
         }
+    }
+
+    /// Moves time forward to `deadline`, waking only the sleepers due
+    /// strictly before it (in deadline order, as ``advance(to:)``); the
+    /// sleepers due exactly at `deadline` stay asleep until an
+    /// ``advance(to:)``. ``TestScheduler`` uses it to deliver a tick's
+    /// inputs before the tick's timers fire.
+    ///
+    /// - Parameter deadline: The instant to move to.
+    package func advance(before deadline: Instant) async {
+        while let sleeper = state.withLock({ $0.popDueSleeper(until: deadline, inclusive: false) }) {
+            await withUnsafeContinuation { (acknowledgement: Acknowledgement) in
+                sleeper.continuation.resume(returning: acknowledgement)
+            }
+        }
+    }
+
+    /// A count of every change of the sleepers (registered, woken, running
+    /// again, cancelled); ``TestScheduler`` watches it to tell when the
+    /// code under test has settled.
+    package var activity: Int {
+        state.withLock { $0.activity }
     }
 
     /// Moves time forward by `duration`, waking the sleepers due on the way in

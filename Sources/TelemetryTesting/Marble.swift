@@ -1,29 +1,19 @@
 public import Streams
 
-/// Marble tests for publishers: scripted input events at virtual instants
-/// of a ``ManualClock``, and the outputs recorded with their instants.
+/// Marble tests for publishers with one input: a shorthand for a
+/// ``TestScheduler`` run over one hot input.
 ///
-/// The input is a `PassthroughSubject`; the test builds the publisher
-/// under test from a subscription to it and the clock. The driver then
-/// walks the ticks in order; at each tick it
-///
-/// 1. advances the clock to the tick (waking the timers due),
-/// 2. sends the inputs of the tick; after each element it waits until the
-///    pipeline has taken it and asks the subject again
-///    (`PassthroughSubject.waitForSuspendedConsumers(atLeast:)`), so the
-///    operator reads the clock at the tick of the input,
-/// 3. waits until the outputs the test *expects* up to this tick have been
-///    recorded (or the stream ended) before time moves on, so each output
-///    is stamped with its own tick.
-///
-/// Nothing sleeps on a real clock and nothing counts `Task.yield()`: every
-/// wait is on an event of the subject, the clock or the recorder. The
-/// expected events are what makes it deterministic, as in
-/// swift-async-algorithms' `validate`: an output that the test does not
-/// expect is still recorded, but the tick it is stamped with is then only
-/// as exact as the scheduling allows (the test fails either way). A
-/// pipeline that never produces an expected output makes the test wait:
-/// give marble tests a `.timeLimit`.
+/// The input is a hot ``TestInput`` scripted with the input events; the
+/// test builds the publisher under test from it and the clock. The run is
+/// the scheduler's lockstep run: at each tick the timers due before it
+/// fire, then the tick's inputs are sent, then its timers fire, the
+/// pipeline settling after each step, and every output is recorded with
+/// the tick at which it really happened. The run never waits for the
+/// expected outputs, so an early, late, missing or extra output always
+/// shows in the result; a pipeline that does not settle is reported
+/// (``MarbleResult/actual`` then carries the issues), never waited for.
+/// For several inputs, cold inputs and subscription marbles, use
+/// ``TestScheduler`` itself.
 ///
 /// Two forms: ``validate(_:tick:expected:_:)`` with text diagrams, and
 /// ``run(inputs:expected:tick:clock:cancelAt:_:)`` with explicit events of
@@ -41,8 +31,8 @@ public enum Marble {
     /// - Parameters:
     ///   - input: The input diagram, for example `"a--b-c|"`.
     ///   - tick: The virtual duration of one character; 1 second by default.
-    ///   - expected: The expected output diagram; it also tells the driver
-    ///     which outputs to wait for at each tick.
+    ///   - expected: The expected output diagram (normalised into the
+    ///     result; the run does not wait for it).
     ///   - makePublisher: Builds the publisher under test from the input and
     ///     the clock.
     /// - Returns: The expected and the actual diagram, to compare.
@@ -50,18 +40,15 @@ public enum Marble {
         _ input: String,
         tick: Duration = .seconds(1),
         expected: String,
-        _ makePublisher: (SubjectSubscription<String, MarbleError>, ManualClock) -> P
+        _ makePublisher: (TestInput<String, MarbleError>, ManualClock) -> P
     ) async -> MarbleResult where P.Element == String {
-        let expectedEvents = MarbleDiagram.parse(expected)
-        let actual = await drive(
-            inputs: MarbleDiagram.parse(input),
-            expectedTicks: expectedEvents.map(\.tick),
-            tick: tick,
-            clock: ManualClock(),
-            cancelAt: nil,
-            makePublisher
+        let run = await drive(
+            inputs: MarbleDiagram.parse(input), tick: tick, clock: ManualClock(), cancelAt: nil, makePublisher)
+        let issues = run.issues.isEmpty ? "" : " (issues: \(run.issues.joined(separator: "; ")))"
+        return MarbleResult(
+            expected: MarbleDiagram.render(MarbleDiagram.parse(expected)),
+            actual: MarbleDiagram.render(run.events) + issues
         )
-        return MarbleResult(expected: MarbleDiagram.render(expectedEvents), actual: MarbleDiagram.render(actual))
     }
 
     /// Runs a marble test with explicit events.
@@ -78,10 +65,11 @@ public enum Marble {
     ///
     /// - Parameters:
     ///   - inputs: The events to send, in tick order.
-    ///   - expected: The outputs the test expects; the driver waits for
-    ///     them tick by tick before moving time on.
+    ///   - expected: The outputs the test expects (for the caller's
+    ///     comparison; the run does not wait for them).
     ///   - tick: The virtual duration of one tick; 1 second by default.
-    ///   - clock: The clock to drive, at zero; a new one by default.
+    ///   - clock: The clock to drive, at zero and used by nothing else; a
+    ///     new one by default.
     ///   - cancelAt: A tick at which to cancel the consuming task, after
     ///     that tick's inputs, or `nil`.
     ///   - makePublisher: Builds the publisher under test from the input and
@@ -93,69 +81,21 @@ public enum Marble {
         tick: Duration = .seconds(1),
         clock: ManualClock = ManualClock(),
         cancelAt: Int? = nil,
-        _ makePublisher: (SubjectSubscription<Input, InputFailure>, ManualClock) -> P
+        _ makePublisher: (TestInput<Input, InputFailure>, ManualClock) -> P
     ) async -> [MarbleEvent<P.Element, P.Failure>] where P.Element: Sendable {
-        await drive(
-            inputs: inputs,
-            expectedTicks: expected.map(\.tick),
-            tick: tick,
-            clock: clock,
-            cancelAt: cancelAt,
-            makePublisher
-        )
+        await drive(inputs: inputs, tick: tick, clock: clock, cancelAt: cancelAt, makePublisher).events
     }
 
     private static func drive<Input: Sendable, InputFailure: Error, P: Publisher & Sendable>(
         inputs: [MarbleEvent<Input, InputFailure>],
-        expectedTicks: [Int],
         tick: Duration,
         clock: ManualClock,
         cancelAt: Int?,
-        _ makePublisher: (SubjectSubscription<Input, InputFailure>, ManualClock) -> P
-    ) async -> [MarbleEvent<P.Element, P.Failure>] where P.Element: Sendable {
-        let subject = PassthroughSubject<Input, InputFailure>()
-        let publisher = makePublisher(subject.subscribe(), clock)
-        let recorder = MarbleRecorder<P.Element, P.Failure>(clock: clock, tick: tick)
-        let consumer = Task { await recorder.consume(publisher) }
-        await waitUntilPulled(subject, recorder)
-        let lastTick = (inputs.map(\.tick) + expectedTicks + [cancelAt ?? 0]).max() ?? 0
-        for current in 0...lastTick {
-            await clock.advance(to: ManualClock.Instant(offset: tick * current))
-            for input in inputs where input.tick == current {
-                switch input.kind {
-                case .value(let value):
-                    if case .enqueued = subject.send(value) {
-                        await waitUntilPulled(subject, recorder)
-                    }
-                case .finish:
-                    subject.finish()
-                case .failure(let error):
-                    subject.fail(error)
-                }
-            }
-            if current == cancelAt {
-                consumer.cancel()
-                await consumer.value
-            }
-            await recorder.wait(forCount: expectedTicks.filter { $0 <= current }.count)
-        }
-        consumer.cancel()
-        await consumer.value
-        return recorder.events
-    }
-
-    /// Waits until the pipeline asks the subject for its next element, or
-    /// the pipeline's stream ended.
-    private static func waitUntilPulled<Input: Sendable, InputFailure: Error, Element: Sendable, Failure: Error>(
-        _ subject: PassthroughSubject<Input, InputFailure>,
-        _ recorder: MarbleRecorder<Element, Failure>
-    ) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await subject.waitForSuspendedConsumers(atLeast: 1) }
-            group.addTask { await recorder.waitForEnd() }
-            await group.next()
-            group.cancelAll()
-        }
+        _ makePublisher: (TestInput<Input, InputFailure>, ManualClock) -> P
+    ) async -> TestRun<P.Element, P.Failure> where P.Element: Sendable {
+        let scheduler = TestScheduler(tick: tick, clock: clock)
+        let input = scheduler.hot(inputs, name: "input")
+        return await scheduler.run(makePublisher(input, scheduler.clock), cancelAt: cancelAt)
     }
 }
 

@@ -7,7 +7,7 @@
 /// | `(abc)` | the value `"abc"` at this tick (for chunks and other multi-character values) |
 /// | `[ab]` | several events at the same tick, in order (`[b|]`: value then finish) |
 /// | `\|` | finish |
-/// | `^` | failure (``MarbleError``) |
+/// | `^` or `#` | failure (``MarbleError``) |
 /// | space | ignored, for alignment |
 ///
 /// ```swift
@@ -41,7 +41,7 @@ public enum MarbleDiagram {
                 continue
             case "|":
                 event = .finish
-            case "^":
+            case "^", "#":
                 event = .failure(MarbleError())
             case "(":
                 var value = ""

@@ -24,7 +24,8 @@ struct TLM: AsyncParsableCommand {
         version: TelemetryRecorderVersion.current,
         subcommands: [
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
-            ReplayCommand.self, ImportCommand.self,
+            CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
+            ReportCommand.self, PlotCommand.self,
             DecodeCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Recording
 
 /// A point in time on the command line, in any of these forms:
 ///

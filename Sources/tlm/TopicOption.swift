@@ -35,17 +35,23 @@ struct TopicOption: ExpressibleByArgument {
     /// - Parameter name: The recording as the user named it (default: the reader's directory).
     /// - Throws: ``CLIError`` when it selects none, listing the recording's topics (the first 20).
     func topics(of reader: RecordingReader, named name: String? = nil) throws -> [String] {
-        let matching = pattern.selected(from: reader.topics)
-        guard !matching.isEmpty else {
-            let all = reader.topics
-            let listed =
-                all.isEmpty
-                ? "it has no topics"
-                : "its topics are:\n  " + all.prefix(Self.listed).joined(separator: "\n  ")
-                    + (all.count > Self.listed ? "\n  … and \(all.count - Self.listed) more" : "")
-            throw CLIError("no topic of \(name ?? reader.directory) matches '\(pattern)'; \(listed)")
-        }
+        try Self.matching(pattern, in: reader.topics, of: name ?? reader.directory)
+    }
+
+    /// The topics of `all` that `pattern` selects; none is an error naming
+    /// the recording and listing (the first ``listed`` of) its topics.
+    static func matching(_ pattern: TopicPattern, in all: [String], of name: String) throws -> [String] {
+        let matching = pattern.selected(from: all)
+        guard !matching.isEmpty else { throw CLIError("no topic of \(name) matches '\(pattern)'; \(listing(all))") }
         return matching
+    }
+
+    /// "its topics are: …" (the first ``listed``), or "it has no topics".
+    static func listing(_ all: [String]) -> String {
+        all.isEmpty
+            ? "it has no topics"
+            : "its topics are:\n  " + all.prefix(listed).joined(separator: "\n  ")
+                + (all.count > listed ? "\n  … and \(all.count - listed) more" : "")
     }
 
     /// How many topics the error for a pattern that matches none lists.

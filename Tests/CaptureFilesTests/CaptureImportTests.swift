@@ -187,6 +187,29 @@ func importCapture(
         #expect(try expectSameStreams(again, as: directory) > 0)
     }
 
+    /// Many more values than the read-ahead holds (its batches, its queue): all recorded, in order.
+    @Test func aLongImportIsRecordedInFullAndInCaptureOrder() async throws {
+        let scenario = CaptureScenario.make(families: [.diot, .obvious], count: 5_000)
+        let values = scenario.devices.map(\.expected.count).reduce(0, +)
+        // The read-ahead (Session's CaptureReadAhead) queues at most 4 batches of 2,048 outputs.
+        #expect(values > 4 * 2_048)
+        let reference = makeTemporaryDirectory("reference") + "/ref"
+        try scenario.referenceRecording(at: reference)
+        let (directory, summary, _) = try await importCapture([
+            CaptureFileWriter.write(scenario.packets, as: .btsnoopH4)
+        ])
+        #expect(summary.replayedNotifications == values)
+        #expect(try expectSameStreams(directory, as: reference) > values)
+        for device in scenario.devices {
+            let characteristic = device.expected[0].characteristic
+            let topic = StreamDescriptor.rawTopic(
+                family: device.family ?? .diot, device: device.identifier, characteristic: characteristic)
+            let want = device.expected.filter { $0.characteristic == characteristic }
+            #expect(try messages(directory, topic).map(\.logTime) == want.map(\.receiveTime))
+        }
+        #expect(try losses(directory).isEmpty)
+    }
+
     @Test func truncatedFilesKeepWhatCameBefore() async throws {
         let scenario = CaptureScenario.make(families: [.obvious], count: 60)
         let full = CaptureFileWriter.write(scenario.packets, as: .pcapngMonitor)

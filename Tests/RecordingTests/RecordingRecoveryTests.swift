@@ -287,6 +287,40 @@ import Testing
         #expect(Set(reader.topics).subtracting(original.keys).subtracting(["/tlm/recovered/channel_\(victim)"]).isEmpty)
     }
 
+    /// A power loss can leave a segment whose first chunk (the one that
+    /// defines the schema) is damaged and whose summary never reached the
+    /// disk, while later chunks define more channels of that schema. The
+    /// schema then survives only as the index's name for those channels:
+    /// recover writes it under its id (name and encoding, no text), so the
+    /// channels keep their schema and `verify` passes.
+    @Test func aSchemaDefinedOnlyInACutChunkIsNamedFromTheIndex() throws {
+        let (directory, original) = try Self.closedRecording()
+        let path = Self.segment(directory)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let scan = SegmentScan.scan(bytes)
+        let first = scan.chunks[0]
+        // A channel defined in a later chunk, whose schema only the first chunk defines.
+        let later = try #require(
+            scan.chunks.dropFirst().flatMap(\.definedChannels).sorted().first { id in
+                !first.definedChannels.contains(id) && (scan.channels[id]?.schemaID ?? 0) != 0
+            })
+        let channel = try #require(scan.channels[later])
+        let schemaName = try #require(scan.schemas[channel.schemaID]?.name)
+        bytes[Int(first.offset + first.length) - 20] ^= 0x40
+        bytes.removeSubrange(Int(try #require(scan.dataEndOffset))...)  // no DataEnd, no summary
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        _ = try RecordingRecovery.recover(directory: directory)
+        let after = try RecordingVerifier.verify(directory: directory)
+        #expect(after.isClean, "\(after.findings)")
+        let rewritten = SegmentScan.scan(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        let kept = try #require(rewritten.channels[later])
+        #expect(kept.topic == channel.topic)
+        #expect(rewritten.schemas[kept.schemaID]?.name == schemaName)
+        let reader = try RecordingReader(directory: directory)
+        #expect(try reader.messages(topics: [channel.topic]).map(\.payload) == original[channel.topic]?.map(\.payload))
+    }
+
     /// Finding 2: whatever the damage, `verify` passes after `recover`.
     @Test(arguments: ["half", "magic", "summary", "lastChunk", "indexes", "dataEnd"])
     func verifyPassesAfterRecover(_ damage: String) throws {

@@ -325,15 +325,12 @@ import Testing
     }
 }
 
-/// The date of a day since 1970-01-01.
+/// The date of a day since 1970-01-01, by Foundation's Gregorian calendar
+/// (independent of the arithmetic `tlm` uses).
 private func civil(_ days: Int64) -> (Int64, Int64, Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let parts = calendar.dateComponents(
+        [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(days) * 86_400))
+    return (Int64(parts.year!), Int64(parts.month!), Int64(parts.day!))
 }

@@ -19,8 +19,10 @@ import Testing
         #expect(invalid.isEmpty, "\(invalid)")
 
         let expected = temporaryPath() + ".jsonl"
-        let export = try tlm("export", output, "--format", "jsonl", "--output", expected)
+        // Every topic in one JSON-lines stream (each line names its topic): standard output.
+        let export = try tlm("export", output, "--format", "jsonl", "--output", "-")
         #expect(export.status == 0, "\(export.errors)")
+        try Data(export.output.utf8).write(to: URL(fileURLWithPath: expected))
         let result = try #require(
             try JSONSerialization.jsonObject(
                 with: try runPython(script: "read_rosbag.py", arguments: [output + "/segments", expected]))

@@ -63,7 +63,7 @@ public enum DiotWire {
 
     /// Reads record `index` from a buffer holding at least `5 × (index + 1)` bytes.
     ///
-    /// Not a ``ByteCursor`` read on purpose: ``DiotRecords`` is a random-access
+    /// Not a `ByteCursor` read on purpose: ``DiotRecords`` is a random-access
     /// view whose element `i` is decoded from its computed offset, after the
     /// length rule checked the whole value once; a sequential cursor would
     /// add a bounds check per field to the hottest path for nothing.

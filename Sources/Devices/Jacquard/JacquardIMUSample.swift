@@ -65,7 +65,7 @@ public struct JacquardIMUSample: Sendable, Hashable, Codable {
 
     /// Reads the sample at `offset` in `bytes`, which holds at least `offset + 16` bytes.
     ///
-    /// Fixed offsets rather than a ``ByteCursor``: the caller checked the
+    /// Fixed offsets rather than a `ByteCursor`: the caller checked the
     /// whole notification's length once, so per-field checks would be dead weight.
     @inlinable
     init(sensorID: UInt8, reading bytes: UnsafeRawBufferPointer, at offset: Int) {

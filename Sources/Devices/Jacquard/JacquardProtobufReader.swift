@@ -5,7 +5,7 @@ public import ByteCursor
 /// A hand-written reader of the protobuf wire format over borrowed bytes.
 ///
 /// It never allocates and never traps: every read goes through a
-/// ``ByteCursor``, which checks the bytes left, and a short read throws a
+/// `ByteCursor`, which checks the bytes left, and a short read throws a
 /// ``JacquardProtobufError`` instead. Varints are at most 10 bytes
 /// and must fit 64 bits; lengths are checked against the bytes left before
 /// anything is sliced; groups are rejected. Sub-messages are read with a new

@@ -83,7 +83,7 @@ public struct JacquardTouchFrame: Sendable, Hashable, Codable {
 
     /// Creates a frame from the 13 `diff_data_scaled` bytes in `bytes`.
     ///
-    /// Fixed offsets rather than a ``ByteCursor``: the caller checked the
+    /// Fixed offsets rather than a `ByteCursor`: the caller checked the
     /// length (13) before calling.
     @inlinable
     init(sequence: UInt32, diffDataScaled bytes: UnsafeRawBufferPointer, componentID: UInt32, timestampTicks: UInt32) {

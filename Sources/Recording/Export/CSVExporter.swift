@@ -8,8 +8,11 @@ import Foundation
 /// exported topics' schemas once, topics in the order they first appear in
 /// the recording (topics without messages left out), each topic's fields in
 /// schema order; a message leaves the columns of fields it does not have
-/// empty. Values print as ``CDRValue/text``; a value with a comma, a quote or
-/// a line break is quoted (RFC 4180).
+/// empty. Values print as ``CDRValue/tidyText`` (floats at full precision,
+/// arrays as JSON arrays); a value with a comma, a quote or a line break is
+/// quoted (RFC 4180). For topics of several schemas, one tidy file per topic
+/// (``TopicFilesExporter``) or the long form (``LongFormatExporter``) keep
+/// every column to one type.
 ///
 /// ```swift
 /// let exporter = CSVExporter(sink: FileByteSink.standardOutput())
@@ -36,7 +39,7 @@ public final class CSVExporter: RecordingExporter {
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
-        let values = try decoder.columnValues(of: message).map { $0?.text ?? "" }
+        let values = try decoder.columnValues(of: message).map { $0?.tidyText ?? "" }
         try sink.write(
             ([String(message.logTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
     }

@@ -40,6 +40,23 @@ public final class FileByteSink: ByteSink {
         buffer.reserveCapacity(capacity)
     }
 
+    /// Opens an existing file to append to it (an exporter that closes
+    /// files to bound how many are open reopens them this way).
+    ///
+    /// - Parameters:
+    ///   - path: The file; it must exist.
+    ///   - bufferSize: Bytes gathered before a write to the file (default 256 KiB).
+    /// - Throws: ``RecordingError`` (`.io`, or `.notFound`) when it cannot be opened.
+    public init(appendingTo path: String, bufferSize: Int = 1 << 18) throws(RecordingError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw RecordingError.errno("cannot open \(path) to append") }
+        self.path = path
+        self.descriptor = fd
+        self.closesDescriptor = true
+        self.capacity = max(1, bufferSize)
+        buffer.reserveCapacity(capacity)
+    }
+
     private init(standardOutput: Void) {
         path = "-"
         descriptor = STDOUT_FILENO

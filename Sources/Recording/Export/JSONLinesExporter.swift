@@ -2,8 +2,11 @@ import Foundation
 
 /// Exports to JSON lines: one object per message, keys sorted,
 /// `{"fields":{...},"log_time":N,"topic":"..."}`, with the fields decoded by
-/// the stream's schema (numbers as JSON numbers, `uint8[]` as arrays of
-/// numbers, a NaN or infinite double as the string `"NaN"`, `"Infinity"` or `"-Infinity"`).
+/// the stream's schema, values as ``CDRValue/tidyJSON`` writes
+/// them: numbers as JSON numbers (a float always with a fraction or an
+/// exponent, at full precision), `uint8[]` and other arrays as JSON arrays,
+/// a NaN or infinite double as `null`. A field's type is the same in every
+/// line of its topic (for one file per topic, see ``TopicFilesExporter``).
 ///
 /// ```swift
 /// let exporter = JSONLinesExporter(sink: try FileByteSink(creating: "gestures.jsonl"))
@@ -14,7 +17,6 @@ import Foundation
 public final class JSONLinesExporter: RecordingExporter {
     private let sink: any ByteSink
     private var decoder = ExportRowDecoder()
-    private let encoder = JSONLinesExporter.makeEncoder()
 
     /// Creates an exporter.
     ///
@@ -30,7 +32,7 @@ public final class JSONLinesExporter: RecordingExporter {
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let fields = try decoder.fields(of: message)
         try sink.write(
-            try Self.line(logTime: message.logTime, topic: message.topic, fields: fields, encoder: encoder) + "\n")
+            try Self.line(logTime: message.logTime, topic: message.topic, fields: fields) + "\n")
     }
 
     public func finish() throws(RecordingError) {
@@ -46,39 +48,16 @@ public final class JSONLinesExporter: RecordingExporter {
     /// - Returns: The JSON object's text.
     public static func line(
         logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)]
-    )
-        throws(RecordingError) -> String
-    {
-        try line(logTime: logTime, topic: topic, fields: fields, encoder: makeEncoder())
-    }
-
-    private static func line(
-        logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)],
-        encoder: JSONEncoder
     ) throws(RecordingError) -> String {
-        let object = JSONLine(
-            log_time: logTime, topic: topic,
-            fields: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
-        do {
-            return String(decoding: try encoder.encode(object), as: UTF8.self)
-        } catch {
-            throw RecordingError(.unsupported, "\(topic) at \(logTime): a value JSON cannot represent (\(error))")
+        let values = Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        var text = "{\"fields\":{"
+        for (position, field) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if position > 0 { text += "," }
+            CDRValue.appendJSONString(field.key, to: &text)
+            text += ":" + field.value.tidyJSON
         }
+        text += "},\"log_time\":" + String(logTime) + ",\"topic\":"
+        CDRValue.appendJSONString(topic, to: &text)
+        return text + "}"
     }
-
-    private static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // JSON has no NaN or infinity: such values become strings rather than fail the export.
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return encoder
-    }
-}
-
-/// One message in JSON lines output.
-private struct JSONLine: Encodable {
-    let log_time: UInt64
-    let topic: String
-    let fields: [String: CDRValue]
 }

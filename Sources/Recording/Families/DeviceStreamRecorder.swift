@@ -24,7 +24,9 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
 
     private let recorder: Recorder
     private var decoder: Decoder
-    private var rawStreams: [CharacteristicUUID: StreamHandle] = [:]
+    private var rawStreams: [CharacteristicUUID: RawStream] = [:]
+    /// The last raw stream written (notifications come in runs of one characteristic).
+    private var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
     /// Typed streams by ``RecordableValue/streamKey``.
     private var typedStreams: [TypedStream?] = []
     private let recordsTypedStream: ((String) -> Bool)?
@@ -60,9 +62,13 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
-        let raw = try rawStream(notification.characteristic)
+        let rawStream = try rawStream(notification.characteristic)
+        let raw = rawStream.handle
         let time = notification.receiveTime
-        try recorder.write(raw, logTime: time, payload: RawNotificationMessage.encode(notification))
+        RawNotificationMessage.encode(notification, characteristic: rawStream.characteristic, into: &cdr)
+        try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try recorder.write(raw, logTime: time, payload: payload)
+        }
         do {
             try decoder.decode(notification) { value in
                 guard failure == nil else { return }
@@ -96,16 +102,22 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         }
     }
 
-    private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> StreamHandle {
-        if let known = rawStreams[characteristic] { return known }
+    private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
+        if let lastRaw, lastRaw.characteristic == characteristic { return lastRaw.stream }
+        if let known = rawStreams[characteristic] {
+            lastRaw = (characteristic, known)
+            return known
+        }
         let topic = StreamDescriptor.rawTopic(
             family: Decoder.family, device: device.identifier,
             characteristic: characteristic)
         let stream = try recorder.addStream(
             StreamDescriptor(
                 topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
-        rawStreams[characteristic] = stream
-        return stream
+        let raw = RawStream(handle: stream, characteristic: characteristic.description)
+        rawStreams[characteristic] = raw
+        lastRaw = (characteristic, raw)
+        return raw
     }
 
     private func typedStream(for value: Decoder.Value) throws(RecordingError) -> TypedStream {
@@ -127,6 +139,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         typedStreams[key] = stream
         return stream
     }
+}
+
+/// A raw stream of a device: its handle and its characteristic's text (in every message).
+private struct RawStream {
+    let handle: StreamHandle
+    let characteristic: String
 }
 
 /// A typed stream of a device: its topic and schema, and its handle when it is written.

@@ -7,20 +7,25 @@ import ByteCursor
 struct MCAPFieldReader {
     private var cursor: ByteCursor<ArraySlice<UInt8>>
     private let record: String
+    /// The array or map field this reader is inside, if any: joined to
+    /// `record` only when an error is made.
+    private let field: String?
 
     init(_ bytes: ArraySlice<UInt8>, record: String) {
-        self.init(ByteCursor(bytes), record: record)
+        self.init(ByteCursor(bytes), record: record, field: nil)
     }
 
-    private init(_ cursor: ByteCursor<ArraySlice<UInt8>>, record: String) {
+    private init(_ cursor: ByteCursor<ArraySlice<UInt8>>, record: String, field: String?) {
         self.cursor = cursor
         self.record = record
+        self.field = field
     }
 
     var isAtEnd: Bool { cursor.isAtEnd }
 
     private func truncated(_ field: String, _ cause: ByteCursorError) -> RecordingError {
-        RecordingError(.corrupt, "\(record) record is truncated at field \(field)", cause: cause)
+        let record = self.field.map { "\(self.record).\($0)" } ?? self.record
+        return RecordingError(.corrupt, "\(record) record is truncated at field \(field)", cause: cause)
     }
 
     private mutating func integer<T: FixedWidthInteger>(_ field: String, as: T.Type) throws(RecordingError) -> T {
@@ -55,7 +60,8 @@ struct MCAPFieldReader {
     mutating func sub32(_ field: String) throws(RecordingError) -> MCAPFieldReader {
         let length = try u32(field)
         do {
-            return MCAPFieldReader(try cursor.readCursor(length), record: record + "." + field)
+            let within = self.field.map { "\($0).\(field)" } ?? field
+            return MCAPFieldReader(try cursor.readCursor(length), record: record, field: within)
         } catch {
             throw truncated(field, error)
         }

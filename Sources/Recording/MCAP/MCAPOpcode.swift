@@ -18,6 +18,28 @@ package enum MCAPOpcode: UInt8, Sendable {
     case metadataIndex = 0x0D
     case summaryOffset = 0x0E
     case dataEnd = 0x0F
+
+    /// The record's name as errors give it (a literal: naming costs nothing
+    /// on the parse path, where `"\(opcode)"` would reflect on every record).
+    package var name: String {
+        switch self {
+        case .header: "header"
+        case .footer: "footer"
+        case .schema: "schema"
+        case .channel: "channel"
+        case .message: "message"
+        case .chunk: "chunk"
+        case .messageIndex: "messageIndex"
+        case .chunkIndex: "chunkIndex"
+        case .attachment: "attachment"
+        case .attachmentIndex: "attachmentIndex"
+        case .statistics: "statistics"
+        case .metadata: "metadata"
+        case .metadataIndex: "metadataIndex"
+        case .summaryOffset: "summaryOffset"
+        case .dataEnd: "dataEnd"
+        }
+    }
 }
 
 /// The eight magic bytes that open and close every MCAP file (format version 0).

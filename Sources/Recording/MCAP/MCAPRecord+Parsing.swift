@@ -9,7 +9,7 @@ extension MCAPRecord {
         guard let known = MCAPOpcode(rawValue: opcode) else {
             return .unknown(opcode: opcode, body: Array(body))
         }
-        var cursor = MCAPFieldReader(body, record: "\(known)")
+        var cursor = MCAPFieldReader(body, record: known.name)
         switch known {
         case .header:
             return .header(Header(profile: try cursor.string("profile"), library: try cursor.string("library")))

@@ -27,9 +27,16 @@ public enum RawNotificationMessage {
     /// Encodes a notification.
     public static func encode(_ notification: RawNotification) -> [UInt8] {
         var cdr = CDRWriter(capacity: 64 + notification.bytes.count)
-        cdr.write(notification.characteristic.description)
+        encode(notification, characteristic: notification.characteristic.description, into: &cdr)
+        return cdr.bytes
+    }
+
+    /// Encodes a notification into `cdr` (reset first), with its
+    /// characteristic's text given (a recorder formats it once per stream).
+    static func encode(_ notification: RawNotification, characteristic: String, into cdr: inout CDRWriter) {
+        cdr.reset()
+        cdr.write(characteristic)
         cdr.write(notification.receiveTime)
         cdr.writeSequence(notification.bytes)
-        return cdr.bytes
     }
 }

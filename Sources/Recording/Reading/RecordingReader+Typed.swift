@@ -87,6 +87,15 @@ extension RecordingReader {
     static func summaryRecords(of path: String) throws(RecordingError) -> [MCAPRecord] {
         let handle = try openSegment(path)
         defer { try? handle.close() }
+        return try summaryRecords(
+            of: handle, path: path, missing: "has no summary: " + RecordingLock.openSegmentAdvice(segment: path))
+    }
+
+    /// The summary records of the MCAP file open at `handle`, found through
+    /// its Footer; `missing` ends the error for a file without one.
+    static func summaryRecords(
+        of handle: FileHandle, path: String, missing: String
+    ) throws(RecordingError) -> [MCAPRecord] {
         do {
             let size = try handle.seekToEnd()
             guard size >= 8 + 37 else { throw RecordingError(.corrupt, "\(path) is too short to have a footer") }
@@ -96,10 +105,10 @@ extension RecordingReader {
                 case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
                 footer.summaryStart > 0, footer.summaryStart < size - 37
             else {
-                throw RecordingError(
-                    .corrupt, "\(path) has no summary: " + RecordingLock.openSegmentAdvice(segment: path))
+                throw RecordingError(.corrupt, "\(path) \(missing)")
             }
             let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
+            guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
             return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary")

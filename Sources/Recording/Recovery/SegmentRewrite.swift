@@ -122,6 +122,19 @@ enum SegmentRewrite {
             }
         }
 
+        /// A stand-in for the schema of channel `id` when no record of the
+        /// schema it names survives (it was defined in a chunk that was cut,
+        /// and no other source has that id): a schema of the name the index
+        /// gives the channel, from a checked source, else an unchecked one,
+        /// else that name and encoding with no text. `nil` when the index does
+        /// not know the channel either.
+        func substituteSchema(forChannel id: UInt16) -> MCAPRecord.Schema? {
+            guard let indexed = indexChannels[id] else { return nil }
+            return schemas.values.sorted { $0.id < $1.id }.first { $0.name == indexed.schemaName }
+                ?? unverifiedSchemas.values.sorted { $0.id < $1.id }.first { $0.name == indexed.schemaName }
+                ?? .init(id: 0, name: indexed.schemaName, encoding: indexed.encoding, data: [])
+        }
+
         /// Takes `channel` with `schema`, its schema as the same source has it:
         /// when a checked source already holds a different schema under that
         /// id, the channel points to a checked schema of the same name and
@@ -161,6 +174,21 @@ enum SegmentRewrite {
             defined.formUnion(chunk.definedChannels)
         }
         var writtenSchemas: Set<UInt16> = []
+        // Schemas that channels of this segment name but whose records were in cut chunks: up front,
+        // from another source of the same id, else the schema the index names for such a channel,
+        // under that id.
+        for channel in scan.channels.values.sorted(by: { $0.id < $1.id })
+        where channel.schemaID != 0 && scan.schemas[channel.schemaID] == nil
+            && !writtenSchemas.contains(channel.schemaID)
+        {
+            guard
+                var schema = definitions.schemas[channel.schemaID]
+                    ?? definitions.substituteSchema(forChannel: channel.id)
+            else { continue }
+            schema.id = channel.schemaID
+            MCAPRecord.schema(schema).encode(into: &out)
+            writtenSchemas.insert(channel.schemaID)
+        }
         for channelID in needed {
             let channel =
                 scan.channels[channelID] ?? definitions.channels[channelID]

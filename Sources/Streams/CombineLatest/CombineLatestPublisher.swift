@@ -78,46 +78,17 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
         Iterator(
-            storage: Storage(runners: [
+            Storage(runners: [
                 Storage.runner(base1, 0) { .first($0) }, Storage.runner(base2, 1) { .second($0) },
             ]))
     }
 
-    /// The iterator of a ``CombineLatestPublisher``.
+    /// The iterator: an ``OperatorIterator``.
     ///
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
-    public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: Iteration<Storage>
-
-        init(storage: Storage) {
-            iteration = Iteration(storage)
-        }
-
-        /// Returns the next tuple, waiting for the bases if needed.
-        ///
-        /// - Parameter actor: The caller's isolation; the wait resumes on it.
-        /// - Returns: The next tuple, or `nil` once every base finished (or one finished before its first element), the
-        ///   consuming task was cancelled, or the iteration already ended.
-        /// - Throws: The first base failure, after the tuples of the updates already received.
-        public mutating func next(
-            isolation actor: isolated (any Actor)? = #isolation
-        ) async throws(Failure) -> Element? {
-            try await iteration.next(isolation: actor)
-        }
-
-        /// Returns the next tuple.
-        ///
-        /// - Returns: The next tuple, or `nil` once the iteration ended.
-        /// - Throws: The first base failure.
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
-        }
-    }
+    public typealias Iterator = OperatorIterator<Element, Failure>
 }
-
-@available(*, unavailable)
-extension CombineLatestPublisher.Iterator: Sendable {}
 
 /// A ``Publisher`` that combines the latest elements of 3 bases into tuples; see ``Publisher/combineLatest(_:_:)``.
 ///
@@ -150,7 +121,7 @@ where
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> Iterator {
         Iterator(
-            storage: Storage(runners: [
+            Storage(runners: [
                 Storage.runner(base1, 0) { .first($0) },
                 Storage.runner(base2, 1) { .second($0) },
                 Storage.runner(base3, 2) { .third($0) },
@@ -158,38 +129,9 @@ where
         )
     }
 
-    /// The iterator of a ``CombineLatest3Publisher``.
+    /// The iterator: an ``OperatorIterator``.
     ///
     /// Dropping it cancels the bases' tasks. After it returned `nil` or
     /// threw, it returns `nil`.
-    public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: Iteration<Storage>
-
-        init(storage: Storage) {
-            iteration = Iteration(storage)
-        }
-
-        /// Returns the next tuple, waiting for the bases if needed.
-        ///
-        /// - Parameter actor: The caller's isolation; the wait resumes on it.
-        /// - Returns: The next tuple, or `nil` once every base finished (or one finished before its first element), the
-        ///   consuming task was cancelled, or the iteration already ended.
-        /// - Throws: The first base failure, after the tuples of the updates already received.
-        public mutating func next(
-            isolation actor: isolated (any Actor)? = #isolation
-        ) async throws(Failure) -> Element? {
-            try await iteration.next(isolation: actor)
-        }
-
-        /// Returns the next tuple.
-        ///
-        /// - Returns: The next tuple, or `nil` once the iteration ended.
-        /// - Throws: The first base failure.
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
-        }
-    }
+    public typealias Iterator = OperatorIterator<Element, Failure>
 }
-
-@available(*, unavailable)
-extension CombineLatest3Publisher.Iterator: Sendable {}

@@ -86,7 +86,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 
     func startIfNeeded() {
         if state.withLock({ $0.start() }) {
-            task.set(Task { await self.run() })
+            task.set(Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run() })
         }
     }
 }

@@ -59,49 +59,12 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     ///
     /// - Returns: A new iterator, with its own iteration of the base.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(storage: FlatMapLatestStorage(base: base, transform: transform))
+        Iterator(FlatMapLatestStorage(base: base, transform: transform))
     }
 
-    /// The iterator of a ``FlatMapLatestPublisher``.
+    /// The iterator: an ``OperatorIterator``.
     ///
     /// Dropping it cancels the outer iteration and the inner. After it
     /// returned `nil` or threw, it returns `nil`.
-    public struct Iterator: AsyncIteratorProtocol {
-        private var iteration: Iteration<FlatMapLatestStorage<Base, Inner>>
-
-        init(storage: FlatMapLatestStorage<Base, Inner>) {
-            iteration = Iteration(storage)
-        }
-
-        /// Waits until at least `count` elements delivered by the upstreams
-        /// wait for this consumer, or the iteration ended. Meant for tests that
-        /// need an element to have reached the operator before they act.
-        package func waitForBufferedElements(atLeast count: Int) async {
-            await iteration.storage?.waitForBuffered(atLeast: count)
-        }
-
-        /// Returns the next element of the latest inner publisher.
-        ///
-        /// - Parameter actor: The caller's isolation; the wait resumes on it.
-        /// - Returns: The next element, or `nil` once the base and the latest
-        ///   inner finished, the consuming task was cancelled, or the
-        ///   iteration already ended.
-        /// - Throws: The first failure, after the elements already received.
-        public mutating func next(
-            isolation actor: isolated (any Actor)? = #isolation
-        ) async throws(Failure) -> Element? {
-            try await iteration.next(isolation: actor)
-        }
-
-        /// Returns the next element of the latest inner publisher.
-        ///
-        /// - Returns: The next element, or `nil` once the iteration ended.
-        /// - Throws: The first failure.
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
-        }
-    }
+    public typealias Iterator = OperatorIterator<Element, Failure>
 }
-
-@available(*, unavailable)
-extension FlatMapLatestPublisher.Iterator: Sendable {}

@@ -54,7 +54,10 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
                         innerTasks.cancel(superseded)
                     }
                     stopped?.resume(returning: false)
-                    innerTasks.insert(producer, Task { await self.runInner(inner, producer) })
+                    innerTasks.insert(
+                        producer,
+                        Task(executorPreference: StreamsTaskExecutor.preferred) { await self.runInner(inner, producer) }
+                    )
                 }
             }
             perform(state.withLock { $0.outerFinished() })
@@ -75,7 +78,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 
     func startIfNeeded() {
         if state.withLock({ $0.start() }) {
-            outerTask.set(Task { await self.run() })
+            outerTask.set(Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run() })
         }
     }
 }

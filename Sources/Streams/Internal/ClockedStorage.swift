@@ -1,7 +1,7 @@
 import Locking
 
-/// The shared state of one iterator of a time-based operator: the state
-/// machine, the elements ready for the consumer, the upstream task and the
+/// The shared state of one iteration of a time-based operator (the
+/// storage its ``OperatorIterator`` holds): the state machine, the elements ready for the consumer, the upstream task and the
 /// timer task, behind one lock.
 ///
 /// The upstream runs in its own task (started by the first `next`), so that
@@ -15,8 +15,9 @@ import Locking
 /// deadline moved when it wakes and sleeps again; a parked task (nothing
 /// armed) is resumed with the deadline. Only a deadline moved *earlier* than
 /// the one being slept towards replaces the task.
-final class ClockedStorage<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>: Sendable
+final class ClockedStorage<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>: IterationStorage
 where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.Instant == Machine.Instant {
+    typealias Element = Machine.Output
     typealias Output = Machine.Output
     typealias Failure = Machine.Failure
     typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
@@ -250,7 +251,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     private func startUpstream() -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
             var iterator = base.makeAsyncIterator()
             do throws(Base.Failure) {
                 while let element = try await iterator.next(isolation: nil) {
@@ -269,7 +270,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     /// machine if that deadline is still the armed one; until the iteration
     /// ends or the task is replaced.
     private func startTimer(id: Int) -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
             while true {
                 let next: C.Instant? = await withUnsafeContinuation { (waiter: TimerWaiter) in
                     let armed: C.Instant?? = state.withLock { state in
@@ -317,38 +318,5 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 }
             }
         }
-    }
-}
-
-/// Owned by one iterator: releasing the iterator ends its iteration.
-final class ClockedIteration<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>
-where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.Instant == Machine.Instant {
-    let storage: ClockedStorage<Machine, Base, C>
-    /// Set once the consumer received the end.
-    var ended = false
-
-    init(machine: sending Machine, base: Base, clock: C) {
-        storage = ClockedStorage(machine: machine, base: base, clock: clock)
-    }
-
-    /// The next element; `nil` forever after the end.
-    func next(isolation actor: isolated (any Actor)?) async throws(Machine.Failure) -> Machine.Output? {
-        guard !ended else {
-            return nil
-        }
-        switch await storage.next(isolation: actor) {
-        case .success(let output?):
-            return output
-        case .success(nil):
-            ended = true
-            return nil
-        case .failure(let error):
-            ended = true
-            throw error
-        }
-    }
-
-    deinit {
-        storage.cancel()
     }
 }

@@ -1,9 +1,10 @@
 /// The shared state of one iteration of an operator, as its iterator sees
 /// it: the next event, and cancellation when the iterator is dropped.
 ///
-/// ``MergingStorage`` and ``TupleStorage`` are iteration storages; an
-/// iterator holds one through an ``Iteration``.
-protocol IterationStorage: AnyObject, Sendable {
+/// ``MergingStorage``, ``TupleStorage`` and ``ClockedStorage`` are
+/// iteration storages; an ``OperatorIterator`` holds one through an
+/// ``IterationToken``.
+protocol IterationStorage<Element, Failure>: AnyObject, Sendable {
     /// The elements the iteration produces.
     associatedtype Element: Sendable
     /// The failure that ends the iteration.

@@ -1,9 +1,9 @@
-/// Owned by an operator's iterator; when the iterator is dropped, it ends
+/// Owned by an ``OperatorIterator``; when the iterator is dropped, it ends
 /// the iteration and cancels the work behind it.
-final class IterationToken<Storage: IterationStorage>: Sendable {
-    let storage: Storage
+final class IterationToken<Element: Sendable, Failure: Error>: Sendable {
+    let storage: any IterationStorage<Element, Failure>
 
-    init(_ storage: Storage) {
+    init(_ storage: some IterationStorage<Element, Failure>) {
         self.storage = storage
     }
 

@@ -88,7 +88,7 @@ where Base1.Element: Sendable, Base1.Element == Base2.Element, Base1.Failure == 
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
-        MergeIterator(storage: MergeStorage(runners: [MergeStorage.runner(base1), MergeStorage.runner(base2)]))
+        MergeIterator(MergeStorage(runners: [MergeStorage.runner(base1), MergeStorage.runner(base2)]))
     }
 }
 
@@ -121,7 +121,7 @@ where
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
         MergeIterator(
-            storage: MergeStorage(runners: [
+            MergeStorage(runners: [
                 MergeStorage.runner(base1), MergeStorage.runner(base2), MergeStorage.runner(base3),
             ])
         )
@@ -147,49 +147,13 @@ public struct MergeManyPublisher<Base: Publisher & Sendable>: Publisher, Sendabl
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
-        MergeIterator(storage: MergeStorage(runners: bases.map { MergeStorage.runner($0) }))
+        MergeIterator(MergeStorage(runners: bases.map { MergeStorage.runner($0) }))
     }
 }
 
 /// The iterator of the merge publishers: receives the elements the bases'
-/// child tasks deliver, in arrival order.
+/// child tasks deliver, in arrival order. It is an ``OperatorIterator``.
 ///
 /// Dropping it cancels the bases' tasks. After it returned `nil` or threw,
 /// it returns `nil`.
-public struct MergeIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
-    private var iteration: Iteration<MergeStorage<Element, Failure>>
-
-    init(storage: MergeStorage<Element, Failure>) {
-        iteration = Iteration(storage)
-    }
-
-    /// Waits until at least `count` elements delivered by the upstreams
-    /// wait for this consumer, or the iteration ended. Meant for tests that
-    /// need an element to have reached the operator before they act.
-    package func waitForBufferedElements(atLeast count: Int) async {
-        await iteration.storage?.waitForBuffered(atLeast: count)
-    }
-
-    /// Returns the next element of any base, waiting for one if none is buffered.
-    ///
-    /// - Parameter actor: The caller's isolation; the wait resumes on it.
-    /// - Returns: The next element, or `nil` once every base finished, the
-    ///   consuming task was cancelled, or the iteration already ended.
-    /// - Throws: The first base failure, after the elements already received.
-    public mutating func next(
-        isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
-        try await iteration.next(isolation: actor)
-    }
-
-    /// Returns the next element of any base.
-    ///
-    /// - Returns: The next element, or `nil` once the iteration ended.
-    /// - Throws: The first base failure.
-    public mutating func next() async throws(Failure) -> Element? {
-        try await next(isolation: nil)
-    }
-}
-
-@available(*, unavailable)
-extension MergeIterator: Sendable {}
+public typealias MergeIterator<Element: Sendable, Failure: Error> = OperatorIterator<Element, Failure>

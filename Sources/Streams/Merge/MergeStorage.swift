@@ -54,7 +54,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
         }
         let producers = runners
         task.set(
-            Task {
+            Task(executorPreference: StreamsTaskExecutor.preferred) {
                 await withDiscardingTaskGroup { group in
                     for (runner, id) in zip(producers, ids) {
                         group.addTask { await runner(self, id) }

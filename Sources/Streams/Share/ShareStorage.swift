@@ -46,7 +46,8 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             continuation.resume(returning: pull)
         }
         if let generation = action.start {
-            tasks.insert(generation, Task { await self.run(generation) })
+            tasks.insert(
+                generation, Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run(generation) })
         }
     }
 

@@ -4,9 +4,9 @@
 /// Use it for state that a consumer needs at once when it starts, such as a
 /// device's connection state or its latest battery level. Apart from the
 /// current value it behaves as ``PassthroughSubject``: `send(_:)`,
-/// ``finish()`` and ``fail(_:)`` may be called from any thread or task, each
+/// ``Subject/finish()`` and ``Subject/fail(_:)`` may be called from any thread or task, each
 /// consumer has its own buffer bounded by a ``SubjectBufferingPolicy``, and
-/// drops are counted in ``droppedCount``.
+/// drops are counted in ``Subject/droppedCount``.
 ///
 /// ```swift
 /// let connection = CurrentValueSubject<Bool, Never>(false)
@@ -36,12 +36,9 @@
 /// **Cancellation.** Cancelling a consuming task, or dropping its iterator,
 /// ends and unsubscribes that consumer; its `next()` returns `nil` and never
 /// throws `CancellationError`.
-public final class CurrentValueSubject<Element: Sendable, Failure: Error>: Publisher, Sendable {
-    /// The iterator type: one consumer of the subject.
-    public typealias AsyncIterator = SubjectIterator<Element, Failure>
-
-    let storage: SubjectStorage<Element, Failure>
-
+public final class CurrentValueSubject<Element: Sendable, Failure: Error>: Subject<Element, Failure>,
+    @unchecked Sendable
+{
     /// Creates a subject holding `value`.
     ///
     /// ```swift
@@ -54,21 +51,18 @@ public final class CurrentValueSubject<Element: Sendable, Failure: Error>: Publi
     ///     consumer is busy, and what is dropped beyond that. Limits must not
     ///     be negative. Defaults to ``SubjectBufferingPolicy/unbounded``.
     public init(_ value: Element, bufferingPolicy: SubjectBufferingPolicy = .unbounded) {
-        storage = SubjectStorage(
-            policy: bufferingPolicy,
-            replayLimit: 1,
-            initialReplay: [value],
-            replaysAfterTermination: false
-        )
-    }
-
-    deinit {
-        storage.terminate(.finished)
+        super.init(
+            storage: SubjectStorage(
+                policy: bufferingPolicy,
+                replayLimit: 1,
+                initialReplay: [value],
+                replaysAfterTermination: false
+            ))
     }
 
     /// The current value: the latest element sent, or the initial one.
     ///
-    /// Setting it sends the new value, as ``send(_:)`` does; after the
+    /// Setting it sends the new value, as ``Subject/send(_:)`` does; after the
     /// subject ended, setting it does nothing.
     ///
     /// ```swift
@@ -84,94 +78,5 @@ public final class CurrentValueSubject<Element: Sendable, Failure: Error>: Publi
         set {
             _ = storage.send(newValue)
         }
-    }
-
-    /// Makes `element` the current value and sends it to every consumer
-    /// subscribed now.
-    ///
-    /// Safe to call from any thread or task. A consumer waiting in `next()`
-    /// is resumed with the element; a busy one gets it in its buffer,
-    /// subject to the buffering policy.
-    ///
-    /// ```swift
-    /// let level = CurrentValueSubject<Int, Never>(100)
-    /// level.send(98)
-    /// ```
-    ///
-    /// - Parameter element: The new current value.
-    /// - Returns: What happened to the element; see ``SubjectSendResult``.
-    ///   With no consumer the value still becomes current.
-    @discardableResult
-    public func send(_ element: Element) -> SubjectSendResult {
-        storage.send(element)
-    }
-
-    /// Finishes the subject: after draining its buffer, each consumer ends
-    /// with `nil`.
-    ///
-    /// Does nothing if the subject already finished or failed.
-    public func finish() {
-        storage.terminate(.finished)
-    }
-
-    /// Fails the subject: after draining its buffer, each consumer's `next()`
-    /// throws `error` once, then returns `nil`.
-    ///
-    /// Does nothing if the subject already finished or failed.
-    ///
-    /// - Parameter error: The error each consumer receives.
-    public func fail(_ error: Failure) {
-        storage.terminate(.failed(error))
-    }
-
-    /// The number of elements the buffering policy dropped so far, over all
-    /// consumers (an element dropped by two consumers counts twice).
-    public var droppedCount: Int {
-        storage.droppedCount
-    }
-
-    /// The number of consumers subscribed now.
-    public var consumerCount: Int {
-        storage.consumerCount
-    }
-
-    /// Whether the subject finished or failed.
-    public var isTerminated: Bool {
-        storage.isTerminated
-    }
-
-    /// Waits until at least `count` consumers are suspended in `next()`.
-    ///
-    /// Meant for tests, as ``PassthroughSubject/waitForSuspendedConsumers(atLeast:)``.
-    ///
-    /// ```swift
-    /// await subject.waitForSuspendedConsumers(atLeast: 1)
-    /// subject.send(42)   // handed straight to the waiting consumer
-    /// ```
-    ///
-    /// - Parameter count: The number of suspended consumers to wait for.
-    public func waitForSuspendedConsumers(atLeast count: Int) async {
-        await storage.waitForSuspended(atLeast: count)
-    }
-
-    /// Subscribes a consumer now and returns it as a publisher; its first
-    /// element is the value current at this moment.
-    ///
-    /// ```swift
-    /// let states = connection.subscribe()
-    /// Task { for await connected in states { print(connected) } }
-    /// ```
-    ///
-    /// - Returns: A publisher of the current value and every value sent from now on.
-    public func subscribe() -> SubjectSubscription<Element, Failure> {
-        SubjectSubscription(storage: storage)
-    }
-
-    /// Makes an iterator, subscribed as a new consumer before this returns;
-    /// it receives the current value first.
-    ///
-    /// - Returns: An iterator over the current value and every later one.
-    public func makeAsyncIterator() -> SubjectIterator<Element, Failure> {
-        SubjectIterator(consumer: SubjectConsumer(storage: storage))
     }
 }

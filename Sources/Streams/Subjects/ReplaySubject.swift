@@ -3,10 +3,10 @@
 ///
 /// Use it when a consumer that starts late must still see recent history,
 /// such as the last few packets before a recording started. Apart from the
-/// replay it behaves as ``PassthroughSubject``: `send(_:)`, ``finish()`` and
-/// ``fail(_:)`` may be called from any thread or task, each consumer has its
+/// replay it behaves as ``PassthroughSubject``: `send(_:)`, ``Subject/finish()`` and
+/// ``Subject/fail(_:)`` may be called from any thread or task, each consumer has its
 /// own buffer bounded by a ``SubjectBufferingPolicy``, and drops are counted
-/// in ``droppedCount``.
+/// in ``Subject/droppedCount``.
 ///
 /// ```swift
 /// let packets = ReplaySubject<Int, Never>(count: 2)
@@ -38,12 +38,7 @@
 /// **Cancellation.** Cancelling a consuming task, or dropping its iterator,
 /// ends and unsubscribes that consumer; its `next()` returns `nil` and never
 /// throws `CancellationError`.
-public final class ReplaySubject<Element: Sendable, Failure: Error>: Publisher, Sendable {
-    /// The iterator type: one consumer of the subject.
-    public typealias AsyncIterator = SubjectIterator<Element, Failure>
-
-    let storage: SubjectStorage<Element, Failure>
-
+public final class ReplaySubject<Element: Sendable, Failure: Error>: Subject<Element, Failure>, @unchecked Sendable {
     /// Creates a subject that replays the latest `count` elements.
     ///
     /// ```swift
@@ -58,106 +53,18 @@ public final class ReplaySubject<Element: Sendable, Failure: Error>: Publisher, 
     ///     be negative. Defaults to ``SubjectBufferingPolicy/unbounded``.
     public init(count: Int, bufferingPolicy: SubjectBufferingPolicy = .unbounded) {
         precondition(count >= 0, "ReplaySubject(count:) needs a count of zero or more, got \(count)")
-        storage = SubjectStorage(
-            policy: bufferingPolicy,
-            replayLimit: count,
-            initialReplay: [],
-            replaysAfterTermination: true
-        )
-    }
-
-    deinit {
-        storage.terminate(.finished)
+        super.init(
+            storage: SubjectStorage(
+                policy: bufferingPolicy,
+                replayLimit: count,
+                initialReplay: [],
+                replaysAfterTermination: true
+            ))
     }
 
     /// The elements a consumer subscribing now would receive first: the
     /// latest ones sent, oldest first, at most the replay count.
     public var replayedElements: [Element] {
         storage.replayBuffer
-    }
-
-    /// Sends an element to every consumer subscribed now and keeps it for
-    /// replay.
-    ///
-    /// Safe to call from any thread or task.
-    ///
-    /// ```swift
-    /// history.send(packet)
-    /// ```
-    ///
-    /// - Parameter element: The element to send.
-    /// - Returns: What happened to the element; see ``SubjectSendResult``.
-    ///   With no consumer the element is still kept for replay.
-    @discardableResult
-    public func send(_ element: Element) -> SubjectSendResult {
-        storage.send(element)
-    }
-
-    /// Finishes the subject: after draining its buffer, each consumer ends
-    /// with `nil`; later consumers get the replay, then `nil`.
-    ///
-    /// Does nothing if the subject already finished or failed.
-    public func finish() {
-        storage.terminate(.finished)
-    }
-
-    /// Fails the subject: after draining its buffer, each consumer's `next()`
-    /// throws `error` once, then returns `nil`; later consumers get the
-    /// replay, then the error.
-    ///
-    /// Does nothing if the subject already finished or failed.
-    ///
-    /// - Parameter error: The error each consumer receives.
-    public func fail(_ error: Failure) {
-        storage.terminate(.failed(error))
-    }
-
-    /// The number of elements the buffering policy dropped so far, over all
-    /// consumers (an element dropped by two consumers counts twice).
-    public var droppedCount: Int {
-        storage.droppedCount
-    }
-
-    /// The number of consumers subscribed now.
-    public var consumerCount: Int {
-        storage.consumerCount
-    }
-
-    /// Whether the subject finished or failed.
-    public var isTerminated: Bool {
-        storage.isTerminated
-    }
-
-    /// Waits until at least `count` consumers are suspended in `next()`.
-    ///
-    /// Meant for tests, as ``PassthroughSubject/waitForSuspendedConsumers(atLeast:)``.
-    ///
-    /// ```swift
-    /// await subject.waitForSuspendedConsumers(atLeast: 1)
-    /// ```
-    ///
-    /// - Parameter count: The number of suspended consumers to wait for.
-    public func waitForSuspendedConsumers(atLeast count: Int) async {
-        await storage.waitForSuspended(atLeast: count)
-    }
-
-    /// Subscribes a consumer now and returns it as a publisher; it first
-    /// receives the replayed elements.
-    ///
-    /// ```swift
-    /// let late = history.subscribe()
-    /// ```
-    ///
-    /// - Returns: A publisher of the replayed elements and every element sent from now on.
-    public func subscribe() -> SubjectSubscription<Element, Failure> {
-        SubjectSubscription(storage: storage)
-    }
-
-    /// Makes an iterator, subscribed as a new consumer before this returns;
-    /// it first receives the replayed elements.
-    ///
-    /// - Returns: An iterator over the replayed elements and every later one.
-    public func makeAsyncIterator() -> SubjectIterator<Element, Failure> {
-        SubjectIterator(consumer: SubjectConsumer(storage: storage))
     }
 }

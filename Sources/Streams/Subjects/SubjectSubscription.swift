@@ -1,7 +1,7 @@
 import Locking
 
 /// A consumer of a subject, subscribed when it was created, as a publisher;
-/// see ``PassthroughSubject/subscribe()``.
+/// see ``Subject/subscribe()``.
 ///
 /// The first iterator made from a subscription receives every element sent
 /// since the subscription was created; a later iterator is a fresh

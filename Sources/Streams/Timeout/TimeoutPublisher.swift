@@ -65,52 +65,13 @@ public struct TimeoutPublisher<Base: Publisher & Sendable, C: Clock>: Publisher,
     let clock: C
     let interval: C.Duration
 
-    init(base: Base, clock: C, interval: C.Duration) {
-        self.base = base
-        self.clock = clock
-        self.interval = interval
-    }
-
     /// Makes an iterator; the upstream starts with its first `next`.
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(iteration: ClockedIteration(machine: Machine(interval: interval), base: base, clock: clock))
+        Iterator(ClockedStorage(machine: Machine(interval: interval), base: base, clock: clock))
     }
 
-    /// The iterator of a ``TimeoutPublisher``.
-    ///
-    /// Releasing it before the end cancels the upstream task and the timer.
-    public struct Iterator: AsyncIteratorProtocol {
-        /// The element type.
-        public typealias Element = Base.Element
-        /// The failure type.
-        public typealias Failure = TimeoutFailure<Base.Failure>
-
-        let iteration: ClockedIteration<Machine, Base, C>
-
-        /// Returns the next element, waiting for the upstream or the clock, on
-        /// the caller's isolation.
-        ///
-        /// - Parameter actor: The caller's isolation; the wait resumes on it.
-        /// - Returns: The next element, or `nil` once the stream ended or the
-        ///   consuming task was cancelled (and forever after).
-        /// - Throws: The stream's failure, once.
-        public mutating func next(
-            isolation actor: isolated (any Actor)? = #isolation
-        ) async throws(Failure) -> Element? {
-            try await iteration.next(isolation: actor)
-        }
-
-        /// Returns the next element.
-        ///
-        /// - Returns: The next element, or `nil` once the stream ended.
-        /// - Throws: The stream's failure, once.
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
-        }
-    }
+    /// The iterator: ``OperatorIterator``. Releasing it before the end cancels the upstream task and the timer.
+    public typealias Iterator = OperatorIterator<Element, Failure>
 }
-
-@available(*, unavailable)
-extension TimeoutPublisher.Iterator: Sendable {}

@@ -88,7 +88,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
         }
         let producers = runners
         task.set(
-            Task {
+            Task(executorPreference: StreamsTaskExecutor.preferred) {
                 await withDiscardingTaskGroup { group in
                     for runner in producers {
                         group.addTask { await runner(self) }

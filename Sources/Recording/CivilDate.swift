@@ -1,9 +1,9 @@
 /// Proleptic Gregorian calendar arithmetic on days since 1970-01-01
 /// (Howard Hinnant's `days_from_civil` and `civil_from_days`), exact for
 /// any date, with no Foundation calendar in the way.
-enum CivilDate {
+package enum CivilDate {
     /// Days since 1970-01-01 of a date.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -13,7 +13,7 @@ enum CivilDate {
     }
 
     /// The date of a day since 1970-01-01.
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+
+/// Follows a recording while it is being written (`tlm cat --follow`):
+/// each ``poll()`` returns the messages of the chunks the recorder has
+/// indexed since the last poll, the first poll every chunk so far.
+///
+/// It needs no segment summary: the Schema and Channel records come from
+/// the chunks themselves (a segment writes each definition into the first
+/// chunk that uses it), so segments still open are read like closed ones.
+/// Messages come in log-time order within one poll; a chunk closed later
+/// may hold a message older than one an earlier poll returned (chunks of a
+/// live recording overlap by up to a chunk's age).
+///
+/// ```swift
+/// let follower = try RecordingFollower(directory: "ride") { $0.hasSuffix("/acc_x") }
+/// repeat {
+///     for message in try follower.poll() { print(message.topic, message.logTime) }
+///     Thread.sleep(forTimeInterval: 0.2)
+/// } while follower.isBeingWritten
+/// for message in try follower.poll() { print(message.topic, message.logTime) }  // the last chunks
+/// ```
+///
+/// Not `Sendable`: use one follower per task.
+public final class RecordingFollower {
+    /// The recording directory.
+    public let directory: String
+    private let index: RecordingIndex
+    private let selects: (String) -> Bool
+    private let lower: UInt64
+    private let upper: UInt64
+    private var lastChunkID: Int64 = 0
+    /// Per segment: the schemas and channels its chunks defined so far.
+    private var schemas: [String: [UInt16: MCAPRecord.Schema]] = [:]
+    private var channels: [String: [UInt16: MCAPRecord.Channel]] = [:]
+    private var files: [String: FileHandle] = [:]
+    /// The selected topics seen so far, with their schemas.
+    public private(set) var topics: [String: ExportTopic] = [:]
+
+    /// Starts following a recording.
+    ///
+    /// - Parameters:
+    ///   - directory: The recording; its `index.sqlite` must exist.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for no end.
+    ///   - selects: Whether a topic is wanted (topics appear as devices connect).
+    /// - Throws: ``RecordingError`` (`.notFound`) without an index.
+    public init(
+        directory: String, from: UInt64? = nil, to: UInt64? = nil, selecting selects: @escaping (String) -> Bool
+    ) throws(RecordingError) {
+        guard FileManager.default.fileExists(atPath: directory + "/index.sqlite") else {
+            throw RecordingError(.notFound, "\(directory) has no index.sqlite; is it a recording?")
+        }
+        self.directory = directory
+        self.index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
+        self.selects = selects
+        self.lower = from ?? 0
+        self.upper = to ?? .max
+    }
+
+    deinit { for handle in files.values { try? handle.close() } }
+
+    /// Whether a process holds the recording's lock (it is still being written).
+    public var isBeingWritten: Bool { RecordingLock.holder(of: directory) != nil }
+
+    /// The messages of the wanted topics in the range, of the chunks indexed since the last poll.
+    ///
+    /// - Throws: ``RecordingError`` when the index or a chunk cannot be read.
+    public func poll() throws(RecordingError) -> [RecordedMessage] {
+        let rows = try index.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path
+                    FROM chunks c JOIN segments s ON s.id = c.segment_id WHERE c.id > ? ORDER BY c.id
+                    """, arguments: [lastChunkID])
+        }
+        var found: [RecordedMessage] = []
+        for row in rows {
+            let checked = IndexRow(row, table: "chunks")
+            let (path, offset, length) = try checked.chunkLocation(directory: directory)
+            try read(path: path, offset: offset, length: length, into: &found)
+            lastChunkID = try checked.int64("id")
+        }
+        // Stable: equal times keep their file order.
+        return found.enumerated()
+            .sorted { ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Reads one chunk: its definitions, and its wanted messages.
+    private func read(
+        path relative: String, offset: UInt64, length: Int, into found: inout [RecordedMessage]
+    ) throws(RecordingError) {
+        let path = directory + "/" + relative
+        let handle: FileHandle
+        if let open = files[path] {
+            handle = open
+        } else {
+            handle = try RecordingReader.openSegment(path)
+            files[path] = handle
+        }
+        let bytes: [UInt8]
+        do {
+            try handle.seek(toOffset: offset)
+            bytes = [UInt8](try handle.read(upToCount: length) ?? Data())
+        } catch {
+            throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)", cause: error)
+        }
+        guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue,
+            case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+        else {
+            throw RecordingError(
+                .corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
+        }
+        for record in try MCAPStreamReader.records(in: chunk, at: Int(offset)) {
+            switch record {
+            case .schema(let schema):
+                schemas[relative, default: [:]][schema.id] = schema
+            case .channel(let channel):
+                channels[relative, default: [:]][channel.id] = channel
+                note(channel, segment: relative)
+            case .message(let message) where message.logTime >= lower && message.logTime < upper:
+                guard let topic = channels[relative]?[message.channelID]?.topic, topics[topic] != nil else { continue }
+                found.append(
+                    RecordedMessage(
+                        topic: topic, sequence: message.sequence, logTime: message.logTime,
+                        publishTime: message.publishTime, payload: message.data))
+            default:
+                break
+            }
+        }
+    }
+
+    /// Adds a newly defined channel's topic when it is wanted.
+    private func note(_ channel: MCAPRecord.Channel, segment: String) {
+        guard topics[channel.topic] == nil, selects(channel.topic),
+            let schema = schemas[segment]?[channel.schemaID]
+        else { return }
+        let metadata = Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        topics[channel.topic] = ExportTopic(
+            topic: channel.topic, kind: metadata["kind"].flatMap(StreamDescriptor.Kind.init(rawValue:)) ?? .typed,
+            unit: metadata["unit"], schemaName: schema.name, schemaEncoding: schema.encoding, schemaData: schema.data,
+            messageEncoding: channel.messageEncoding, channelMetadata: metadata,
+            definition: schema.encoding == "ros2msg"
+                ? try? ROS2MessageDefinition(parsing: String(decoding: schema.data, as: UTF8.self)) : nil)
+    }
+}

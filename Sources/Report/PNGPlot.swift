@@ -1,0 +1,136 @@
+import Foundation
+import Recording
+
+/// The report's plots as one PNG image: the same lanes as ``SVGPlot`` (a
+/// band between each pixel column's minimum and maximum and the mean as a
+/// line per numeric stream, ticks per event stream, grouped per device on a
+/// shared time axis, loss records and gaps shaded), drawn into an RGBA
+/// buffer and encoded by libpng. Labels use a small built-in pixel font.
+public struct PNGPlot: Sendable {
+    /// The layout, shared with the SVG plot.
+    let layout: SVGPlot
+
+    /// A plot of `data`, `width` pixels wide (at least 400).
+    public init(_ data: ReportData, width: Int = 1400) { layout = SVGPlot(data, width: width) }
+
+    static let ink = Raster.Color(hex: "#1d2430")
+    static let muted = Raster.Color(hex: "#5b6675")
+    static let grid = Raster.Color(hex: "#e3e7ee")
+    static let loss = Raster.Color(hex: "#dc2626")
+
+    /// The PNG file's bytes.
+    ///
+    /// - Throws: ``ReportError`` when libpng cannot encode the image.
+    public func png() throws(ReportError) -> [UInt8] {
+        let data = layout.data
+        let groups = layout.groups
+        var height = SVGPlot.axisHeight + 8
+        for group in groups {
+            height += SVGPlot.groupHeading
+            height += data.series.filter { ReportData.group(of: $0.topic) == group }.count * SVGPlot.numericHeight
+            height += data.events.filter { ReportData.group(of: $0.topic) == group }.count * SVGPlot.eventHeight
+        }
+        var raster = Raster(width: layout.width, height: height, background: Raster.Color(hex: "#ffffff"))
+        raster.text(
+            "\(data.info.session.name) from \(ReportText.instant(data.from))", x: 8, y: 4, color: Self.ink, scale: 1)
+        for (time, label) in layout.tickLabels() {
+            raster.text(label, x: Int(layout.x(time)) + 3, y: SVGPlot.axisHeight - 16, color: Self.muted, scale: 1)
+        }
+        var y = SVGPlot.axisHeight
+        var laneIndex = 0
+        let names = layout.deviceNames
+        for group in groups {
+            raster.text(
+                "\(names[group] ?? group) · \(group)", x: 8, y: y + 8, color: Self.muted, scale: 1,
+                maximumWidth: layout.width - 16)
+            y += SVGPlot.groupHeading
+            for series in data.series where ReportData.group(of: series.topic) == group {
+                let color = Raster.Color(hex: SVGPlot.colors[laneIndex % SVGPlot.colors.count])
+                drawNumeric(series, top: y, color: color, group: group, into: &raster)
+                y += SVGPlot.numericHeight
+                laneIndex += 1
+            }
+            for events in data.events where ReportData.group(of: events.topic) == group {
+                let color = Raster.Color(hex: SVGPlot.colors[laneIndex % SVGPlot.colors.count])
+                drawEvents(events, top: y, color: color, group: group, into: &raster)
+                y += SVGPlot.eventHeight
+                laneIndex += 1
+            }
+        }
+        return try raster.png()
+    }
+
+    /// A lane's frame, grid lines and loss shading.
+    private func background(top: Int, height: Int, into raster: inout Raster) {
+        let left = SVGPlot.labelWidth
+        raster.fill(x: left, y: top, width: layout.plotWidth, height: height, color: Raster.Color(hex: "#fbfcfe"))
+        for time in layout.ticks() {
+            raster.fill(x: Int(layout.x(time)), y: top, width: 1, height: height, color: Self.grid)
+        }
+        for loss in layout.data.losses {
+            let start = max(Double(left), layout.x(loss.time))
+            let end = min(Double(left + layout.plotWidth), layout.x(loss.time &+ (loss.durationNanoseconds ?? 0)))
+            guard end >= Double(left), start <= Double(left + layout.plotWidth) else { continue }
+            raster.fill(
+                x: Int(start), y: top, width: max(2, Int((end - start).rounded())), height: height, color: Self.loss,
+                alpha: loss.durationNanoseconds == nil ? 0.14 : 0.22)
+        }
+        raster.fill(x: left, y: top, width: layout.plotWidth, height: 1, color: Self.grid)
+        raster.fill(x: left, y: top + height - 1, width: layout.plotWidth, height: 1, color: Self.grid)
+    }
+
+    private func name(_ topic: String, group: String) -> String {
+        topic.hasPrefix(group + "/") ? String(topic.dropFirst(group.count + 1)) : topic
+    }
+
+    private func drawNumeric(
+        _ series: ReportData.Series, top: Int, color: Raster.Color, group: String, into raster: inout Raster
+    ) {
+        let height = SVGPlot.numericHeight - 6
+        background(top: top, height: height, into: &raster)
+        let width = SVGPlot.labelWidth - 16
+        raster.text(name(series.topic, group: group), x: 8, y: top + 6, color: Self.ink, maximumWidth: width)
+        raster.text(
+            "\(series.unit ?? "") · \(series.count) values", x: 8, y: top + 20, color: Self.muted, maximumWidth: width)
+        guard let low = series.minimum, let high = series.maximum, let level = series.levels.first else { return }
+        let pad = 7.0
+        func y(_ value: Double) -> Double {
+            high == low
+                ? Double(top) + Double(height) / 2
+                : Double(top) + pad + (Double(height) - 2 * pad) * (high - value) / (high - low)
+        }
+        var previous: (Double, Double)?
+        for column in layout.pixelColumns(level) {
+            let x = SVGPlot.labelWidth + column.pixel
+            let upper = Int(y(column.maximum).rounded())
+            let lower = Int(y(column.minimum).rounded())
+            raster.fill(x: x, y: upper, width: 1, height: max(1, lower - upper + 1), color: color, alpha: 0.3)
+            let point = (Double(x), y(column.mean))
+            raster.line(from: previous ?? point, to: point, color: color)
+            previous = point
+        }
+        let unit = series.unit.map { " " + $0 } ?? ""
+        raster.text(
+            ReportText.number(high) + unit, x: SVGPlot.labelWidth + 4, y: top + 3, color: Self.muted)
+        if high != low {
+            raster.text(
+                ReportText.number(low) + unit, x: SVGPlot.labelWidth + 4, y: top + height - 10, color: Self.muted)
+        }
+    }
+
+    private func drawEvents(
+        _ events: ReportData.EventSeries, top: Int, color: Raster.Color, group: String, into raster: inout Raster
+    ) {
+        let height = SVGPlot.eventHeight - 4
+        background(top: top, height: height, into: &raster)
+        raster.text(
+            name(events.topic, group: group), x: 8, y: top + 6, color: Self.ink,
+            maximumWidth: SVGPlot.labelWidth - 50)
+        let count = String(events.count)
+        raster.text(count, x: SVGPlot.labelWidth - 8 - count.count * 6, y: top + 6, color: Self.muted)
+        for mark in events.marks {
+            raster.fill(
+                x: Int(layout.x(mark.time).rounded()) - 1, y: top + 3, width: 2, height: height - 6, color: color)
+        }
+    }
+}

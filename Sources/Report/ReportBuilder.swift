@@ -1,0 +1,240 @@
+import Foundation
+import GRDB
+public import Recording
+
+/// Reads what a report shows from a recording: per-column min/max/mean of
+/// numeric streams from the index's per-chunk statistics (decoding only the
+/// chunks a column boundary cuts through), event marks, loss records and
+/// per-stream totals.
+///
+/// The plot data is bounded by the number of columns, not by the number of
+/// samples: at most ``levelColumns`` columns per numeric stream, and a finer
+/// level only when its values fill at least 5 % more columns than the
+/// coarser one's (``PlotLevel/isRefined(by:)``).
+///
+/// ```swift
+/// let builder = try ReportBuilder(directory: "ride")
+/// let data = try builder.build(topics: builder.topics, from: nil, to: nil)
+/// try HTMLReport(data).text.write(toFile: "ride.html", atomically: true, encoding: .utf8)
+/// ```
+///
+/// Not `Sendable` (it holds a `RecordingReader`); use one per task.
+public final class ReportBuilder {
+    /// Columns of each level of detail, coarsest first: each level is four
+    /// times finer, so zooming in up to 16 times still shows a column per
+    /// pixel of a 2,048-pixel plot.
+    public static let levelColumns = [2048, 8192, 32768]
+    /// The most event marks kept per event stream, and loss records per report.
+    public static let maximumMarks = 2000
+
+    /// The recording's summary.
+    public let info: RecordingInfo
+    private let reader: RecordingReader
+    private let numericTopics: Set<String>
+
+    /// Opens a recording.
+    ///
+    /// - Throws: ``ReportError`` when there is no readable recording at `directory`.
+    public init(directory: String) throws(ReportError) {
+        do {
+            info = try RecordingInfo.load(from: directory)
+            reader = try RecordingReader(directory: directory)
+        } catch {
+            throw ReportError(error.message)
+        }
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: directory + "/index.sqlite", configuration: configuration)
+            numericTopics = Set(
+                try queue.read { db in try String.fetchAll(db, sql: "SELECT topic FROM streams WHERE is_numeric") })
+        } catch {
+            throw ReportError("\(directory)/index.sqlite cannot be read: \(error)")
+        }
+    }
+
+    /// Every topic of the recording, sorted.
+    public var topics: [String] { reader.topics }
+
+    /// Whether a topic is a numeric stream (one with per-chunk statistics).
+    public func isNumeric(_ topic: String) -> Bool { numericTopics.contains(topic) }
+
+    /// The range a report covers when no bound is given: the recording's
+    /// first message to just after its last (`to` exclusive).
+    public var wholeRange: (from: UInt64, to: UInt64) {
+        let start = info.streams.compactMap(\.firstTime).min() ?? info.session.startedAt
+        let end = (info.streams.compactMap(\.lastTime).max() ?? start) &+ 1
+        return (start, max(end, start &+ 1))
+    }
+
+    /// Reads the report's data for `topics` over `from ..< to`.
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to show; raw streams get a row in the table only.
+    ///   - from: Start (inclusive); `nil` for the recording's first message.
+    ///   - to: End (exclusive); `nil` for just after its last message.
+    ///   - levels: How many levels of detail to read at most (1 for a single
+    ///     plot of ``levelColumns``[0] columns).
+    ///   - columns: The columns of a single level instead (a plot's width in
+    ///     pixels, so that each pixel column is one column and no more chunks
+    ///     than the pixel boundaries cut through are decoded).
+    /// - Throws: ``ReportError`` when the range is empty or a segment cannot be read.
+    public func build(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count,
+        columns: Int? = nil
+    ) throws(ReportError) -> ReportData {
+        let lower = from ?? wholeRange.from
+        let upper = to ?? wholeRange.to
+        guard upper > lower else { throw ReportError("the range is empty: --to must be after --from") }
+        let chosen = Set(topics)
+        let streams = info.streams.filter { chosen.contains($0.topic) }
+        var series: [ReportData.Series] = []
+        var events: [ReportData.EventSeries] = []
+        do {
+            for stream in streams where numericTopics.contains(stream.topic) {
+                let counts = columns.map { [max(1, $0)] } ?? Array(Self.levelColumns.prefix(max(1, levels)))
+                series.append(try numericSeries(stream, from: lower, to: upper, columns: counts))
+            }
+            events = try eventSeries(
+                streams.filter { !numericTopics.contains($0.topic) && Self.isEventStream($0) }, from: lower,
+                to: upper)
+        } catch {
+            throw ReportError(error.message)
+        }
+        let losses = info.losses.filter { loss in
+            loss.time < upper && loss.time &+ (loss.durationNanoseconds ?? 0) >= lower
+        }
+        return ReportData(
+            info: info, from: lower, to: upper, series: series, events: events,
+            losses: Self.spread(losses, atMost: Self.maximumMarks),
+            streams: summaries(streams, series: series, events: events, from: lower, to: upper))
+    }
+
+    /// Whether a stream is drawn as event marks: a typed or event stream that
+    /// is not numeric, not raw notifications, and not the loss records
+    /// (those are shaded on every lane).
+    static func isEventStream(_ stream: RecordingInfo.Stream) -> Bool {
+        stream.kind != "raw" && !stream.topic.hasPrefix("/tlm/")
+    }
+
+    /// A numeric stream's levels: the coarsest always; finer ones while they
+    /// refine the level above.
+    private func numericSeries(
+        _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, columns: [Int]
+    ) throws(RecordingError) -> ReportData.Series {
+        let span = to - from
+        let finest = UInt64(columns.last!)
+        let finestWidth = max(1, (span + finest - 1) / finest)
+        let factor = UInt64(columns.last! / columns.first!)
+        var coarse: PlotLevel
+        var finer: [PlotLevel] = []
+        if columns.count > 1, stream.messageCount > columns[0] {
+            // A busy stream: the finest level is read once and the coarser ones are merged from it, so no
+            // chunk is decoded twice.
+            finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+            for _ in 1..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
+            coarse = finer.removeFirst()
+        } else {
+            coarse = try level(stream.topic, from: from, to: to, width: finestWidth * factor)
+            if columns.count > 1, coarse.counts.contains(where: { $0 > 1 }) {
+                finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+                for _ in 2..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
+            }
+        }
+        var result = [coarse]
+        for level in finer {
+            guard result.last!.isRefined(by: level) else { break }
+            result.append(level)
+        }
+        let filled = coarse.counts.indices.filter { coarse.counts[$0] > 0 }
+        let minimum = filled.map { coarse.minimums[$0] }.min()
+        let maximum = filled.map { coarse.maximums[$0] }.max()
+        return ReportData.Series(
+            topic: stream.topic, unit: stream.unit, count: coarse.counts.reduce(0, +), minimum: minimum,
+            maximum: maximum, levels: result)
+    }
+
+    /// One level, from the reader's aggregates.
+    private func level(_ topic: String, from: UInt64, to: UInt64, width: UInt64) throws(RecordingError) -> PlotLevel {
+        let (buckets, _) = try reader.aggregate(
+            topic: topic, from: from, to: to, every: .nanoseconds(Int64(clamping: width)))
+        return PlotLevel(
+            start: from, width: width, counts: buckets.map(\.count), minimums: buckets.map { $0.minimum ?? .nan },
+            maximums: buckets.map { $0.maximum ?? .nan }, means: buckets.map { $0.mean ?? .nan })
+    }
+
+    /// The event streams' marks, read in one pass.
+    private func eventSeries(
+        _ streams: [RecordingInfo.Stream], from: UInt64, to: UInt64
+    ) throws(RecordingError) -> [ReportData.EventSeries] {
+        guard !streams.isEmpty else { return [] }
+        // Keep every k-th message of a busy stream, k from its total count.
+        var strides: [String: Int] = [:]
+        var seen: [String: Int] = [:]
+        var marks: [String: [ReportData.Mark]] = [:]
+        for stream in streams {
+            strides[stream.topic] = max(1, (stream.messageCount + Self.maximumMarks - 1) / Self.maximumMarks)
+        }
+        try reader.forEachTypedMessage(topics: streams.map(\.topic), from: from, to: to) { message in
+            let topic = message.message.topic
+            let index = seen[topic, default: 0]
+            seen[topic] = index + 1
+            guard index % strides[topic, default: 1] == 0, marks[topic, default: []].count < Self.maximumMarks else {
+                return
+            }
+            marks[topic, default: []].append(
+                .init(time: message.message.logTime, title: Self.title(message), label: Self.label(message)))
+        }
+        return streams.map { stream in
+            .init(topic: stream.topic, count: seen[stream.topic, default: 0], marks: marks[stream.topic] ?? [])
+        }
+    }
+
+    /// A message's fields as one short line.
+    static func label(_ message: TypedMessage) -> String {
+        let text = message.fields.map { "\($0.name)=\($0.value.text)" }.joined(separator: " ")
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+    }
+
+    /// A message's first non-empty string field, else its first field, as text.
+    static func title(_ message: TypedMessage) -> String {
+        for field in message.fields {
+            if case .string(let text) = field.value, !text.isEmpty { return String(text.prefix(40)) }
+        }
+        return String((message.fields.first?.value.text ?? "").prefix(40))
+    }
+
+    /// At most `limit` elements, evenly spread.
+    static func spread<Element>(_ elements: [Element], atMost limit: Int) -> [Element] {
+        guard elements.count > limit else { return elements }
+        return (0..<limit).map { elements[$0 * elements.count / limit] }
+    }
+
+    private func summaries(
+        _ streams: [RecordingInfo.Stream], series: [ReportData.Series], events: [ReportData.EventSeries],
+        from: UInt64, to: UInt64
+    ) -> [ReportData.StreamSummary] {
+        let numeric = Dictionary(uniqueKeysWithValues: series.map { ($0.topic, $0) })
+        let counted = Dictionary(uniqueKeysWithValues: events.map { ($0.topic, $0) })
+        return streams.map { stream in
+            var summary = ReportData.StreamSummary(
+                topic: stream.topic, kind: stream.kind, unit: stream.unit, count: stream.messageCount)
+            // The stream's own span, within the range.
+            var first = stream.firstTime.map { max($0, from) }
+            var last = stream.lastTime.map { min($0, to - 1) }
+            if let values = numeric[stream.topic] {
+                summary.count = values.count
+                summary.minimum = values.minimum
+                summary.maximum = values.maximum
+            } else if let marks = counted[stream.topic] {
+                summary.count = marks.count
+                first = marks.marks.first?.time
+                last = marks.marks.last?.time
+            }
+            if let first, let last, last > first, summary.count > 1 {
+                summary.rate = Double(summary.count - 1) / (Double(last - first) / 1e9)
+            }
+            return summary
+        }
+    }
+}

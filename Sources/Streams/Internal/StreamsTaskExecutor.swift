@@ -1,0 +1,16 @@
+/// The task executor the tasks that Streams' operators start should prefer.
+///
+/// An unstructured `Task {}` does not inherit its creator's task executor
+/// preference, so the operators that run their upstreams or timers in tasks
+/// of their own (the merges, the flat maps, combineLatest and zip, share,
+/// the time-based operators) start them with
+/// `Task(executorPreference: StreamsTaskExecutor.preferred)`. It is `nil`
+/// (no preference, the global executor) unless a test sets it: the
+/// `TestScheduler` of `TelemetryTesting` binds it to its counting executor,
+/// so every task of the pipeline under test runs where the scheduler can
+/// see whether any work is left.
+package enum StreamsTaskExecutor {
+    /// The preference for the tasks started in this task's scope; inherited
+    /// by the tasks started from it, as every task-local value is.
+    @TaskLocal package static var preferred: (any TaskExecutor)?
+}

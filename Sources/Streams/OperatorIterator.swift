@@ -1,0 +1,73 @@
+/// The iterator of the operators that run their upstreams in tasks of their
+/// own: the merges, the flat maps, ``Publisher/combineLatest(_:)``,
+/// ``Publisher/zip(_:)`` and the time-based operators (debounce, throttle,
+/// sample, delay, timeout, chunked by time).
+///
+/// It asks the operator's iteration for each event. Its first `next()`
+/// starts the upstreams; cancelling the consuming task ends the iteration
+/// (`next()` returns `nil`, it never throws `CancellationError`), and
+/// dropping the iterator cancels every task behind it. After it returned
+/// `nil` or threw, it returns `nil`.
+public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
+    private var token: IterationToken<Element, Failure>?
+
+    init(_ storage: some IterationStorage<Element, Failure>) {
+        token = IterationToken(storage)
+    }
+
+    /// The storage, until the iteration ended.
+    var storage: (any IterationStorage<Element, Failure>)? {
+        token?.storage
+    }
+
+    /// Waits until at least `count` elements delivered by the upstreams
+    /// wait for this consumer, or the iteration ended. Meant for tests that
+    /// need an element to have reached the operator before they act; only
+    /// the merges and the flat maps buffer elements.
+    package func waitForBufferedElements(atLeast count: Int) async {
+        guard let storage = token?.storage else {
+            return
+        }
+        guard let buffering = storage as? any MergingStorage else {
+            preconditionFailure("waitForBufferedElements: only the merges and the flat maps buffer elements")
+        }
+        await buffering.waitForBuffered(atLeast: count)
+    }
+
+    /// Returns the next element, waiting for the upstreams (or the clock)
+    /// if none is ready.
+    ///
+    /// - Parameter actor: The caller's isolation; the wait resumes on it.
+    /// - Returns: The next element, or `nil` once the operator's stream
+    ///   ended, the consuming task was cancelled, or the iteration already
+    ///   ended.
+    /// - Throws: The stream's failure, once.
+    public mutating func next(
+        isolation actor: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Element? {
+        guard let current = token else {
+            return nil
+        }
+        switch await current.storage.next(isolation: actor) {
+        case .success(let element?):
+            return element
+        case .success(nil):
+            token = nil
+            return nil
+        case .failure(let error):
+            token = nil
+            throw error
+        }
+    }
+
+    /// Returns the next element.
+    ///
+    /// - Returns: The next element, or `nil` once the iteration ended.
+    /// - Throws: The stream's failure, once.
+    public mutating func next() async throws(Failure) -> Element? {
+        try await next(isolation: nil)
+    }
+}
+
+@available(*, unavailable)
+extension OperatorIterator: Sendable {}

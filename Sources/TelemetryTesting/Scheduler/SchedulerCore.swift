@@ -1,0 +1,76 @@
+import Locking
+
+/// The state a ``TestScheduler`` shares with its inputs: the clock, the
+/// tick, a count of everything the inputs did (to tell when the code under
+/// test has settled), and the inputs to feed at each tick.
+final class SchedulerCore: Sendable {
+    struct State {
+        var activity = 0
+        /// Feeds the events of one tick to an input, in creation order.
+        var feeders: [@Sendable (Int) -> Void] = []
+        /// Reports each input's elements sent but never pulled.
+        var reporters: [@Sendable () -> [String]] = []
+        /// The latest tick any input has an event at (cold inputs: counted
+        /// from their subscriptions).
+        var lastScheduledTick = 0
+        /// Set while the scheduler cancels the consumer at the end of a run:
+        /// the unsubscriptions it causes are not recorded.
+        var tearingDown = false
+    }
+
+    let clock: ManualClock
+    let tick: Duration
+    let state = Locked(State())
+
+    init(clock: ManualClock, tick: Duration) {
+        self.clock = clock
+        self.tick = tick
+    }
+
+    /// The tick the clock is at: `now` divided by the tick, rounded down.
+    var currentTick: Int {
+        Int((clock.now.offset / tick).rounded(.down))
+    }
+
+    /// Everything that can change while the code under test runs: the
+    /// inputs' activity and the clock's sleepers.
+    var activity: Int {
+        state.withLock { $0.activity } + clock.activity
+    }
+
+    func touch() {
+        state.withLock { $0.activity += 1 }
+    }
+
+    func schedule(through tick: Int) {
+        state.withLock { $0.lastScheduledTick = max($0.lastScheduledTick, tick) }
+    }
+
+    var lastScheduledTick: Int {
+        state.withLock { $0.lastScheduledTick }
+    }
+
+    var isTearingDown: Bool {
+        state.withLock { $0.tearingDown }
+    }
+
+    func register(feeder: @escaping @Sendable (Int) -> Void, reporter: @escaping @Sendable () -> [String]) {
+        state.withLock {
+            $0.feeders.append(feeder)
+            $0.reporters.append(reporter)
+        }
+    }
+
+    /// Every input's elements sent to an open subscription and never pulled.
+    func unpulled() -> [String] {
+        state.withLock { $0.reporters }.flatMap { $0() }
+    }
+
+    /// Sends every input's events due at `tick`.
+    func feed(_ tick: Int) {
+        let feeders = state.withLock { $0.feeders }
+        for feeder in feeders {
+            feeder(tick)
+        }
+    }
+}

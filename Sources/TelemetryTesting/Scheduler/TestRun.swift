@@ -1,0 +1,71 @@
+/// What a ``TestScheduler`` run recorded: every output event with the tick
+/// it really happened at, and anything that kept the run from being exact.
+///
+/// Compare it with `mismatch(expected:)`, which is `nil` only when the
+/// output is exactly the expected one (no event early, late, missing or
+/// extra) and the run had no ``issues``.
+///
+/// ```swift
+/// let run = await scheduler.run(input.debounce(for: scheduler.ticks(3), clock: scheduler.clock))
+/// #expect(run.mismatch(expected: "-----b----[c|]") == nil)
+/// ```
+public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
+    /// The output events, each stamped with its tick, in the order they
+    /// were received.
+    public var events: [MarbleEvent<Element, Failure>]
+    /// What made the run inexact: the pipeline did not settle at a tick
+    /// within the scheduler's settle timeout (a task kept running, or waited
+    /// on something other than the scheduler's clock and inputs), or the
+    /// consumer did not end when it was cancelled. Empty for a sound run.
+    public var issues: [String]
+    /// Elements the inputs sent to a subscription that was still open when
+    /// the run ended and that it never took: the pipeline stopped pulling
+    /// that input. Not an error by itself (a zip waiting for its other base
+    /// holds back the first); assert on it where it matters.
+    public var unpulled: [String]
+
+    /// The output as a marble diagram, each element shown with
+    /// `String(describing:)` (see ``MarbleDiagram``).
+    public var diagram: String {
+        MarbleDiagram.render(
+            events.map { event in
+                switch event.kind {
+                case .value(let value): MarbleEvent<String, Failure>.value(String(describing: value), at: event.tick)
+                case .finish: .finish(at: event.tick)
+                case .failure(let error): .failure(error, at: event.tick)
+                }
+            })
+    }
+
+    /// Compares the output with an expected diagram.
+    ///
+    /// - Parameter expected: The expected diagram; elements are compared by
+    ///   `String(describing:)`, a failure of any type is `^` (or `#`).
+    /// - Returns: `nil` if the output is exactly the expected one and the
+    ///   run had no issues; otherwise what differs.
+    public func mismatch(expected: String) -> TestMismatch? {
+        let normalised = MarbleDiagram.render(MarbleDiagram.parse(expected))
+        guard normalised != diagram || !issues.isEmpty else {
+            return nil
+        }
+        return TestMismatch(expected: normalised, actual: diagram, issues: issues)
+    }
+}
+
+extension TestRun where Element: Equatable, Failure: Equatable {
+    /// Compares the output with expected events, values and errors by `==`.
+    ///
+    /// - Parameter expected: The expected events, in order.
+    /// - Returns: `nil` if the output is exactly the expected one and the
+    ///   run had no issues; otherwise what differs.
+    public func mismatch(expected: [MarbleEvent<Element, Failure>]) -> TestMismatch? {
+        guard expected != events || !issues.isEmpty else {
+            return nil
+        }
+        return TestMismatch(
+            expected: expected.map(\.description).joined(separator: " "),
+            actual: events.map(\.description).joined(separator: " "),
+            issues: issues
+        )
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Report
+
+/// `tlm plot REC --topic GLOB --output plot.svg|plot.png`: the report's plots as one image.
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plot",
+        abstract:
+            "Draw a recording's streams as one SVG or PNG image: min/max/mean per pixel column, shared time axis.",
+        discussion: """
+            Each numeric stream is a lane (the band between each pixel column's minimum and maximum, and the \
+            mean), each event stream a row of ticks, grouped per device; loss records and gaps are shaded. \
+            Columns come from the index's per-chunk statistics, decoding only the chunks a column boundary \
+            cuts through: the image's size follows its width, not the number of samples. The output's \
+            extension chooses the format: .svg (text) or .png (drawn here, encoded by libpng).
+
+            Examples:
+              tlm plot ride --topic '/diot/*/acc_*' --output acc.svg
+              tlm plot ride --topic '/comodule/**' --from +1m --to +2m --width 2000 --output scooter.png
+            """
+    )
+
+    @OptionGroup var options: ReportOptions
+
+    @Option(help: "The image's width in pixels, 400...8192.")
+    var width: Int = 1400
+
+    func validate() throws {
+        guard (400...8192).contains(width) else { throw ValidationError("--width must be 400...8192 pixels") }
+        let suffix = (options.output as NSString).pathExtension.lowercased()
+        guard suffix == "svg" || suffix == "png" else {
+            throw ValidationError("--output must end in .svg or .png")
+        }
+    }
+
+    func run() throws {
+        let data = try options.build(columns: SVGPlot.plotWidth(imageWidth: width))
+        guard !data.series.isEmpty || !data.events.isEmpty else {
+            throw CLIError("nothing to plot: no numeric or event stream with data among the selected topics")
+        }
+        if (options.output as NSString).pathExtension.lowercased() == "png" {
+            do {
+                try options.write(Data(try PNGPlot(data, width: width).png()))
+            } catch let error as ReportError {
+                throw CLIError(error.message)
+            }
+        } else {
+            try options.write(Data(SVGPlot(data, width: width).text.utf8))
+        }
+        print("Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s).")
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Recording
+import Report
+
+/// The recording, topics and range `tlm report` and `tlm plot` share.
+struct ReportOptions: ParsableArguments {
+    @Argument(help: "The recording directory.", completion: .directory)
+    var recording: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Topics to show (repeatable; default every stream): a glob such as '/diot/*' (\(TopicOption.rule)).",
+            valueName: "glob"))
+    var topic: [TopicOption] = []
+
+    @OptionGroup var range: TimeRangeOptions
+
+    @OptionGroup var display: OutputOptions
+
+    @Option(help: "The file to write (must not exist).")
+    var output: String
+
+    /// Reads the report's data.
+    ///
+    /// - Parameters:
+    ///   - levels: Levels of detail to read (see `ReportBuilder.build`).
+    ///   - columns: The columns of a single level instead (a plot's width).
+    /// - Throws: ``CLIError`` when the recording cannot be read, a glob
+    ///   matches no topic, the range is empty, or the output exists.
+    func build(levels: Int = 1, columns: Int? = nil) throws -> ReportData {
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw CLIError("\(output) already exists; choose a new output file")
+        }
+        do {
+            let builder = try ReportBuilder(directory: recording)
+            var topics = builder.topics
+            if !topic.isEmpty {
+                var chosen = Set<String>()
+                for option in topic {
+                    chosen.formUnion(try TopicOption.matching(option.pattern, in: builder.topics, of: recording))
+                }
+                topics = chosen.sorted()
+            }
+            let (from, to) = range.resolve(builder.info, times: display.times)
+            guard to > from else { throw CLIError("the range is empty: --to must be after --from") }
+            return try builder.build(topics: topics, from: from, to: to, levels: levels, columns: columns)
+        } catch let error as ReportError {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Writes `bytes` to the output file.
+    func write(_ bytes: Data) throws {
+        do {
+            try bytes.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+        } catch {
+            throw CLIError("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
