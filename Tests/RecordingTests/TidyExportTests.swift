@@ -145,7 +145,8 @@ import Testing
             let cursor = try source.messageCursor(topics: ["/diot/d_9F3A0C11/b", "/other/x/c"], from: from, to: to)
             var messages: [RecordedMessage] = []
             while let message = try cursor.next() { messages.append(message) }
-            #expect(messages == (try reader.messages(topics: ["/diot/d_9F3A0C11/b", "/other/x/c"], from: from, to: to)))
+            #expect(
+                messages == (try reader.messages(topics: ["/diot/d_9F3A0C11/b", "/other/x/c"], from: from, to: to)))
         }
         #expect(try source.timeSpan()?.first == 1_000_000)
     }
@@ -174,7 +175,8 @@ import Testing
         let reader = try RecordingReader(directory: Self.recording)
         let directory = makeTemporaryDirectory("merge")
         let first = directory + "/first.mcap"
-        try reader.export(topics: ["/diot/d_9F3A0C11/a"], into: try MCAPExporter(sink: try FileByteSink(creating: first)))
+        try reader.export(
+            topics: ["/diot/d_9F3A0C11/a"], into: try MCAPExporter(sink: try FileByteSink(creating: first)))
         let sources = [try RecordingSource(path: first), try RecordingSource(path: Self.recording)]
         let sink = MemoryByteSink()
         let count = try RecordingMerge.export(
