@@ -25,7 +25,7 @@ struct TLM: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
             CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
-            DecodeCommand.self,
+            DecodeCommand.self, ServeCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]
     )
