@@ -53,6 +53,68 @@ def fail(message):
     print(f"foxglove_client: {message}", file=sys.stderr)
     sys.exit(2)
 
+def read(ws, args, out, channels, decoders, deadline):
+    """Reads until the server closes, the deadline, or --disconnect-after."""
+    factory = DecoderFactory()
+    next_subscription = 0
+    if ws.subprotocol != SUBPROTOCOL:
+        fail(f"the server chose subprotocol {ws.subprotocol!r}")
+    while time.monotonic() < deadline:
+        try:
+            frame = ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        if isinstance(frame, str):
+            message = json.loads(frame)
+            op = message.get("op")
+            if op == "serverInfo":
+                out["server_info"] = message
+            elif op == "advertise":
+                if out["server_info"] is None:
+                    fail("advertise before serverInfo")
+                subscriptions = []
+                for channel in message["channels"]:
+                    channels[channel["id"]] = channel
+                    out["channels"].append(channel)
+                    if args.topic and not any(fnmatch.fnmatchcase(channel["topic"], t) for t in args.topic):
+                        continue
+                    schema = Schema(
+                        id=channel["id"], name=channel["schemaName"],
+                        encoding=channel.get("schemaEncoding", "ros2msg"),
+                        data=channel["schema"].encode())
+                    decode = factory.decoder_for(channel["encoding"], schema)
+                    if decode is None:
+                        fail(f"no decoder for {channel['encoding']} / {schema.encoding}")
+                    decoders[next_subscription] = (channel["topic"], decode)
+                    subscriptions.append({"id": next_subscription, "channelId": channel["id"]})
+                    next_subscription += 1
+                if subscriptions:
+                    ws.send(json.dumps({"op": "subscribe", "subscriptions": subscriptions}))
+            elif op == "status":
+                out["statuses"].append(message)
+            else:
+                out.setdefault("other", []).append(message)
+            continue
+        if len(frame) < 13 or frame[0] != 0x01:
+            fail(f"unexpected binary message of {len(frame)} bytes, opcode {frame[0] if frame else None}")
+        subscription, log_time = struct.unpack_from("<IQ", frame, 1)
+        if subscription not in decoders:
+            fail(f"message data for unknown subscription {subscription}")
+        topic, decode = decoders[subscription]
+        fields = plain(decode(frame[13:]))
+        if args.keep_field is not None:
+            fields = {args.keep_field: fields[args.keep_field]}
+        out["messages"].append({"topic": topic, "log_time": log_time, "fields": fields})
+        if args.slow_first and len(out["messages"]) == 1:
+            time.sleep(args.slow_first)
+        if args.disconnect_after and len(out["messages"]) >= args.disconnect_after:
+            # Gone without a closing handshake, as a crashed viewer would be.
+            ws.socket.shutdown(socket.SHUT_RDWR)
+            ws.socket.close()
+            break
+        if args.slow:
+            time.sleep(args.slow)
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -66,78 +128,19 @@ def main():
     args = parser.parse_args()
 
     out = {"server_info": None, "channels": [], "statuses": [], "messages": []}
-    factory = DecoderFactory()
     channels = {}  # channel id -> advertised channel
     decoders = {}  # subscription id -> (topic, decode)
-    next_subscription = 0
     deadline = time.monotonic() + args.max_seconds
 
-    ws = connect(args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10)
-    if ws.subprotocol != SUBPROTOCOL:
-        fail(f"the server chose subprotocol {ws.subprotocol!r}")
     try:
-        while time.monotonic() < deadline:
-            try:
-                frame = ws.recv(timeout=max(0.01, deadline - time.monotonic()))
-            except TimeoutError:
-                break
-            if isinstance(frame, str):
-                message = json.loads(frame)
-                op = message.get("op")
-                if op == "serverInfo":
-                    out["server_info"] = message
-                elif op == "advertise":
-                    if out["server_info"] is None:
-                        fail("advertise before serverInfo")
-                    subscriptions = []
-                    for channel in message["channels"]:
-                        channels[channel["id"]] = channel
-                        out["channels"].append(channel)
-                        if args.topic and not any(fnmatch.fnmatchcase(channel["topic"], t) for t in args.topic):
-                            continue
-                        schema = Schema(
-                            id=channel["id"], name=channel["schemaName"],
-                            encoding=channel.get("schemaEncoding", "ros2msg"),
-                            data=channel["schema"].encode())
-                        decode = factory.decoder_for(channel["encoding"], schema)
-                        if decode is None:
-                            fail(f"no decoder for {channel['encoding']} / {schema.encoding}")
-                        decoders[next_subscription] = (channel["topic"], decode)
-                        subscriptions.append({"id": next_subscription, "channelId": channel["id"]})
-                        next_subscription += 1
-                    if subscriptions:
-                        ws.send(json.dumps({"op": "subscribe", "subscriptions": subscriptions}))
-                elif op == "status":
-                    out["statuses"].append(message)
-                else:
-                    out.setdefault("other", []).append(message)
-                continue
-            if len(frame) < 13 or frame[0] != 0x01:
-                fail(f"unexpected binary message of {len(frame)} bytes, opcode {frame[0] if frame else None}")
-            subscription, log_time = struct.unpack_from("<IQ", frame, 1)
-            if subscription not in decoders:
-                fail(f"message data for unknown subscription {subscription}")
-            topic, decode = decoders[subscription]
-            fields = plain(decode(frame[13:]))
-            if args.keep_field is not None:
-                fields = {args.keep_field: fields[args.keep_field]}
-            out["messages"].append({"topic": topic, "log_time": log_time, "fields": fields})
-            if args.slow_first and len(out["messages"]) == 1:
-                time.sleep(args.slow_first)
-            if args.disconnect_after and len(out["messages"]) >= args.disconnect_after:
-                # Gone without a closing handshake, as a crashed viewer would be.
-                ws.socket.shutdown(socket.SHUT_RDWR)
-                ws.socket.close()
-                break
-            if args.slow:
-                time.sleep(args.slow)
+        with connect(args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10) as ws:
+            read(ws, args, out, channels, decoders, deadline)
     except ConnectionClosed:
         pass
-    finally:
-        try:
-            ws.close()
-        except Exception:
-            pass
+    except OSError:
+        # Closing after the socket was dropped on purpose (--disconnect-after).
+        if not args.disconnect_after:
+            raise
     json.dump(out, sys.stdout)
 
 
