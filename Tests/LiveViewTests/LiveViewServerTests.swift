@@ -105,3 +105,43 @@ final class EventLog: @unchecked Sendable {
     func append(_ line: String) { lock.withLock { stored.append(line) } }
     var lines: [String] { lock.withLock { stored } }
 }
+
+/// Requests the server cannot do get error statuses; the connection stays usable.
+@Suite struct LiveViewProtocolErrorTests {
+    @Test func badRequestsGetErrorStatusesAndUnsubscribeStopsTheData() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(LiveChannel(id: 3, topic: "/test/d", schemaName: "test/msg/V", schema: "float64 value\n"))
+        server.advertise(LiveChannel(id: 4, topic: "/test/e", schemaName: "test/msg/V", schema: "float64 value\n"))
+        // The client subscribes to /test/d as id 0, then sends these as they are.
+        let client = try RunningProcess.foxgloveClient([
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/d", "--max-seconds", "3",
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 5, "channelId": 99}]}"#,
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 0, "channelId": 4}]}"#,
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 6, "channelId": 3}]}"#,
+            "--send", #"{"op": "getParameters", "parameterNames": []}"#,
+            "--send", "not json",
+            "--send", #"{"op": "unsubscribe", "subscriptionIds": [0, 42]}"#,
+        ])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.subscriptionCount < 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Give the requests sent after the subscription time to arrive; then nothing is subscribed.
+        try await Task.sleep(for: .milliseconds(500))
+        var payload: [UInt8] = [0, 1, 0, 0]
+        withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { payload += $0 }
+        payload.withUnsafeBytes { server.publish(channelID: 3, logTime: 1, payload: $0) }
+        let report = try client.clientReport()
+        await server.close()
+        #expect(report.messages.isEmpty)
+        #expect(server.subscriptionCount == 1)
+        let statuses = report.statuses.map { "\($0.level) \($0.message)" }
+        #expect(statuses.count == 6, "\(statuses)")
+        #expect(statuses.contains("2 subscribe: no channel 99 is advertised"))
+        #expect(statuses.contains("2 subscribe: subscription id 0 is in use"))
+        #expect(statuses.contains("2 subscribe: channel 3 is already subscribed"))
+        #expect(statuses.contains("2 getParameters is not supported (this server only streams)"))
+        #expect(statuses.contains { $0.hasPrefix("2 not a JSON object with an op") })
+        #expect(statuses.contains("1 unsubscribe: no subscription 42"))
+    }
+}

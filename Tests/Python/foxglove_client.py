@@ -6,14 +6,15 @@ package, and decodes message data with mcap-ros2-support's CDR decoder and
 the schema each channel was advertised with.
 
 Usage: foxglove_client.py URL [--topic GLOB ...] [--slow SECONDS] [--slow-first SECONDS]
-                          [--disconnect-after N] [--max-seconds S] [--keep-field NAME]
+                          [--disconnect-after N] [--max-seconds S] [--keep-field NAME] [--send TEXT ...]
 
 Subscribes to each topic a --topic glob matches as soon as it is advertised (all topics when none
 is given), then reads until the server closes the connection, --max-seconds
 pass, or --disconnect-after messages arrived (then it drops the TCP
 connection without a closing handshake). --slow sleeps that long after each
 message (a slow client), --slow-first after the first one only; --keep-field
-NAME keeps only that field of each decoded message. Prints one JSON document on stdout:
+NAME keeps only that field of each decoded message; --send TEXT sends TEXT
+as is after the first advertise (repeatable). Prints one JSON document on stdout:
 
   {"server_info": {...}, "channels": [...], "statuses": [...],
    "messages": [{"topic", "log_time", "fields"}]}
@@ -90,6 +91,9 @@ def read(ws, args, out, channels, decoders, deadline):
                     next_subscription += 1
                 if subscriptions:
                     ws.send(json.dumps({"op": "subscribe", "subscriptions": subscriptions}))
+                for text in args.send:
+                    ws.send(text)
+                args.send = []
             elif op == "status":
                 out["statuses"].append(message)
             else:
@@ -125,6 +129,7 @@ def main():
     parser.add_argument("--max-seconds", type=float, default=60.0)
     parser.add_argument("--slow-first", type=float, default=0.0)
     parser.add_argument("--keep-field", default=None)
+    parser.add_argument("--send", action="append", default=[])
     args = parser.parse_args()
 
     out = {"server_info": None, "channels": [], "statuses": [], "messages": []}
