@@ -126,7 +126,7 @@ bench: build
 # every library, one archive each, built by swift-docc-plugin in one run (one
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
-DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session TelemetryTesting TelemetryTestingRecordings
+DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session LiveView TelemetryTesting TelemetryTestingRecordings
 docs: setup
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))

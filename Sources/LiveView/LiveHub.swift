@@ -126,8 +126,8 @@ final class LiveHub: Sendable {
     /// Messages queued for or being written to every client.
     var pending: Int { state.withLock { $0.clients }.reduce(0) { $0 + $1.pending } }
 
-    /// Every connected client, to close them.
-    func removeAll() -> [LiveClient] {
+    /// Every connected client (to close them).
+    func connectedClients() -> [LiveClient] {
         state.withLock { $0.clients }
     }
 }

@@ -11,8 +11,8 @@ public import Recording
 /// `ros2msg` schemas and CDR encoding; clients subscribe and unsubscribe;
 /// each message goes to its subscribers with its log time.
 ///
-/// Set it as a ``Recording/Recorder``'s observer (it is a
-/// ``Recording/RecorderObserver``) or call ``advertise(_:)`` and
+/// Set it as a `Recorder`'s observer (it is a
+/// `RecorderObserver`) or call ``advertise(_:)`` and
 /// ``publish(channelID:logTime:payload:)`` yourself. Publishing never
 /// waits for a client: each client has a bounded queue
 /// (``Options/queueCapacity`` messages); what does not fit is dropped and
@@ -154,7 +154,7 @@ public final class LiveViewServer: RecorderObserver, Sendable {
 
     /// Stops serving: every client is disconnected (its drops reported) and the port released.
     public func close() async {
-        for client in hub.removeAll() { _ = try? await client.channel.close() }
+        for client in hub.connectedClients() { _ = try? await client.channel.close() }
         _ = try? await listener.close()
         try? await group.shutdownGracefully()
     }

@@ -30,7 +30,7 @@ public struct RecordingPlayer: Sendable {
     ///
     /// - Parameters:
     ///   - server: Where to play.
-    ///   - rate: A multiple of real time within ``Recording/ReplayRate/range``; `nil` for no pacing.
+    ///   - rate: A multiple of real time within `ReplayRate.range`; `nil` for no pacing.
     ///   - waitingForSubscriber: Start playing only once a client subscribed to a channel.
     /// - Returns: The messages played.
     /// - Throws: ``LiveViewError`` (`.recording`) when the recording cannot be read.
