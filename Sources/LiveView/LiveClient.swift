@@ -42,7 +42,11 @@ final class LiveClient: Sendable {
 
     init(channel: any Channel, capacity: Int) {
         self.channel = channel
-        self.name = channel.remoteAddress.map { "\($0)" } ?? "a client"
+        if let address = channel.remoteAddress, let ip = address.ipAddress, let port = address.port {
+            self.name = ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+        } else {
+            self.name = "a client"
+        }
         self.capacity = max(1, capacity)
     }
 

@@ -70,7 +70,10 @@ final class LiveHub: Sendable {
             return state.channels.mapValues(\.topic)
         }
         let total = drops.values.reduce(0, +)
-        let detail = drops.sorted { $0.key < $1.key }.map { "\(topics[$0.key] ?? "channel \($0.key)"): \($0.value)" }
+        // The five channels that missed most, then how many more.
+        let ranked = drops.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var detail = ranked.prefix(5).map { "\(topics[$0.key] ?? "channel \($0.key)"): \($0.value)" }
+        if ranked.count > 5 { detail.append("\(ranked.count - 5) more topic(s)") }
         onEvent?(
             "\(client.name) disconnected; dropped \(total) message(s)"
                 + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")"))

@@ -107,8 +107,8 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error
         }
         bar.finish()
-        if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
         display.detail("replayed in \(OutputOptions.seconds(clock.now - began))")
+        if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
         if format == .json {
             try JSONOutput.print(
                 SummaryReport(summary, directory: output, replay: true, derived: loaded != nil))
