@@ -25,7 +25,7 @@ DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev l
                 zstd sqlite3 python3 python3-venv python3-pip \
                 dbus-daemon python3-dbus python3-gi chromium
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5 \
-               pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9
+               pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9 websockets==17.4
 DEMO         := recordings/demo
 DEMO_SECONDS ?= 10s
 # Tests that run live capture against the fake BlueZ: they time gaps against
@@ -50,7 +50,8 @@ setup: $(VENV)/.installed
 # The independent MCAP reader the tests check our files with, DuckDB with
 # its sqlite extension (the index must be readable by it; the query and export
 # benchmarks' peer), pyarrow and polars (with DuckDB, the Parquet export's
-# readers), and rosbags (a recording's segments/ must open as a ROS 2 bag).
+# readers), rosbags (a recording's segments/ must open as a ROS 2 bag), and
+# websockets (the independent Foxglove WebSocket client of the live view tests).
 # Re-run when this Makefile (its package list) changes.
 $(VENV)/.installed: Makefile
 	@for p in python3 python3-venv python3-pip; do \
@@ -127,7 +128,7 @@ bench: build
 # every library, one archive each, built by swift-docc-plugin in one run (one
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
-DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session Report TelemetryTesting TelemetryTestingRecordings
+DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session Report LiveView TelemetryTesting TelemetryTestingRecordings
 docs: setup
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))

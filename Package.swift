@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Report", targets: ["Report"]),
+        .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
         .library(name: "TelemetryTestingRecordings", targets: ["TelemetryTestingRecordings"]),
         .executable(name: "tlm", targets: ["tlm"]),
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only LiveView (the Foxglove WebSocket server) uses SwiftNIO.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -108,6 +111,21 @@ let package = Package(
             dependencies: ["Recording", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // Live view: the streams being recorded (or replayed) served over
+        // the Foxglove WebSocket protocol, on SwiftNIO. The only target that
+        // depends on NIO, so Streams-only consumers never resolve it.
+        .target(
+            name: "LiveView",
+            dependencies: [
+                "Recording", "Locking",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Test support users import: the manual clock and marble tests,
         // which need Streams only, and, in a target of their own so that
         // those do not pull GRDB and zstd, recordings shipped as test
@@ -122,7 +140,7 @@ let package = Package(
             name: "tlm",
             dependencies: [
                 "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session",
-                "Locking", "Report",
+                "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -185,6 +203,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "CPNG", "Recording", "Devices", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"],

@@ -54,6 +54,10 @@ public final class Recorder {
     public let directory: String
     /// The settings in use.
     public let configuration: RecorderConfiguration
+    /// Sees each stream as it is registered and each message as it is written
+    /// (after the segment took it); `nil` for none. Set it before the first
+    /// ``addStream(_:)`` for the observer to see every stream.
+    public var observer: (any RecorderObserver)?
     /// The library string written into every segment's Header.
     public static let library = "tlm \(TelemetryRecorderVersion.current)"
 
@@ -210,6 +214,7 @@ public final class Recorder {
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
         hot.sequences.append(0)
         hot.streamIDs.append(streamID)
+        observer?.recorder(didAddStream: descriptor, channelID: channelID)
         return StreamHandle(channelID: channelID, streamID: streamID, topic: descriptor.topic)
     }
 
@@ -267,6 +272,7 @@ public final class Recorder {
             publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
         // The message filled the chunk: it was sealed, a new one starts.
         if !writer.hasOpenChunk { hot.chunkFirstTime = nil }
+        observer?.recorder(didWrite: stream.channelID, logTime: logTime, payload: payload)
         if !written.isEmpty { try committed(written) }
     }
 

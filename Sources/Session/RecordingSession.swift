@@ -48,12 +48,15 @@ public final class RecordingSession: Service, Sendable {
         public var metadata: [String: String]
         /// Called with (done, total) as a replay (notifications) or a capture import (bytes, both passes) progresses.
         public var onReplayProgress: (@Sendable (Int, Int) -> Void)?
+        /// Sees every stream and message the session records (a live view); called on the recording task.
+        public var observer: (any RecorderObserver)?
 
         /// Creates options.
         public init(
             configuration: RecorderConfiguration? = nil, duration: Duration? = nil, seed: UInt64? = nil,
             scenario: SimulationScenario? = nil, acquireNotify: Bool = false, ingestCapacity: Int = 65_536,
-            metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil
+            metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil,
+            observer: (any RecorderObserver)? = nil
         ) {
             self.configuration = configuration
             self.duration = duration
@@ -63,6 +66,7 @@ public final class RecordingSession: Service, Sendable {
             self.ingestCapacity = ingestCapacity
             self.metadata = metadata
             self.onReplayProgress = onReplayProgress
+            self.observer = observer
         }
     }
 
@@ -314,8 +318,10 @@ public final class RecordingSession: Service, Sendable {
             seed: options.seed,
             metadata: options.metadata)
         let derived = SharedValue(0)
+        let observer = options.observer
         try await service.run(setUp: { () throws(RecordingError) in
             let recorder = try Recorder(directory: directory, configuration: configuration, session: session)
+            recorder.observer = observer
             let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
             var recorders: [any DeviceRecorder] = []
             for device in devices {
@@ -357,6 +363,7 @@ public final class RecordingSession: Service, Sendable {
             configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
             session: pipeline?.session(name: name, source: "replay", seed: info.session.seed, metadata: metadata)
                 ?? .init(name: name, source: "replay", seed: info.session.seed, metadata: metadata))
+        recorder.observer = options.observer
         let engine = try pipeline.map { pipeline throws(RecordingError) in
             try PipelineEngine(pipeline: pipeline, recorder: recorder)
         }
@@ -448,6 +455,7 @@ public final class RecordingSession: Service, Sendable {
             configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
             session: pipeline?.session(name: name, source: "import", metadata: metadata)
                 ?? .init(name: name, source: "import", metadata: metadata))
+        recorder.observer = options.observer
         let engine = try pipeline.map { pipeline throws(RecordingError) in
             try PipelineEngine(pipeline: pipeline, recorder: recorder)
         }

@@ -3,6 +3,7 @@ import Capture
 import Devices
 import Families
 import Foundation
+import LiveView
 import Pipeline
 import Recording
 import Session
@@ -33,6 +34,11 @@ struct RecordCommand: AsyncParsableCommand {
             file's `record` list (--topics replaces it); raw streams are always written, so `tlm replay` can \
             reproduce everything. Globs as `tlm query --topic` reads them.
 
+            --serve [HOST:]PORT serves the streams as they are recorded over the Foxglove WebSocket protocol \
+            (localhost unless a host is given; the bound address is printed on stderr): in Foxglove, Open \
+            connection, Foxglove WebSocket, ws://localhost:PORT. A slow client misses messages (counted), \
+            never slows the recording.
+
             -q prints only the summary (no banner, no live status); -v adds the recorder settings on stderr; \
             --format json prints the summary as one JSON document (snake_case keys) and no live status.
 
@@ -40,6 +46,7 @@ struct RecordCommand: AsyncParsableCommand {
               tlm record --simulate --duration 10s --output ride
               tlm record --simulate --topics '/diot/**' --exclude '**/gyro_?' --duration 10s
               tlm record --simulate --duration 10s --format json -q
+              tlm record --simulate --duration 5m --serve 8765
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
               tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
               tlm record --pipeline Pipelines/diot-imu.yaml --duration 30s --output imu
@@ -140,6 +147,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Summary format: table (sentences) or json.")
     var format: InfoCommand.Format = .table
 
+    @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
+    var serve: LiveViewAddress?
+
     @OptionGroup var display: OutputOptions
 
     /// The live status and the banner: not with --quiet or --format json.
@@ -234,6 +244,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         let directory = output ?? "tlm-" + Self.timestampForName()
         display.detail("settings: " + Self.describe(configuration(base: RecorderConfiguration())))
+        let live = try await startLiveView()
         let session = RecordingSession(
             pipeline: selecting(simulated), directory: directory,
             options: .init(
@@ -241,11 +252,12 @@ struct RecordCommand: AsyncParsableCommand {
                 metadata: [
                     "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
                     "scenario": scenario.rawValue,
-                ]))
+                ],
+                observer: live))
         banner(
             "Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
                 + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await SessionRunner.run(session, showsStatus: chatty), directory: directory)
+        try report(try await runServing(session, live), directory: directory)
     }
 
     /// Records live devices: a pipeline of `live:` devices, families from
@@ -297,16 +309,35 @@ struct RecordCommand: AsyncParsableCommand {
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
         display.detail("settings: " + Self.describe(configuration))
+        let live = try await startLiveView()
         let session = RecordingSession(
             pipeline: selecting(pipeline), directory: directory,
             options: .init(
                 configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
-                acquireNotify: acquireNotify))
+                acquireNotify: acquireNotify, observer: live))
         banner(
             "Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
                 + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
                 + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await SessionRunner.run(session, showsStatus: chatty), directory: directory)
+        try report(try await runServing(session, live), directory: directory)
+    }
+
+    /// The live view of `--serve`, started; `nil` without it.
+    private func startLiveView() async throws -> LiveViewServer? {
+        guard let serve else { return nil }
+        return try await LiveViewRunner.start(serve, quiet: display.quiet)
+    }
+
+    /// Runs `session`, then stops its live view (also when it fails).
+    private func runServing(_ session: RecordingSession, _ live: LiveViewServer?) async throws -> RecordingSummary {
+        do {
+            let summary = try await SessionRunner.run(session, showsStatus: chatty)
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+            return summary
+        } catch {
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+            throw error
+        }
     }
 
     /// The line a recording starts with, on standard output (standard

@@ -2,6 +2,7 @@ import ArgumentParser
 import Devices
 import Families
 import Foundation
+import LiveView
 import Pipeline
 import Recording
 import Session
@@ -21,6 +22,10 @@ struct ReplayCommand: AsyncParsableCommand {
             messages' log time, and its record patterns and recording settings apply to the new recording \
             (its devices are the recording's): replaying a recording made with the same pipeline reproduces \
             its derived streams exactly, values and log times.
+
+            --serve [HOST:]PORT serves the new recording's streams as they are written over the Foxglove \
+            WebSocket protocol (see `tlm record --serve`); with --rate, Foxglove plots the replay at that pace. \
+            `tlm serve REC` plays a recording to Foxglove without writing a new one.
 
             --from and --to take the times `tlm query` takes: +30s (or 30s) from the first message, ISO 8601 \
             (2026-11-22T10:15:03Z), HH:MM:SS of the recording's first day (UTC unless --local-time or \
@@ -60,6 +65,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Summary format: table (a sentence) or json.")
     var format: InfoCommand.Format = .table
 
+    @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
+    var serve: LiveViewAddress?
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -81,21 +89,26 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let (start, end) = try offsets()
         let bar = ProgressBar("replay", shown: !display.quiet)
+        var live: LiveViewServer?
+        if let serve { live = try await LiveViewRunner.start(serve, quiet: display.quiet) }
         let clock = ContinuousClock()
         let began = clock.now
         let session = RecordingSession(
             replaying: ReplaySource(recording: recording, from: start, to: end, rate: rate),
             pipeline: loaded, directory: output,
-            options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
+            options: .init(
+                onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }, observer: live))
         let summary: RecordingSummary
         do {
             summary = try await SessionRunner.run(session, showsStatus: false)
         } catch {
             bar.finish()
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
             throw error
         }
         bar.finish()
         display.detail("replayed in \(OutputOptions.seconds(clock.now - began))")
+        if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
         if format == .json {
             try JSONOutput.print(
                 SummaryReport(summary, directory: output, replay: true, derived: loaded != nil))

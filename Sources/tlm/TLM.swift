@@ -26,7 +26,7 @@ struct TLM: AsyncParsableCommand {
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
             CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
             ReportCommand.self, PlotCommand.self,
-            DecodeCommand.self,
+            DecodeCommand.self, ServeCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]
     )

@@ -1,0 +1,174 @@
+import Locking
+import NIOCore
+import NIOWebSocket
+
+/// One connected client: its subscriptions and its bounded outgoing queue.
+///
+/// Message data is queued by the recording's task and written by the
+/// connection's event loop. Data frames queued or written but not yet taken
+/// by the socket are bounded by `capacity`: beyond it a message is dropped
+/// and counted for its channel, so a slow client costs bounded memory and
+/// never stalls the recording. Control messages (advertise, status) are
+/// never dropped.
+final class LiveClient: Sendable {
+    /// What a subscribe asked for that cannot be done.
+    enum SubscribeProblem: Error, Equatable {
+        case idInUse(UInt32)
+        case channelSubscribed(UInt16)
+    }
+
+    private struct State {
+        /// Subscription id to channel id, and back (one subscription per channel).
+        var channelOfSubscription: [UInt32: UInt16] = [:]
+        var subscriptionOfChannel: [UInt16: UInt32] = [:]
+        var queue: [WebSocketFrame] = []
+        /// Data frames queued or handed to the channel and not yet written.
+        var pendingData = 0
+        var drainScheduled = false
+        var drops: [UInt16: Int] = [:]
+        var dropsSinceStatus = 0
+        var lastStatus: NIODeadline?
+        var closed = false
+    }
+
+    /// The connection.
+    let channel: any Channel
+    /// The peer's address, for messages.
+    let name: String
+    /// At most this many data frames queued or in flight.
+    let capacity: Int
+    private let state = Locked(State())
+    private let allocator = ByteBufferAllocator()
+
+    init(channel: any Channel, capacity: Int) {
+        self.channel = channel
+        if let address = channel.remoteAddress, let ip = address.ipAddress, let port = address.port {
+            self.name = ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+        } else {
+            self.name = "a client"
+        }
+        self.capacity = max(1, capacity)
+    }
+
+    /// The messages dropped for this client, by channel id.
+    var drops: [UInt16: Int] { state.withLock { $0.drops } }
+
+    /// Messages queued or being written (data and control).
+    var pending: Int { state.withLock { $0.closed ? 0 : $0.pendingData + $0.queue.count } }
+
+    /// The channels the client subscribes to.
+    var subscribedChannels: Set<UInt16> { state.withLock { Set($0.subscriptionOfChannel.keys) } }
+
+    /// Adds a subscription.
+    func subscribe(id: UInt32, channel: UInt16) throws(SubscribeProblem) {
+        let problem: SubscribeProblem? = state.withLock { state in
+            if state.channelOfSubscription[id] != nil { return .idInUse(id) }
+            if state.subscriptionOfChannel[channel] != nil { return .channelSubscribed(channel) }
+            state.channelOfSubscription[id] = channel
+            state.subscriptionOfChannel[channel] = id
+            return nil
+        }
+        if let problem { throw problem }
+    }
+
+    /// Removes a subscription; `false` when there is none of that id.
+    func unsubscribe(id: UInt32) -> Bool {
+        state.withLock { state in
+            guard let channel = state.channelOfSubscription.removeValue(forKey: id) else { return false }
+            state.subscriptionOfChannel[channel] = nil
+            return true
+        }
+    }
+
+    /// Queues a message of `channelID` if the client subscribes to it, or
+    /// counts it dropped when the queue is full. Never waits.
+    func send(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.closed, let subscription = state.subscriptionOfChannel[channelID] else { return false }
+            guard state.pendingData < capacity else {
+                state.drops[channelID, default: 0] += 1
+                state.dropsSinceStatus += 1
+                return false
+            }
+            var buffer = allocator.buffer(capacity: FoxgloveProtocol.messageDataHeaderSize + payload.count)
+            buffer.writeInteger(FoxgloveProtocol.messageDataOpcode)
+            buffer.writeInteger(subscription, endianness: .little)
+            buffer.writeInteger(logTime, endianness: .little)
+            buffer.writeBytes(payload)
+            state.queue.append(WebSocketFrame(fin: true, opcode: .binary, data: buffer))
+            state.pendingData += 1
+            return Self.scheduleDrain(&state)
+        }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Queues a JSON text message (never dropped).
+    func send(text: String) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            var buffer = allocator.buffer(capacity: text.utf8.count)
+            buffer.writeString(text)
+            state.queue.append(WebSocketFrame(fin: true, opcode: .text, data: buffer))
+            return Self.scheduleDrain(&state)
+        }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Stops queueing; what is queued is discarded.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            state.queue.removeAll()
+        }
+    }
+
+    private static func scheduleDrain(_ state: inout State) -> Bool {
+        guard !state.drainScheduled else { return false }
+        state.drainScheduled = true
+        return true
+    }
+
+    private func scheduleDrain() {
+        channel.eventLoop.execute { self.drain() }
+    }
+
+    /// On the event loop: writes what is queued, with a status message when
+    /// messages were dropped (at most one a second), and flushes.
+    private func drain() {
+        let now = NIODeadline.now()
+        let (frames, status) = state.withLock { state -> ([WebSocketFrame], String?) in
+            state.drainScheduled = false
+            let frames = state.queue
+            state.queue.removeAll(keepingCapacity: true)
+            var status: String?
+            if state.dropsSinceStatus > 0, state.lastStatus.map({ now - $0 >= .seconds(1) }) ?? true {
+                status = FoxgloveProtocol.status(
+                    .warning,
+                    "tlm dropped \(state.dropsSinceStatus) message(s) for this client: it reads slower than "
+                        + "the recording writes")
+                state.dropsSinceStatus = 0
+                state.lastStatus = now
+            }
+            return (frames, status)
+        }
+        let dataCount = frames.count(where: { $0.opcode == .binary })
+        for (index, frame) in frames.enumerated() {
+            if index == frames.count - 1, dataCount > 0 {
+                // Frames are written in order: when the last is written, all are.
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { _ in
+                    self.state.withLock { $0.pendingData -= dataCount }
+                }
+                channel.write(frame, promise: written)
+            } else {
+                channel.write(frame, promise: nil)
+            }
+        }
+        if let status {
+            var buffer = allocator.buffer(capacity: status.utf8.count)
+            buffer.writeString(status)
+            channel.write(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
+        }
+        channel.flush()
+    }
+}

@@ -1,0 +1,136 @@
+import Locking
+
+/// What the server knows: the advertised channels and the connected
+/// clients. Shared by the recording's task (advertise, publish) and the
+/// connections' event loop (connect, subscribe, disconnect).
+final class LiveHub: Sendable {
+    private struct State {
+        var channels: [UInt16: LiveChannel] = [:]
+        var order: [UInt16] = []
+        var clients: [LiveClient] = []
+        var dropped = 0
+        var subscriptions = 0
+    }
+
+    let name: String
+    let sessionID: String
+    let capacity: Int
+    let onEvent: (@Sendable (String) -> Void)?
+    private let state = Locked(State())
+
+    init(name: String, sessionID: String, capacity: Int, onEvent: (@Sendable (String) -> Void)?) {
+        self.name = name
+        self.sessionID = sessionID
+        self.capacity = capacity
+        self.onEvent = onEvent
+    }
+
+    var channels: [LiveChannel] { state.withLock { state in state.order.compactMap { state.channels[$0] } } }
+    var clientCount: Int { state.withLock { $0.clients.count } }
+    /// Messages dropped for every client, connected or gone.
+    var dropped: Int {
+        state.withLock { state in state.dropped + state.clients.reduce(0) { $0 + $1.drops.values.reduce(0, +) } }
+    }
+    /// Subscriptions made since the start (a subscribe of several counts each).
+    var subscriptionCount: Int { state.withLock { $0.subscriptions } }
+
+    /// Adds a channel (a channel of a known id is replaced) and advertises it to every client.
+    func advertise(_ channel: LiveChannel) {
+        state.withLock { state in
+            if state.channels.updateValue(channel, forKey: channel.id) == nil { state.order.append(channel.id) }
+            let text = FoxgloveProtocol.advertise([channel])
+            for client in state.clients { client.send(text: text) }
+        }
+    }
+
+    /// Hands a message to every client that subscribes to its channel.
+    func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
+        let clients = state.withLock { $0.clients }
+        for client in clients { client.send(channelID: channelID, logTime: logTime, payload: payload) }
+    }
+
+    /// A new client: it gets the server's info and every channel so far.
+    func connect(_ client: LiveClient) {
+        state.withLock { state in
+            state.clients.append(client)
+            client.send(text: FoxgloveProtocol.serverInfo(name: name, metadata: [:], sessionID: sessionID))
+            client.send(text: FoxgloveProtocol.advertise(state.order.compactMap { state.channels[$0] }))
+        }
+        onEvent?("\(client.name) connected")
+    }
+
+    /// A client went away: its drops are logged and kept in the total.
+    func disconnect(_ client: LiveClient) {
+        client.close()
+        let drops = client.drops
+        let topics = state.withLock { state -> [UInt16: String] in
+            guard state.clients.contains(where: { $0 === client }) else { return [:] }
+            state.clients.removeAll { $0 === client }
+            state.dropped += drops.values.reduce(0, +)
+            return state.channels.mapValues(\.topic)
+        }
+        let total = drops.values.reduce(0, +)
+        // The five channels that missed most, then how many more.
+        let ranked = drops.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var detail = ranked.prefix(5).map { "\(topics[$0.key] ?? "channel \($0.key)"): \($0.value)" }
+        if ranked.count > 5 { detail.append("\(ranked.count - 5) more topic(s)") }
+        onEvent?(
+            "\(client.name) disconnected; dropped \(total) message(s)"
+                + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")"))
+    }
+
+    /// A client's text message: subscribe and unsubscribe are done; anything
+    /// else gets an error status.
+    func handle(_ text: String, from client: LiveClient) {
+        let message: FoxgloveProtocol.ClientMessage
+        do {
+            message = try FoxgloveProtocol.parse(text)
+        } catch {
+            client.send(text: FoxgloveProtocol.status(.error, "not a JSON object with an op: \(text.prefix(80))"))
+            return
+        }
+        switch message.op {
+        case "subscribe":
+            for subscription in message.subscriptions ?? [] {
+                let known = state.withLock { state in
+                    UInt16(exactly: subscription.channelId).flatMap { state.channels[$0] } != nil
+                }
+                guard known, let channel = UInt16(exactly: subscription.channelId) else {
+                    client.send(
+                        text: FoxgloveProtocol.status(
+                            .error, "subscribe: no channel \(subscription.channelId) is advertised"))
+                    continue
+                }
+                do {
+                    try client.subscribe(id: subscription.id, channel: channel)
+                    state.withLock { $0.subscriptions += 1 }
+                } catch {
+                    switch error {
+                    case .idInUse(let id):
+                        client.send(
+                            text: FoxgloveProtocol.status(.error, "subscribe: subscription id \(id) is in use"))
+                    case .channelSubscribed(let channel):
+                        client.send(
+                            text: FoxgloveProtocol.status(.error, "subscribe: channel \(channel) is already subscribed")
+                        )
+                    }
+                }
+            }
+        case "unsubscribe":
+            for id in message.subscriptionIds ?? [] where !client.unsubscribe(id: id) {
+                client.send(text: FoxgloveProtocol.status(.warning, "unsubscribe: no subscription \(id)"))
+            }
+        default:
+            client.send(
+                text: FoxgloveProtocol.status(.error, "\(message.op) is not supported (this server only streams)"))
+        }
+    }
+
+    /// Messages queued for or being written to every client.
+    var pending: Int { state.withLock { $0.clients }.reduce(0) { $0 + $1.pending } }
+
+    /// Every connected client (to close them).
+    func connectedClients() -> [LiveClient] {
+        state.withLock { $0.clients }
+    }
+}

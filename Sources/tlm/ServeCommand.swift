@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import LiveView
+import Recording
+
+/// `tlm serve REC`: plays a recording to Foxglove over its WebSocket protocol.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Play a recording to Foxglove (or Lichtblick) over the Foxglove WebSocket protocol.",
+        discussion: """
+            Every stream is advertised with its ros2msg schema and CDR encoding; the messages are sent in \
+            log-time order with their log times, in real time by default (--rate 10: ten times faster, \
+            --as-fast-as-possible: no pacing). In Foxglove: Open connection, Foxglove WebSocket, \
+            ws://localhost:8765. --wait-for-client starts playing when a client first subscribes. The \
+            server stops when the recording has been played (or on Ctrl-C).
+
+            Examples:
+              tlm serve ride
+              tlm serve ride --rate 10 --listen 0.0.0.0:8765
+              tlm serve ride --wait-for-client --from +30s --to +60s
+            """
+    )
+
+    @Argument(help: "The recording to play.", completion: .directory)
+    var recording: String
+
+    @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
+    var listen: LiveViewAddress = LiveViewAddress(port: 8765)
+
+    @Option(help: "Pace at this multiple of real time, 0.001...1000000 (default: 1, real time).")
+    var rate: Double?
+
+    @Flag(help: "Play as fast as possible.")
+    var asFastAsPossible = false
+
+    @Flag(help: "Start playing when a client first subscribes to a channel.")
+    var waitForClient = false
+
+    @Option(help: "Start: an offset from the first message (+30s), ISO 8601, HH:MM:SS or ns since the epoch.")
+    var from: TimeArgument?
+
+    @Option(help: "End (exclusive), in the same forms.")
+    var to: TimeArgument?
+
+    @OptionGroup var display: OutputOptions
+
+    func validate() throws {
+        if let rate, !ReplayRate.range.contains(rate) {
+            throw ValidationError(
+                "--rate must be between \(ReplayRate.text(ReplayRate.range.lowerBound)) and "
+                    + "\(ReplayRate.text(ReplayRate.range.upperBound)) (a multiple of real time)")
+        }
+        if rate != nil, asFastAsPossible {
+            throw ValidationError("--rate and --as-fast-as-possible exclude each other")
+        }
+    }
+
+    func run() async throws {
+        let info: RecordingInfo
+        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
+        let first = info.streams.compactMap(\.firstTime).min() ?? 0
+        let start = from.map { $0.resolve(start: first, times: display.times) }
+        let end = to.map { $0.resolve(start: first, times: display.times) }
+        if let start, let end, end <= start { throw CLIError("the range is empty: --to must be after --from") }
+        let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
+        do {
+            let player = RecordingPlayer(directory: recording, from: start, to: end)
+            let played = try await player.play(
+                to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
+            await LiveViewRunner.stop(server, quiet: display.quiet)
+            if !display.quiet { print("Played \(played) messages of \(recording).") }
+        } catch {
+            await LiveViewRunner.stop(server, quiet: display.quiet)
+            throw CLIError(error.message)
+        }
+    }
+}

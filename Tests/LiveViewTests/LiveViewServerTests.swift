@@ -1,0 +1,147 @@
+import Foundation
+import LiveView
+import Testing
+
+/// The server in process, with the independent Python client.
+@Suite(.serialized) struct LiveViewServerTests {
+    /// A CDR message of `float64 value` and `string pad`: encapsulation
+    /// header (CDR, little-endian), the double, the string (length with its
+    /// NUL, bytes, NUL).
+    private static func message(_ value: Double, padding: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x00, 0x01, 0x00, 0x00]
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: UInt32(padding + 1).littleEndian) { bytes += $0 }
+        bytes += [UInt8](repeating: 0x61, count: padding) + [0]
+        return bytes
+    }
+
+    private static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw PythonFailure("timed out") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    struct PythonFailure: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    @Test func aClientThatDoesNotReadGetsDropsCountedAndThePublisherNeverWaits() async throws {
+        let events = EventLog()
+        let server = try await LiveViewServer.start(
+            at: LiveViewAddress(port: 0), options: .init(queueCapacity: 64, onEvent: { events.append($0) }))
+        let schema = "float64 value\nstring pad\n"
+        server.advertise(LiveChannel(id: 1, topic: "/test/a", schemaName: "test/msg/Padded", schema: schema))
+        server.advertise(LiveChannel(id: 2, topic: "/test/b", schemaName: "test/msg/Padded", schema: schema))
+        // Reads one message, then nothing for 3 s (the server must drop), then all it can.
+        let client = try RunningProcess.foxgloveClient([
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/a", "--slow-first", "3",
+            "--max-seconds", "8", "--keep-field", "value",
+        ])
+        try await Self.waitFor { server.subscriptionCount == 1 }
+
+        let count = 20_000
+        let clock = ContinuousClock()
+        let began = clock.now
+        for index in 0..<count {
+            Self.message(Double(index), padding: 4_000).withUnsafeBytes { payload in
+                server.publish(channelID: 1, logTime: UInt64(1_000 + index), payload: payload)
+                server.publish(channelID: 2, logTime: UInt64(1_000 + index), payload: payload)
+            }
+        }
+        let publishing = clock.now - began
+        // 80 MB for a client that reads nothing: dropped, not queued, not awaited.
+        #expect(publishing < .seconds(5), "\(publishing)")
+        #expect(server.droppedCount > count / 2, "\(server.droppedCount)")
+
+        let report = try client.clientReport()
+        await server.close()
+        // Every message was either received or counted as dropped, none twice.
+        #expect(
+            report.messages.count + server.droppedCount == count, "\(report.messages.count) + \(server.droppedCount)")
+        #expect(report.messages.allSatisfy { $0.topic == "/test/a" })
+        let values = report.messages.map { message -> Double in
+            guard case .object(let fields) = message.fields, case .string(let text) = fields["value"] else { return -1 }
+            return Double(text) ?? -1
+        }
+        #expect(values.first == 0)
+        #expect(values == values.sorted() && Set(values).count == values.count)
+        #expect(report.messages.map { $0.logTime - 1_000 } == values.map { UInt64($0) })
+        #expect(report.statuses.contains { $0.level == 1 && $0.message.contains("dropped") })
+        #expect(
+            events.lines.contains { $0.contains("disconnected; dropped \(server.droppedCount) message(s) (/test/a:") },
+            "\(events.lines)")
+    }
+
+    @Test func aSubscriberGetsEveryMessageInOrderWithItsLogTime() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(LiveChannel(id: 7, topic: "/test/c", schemaName: "test/msg/V", schema: "float64 value\n"))
+        let client = try RunningProcess.foxgloveClient([
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/c", "--max-seconds", "3",
+        ])
+        try await Self.waitFor { server.subscriptionCount == 1 }
+        for index in 0..<10 {
+            Self.message(Double(index) * 0.5, padding: 0).withUnsafeBytes {
+                server.publish(channelID: 7, logTime: UInt64(index), payload: $0)
+            }
+        }
+        let report = try client.clientReport()
+        await server.close()
+        #expect(report.serverInfo?.name == "tlm" && report.serverInfo?.capabilities == [])
+        #expect(report.channels.map(\.id) == [7])
+        #expect(report.messages.map(\.logTime) == Array(0..<10))
+        #expect(report.statuses.isEmpty)
+        #expect(server.droppedCount == 0)
+    }
+}
+
+/// Lines an ``LiveViewServer/Options/onEvent`` reported.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+    var lines: [String] { lock.withLock { stored } }
+}
+
+/// Requests the server cannot do get error statuses; the connection stays usable.
+@Suite struct LiveViewProtocolErrorTests {
+    @Test func badRequestsGetErrorStatusesAndUnsubscribeStopsTheData() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(LiveChannel(id: 3, topic: "/test/d", schemaName: "test/msg/V", schema: "float64 value\n"))
+        server.advertise(LiveChannel(id: 4, topic: "/test/e", schemaName: "test/msg/V", schema: "float64 value\n"))
+        // The client subscribes to /test/d as id 0, then sends these as they are.
+        let client = try RunningProcess.foxgloveClient([
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/d", "--max-seconds", "3",
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 5, "channelId": 99}]}"#,
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 0, "channelId": 4}]}"#,
+            "--send", #"{"op": "subscribe", "subscriptions": [{"id": 6, "channelId": 3}]}"#,
+            "--send", #"{"op": "getParameters", "parameterNames": []}"#,
+            "--send", "not json",
+            "--send", #"{"op": "unsubscribe", "subscriptionIds": [0, 42]}"#,
+        ])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.subscriptionCount < 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Give the requests sent after the subscription time to arrive; then nothing is subscribed.
+        try await Task.sleep(for: .milliseconds(500))
+        var payload: [UInt8] = [0, 1, 0, 0]
+        withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { payload += $0 }
+        payload.withUnsafeBytes { server.publish(channelID: 3, logTime: 1, payload: $0) }
+        let report = try client.clientReport()
+        await server.close()
+        #expect(report.messages.isEmpty)
+        #expect(server.subscriptionCount == 1)
+        let statuses = report.statuses.map { "\($0.level) \($0.message)" }
+        #expect(statuses.count == 6, "\(statuses)")
+        #expect(statuses.contains("2 subscribe: no channel 99 is advertised"))
+        #expect(statuses.contains("2 subscribe: subscription id 0 is in use"))
+        #expect(statuses.contains("2 subscribe: channel 3 is already subscribed"))
+        #expect(statuses.contains("2 getParameters is not supported (this server only streams)"))
+        #expect(statuses.contains { $0.hasPrefix("2 not a JSON object with an op") })
+        #expect(statuses.contains("1 unsubscribe: no subscription 42"))
+    }
+}

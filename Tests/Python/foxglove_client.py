@@ -1,0 +1,153 @@
+"""An independent Foxglove WebSocket client for the live view tests.
+
+Speaks `foxglove.websocket.v1` as its published specification describes it
+(github.com/foxglove/ws-protocol docs/spec.md), with the `websockets`
+package, and decodes message data with mcap-ros2-support's CDR decoder and
+the schema each channel was advertised with.
+
+Usage: foxglove_client.py URL [--topic GLOB ...] [--slow SECONDS] [--slow-first SECONDS]
+                          [--disconnect-after N] [--max-seconds S] [--keep-field NAME] [--send TEXT ...]
+
+Subscribes to each topic a --topic glob matches as soon as it is advertised (all topics when none
+is given), then reads until the server closes the connection, --max-seconds
+pass, or --disconnect-after messages arrived (then it drops the TCP
+connection without a closing handshake). --slow sleeps that long after each
+message (a slow client), --slow-first after the first one only; --keep-field
+NAME keeps only that field of each decoded message; --send TEXT sends TEXT
+as is after the first advertise (repeatable). Prints one JSON document on stdout:
+
+  {"server_info": {...}, "channels": [...], "statuses": [...],
+   "messages": [{"topic", "log_time", "fields"}]}
+
+Decoded floats are written as Python's repr (bit-exact text), like
+read_mcap.py. Exits non-zero with a message on stderr on a protocol error.
+"""
+import argparse
+import fnmatch
+import json
+import socket
+import struct
+import sys
+import time
+
+from mcap.records import Schema
+from mcap_ros2.decoder import DecoderFactory
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+SUBPROTOCOL = "foxglove.websocket.v1"
+
+
+def plain(value):
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (bytes, bytearray)):
+        return list(value)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "__slots__"):
+        return {name: plain(getattr(value, name)) for name in value.__slots__}
+    return value
+
+
+def fail(message):
+    print(f"foxglove_client: {message}", file=sys.stderr)
+    sys.exit(2)
+
+def read(ws, args, out, channels, decoders, deadline):
+    """Reads until the server closes, the deadline, or --disconnect-after."""
+    factory = DecoderFactory()
+    next_subscription = 0
+    if ws.subprotocol != SUBPROTOCOL:
+        fail(f"the server chose subprotocol {ws.subprotocol!r}")
+    while time.monotonic() < deadline:
+        try:
+            frame = ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        if isinstance(frame, str):
+            message = json.loads(frame)
+            op = message.get("op")
+            if op == "serverInfo":
+                out["server_info"] = message
+            elif op == "advertise":
+                if out["server_info"] is None:
+                    fail("advertise before serverInfo")
+                subscriptions = []
+                for channel in message["channels"]:
+                    channels[channel["id"]] = channel
+                    out["channels"].append(channel)
+                    if args.topic and not any(fnmatch.fnmatchcase(channel["topic"], t) for t in args.topic):
+                        continue
+                    schema = Schema(
+                        id=channel["id"], name=channel["schemaName"],
+                        encoding=channel.get("schemaEncoding", "ros2msg"),
+                        data=channel["schema"].encode())
+                    decode = factory.decoder_for(channel["encoding"], schema)
+                    if decode is None:
+                        fail(f"no decoder for {channel['encoding']} / {schema.encoding}")
+                    decoders[next_subscription] = (channel["topic"], decode)
+                    subscriptions.append({"id": next_subscription, "channelId": channel["id"]})
+                    next_subscription += 1
+                if subscriptions:
+                    ws.send(json.dumps({"op": "subscribe", "subscriptions": subscriptions}))
+                for text in args.send:
+                    ws.send(text)
+                args.send = []
+            elif op == "status":
+                out["statuses"].append(message)
+            else:
+                out.setdefault("other", []).append(message)
+            continue
+        if len(frame) < 13 or frame[0] != 0x01:
+            fail(f"unexpected binary message of {len(frame)} bytes, opcode {frame[0] if frame else None}")
+        subscription, log_time = struct.unpack_from("<IQ", frame, 1)
+        if subscription not in decoders:
+            fail(f"message data for unknown subscription {subscription}")
+        topic, decode = decoders[subscription]
+        fields = plain(decode(frame[13:]))
+        if args.keep_field is not None:
+            fields = {args.keep_field: fields[args.keep_field]}
+        out["messages"].append({"topic": topic, "log_time": log_time, "fields": fields})
+        if args.slow_first and len(out["messages"]) == 1:
+            time.sleep(args.slow_first)
+        if args.disconnect_after and len(out["messages"]) >= args.disconnect_after:
+            # Gone without a closing handshake, as a crashed viewer would be.
+            ws.socket.shutdown(socket.SHUT_RDWR)
+            ws.socket.close()
+            break
+        if args.slow:
+            time.sleep(args.slow)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--topic", action="append", default=[])
+    parser.add_argument("--slow", type=float, default=0.0)
+    parser.add_argument("--disconnect-after", type=int, default=0)
+    parser.add_argument("--max-seconds", type=float, default=60.0)
+    parser.add_argument("--slow-first", type=float, default=0.0)
+    parser.add_argument("--keep-field", default=None)
+    parser.add_argument("--send", action="append", default=[])
+    args = parser.parse_args()
+
+    out = {"server_info": None, "channels": [], "statuses": [], "messages": []}
+    channels = {}  # channel id -> advertised channel
+    decoders = {}  # subscription id -> (topic, decode)
+    deadline = time.monotonic() + args.max_seconds
+
+    try:
+        with connect(args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10) as ws:
+            read(ws, args, out, channels, decoders, deadline)
+    except ConnectionClosed:
+        pass
+    except OSError:
+        # Closing after the socket was dropped on purpose (--disconnect-after).
+        if not args.disconnect_after:
+            raise
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
