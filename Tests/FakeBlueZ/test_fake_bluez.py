@@ -479,7 +479,9 @@ class FakeBluezTests(unittest.TestCase):
         self.assertEqual([e["index"] for e in first], [0, 1])  # paused by its fault
         self.assertEqual([e["index"] for e in second], list(range(6)))  # not affected
         gaps = [(b["t_ns"] - a["t_ns"]) / 1e6 for a, b in zip(second, second[1:])]
-        self.assertTrue(all(15 <= g <= 60 for g in gaps), gaps)  # 100 ms x 0.2
+        # 100 ms x 0.2 = 20 ms apart on average (unscaled would be 100 ms); single gaps jitter with
+        # the machine's load (a late tick then an on-time one), so the mean is what is checked.
+        self.assertTrue(15 <= sum(gaps) / len(gaps) <= 60, gaps)
         p2 = [p for p in chars if p.startswith(path2)][0]
         value = h.call(p2, I_PROPS, "Get", "ss", ("org.bluez.GattCharacteristic1", "Value"))
         self.assertEqual(bytes(value).hex(), stream(6)[-1]["hex"])
