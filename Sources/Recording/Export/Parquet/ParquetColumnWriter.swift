@@ -18,7 +18,7 @@ final class ParquetColumnWriter {
     let isList: Bool
 
     /// PLAIN-encoded values (booleans one byte each, bit-packed when the page is made).
-    private(set) var values: [UInt8] = []
+    let values = ParquetValueBuffer()
     private var repetitionLevels: [UInt8] = []
     private var definitionLevels: [UInt8] = []
     /// Values (list elements for a list column) in the row group.
@@ -58,7 +58,7 @@ final class ParquetColumnWriter {
     /// Appends an INT32 value (its bit pattern; unsigned types compare as unsigned).
     @inline(__always)
     func appendInt32(_ bits: UInt32) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         if unsigned {
             let value = UInt64(bits)
@@ -74,7 +74,7 @@ final class ParquetColumnWriter {
     /// Appends an INT64 value (its bit pattern; unsigned types compare as unsigned).
     @inline(__always)
     func appendInt64(_ bits: UInt64) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         if unsigned {
             if bits < minimumUnsigned { minimumUnsigned = bits }
@@ -89,7 +89,7 @@ final class ParquetColumnWriter {
     /// Appends a FLOAT value by its bit pattern.
     @inline(__always)
     func appendFloat(_ bits: UInt32) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         noteDouble(Double(Float(bitPattern: bits)))
     }
@@ -97,7 +97,7 @@ final class ParquetColumnWriter {
     /// Appends a DOUBLE value by its bit pattern.
     @inline(__always)
     func appendDouble(_ bits: UInt64) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         noteDouble(Double(bitPattern: bits))
     }
@@ -112,7 +112,7 @@ final class ParquetColumnWriter {
 
     /// Appends a BOOLEAN value.
     func appendBool(_ value: Bool) {
-        values.append(value ? 1 : 0)
+        values.append(UInt8(value ? 1 : 0))
         valueCount += 1
         let number: UInt64 = value ? 1 : 0
         if number < minimumUnsigned { minimumUnsigned = number }
@@ -121,8 +121,8 @@ final class ParquetColumnWriter {
 
     /// Appends a BYTE_ARRAY value (a string's UTF-8 bytes).
     func appendBytes(_ bytes: UnsafeRawBufferPointer) {
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { values.append(contentsOf: $0) }
-        values.append(contentsOf: bytes)
+        values.append(UInt32(bytes.count))
+        values.append(bytes)
         valueCount += 1
         guard !bytesStatisticsDropped else { return }
         guard bytes.count <= Self.maximumStatisticsLength else {
@@ -177,8 +177,8 @@ final class ParquetColumnWriter {
         }
         if type == .boolean {
             var byte: UInt8 = 0
-            for (index, value) in values.enumerated() {
-                byte |= value << UInt8(index % 8)
+            for index in 0..<values.count {
+                byte |= values[index] << UInt8(index % 8)
                 if index % 8 == 7 {
                     page.append(byte)
                     byte = 0
@@ -186,7 +186,7 @@ final class ParquetColumnWriter {
             }
             if values.count % 8 != 0 { page.append(byte) }
         } else {
-            page.append(contentsOf: values)
+            values.withBytes { page.append(contentsOf: $0) }
         }
         return page
     }
@@ -226,7 +226,7 @@ final class ParquetColumnWriter {
 
     /// Empties the column for the next row group, releasing its buffers.
     func reset() {
-        values = []
+        values.removeAll(expecting: values.count)
         repetitionLevels = []
         definitionLevels = []
         valueCount = 0

@@ -46,7 +46,7 @@ import Foundation
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.
-public final class ParquetExporter: RecordingExporter {
+public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// The output directory.
     public let directory: String
     /// The Hive-style partition keys, outermost first (empty: one file per topic).
@@ -157,6 +157,15 @@ public final class ParquetExporter: RecordingExporter {
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
+        try message.payload.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try write(
+                view: RecordedMessageView(
+                    topic: message.topic, sequence: message.sequence, logTime: message.logTime,
+                    publishTime: message.publishTime, payload: payload))
+        }
+    }
+
+    func write(view message: RecordedMessageView) throws(RecordingError) {
         let output: TopicOutput
         if let last, last.topic.topic == message.topic {
             output = last

@@ -124,8 +124,8 @@ final class ParquetFileWriter {
         let body = column.pageBody()
         let pageOffset = offset
         let uncompressedSize = body?.count ?? column.values.count
-        let (headerLength, compressedLength) = try (body ?? column.values).withBytes {
-            (raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
+        let compressor = self.compressor
+        func compress(_ raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) {
             try compressor.compress(raw) { (compressed: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
                 let header = Self.pageHeader(
                     uncompressedSize: uncompressedSize, compressedSize: compressed.count,
@@ -135,6 +135,8 @@ final class ParquetFileWriter {
                 return (header.count, compressed.count)
             }
         }
+        let (headerLength, compressedLength) =
+            if let body { try body.withBytes(compress) } else { try column.values.withBytes(compress) }
         offset += Int64(headerLength + compressedLength)
         // Both sizes count the page header, as the format defines them.
         return ColumnChunk(

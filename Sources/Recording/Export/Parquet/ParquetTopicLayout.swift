@@ -84,13 +84,13 @@ struct ParquetTopicLayout: Sendable {
     /// - Throws: ``RecordingError`` (`.corrupt`) when the payload does not
     ///   match the schema; the file's current row group is then unusable
     ///   (the export stops).
-    func append(_ message: RecordedMessage, to file: ParquetFileWriter) throws(RecordingError) {
+    func append(_ message: RecordedMessageView, to file: ParquetFileWriter) throws(RecordingError) {
         let columns = file.columns
         columns[0].appendInt64(message.logTime)
         columns[1].appendInt64(message.publishTime)
         columns[2].appendInt32(message.sequence)
         if let fields {
-            let failure = message.payload.withUnsafeBytes { raw in Self.decode(raw, plan: plan, into: columns) }
+            let failure = Self.decode(message.payload, plan: plan, into: columns)
             if let failure {
                 let reason =
                     failure.field.map { "the payload ends before field \(fields[$0].name)" }
@@ -98,7 +98,7 @@ struct ParquetTopicLayout: Sendable {
                 throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(reason)")
             }
         } else {
-            message.payload.withUnsafeBytes { columns[3].appendBytes($0) }
+            columns[3].appendBytes(message.payload)
         }
         file.endRow()
     }
