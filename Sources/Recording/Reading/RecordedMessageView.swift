@@ -6,6 +6,9 @@
 struct RecordedMessageView {
     /// The stream's topic.
     var topic: String
+    /// The MCAP channel of the topic, when the reader knows it (equal
+    /// channels, equal topics: a receiver may compare these instead).
+    var channelID: UInt16?
     /// The per-stream counter the recorder assigned.
     var sequence: UInt32
     /// Host receive time, nanoseconds since the Unix epoch.

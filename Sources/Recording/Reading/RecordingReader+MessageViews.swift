@@ -76,7 +76,8 @@ extension RecordingReader {
                     }
                     try body(
                         RecordedMessageView(
-                            topic: lastTopic, sequence: entry.sequence, logTime: entry.logTime,
+                            topic: lastTopic, channelID: entry.channelID, sequence: entry.sequence,
+                            logTime: entry.logTime,
                             publishTime: entry.publishTime,
                             payload: UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.count)])))
                     position += 1

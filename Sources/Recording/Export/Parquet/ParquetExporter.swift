@@ -17,7 +17,11 @@ import Foundation
 /// ``rowGroupBytes`` buffered bytes, whichever comes first; per column chunk
 /// one data page (v1, PLAIN, levels RLE/bit-packed), zstd-compressed, with
 /// min/max/null-count statistics; logical types in the schema; the topic,
-/// schema and recording in the footer's key/value metadata. Memory is
+/// schema and recording in the footer's key/value metadata. A row group's
+/// pages are compressed on all cores at once, and an export from a
+/// recording reads ahead: worker threads decompress, check and scan the
+/// next chunks while the current ones are encoded (see
+/// ``RecordingReader/export(topics:from:to:into:progress:)``). Memory is
 /// bounded by one row group per open file, and all files' buffered rows
 /// together by ``memoryBudget``: past it, the largest row group is written
 /// out early.
@@ -96,9 +100,12 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     private var outputs: [String: TopicOutput] = [:]
     /// The output of the previous message (messages of one topic often come in runs).
     private var last: TopicOutput?
+    /// The channel of the previous message, when its view gave one (compared instead of the topic).
+    private var lastChannel: UInt16?
     private var recordingName = "recording"
     private var metadataPairs: [(key: String, value: String)] = []
-    private let compressor: ZstdCompressor
+    /// zstd contexts, one per thread a row group's pages are compressed on.
+    private let compressors: [ZstdCompressor]
     private var messagesSinceBudgetCheck = 0
     private let datePartitioned: Bool
 
@@ -126,7 +133,11 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         self.rowGroupRows = rowGroupRows
         self.rowGroupBytes = rowGroupBytes
         self.memoryBudget = memoryBudget
-        self.compressor = try ZstdCompressor(level: zstdLevel)
+        var compressors: [ZstdCompressor] = []
+        for _ in 0..<min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            compressors.append(try ZstdCompressor(level: zstdLevel))
+        }
+        self.compressors = compressors
         self.datePartitioned = partitionKeys.contains(.date)
     }
 
@@ -160,14 +171,19 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         try message.payload.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
             try write(
                 view: RecordedMessageView(
-                    topic: message.topic, sequence: message.sequence, logTime: message.logTime,
+                    topic: message.topic, channelID: nil, sequence: message.sequence, logTime: message.logTime,
                     publishTime: message.publishTime, payload: payload))
         }
     }
 
     func write(view message: RecordedMessageView) throws(RecordingError) {
         let output: TopicOutput
-        if let last, last.topic.topic == message.topic {
+        if let last,
+            let channel = message.channelID, channel == lastChannel || last.topic.topic == message.topic
+        {
+            output = last
+            lastChannel = channel
+        } else if message.channelID == nil, let last, last.topic.topic == message.topic {
             output = last
         } else {
             guard let found = outputs[message.topic] else {
@@ -175,6 +191,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             }
             output = found
             last = found
+            lastChannel = message.channelID
         }
         if datePartitioned {
             let day = Int64(message.logTime / 86_400_000_000_000)
@@ -197,6 +214,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     public func finish() throws(RecordingError) {
         for output in outputs.values.sorted(by: { $0.fileName < $1.fileName }) { try closeFile(output) }
         last = nil
+        lastChannel = nil
     }
 
     // MARK: Files
@@ -224,7 +242,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         if let unit = output.topic.unit { pairs.append(("tlm.unit", unit)) }
         let created = self.created
         output.file = ParquetFileWriter(
-            columns: output.layout.makeColumnWriters(), metadata: pairs, compressor: compressor
+            columns: output.layout.makeColumnWriters(), metadata: pairs, compressors: compressors
         ) {
             () throws(RecordingError) -> any ByteSink in
             let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)

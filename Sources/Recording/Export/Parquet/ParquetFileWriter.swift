@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes one Parquet file, row group by row group, as the Apache Parquet
 /// format lays it out:
 ///
@@ -42,7 +44,8 @@ final class ParquetFileWriter {
     private(set) var writtenRows: Int64 = 0
     private let metadata: [(key: String, value: String)]
     private let openSink: () throws(RecordingError) -> any ByteSink
-    private let compressor: ZstdCompressor
+    /// The zstd contexts pages are compressed with, one per thread.
+    private let compressors: [ZstdCompressor]
     private var sink: (any ByteSink)?
     private var offset: Int64 = 0
     private var rowGroups: [RowGroup] = []
@@ -53,15 +56,17 @@ final class ParquetFileWriter {
     /// - Parameters:
     ///   - columns: The file's columns, empty.
     ///   - metadata: Key/value pairs for the footer.
-    ///   - compressor: The zstd context pages are compressed with (shared by an exporter's files).
+    ///   - compressors: The zstd contexts pages are compressed with (shared by an
+    ///     exporter's files), one per thread a row group's pages are spread over.
     ///   - openSink: Opens the output, when the first row group (or the footer) is written.
     init(
-        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressor: ZstdCompressor,
+        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressors: [ZstdCompressor],
         openSink: @escaping () throws(RecordingError) -> any ByteSink
     ) {
         self.columns = columns
         self.metadata = metadata
-        self.compressor = compressor
+        precondition(!compressors.isEmpty, "a Parquet file writer needs a zstd context")
+        self.compressors = compressors
         self.openSink = openSink
     }
 
@@ -79,10 +84,11 @@ final class ParquetFileWriter {
         guard bufferedRows > 0 else { return }
         let sink = try openedSink()
         let start = offset
+        let pages = try compressedPages()
         var chunks: [ColumnChunk] = []
         chunks.reserveCapacity(columns.count)
-        for column in columns {
-            chunks.append(try writeChunk(column, to: sink))
+        for (column, page) in zip(columns, pages) {
+            chunks.append(try writeChunk(column, page: page, to: sink))
             column.reset()
         }
         rowGroups.append(RowGroup(columns: chunks, rowCount: Int64(bufferedRows), fileOffset: start))
@@ -118,30 +124,87 @@ final class ParquetFileWriter {
         return opened
     }
 
-    /// Writes a column's data page (header, then the compressed body).
-    private func writeChunk(_ column: ParquetColumnWriter, to sink: any ByteSink) throws(RecordingError) -> ColumnChunk
-    {
-        let body = column.pageBody()
-        let pageOffset = offset
-        let uncompressedSize = body?.count ?? column.values.count
-        let compressor = self.compressor
-        func compress(_ raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) {
-            try compressor.compress(raw) { (compressed: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
-                let header = Self.pageHeader(
-                    uncompressedSize: uncompressedSize, compressedSize: compressed.count,
-                    valueCount: column.entryCount)
-                try sink.write(header)
-                try sink.write(compressed)
-                return (header.count, compressed.count)
+    /// A column's page, compressed: its uncompressed size and its zstd frame.
+    private struct CompressedPage {
+        var uncompressedSize = 0
+        var bytes: [UInt8] = []
+        var failure: RecordingError?
+    }
+
+    /// One row group's page compression, spread over lanes: lane `l`
+    /// compresses columns `l`, `l + lanes`, … with compressor `l` into their
+    /// own slots, so lanes share nothing they write. `@unchecked Sendable`:
+    /// the lanes only read the columns (the owner waits for them) and each
+    /// writes only its slots.
+    private final class PageCompression: @unchecked Sendable {
+        let columns: [ParquetColumnWriter]
+        let compressors: [ZstdCompressor]
+        let slots: UnsafeMutableBufferPointer<CompressedPage>
+        var lanes: Int { min(compressors.count, columns.count) }
+
+        init(columns: [ParquetColumnWriter], compressors: [ZstdCompressor]) {
+            self.columns = columns
+            self.compressors = compressors
+            slots = .allocate(capacity: columns.count)
+            slots.initialize(repeating: CompressedPage())
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        func run(lane: Int) {
+            let compressor = compressors[lane]
+            for index in stride(from: lane, to: columns.count, by: lanes) {
+                let column = columns[index]
+                func compress(_ raw: UnsafeRawBufferPointer) throws(RecordingError) {
+                    slots[index].uncompressedSize = raw.count
+                    slots[index].bytes = try compressor.compress(raw) { Array($0) }
+                }
+                do throws(RecordingError) {
+                    if let body = column.pageBody() {
+                        try body.withBytes(compress)
+                    } else {
+                        try column.values.withBytes(compress)
+                    }
+                } catch {
+                    slots[index].failure = error
+                }
             }
         }
-        let (headerLength, compressedLength) =
-            if let body { try body.withBytes(compress) } else { try column.values.withBytes(compress) }
-        offset += Int64(headerLength + compressedLength)
+    }
+
+    /// Every column's page of the row group, compressed on up to
+    /// `compressors.count` threads at once, so a row group's zstd work is
+    /// spread over the cores; the bytes are the same as compressing them one
+    /// by one.
+    private func compressedPages() throws(RecordingError) -> [CompressedPage] {
+        let job = PageCompression(columns: columns, compressors: compressors)
+        if job.lanes <= 1 {
+            job.run(lane: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: job.lanes) { lane in job.run(lane: lane) }
+        }
+        let pages = Array(job.slots)
+        if let failure = pages.lazy.compactMap(\.failure).first { throw failure }
+        return pages
+    }
+
+    /// Writes a column's data page (header, then the compressed body).
+    private func writeChunk(
+        _ column: ParquetColumnWriter, page: CompressedPage, to sink: any ByteSink
+    ) throws(RecordingError) -> ColumnChunk {
+        let pageOffset = offset
+        let header = Self.pageHeader(
+            uncompressedSize: page.uncompressedSize, compressedSize: page.bytes.count, valueCount: column.entryCount)
+        try sink.write(header)
+        try sink.write(page.bytes)
+        offset += Int64(header.count + page.bytes.count)
         // Both sizes count the page header, as the format defines them.
         return ColumnChunk(
-            numValues: Int64(column.entryCount), uncompressedSize: Int64(headerLength + uncompressedSize),
-            compressedSize: Int64(headerLength + compressedLength), dataPageOffset: pageOffset,
+            numValues: Int64(column.entryCount), uncompressedSize: Int64(header.count + page.uncompressedSize),
+            compressedSize: Int64(header.count + page.bytes.count), dataPageOffset: pageOffset,
             statistics: column.statistics())
     }
 
