@@ -165,7 +165,29 @@ final class ParquetColumnWriter {
     /// The row group's data page, uncompressed: for a list column the
     /// repetition then definition levels (each a 4-byte length and the RLE /
     /// bit-packed hybrid runs), then the values.
-    func pageBody() -> [UInt8]? {
+    ///
+    /// An INT32 or INT64 column's values are DELTA_BINARY_PACKED instead of
+    /// PLAIN when that takes at most half the bytes (timestamps, counters,
+    /// constants): `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED).
+    func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
+        if !isList, let width = deltaWidth, valueCount > 0 {
+            let delta = values.withBytes { ParquetDeltaEncoder.encode($0, width: width) }
+            if delta.count <= values.count / 2 { return (delta, 5) }
+        }
+        return (plainPageBody(), 0)
+    }
+
+    /// The byte width DELTA_BINARY_PACKED would encode this column's values at (`nil`: not an integer column).
+    private var deltaWidth: Int? {
+        switch type {
+        case .int32: 4
+        case .int64, .timestampNanoseconds: 8
+        default: nil
+        }
+    }
+
+    /// The PLAIN page body (`nil`: the values buffer as it is).
+    private func plainPageBody() -> [UInt8]? {
         guard isList || type == .boolean else { return nil }  // the values buffer is the page as it is
         var page: [UInt8] = []
         if isList {

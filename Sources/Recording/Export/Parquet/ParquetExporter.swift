@@ -15,7 +15,8 @@ import Foundation
 /// Files are written by hand to the Apache Parquet format (there is no
 /// Parquet library underneath): row groups of ``rowGroupRows`` rows or
 /// ``rowGroupBytes`` buffered bytes, whichever comes first; per column chunk
-/// one data page (v1, PLAIN, levels RLE/bit-packed), zstd-compressed, with
+/// one data page (v1; values PLAIN, or DELTA_BINARY_PACKED for an integer
+/// column where that halves them; levels RLE/bit-packed), zstd-compressed, with
 /// min/max/null-count statistics; logical types in the schema; the topic,
 /// schema and recording in the footer's key/value metadata. A row group's
 /// pages are compressed on all cores at once, and an export from a

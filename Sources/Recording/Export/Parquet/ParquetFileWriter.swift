@@ -26,6 +26,8 @@ final class ParquetFileWriter {
         var uncompressedSize: Int64
         var compressedSize: Int64
         var dataPageOffset: Int64
+        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED).
+        var encoding: Int32
         var statistics: (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?)
     }
 
@@ -128,6 +130,8 @@ final class ParquetFileWriter {
     private struct CompressedPage {
         var uncompressedSize = 0
         var bytes: [UInt8] = []
+        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED.
+        var encoding: Int32 = 0
         var failure: RecordingError?
     }
 
@@ -163,7 +167,9 @@ final class ParquetFileWriter {
                     slots[index].bytes = try compressor.compress(raw) { Array($0) }
                 }
                 do throws(RecordingError) {
-                    if let body = column.pageBody() {
+                    let (body, encoding) = column.pageBody()
+                    slots[index].encoding = encoding
+                    if let body {
                         try body.withBytes(compress)
                     } else {
                         try column.values.withBytes(compress)
@@ -197,7 +203,8 @@ final class ParquetFileWriter {
     ) throws(RecordingError) -> ColumnChunk {
         let pageOffset = offset
         let header = Self.pageHeader(
-            uncompressedSize: page.uncompressedSize, compressedSize: page.bytes.count, valueCount: column.entryCount)
+            uncompressedSize: page.uncompressedSize, compressedSize: page.bytes.count, valueCount: column.entryCount,
+            encoding: page.encoding)
         try sink.write(header)
         try sink.write(page.bytes)
         offset += Int64(header.count + page.bytes.count)
@@ -205,18 +212,19 @@ final class ParquetFileWriter {
         return ColumnChunk(
             numValues: Int64(column.entryCount), uncompressedSize: Int64(header.count + page.uncompressedSize),
             compressedSize: Int64(header.count + page.bytes.count), dataPageOffset: pageOffset,
-            statistics: column.statistics())
+            encoding: page.encoding, statistics: column.statistics())
     }
 
-    /// A data page (v1) header: PLAIN values, RLE levels.
-    static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int) -> [UInt8] {
+    /// A data page (v1) header: values in `encoding` (0 PLAIN, 5 DELTA_BINARY_PACKED), RLE levels.
+    static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int, encoding: Int32 = 0) -> [UInt8]
+    {
         var thrift = ThriftCompactWriter()
         thrift.i32(1, 0)  // type: DATA_PAGE
         thrift.i32(2, Int32(clamping: uncompressedSize))
         thrift.i32(3, Int32(clamping: compressedSize))
         thrift.beginStruct(5)  // data_page_header
         thrift.i32(1, Int32(clamping: valueCount))
-        thrift.i32(2, 0)  // encoding: PLAIN
+        thrift.i32(2, encoding)  // encoding: PLAIN or DELTA_BINARY_PACKED
         thrift.i32(3, 3)  // definition_level_encoding: RLE
         thrift.i32(4, 3)  // repetition_level_encoding: RLE
         thrift.endStruct()
@@ -295,7 +303,7 @@ final class ParquetFileWriter {
             thrift.i64(2, chunk.dataPageOffset)  // file_offset
             thrift.beginStruct(3)  // meta_data
             thrift.i32(1, column.type.physicalType)
-            let encodings: [Int32] = column.isList ? [0, 3] : [0]  // PLAIN, RLE (levels)
+            let encodings: [Int32] = column.isList ? [0, 3] : [chunk.encoding]  // the values', RLE (levels)
             thrift.beginList(2, of: .i32, count: encodings.count)
             for encoding in encodings { thrift.listI32(encoding) }
             thrift.beginList(3, of: .binary, count: column.path.count)
