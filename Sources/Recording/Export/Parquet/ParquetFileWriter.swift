@@ -40,6 +40,9 @@ final class ParquetFileWriter {
 
     /// The columns, in schema order.
     let columns: [ParquetColumnWriter]
+    /// The same columns without reference counting, for the per-value
+    /// appends (``columns`` keeps them alive as long as the writer).
+    let unretainedColumns: [Unmanaged<ParquetColumnWriter>]
     /// Rows buffered in the current row group.
     private(set) var bufferedRows = 0
     /// Rows written to the file so far (buffered ones not included).
@@ -66,6 +69,7 @@ final class ParquetFileWriter {
         openSink: @escaping () throws(RecordingError) -> any ByteSink
     ) {
         self.columns = columns
+        self.unretainedColumns = columns.map { Unmanaged.passUnretained($0) }
         self.metadata = metadata
         precondition(!compressors.isEmpty, "a Parquet file writer needs a zstd context")
         self.compressors = compressors
