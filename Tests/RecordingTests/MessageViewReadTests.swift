@@ -12,10 +12,10 @@ import Testing
 @Suite struct MessageViewReadTests {
     /// Every message of a fast read, copied out of its view.
     static func viewed(
-        _ reader: RecordingReader, topics: [String], from: UInt64? = nil, to: UInt64? = nil
+        _ reader: RecordingReader, topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int = 3
     ) throws(RecordingError) -> [RecordedMessage] {
         var messages: [RecordedMessage] = []
-        try reader.forEachMessageView(topics: topics, from: from, to: to) { view in
+        try reader.forEachMessageView(topics: topics, from: from, to: to, workers: workers) { view in
             messages.append(
                 RecordedMessage(
                     topic: view.topic, sequence: view.sequence, logTime: view.logTime,
@@ -24,13 +24,14 @@ import Testing
         return messages
     }
 
-    @Test func overlappingChunksComeInTheOrdinaryReadsOrder() throws {
+    @Test(arguments: [1, 3])
+    func overlappingChunksComeInTheOrdinaryReadsOrder(workers: Int) throws {
         let directory = try StreamingReadTests.makeOverlappingRecording(count: 6_000, lag: 1_000)
         let topics = ["/t/d/a", "/t/d/b"]
         let ordinary = try RecordingReader(directory: directory)
         let expected = try ordinary.messages(topics: topics)
         let fast = try RecordingReader(directory: directory)
-        let viewed = try Self.viewed(fast, topics: topics)
+        let viewed = try Self.viewed(fast, topics: topics, workers: workers)
         #expect(viewed.count == 6_000)
         #expect(viewed == expected)
         #expect(fast.chunksRead == ordinary.chunksRead)

@@ -86,10 +86,11 @@ final class ChunkPrefetcher: @unchecked Sendable {
     ///   - lower: Earliest log time (inclusive).
     ///   - upper: Latest log time (exclusive).
     ///   - capacity: Chunks scanned ahead, at most.
+    ///   - workers: Worker threads (at least one; no more than the chunks).
     init(
         directory: String, locations: [RecordedMessageIterator.ChunkLocation], wanted: Set<UInt16>,
         lower: UInt64, upper: UInt64, capacity: Int = 8,
-        workers: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)
+        workers: Int
     ) {
         self.directory = directory
         self.locations = locations

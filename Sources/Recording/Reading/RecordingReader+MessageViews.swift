@@ -1,3 +1,5 @@
+import Foundation
+
 extension RecordingReader {
     /// A chunk of a fast read being merged: its scanned messages and how many were handed out.
     private struct OpenChunk {
@@ -25,19 +27,21 @@ extension RecordingReader {
     ///   - topics: The streams to read; unknown topics are ignored.
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - workers: Read-ahead threads (`nil`: one fewer than the cores, at least one).
     ///   - body: Called once per message; the view is valid only during the
     ///     call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
     ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
     func forEachMessageView(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil,
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
         _ body: (RecordedMessageView) throws(RecordingError) -> Void
     ) throws(RecordingError) {
         let plan = try readPlan(topics: topics, from: from, to: to)
         let chunks = plan.chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
         guard !chunks.isEmpty else { return }
         let prefetcher = ChunkPrefetcher(
-            directory: directory, locations: chunks, wanted: plan.wanted, lower: plan.lower, upper: plan.upper)
+            directory: directory, locations: chunks, wanted: plan.wanted, lower: plan.lower, upper: plan.upper,
+            workers: workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
         defer { prefetcher.stop() }
         var heap: [OpenChunk] = []
         var nextChunk = 0
