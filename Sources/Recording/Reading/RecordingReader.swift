@@ -121,12 +121,25 @@ public final class RecordingReader {
     ) throws(RecordingError)
         -> RecordedMessageIterator
     {
+        let plan = try readPlan(topics: topics, from: from, to: to)
+        return RecordedMessageIterator(
+            reader: self, chunks: plan.chunks, wanted: plan.wanted, from: plan.lower, to: plan.upper)
+    }
+
+    /// What a streaming read of `topics` with `from <= logTime < to` reads:
+    /// the wanted channels, the range, and the chunks that hold a wanted
+    /// stream in it, in file order (with their first wanted time).
+    ///
+    /// - Throws: ``RecordingError`` when the index cannot be read.
+    func readPlan(
+        topics: [String], from: UInt64?, to: UInt64?
+    ) throws(RecordingError) -> (
+        wanted: Set<UInt16>, lower: UInt64, upper: UInt64, chunks: [RecordedMessageIterator.ChunkLocation]
+    ) {
         let wanted = Set(topicsByChannel.filter { topics.contains($0.value) }.keys)
         let lower = from ?? 0
         let upper = min(to ?? UInt64(Int64.max), UInt64(Int64.max))
-        guard !wanted.isEmpty, lower < upper else {
-            return RecordedMessageIterator(reader: self, chunks: [], wanted: [], from: lower, to: upper)
-        }
+        guard !wanted.isEmpty, lower < upper else { return ([], lower, upper, []) }
         let channelList = wanted.sorted().map { String($0) }.joined(separator: ",")
         let bounds = [Int64(clamping: lower), Int64(clamping: upper)]
         let rows = try index.read { db in
@@ -152,11 +165,17 @@ public final class RecordingReader {
                     path: path, offset: offset, length: length, firstTime: max(lower, first),
                     rank: chunks.count))
         }
-        return RecordedMessageIterator(reader: self, chunks: chunks, wanted: wanted, from: lower, to: upper)
+        return (wanted, lower, upper, chunks)
     }
 
     /// The topic of a channel, for the iterator.
     func topic(ofChannel channelID: UInt16) -> String? { topicsByChannel[channelID] }
+
+    /// Counts a chunk read outside ``messages(inChunkAt:length:path:channelID:)`` (by a read-ahead worker).
+    func noteChunkRead(length: Int) {
+        bytesRead += UInt64(length)
+        chunksRead += 1
+    }
 
     /// Notes what an iterator holds, for ``peakChunksInFlight`` and ``peakMessagesInFlight``.
     func noteInFlight(chunks: Int, messages: Int) {

@@ -115,6 +115,9 @@ public final class RecordingSource {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
         progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
+        if case .recording(let reader) = storage, exporter is any MessageViewExporter {
+            return try reader.export(topics: topics, from: from, to: to, into: exporter, progress: progress)
+        }
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         let cursor = try messageCursor(topics: context.topics.map(\.topic), from: from, to: to)

@@ -18,7 +18,7 @@ final class ParquetColumnWriter {
     let isList: Bool
 
     /// PLAIN-encoded values (booleans one byte each, bit-packed when the page is made).
-    private(set) var values: [UInt8] = []
+    let values = ParquetValueBuffer()
     private var repetitionLevels: [UInt8] = []
     private var definitionLevels: [UInt8] = []
     /// Values (list elements for a list column) in the row group.
@@ -58,7 +58,7 @@ final class ParquetColumnWriter {
     /// Appends an INT32 value (its bit pattern; unsigned types compare as unsigned).
     @inline(__always)
     func appendInt32(_ bits: UInt32) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         if unsigned {
             let value = UInt64(bits)
@@ -74,7 +74,7 @@ final class ParquetColumnWriter {
     /// Appends an INT64 value (its bit pattern; unsigned types compare as unsigned).
     @inline(__always)
     func appendInt64(_ bits: UInt64) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         if unsigned {
             if bits < minimumUnsigned { minimumUnsigned = bits }
@@ -89,7 +89,7 @@ final class ParquetColumnWriter {
     /// Appends a FLOAT value by its bit pattern.
     @inline(__always)
     func appendFloat(_ bits: UInt32) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         noteDouble(Double(Float(bitPattern: bits)))
     }
@@ -97,7 +97,7 @@ final class ParquetColumnWriter {
     /// Appends a DOUBLE value by its bit pattern.
     @inline(__always)
     func appendDouble(_ bits: UInt64) {
-        withUnsafeBytes(of: bits.littleEndian) { values.append(contentsOf: $0) }
+        values.append(bits)
         valueCount += 1
         noteDouble(Double(bitPattern: bits))
     }
@@ -112,7 +112,7 @@ final class ParquetColumnWriter {
 
     /// Appends a BOOLEAN value.
     func appendBool(_ value: Bool) {
-        values.append(value ? 1 : 0)
+        values.append(UInt8(value ? 1 : 0))
         valueCount += 1
         let number: UInt64 = value ? 1 : 0
         if number < minimumUnsigned { minimumUnsigned = number }
@@ -121,8 +121,8 @@ final class ParquetColumnWriter {
 
     /// Appends a BYTE_ARRAY value (a string's UTF-8 bytes).
     func appendBytes(_ bytes: UnsafeRawBufferPointer) {
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { values.append(contentsOf: $0) }
-        values.append(contentsOf: bytes)
+        values.append(UInt32(bytes.count))
+        values.append(bytes)
         valueCount += 1
         guard !bytesStatisticsDropped else { return }
         guard bytes.count <= Self.maximumStatisticsLength else {
@@ -165,7 +165,29 @@ final class ParquetColumnWriter {
     /// The row group's data page, uncompressed: for a list column the
     /// repetition then definition levels (each a 4-byte length and the RLE /
     /// bit-packed hybrid runs), then the values.
-    func pageBody() -> [UInt8]? {
+    ///
+    /// An INT32 or INT64 column's values are DELTA_BINARY_PACKED instead of
+    /// PLAIN when that takes at most half the bytes (timestamps, counters,
+    /// constants): `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED).
+    func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
+        if !isList, let width = deltaWidth, valueCount > 0 {
+            let delta = values.withBytes { ParquetDeltaEncoder.encode($0, width: width) }
+            if delta.count <= values.count / 2 { return (delta, 5) }
+        }
+        return (plainPageBody(), 0)
+    }
+
+    /// The byte width DELTA_BINARY_PACKED would encode this column's values at (`nil`: not an integer column).
+    private var deltaWidth: Int? {
+        switch type {
+        case .int32: 4
+        case .int64, .timestampNanoseconds: 8
+        default: nil
+        }
+    }
+
+    /// The PLAIN page body (`nil`: the values buffer as it is).
+    private func plainPageBody() -> [UInt8]? {
         guard isList || type == .boolean else { return nil }  // the values buffer is the page as it is
         var page: [UInt8] = []
         if isList {
@@ -177,8 +199,8 @@ final class ParquetColumnWriter {
         }
         if type == .boolean {
             var byte: UInt8 = 0
-            for (index, value) in values.enumerated() {
-                byte |= value << UInt8(index % 8)
+            for index in 0..<values.count {
+                byte |= values[index] << UInt8(index % 8)
                 if index % 8 == 7 {
                     page.append(byte)
                     byte = 0
@@ -186,7 +208,7 @@ final class ParquetColumnWriter {
             }
             if values.count % 8 != 0 { page.append(byte) }
         } else {
-            page.append(contentsOf: values)
+            values.withBytes { page.append(contentsOf: $0) }
         }
         return page
     }
@@ -226,7 +248,7 @@ final class ParquetColumnWriter {
 
     /// Empties the column for the next row group, releasing its buffers.
     func reset() {
-        values = []
+        values.removeAll(expecting: values.count)
         repetitionLevels = []
         definitionLevels = []
         valueCount = 0

@@ -15,9 +15,14 @@ import Foundation
 /// Files are written by hand to the Apache Parquet format (there is no
 /// Parquet library underneath): row groups of ``rowGroupRows`` rows or
 /// ``rowGroupBytes`` buffered bytes, whichever comes first; per column chunk
-/// one data page (v1, PLAIN, levels RLE/bit-packed), zstd-compressed, with
+/// one data page (v1; values PLAIN, or DELTA_BINARY_PACKED for an integer
+/// column where that halves them; levels RLE/bit-packed), zstd-compressed, with
 /// min/max/null-count statistics; logical types in the schema; the topic,
-/// schema and recording in the footer's key/value metadata. Memory is
+/// schema and recording in the footer's key/value metadata. A row group's
+/// pages are compressed on all cores at once, and an export from a
+/// recording reads ahead: worker threads decompress, check and scan the
+/// next chunks while the current ones are encoded (see
+/// ``RecordingReader/export(topics:from:to:into:progress:)``). Memory is
 /// bounded by one row group per open file, and all files' buffered rows
 /// together by ``memoryBudget``: past it, the largest row group is written
 /// out early.
@@ -46,7 +51,7 @@ import Foundation
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.
-public final class ParquetExporter: RecordingExporter {
+public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// The output directory.
     public let directory: String
     /// The Hive-style partition keys, outermost first (empty: one file per topic).
@@ -96,9 +101,12 @@ public final class ParquetExporter: RecordingExporter {
     private var outputs: [String: TopicOutput] = [:]
     /// The output of the previous message (messages of one topic often come in runs).
     private var last: TopicOutput?
+    /// The channel of the previous message, when its view gave one (compared instead of the topic).
+    private var lastChannel: UInt16?
     private var recordingName = "recording"
     private var metadataPairs: [(key: String, value: String)] = []
-    private let compressor: ZstdCompressor
+    /// zstd contexts, one per thread a row group's pages are compressed on.
+    private let compressors: [ZstdCompressor]
     private var messagesSinceBudgetCheck = 0
     private let datePartitioned: Bool
 
@@ -126,7 +134,11 @@ public final class ParquetExporter: RecordingExporter {
         self.rowGroupRows = rowGroupRows
         self.rowGroupBytes = rowGroupBytes
         self.memoryBudget = memoryBudget
-        self.compressor = try ZstdCompressor(level: zstdLevel)
+        var compressors: [ZstdCompressor] = []
+        for _ in 0..<min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            compressors.append(try ZstdCompressor(level: zstdLevel))
+        }
+        self.compressors = compressors
         self.datePartitioned = partitionKeys.contains(.date)
     }
 
@@ -157,8 +169,22 @@ public final class ParquetExporter: RecordingExporter {
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
+        try message.payload.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try write(
+                view: RecordedMessageView(
+                    topic: message.topic, channelID: nil, sequence: message.sequence, logTime: message.logTime,
+                    publishTime: message.publishTime, payload: payload))
+        }
+    }
+
+    func write(view message: RecordedMessageView) throws(RecordingError) {
         let output: TopicOutput
-        if let last, last.topic.topic == message.topic {
+        if let last,
+            let channel = message.channelID, channel == lastChannel || last.topic.topic == message.topic
+        {
+            output = last
+            lastChannel = channel
+        } else if message.channelID == nil, let last, last.topic.topic == message.topic {
             output = last
         } else {
             guard let found = outputs[message.topic] else {
@@ -166,6 +192,7 @@ public final class ParquetExporter: RecordingExporter {
             }
             output = found
             last = found
+            lastChannel = message.channelID
         }
         if datePartitioned {
             let day = Int64(message.logTime / 86_400_000_000_000)
@@ -188,6 +215,7 @@ public final class ParquetExporter: RecordingExporter {
     public func finish() throws(RecordingError) {
         for output in outputs.values.sorted(by: { $0.fileName < $1.fileName }) { try closeFile(output) }
         last = nil
+        lastChannel = nil
     }
 
     // MARK: Files
@@ -215,7 +243,7 @@ public final class ParquetExporter: RecordingExporter {
         if let unit = output.topic.unit { pairs.append(("tlm.unit", unit)) }
         let created = self.created
         output.file = ParquetFileWriter(
-            columns: output.layout.makeColumnWriters(), metadata: pairs, compressor: compressor
+            columns: output.layout.makeColumnWriters(), metadata: pairs, compressors: compressors
         ) {
             () throws(RecordingError) -> any ByteSink in
             let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)

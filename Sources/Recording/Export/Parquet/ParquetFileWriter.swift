@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes one Parquet file, row group by row group, as the Apache Parquet
 /// format lays it out:
 ///
@@ -24,6 +26,8 @@ final class ParquetFileWriter {
         var uncompressedSize: Int64
         var compressedSize: Int64
         var dataPageOffset: Int64
+        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED).
+        var encoding: Int32
         var statistics: (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?)
     }
 
@@ -36,13 +40,17 @@ final class ParquetFileWriter {
 
     /// The columns, in schema order.
     let columns: [ParquetColumnWriter]
+    /// The same columns without reference counting, for the per-value
+    /// appends (``columns`` keeps them alive as long as the writer).
+    let unretainedColumns: [Unmanaged<ParquetColumnWriter>]
     /// Rows buffered in the current row group.
     private(set) var bufferedRows = 0
     /// Rows written to the file so far (buffered ones not included).
     private(set) var writtenRows: Int64 = 0
     private let metadata: [(key: String, value: String)]
     private let openSink: () throws(RecordingError) -> any ByteSink
-    private let compressor: ZstdCompressor
+    /// The zstd contexts pages are compressed with, one per thread.
+    private let compressors: [ZstdCompressor]
     private var sink: (any ByteSink)?
     private var offset: Int64 = 0
     private var rowGroups: [RowGroup] = []
@@ -53,15 +61,18 @@ final class ParquetFileWriter {
     /// - Parameters:
     ///   - columns: The file's columns, empty.
     ///   - metadata: Key/value pairs for the footer.
-    ///   - compressor: The zstd context pages are compressed with (shared by an exporter's files).
+    ///   - compressors: The zstd contexts pages are compressed with (shared by an
+    ///     exporter's files), one per thread a row group's pages are spread over.
     ///   - openSink: Opens the output, when the first row group (or the footer) is written.
     init(
-        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressor: ZstdCompressor,
+        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressors: [ZstdCompressor],
         openSink: @escaping () throws(RecordingError) -> any ByteSink
     ) {
         self.columns = columns
+        self.unretainedColumns = columns.map { Unmanaged.passUnretained($0) }
         self.metadata = metadata
-        self.compressor = compressor
+        precondition(!compressors.isEmpty, "a Parquet file writer needs a zstd context")
+        self.compressors = compressors
         self.openSink = openSink
     }
 
@@ -79,10 +90,11 @@ final class ParquetFileWriter {
         guard bufferedRows > 0 else { return }
         let sink = try openedSink()
         let start = offset
+        let pages = try compressedPages()
         var chunks: [ColumnChunk] = []
         chunks.reserveCapacity(columns.count)
-        for column in columns {
-            chunks.append(try writeChunk(column, to: sink))
+        for (column, page) in zip(columns, pages) {
+            chunks.append(try writeChunk(column, page: page, to: sink))
             column.reset()
         }
         rowGroups.append(RowGroup(columns: chunks, rowCount: Int64(bufferedRows), fileOffset: start))
@@ -118,40 +130,105 @@ final class ParquetFileWriter {
         return opened
     }
 
-    /// Writes a column's data page (header, then the compressed body).
-    private func writeChunk(_ column: ParquetColumnWriter, to sink: any ByteSink) throws(RecordingError) -> ColumnChunk
-    {
-        let body = column.pageBody()
-        let pageOffset = offset
-        let uncompressedSize = body?.count ?? column.values.count
-        let (headerLength, compressedLength) = try (body ?? column.values).withBytes {
-            (raw: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
-            try compressor.compress(raw) { (compressed: UnsafeRawBufferPointer) throws(RecordingError) -> (Int, Int) in
-                let header = Self.pageHeader(
-                    uncompressedSize: uncompressedSize, compressedSize: compressed.count,
-                    valueCount: column.entryCount)
-                try sink.write(header)
-                try sink.write(compressed)
-                return (header.count, compressed.count)
-            }
-        }
-        offset += Int64(headerLength + compressedLength)
-        // Both sizes count the page header, as the format defines them.
-        return ColumnChunk(
-            numValues: Int64(column.entryCount), uncompressedSize: Int64(headerLength + uncompressedSize),
-            compressedSize: Int64(headerLength + compressedLength), dataPageOffset: pageOffset,
-            statistics: column.statistics())
+    /// A column's page, compressed: its uncompressed size and its zstd frame.
+    private struct CompressedPage {
+        var uncompressedSize = 0
+        var bytes: [UInt8] = []
+        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED.
+        var encoding: Int32 = 0
+        var failure: RecordingError?
     }
 
-    /// A data page (v1) header: PLAIN values, RLE levels.
-    static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int) -> [UInt8] {
+    /// One row group's page compression, spread over lanes: lane `l`
+    /// compresses columns `l`, `l + lanes`, … with compressor `l` into their
+    /// own slots, so lanes share nothing they write. `@unchecked Sendable`:
+    /// the lanes only read the columns (the owner waits for them) and each
+    /// writes only its slots.
+    private final class PageCompression: @unchecked Sendable {
+        let columns: [ParquetColumnWriter]
+        let compressors: [ZstdCompressor]
+        let slots: UnsafeMutableBufferPointer<CompressedPage>
+        var lanes: Int { min(compressors.count, columns.count) }
+
+        init(columns: [ParquetColumnWriter], compressors: [ZstdCompressor]) {
+            self.columns = columns
+            self.compressors = compressors
+            slots = .allocate(capacity: columns.count)
+            slots.initialize(repeating: CompressedPage())
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        func run(lane: Int) {
+            let compressor = compressors[lane]
+            for index in stride(from: lane, to: columns.count, by: lanes) {
+                let column = columns[index]
+                func compress(_ raw: UnsafeRawBufferPointer) throws(RecordingError) {
+                    slots[index].uncompressedSize = raw.count
+                    slots[index].bytes = try compressor.compress(raw) { Array($0) }
+                }
+                do throws(RecordingError) {
+                    let (body, encoding) = column.pageBody()
+                    slots[index].encoding = encoding
+                    if let body {
+                        try body.withBytes(compress)
+                    } else {
+                        try column.values.withBytes(compress)
+                    }
+                } catch {
+                    slots[index].failure = error
+                }
+            }
+        }
+    }
+
+    /// Every column's page of the row group, compressed on up to
+    /// `compressors.count` threads at once, so a row group's zstd work is
+    /// spread over the cores; the bytes are the same as compressing them one
+    /// by one.
+    private func compressedPages() throws(RecordingError) -> [CompressedPage] {
+        let job = PageCompression(columns: columns, compressors: compressors)
+        if job.lanes <= 1 {
+            job.run(lane: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: job.lanes) { lane in job.run(lane: lane) }
+        }
+        let pages = Array(job.slots)
+        if let failure = pages.lazy.compactMap(\.failure).first { throw failure }
+        return pages
+    }
+
+    /// Writes a column's data page (header, then the compressed body).
+    private func writeChunk(
+        _ column: ParquetColumnWriter, page: CompressedPage, to sink: any ByteSink
+    ) throws(RecordingError) -> ColumnChunk {
+        let pageOffset = offset
+        let header = Self.pageHeader(
+            uncompressedSize: page.uncompressedSize, compressedSize: page.bytes.count, valueCount: column.entryCount,
+            encoding: page.encoding)
+        try sink.write(header)
+        try sink.write(page.bytes)
+        offset += Int64(header.count + page.bytes.count)
+        // Both sizes count the page header, as the format defines them.
+        return ColumnChunk(
+            numValues: Int64(column.entryCount), uncompressedSize: Int64(header.count + page.uncompressedSize),
+            compressedSize: Int64(header.count + page.bytes.count), dataPageOffset: pageOffset,
+            encoding: page.encoding, statistics: column.statistics())
+    }
+
+    /// A data page (v1) header: values in `encoding` (0 PLAIN, 5 DELTA_BINARY_PACKED), RLE levels.
+    static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int, encoding: Int32 = 0) -> [UInt8]
+    {
         var thrift = ThriftCompactWriter()
         thrift.i32(1, 0)  // type: DATA_PAGE
         thrift.i32(2, Int32(clamping: uncompressedSize))
         thrift.i32(3, Int32(clamping: compressedSize))
         thrift.beginStruct(5)  // data_page_header
         thrift.i32(1, Int32(clamping: valueCount))
-        thrift.i32(2, 0)  // encoding: PLAIN
+        thrift.i32(2, encoding)  // encoding: PLAIN or DELTA_BINARY_PACKED
         thrift.i32(3, 3)  // definition_level_encoding: RLE
         thrift.i32(4, 3)  // repetition_level_encoding: RLE
         thrift.endStruct()
@@ -230,7 +307,7 @@ final class ParquetFileWriter {
             thrift.i64(2, chunk.dataPageOffset)  // file_offset
             thrift.beginStruct(3)  // meta_data
             thrift.i32(1, column.type.physicalType)
-            let encodings: [Int32] = column.isList ? [0, 3] : [0]  // PLAIN, RLE (levels)
+            let encodings: [Int32] = column.isList ? [0, 3] : [chunk.encoding]  // the values', RLE (levels)
             thrift.beginList(2, of: .i32, count: encodings.count)
             for encoding in encodings { thrift.listI32(encoding) }
             thrift.beginList(3, of: .binary, count: column.path.count)

@@ -84,13 +84,13 @@ struct ParquetTopicLayout: Sendable {
     /// - Throws: ``RecordingError`` (`.corrupt`) when the payload does not
     ///   match the schema; the file's current row group is then unusable
     ///   (the export stops).
-    func append(_ message: RecordedMessage, to file: ParquetFileWriter) throws(RecordingError) {
-        let columns = file.columns
-        columns[0].appendInt64(message.logTime)
-        columns[1].appendInt64(message.publishTime)
-        columns[2].appendInt32(message.sequence)
+    func append(_ message: RecordedMessageView, to file: ParquetFileWriter) throws(RecordingError) {
+        let columns = file.unretainedColumns
+        columns[0]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime) }
+        columns[1]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime) }
+        columns[2]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
         if let fields {
-            let failure = message.payload.withUnsafeBytes { raw in Self.decode(raw, plan: plan, into: columns) }
+            let failure = Self.decode(message.payload, plan: plan, into: columns)
             if let failure {
                 let reason =
                     failure.field.map { "the payload ends before field \(fields[$0].name)" }
@@ -98,7 +98,7 @@ struct ParquetTopicLayout: Sendable {
                 throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(reason)")
             }
         } else {
-            message.payload.withUnsafeBytes { columns[3].appendBytes($0) }
+            columns[3]._withUnsafeGuaranteedRef { $0.appendBytes(message.payload) }
         }
         file.endRow()
     }
@@ -112,42 +112,50 @@ struct ParquetTopicLayout: Sendable {
     /// what is wrong with it, or `nil`.
     private static func decode(
         _ payload: UnsafeRawBufferPointer, plan: [FieldPlan],
-        into columns: [ParquetColumnWriter]
+        into columns: [Unmanaged<ParquetColumnWriter>]
     ) -> Failure? {
         guard payload.count >= 4, payload[0] == 0x00, payload[1] == 0x01 else { return Failure(field: nil) }
         var reader = Cursor(payload: payload)
         for index in plan.indices {
             let field = plan[index]
-            let column = columns[3 + index]
-            guard let length = field.arrayLength else {
-                guard reader.scalar(field.type, into: column) else { return Failure(field: index) }
-                continue
+            let decoded = columns[3 + index]._withUnsafeGuaranteedRef { column in
+                decode(field, from: &reader, into: column)
             }
-            var count = length
-            if length == 0 {
-                guard let counted = reader.uint32() else { return Failure(field: index) }
-                count = Int(counted)
-            }
-            guard count <= payload.count else { return Failure(field: index) }
-            if count == 0 {
-                column.appendEmptyList()
-                continue
-            }
-            if field.type == .uint8 || field.type == .byte {
-                guard count <= payload.count - reader.position else { return Failure(field: index) }
-                for item in 0..<count {
-                    column.appendListElementLevels(first: item == 0)
-                    column.appendInt32(UInt32(payload[reader.position + item]))
-                }
-                reader.position += count
-            } else {
-                for item in 0..<count {
-                    column.appendListElementLevels(first: item == 0)
-                    guard reader.scalar(field.type, into: column) else { return Failure(field: index) }
-                }
-            }
+            guard decoded else { return Failure(field: index) }
         }
         return nil
+    }
+
+    /// Decodes one field into its column; false when the payload ends first.
+    @inline(__always)
+    private static func decode(_ field: FieldPlan, from reader: inout Cursor, into column: ParquetColumnWriter) -> Bool
+    {
+        let payload = reader.payload
+        guard let length = field.arrayLength else { return reader.scalar(field.type, into: column) }
+        var count = length
+        if length == 0 {
+            guard let counted = reader.uint32() else { return false }
+            count = Int(counted)
+        }
+        guard count <= payload.count else { return false }
+        if count == 0 {
+            column.appendEmptyList()
+            return true
+        }
+        if field.type == .uint8 || field.type == .byte {
+            guard count <= payload.count - reader.position else { return false }
+            for item in 0..<count {
+                column.appendListElementLevels(first: item == 0)
+                column.appendInt32(UInt32(payload[reader.position + item]))
+            }
+            reader.position += count
+        } else {
+            for item in 0..<count {
+                column.appendListElementLevels(first: item == 0)
+                guard reader.scalar(field.type, into: column) else { return false }
+            }
+        }
+        return true
     }
 
     /// A read position in a CDR payload.
