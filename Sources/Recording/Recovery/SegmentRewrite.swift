@@ -43,7 +43,8 @@ enum SegmentRewrite {
             for row in rows {
                 let stream = IndexRow(row, table: "streams")
                 guard let id = try? stream.channelID("channel_id"), indexChannels[id] == nil,
-                    let topic = try? stream.string("topic"), let name = try? stream.string("schema_name"),
+                    let topic = try? stream.string("topic"), Self.isPlausibleTopic(topic),
+                    let name = try? stream.string("schema_name"),
                     let encoding = try? stream.string("schema_encoding"),
                     let messageEncoding = try? stream.string("message_encoding"),
                     let kind = try? stream.string("kind")
@@ -57,6 +58,14 @@ enum SegmentRewrite {
                     name, encoding
                 )
             }
+        }
+
+        /// Whether an index row's topic can be one this recorder wrote: it
+        /// starts with `/` and holds no control characters (a mutated row
+        /// such as `1.0e+300` cannot name a channel).
+        static func isPlausibleTopic(_ topic: String) -> Bool {
+            topic.hasPrefix("/") && topic.count > 1
+                && !topic.unicodeScalars.contains { $0.properties.generalCategory == .control }
         }
 
         /// Adds what is not known yet from a source whose CRC holds.
@@ -217,7 +226,17 @@ enum SegmentRewrite {
                 out.append(raw: Array(original[Int(metadata.offset)..<Int(metadata.offset + metadata.length)]))
             case .chunk(let index):
                 let chunk = scan.chunks[index]
-                out.append(raw: Array(original[Int(chunk.offset)..<Int(chunk.offset + chunk.length)]))
+                var bytes = Array(original[Int(chunk.offset)..<Int(chunk.offset + chunk.length)])
+                // The header's time range is outside the CRC: said again from the messages.
+                if let span = chunk.messageSpan, span != (chunk.record.messageStartTime, chunk.record.messageEndTime),
+                    bytes.count >= 25
+                {
+                    for shift in 0..<8 {
+                        bytes[9 + shift] = UInt8(truncatingIfNeeded: span.0 >> UInt64(8 * shift))
+                        bytes[17 + shift] = UInt8(truncatingIfNeeded: span.1 >> UInt64(8 * shift))
+                    }
+                }
+                out.append(raw: bytes)
                 for (channelID, share) in chunk.channels {
                     MCAPRecord.messageIndex(.init(channelID: channelID, entries: share.entries)).encode(into: &out)
                 }

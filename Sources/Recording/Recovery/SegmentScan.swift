@@ -29,6 +29,15 @@ struct SegmentScan {
         /// Channels whose Channel record is inside this chunk.
         var definedChannels: Set<UInt16> = []
         var messageCount: Int { messages.count }
+        /// The log times of its first and last messages (`nil` for none):
+        /// what its header's time range must say (the header is outside the
+        /// CRC, so only this is checked).
+        var messageSpan: (UInt64, UInt64)? {
+            guard let first = messages.first else { return nil }
+            return messages.dropFirst().reduce((first.logTime, first.logTime)) {
+                (min($0.0, $1.logTime), max($0.1, $1.logTime))
+            }
+        }
 
         /// Whether the Message Indexes after the chunk are all there and say
         /// what the chunk holds.

@@ -113,6 +113,14 @@ public enum RecordingVerifier {
                 )
             }
             messages += chunk.messageCount
+            if let span = chunk.messageSpan,
+                span != (chunk.record.messageStartTime, chunk.record.messageEndTime)
+            {
+                finding(
+                    "the chunk at \(chunk.offset) says its messages span "
+                        + "\(chunk.record.messageStartTime)...\(chunk.record.messageEndTime); they span \(span.0)...\(span.1)"
+                )
+            }
             if !chunk.hasExactIndexes {
                 finding(
                     "the Message Indexes after the chunk at \(chunk.offset) do not say what the chunk holds "
