@@ -46,14 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
-        if let rate, !ReplayRate.range.contains(rate) {
-            throw ValidationError(
-                "--rate must be between \(ReplayRate.text(ReplayRate.range.lowerBound)) and "
-                    + "\(ReplayRate.text(ReplayRate.range.upperBound)) (a multiple of real time)")
-        }
-        if rate != nil, asFastAsPossible {
-            throw ValidationError("--rate and --as-fast-as-possible exclude each other")
-        }
+        try ReplayRate.validate(rate: rate, asFastAsPossible: asFastAsPossible)
     }
 
     func run() async throws {
