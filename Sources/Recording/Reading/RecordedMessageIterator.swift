@@ -29,7 +29,7 @@ public final class RecordedMessageIterator {
     }
 
     /// A read chunk's wanted messages, in log-time order, and how many were handed out.
-    private struct OpenChunk {
+    private struct OpenChunk: MergeOrdered {
         var messages: [RecordedMessage]
         var position = 0
         let rank: Int
@@ -83,7 +83,7 @@ public final class RecordedMessageIterator {
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
         }
-        siftDown(0)
+        heap.mergeHeapSiftDown(0)
         return message
     }
 
@@ -111,31 +111,7 @@ public final class RecordedMessageIterator {
         }
         held += messages.count
         heap.append(OpenChunk(messages: messages, rank: location.rank))
-        siftUp(heap.count - 1)
+        heap.mergeHeapSiftUp(heap.count - 1)
         reader.noteInFlight(chunks: heap.count, messages: held)
-    }
-
-    private func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var first = parent
-            if left < heap.count, heap[left].precedes(heap[first]) { first = left }
-            if right < heap.count, heap[right].precedes(heap[first]) { first = right }
-            guard first != parent else { return }
-            heap.swapAt(parent, first)
-            parent = first
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension RecordingReader {
     /// A chunk of a fast read being merged: its scanned messages and how many were handed out.
-    private struct OpenChunk {
+    private struct OpenChunk: MergeOrdered {
         var chunk: ChunkPrefetcher.Chunk
         var position = 0
         let rank: Int
@@ -59,7 +59,7 @@ extension RecordingReader {
                 guard !chunk.entries.isEmpty else { continue }
                 held += chunk.entries.count
                 heap.append(OpenChunk(chunk: chunk, rank: rank))
-                siftUp(&heap, heap.count - 1)
+                heap.mergeHeapSiftUp(heap.count - 1)
                 noteInFlight(chunks: heap.count, messages: held)
             }
             guard !heap.isEmpty else { return }
@@ -97,7 +97,7 @@ extension RecordingReader {
                 heap.swapAt(0, heap.count - 1)
                 heap.removeLast()
             }
-            siftDown(&heap, 0)
+            heap.mergeHeapSiftDown(0)
         }
     }
 
@@ -131,30 +131,6 @@ extension RecordingReader {
                     .map(\.element)
             }
             return ChunkPrefetcher.Chunk(bytes: bytes, entries: entries, length: location.length)
-        }
-    }
-
-    private func siftUp(_ heap: inout [OpenChunk], _ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { return }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func siftDown(_ heap: inout [OpenChunk], _ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var first = parent
-            if left < heap.count, heap[left].precedes(heap[first]) { first = left }
-            if right < heap.count, heap[right].precedes(heap[first]) { first = right }
-            guard first != parent else { return }
-            heap.swapAt(parent, first)
-            parent = first
         }
     }
 }
