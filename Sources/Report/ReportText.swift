@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// Text helpers shared by the renderers: escaping for HTML, XML and JSON,
 /// and numbers and instants for display.
@@ -23,25 +24,7 @@ enum ReportText {
     /// `text` as a JSON string literal that is also safe inside an HTML
     /// `<script>` element (no `<`, `>`, `&` or line separators appear raw).
     static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                result += String(format: "\\u%04x", scalar.value)
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        JSONString.quoted(text) { "<>&\u{2028}\u{2029}".unicodeScalars.contains($0) }
     }
 
     /// A finite number as JSON (the shortest text that reads back as the

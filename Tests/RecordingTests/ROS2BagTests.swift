@@ -258,7 +258,7 @@ import Testing
     @Test func yamlQuotingEscapesWhatYAMLWouldRead() {
         #expect(ROS2BagMetadata.quoted("plain") == "\"plain\"")
         #expect(ROS2BagMetadata.quoted("a\"b\\c") == #""a\"b\\c""#)
-        #expect(ROS2BagMetadata.quoted("l1\nl2\t\u{1}\u{7F}") == #""l1\nl2\t\x01\x7f""#)
+        #expect(ROS2BagMetadata.quoted("l1\nl2\t\u{1}\u{7F}") == #""l1\nl2\t\u0001\u007f""#)
         #expect(ROS2BagMetadata.quoted("caf\u{E9}: #x") == "\"caf\u{E9}: #x\"")
     }
 

@@ -36,7 +36,7 @@ extension CDRValue {
         case .double(let number):
             // Swift's description is the shortest round-trip form: "0.1", "2.0", "1e-05", "1e+20".
             text += number.isFinite ? "\(number)" : "null"
-        case .string(let string): Self.appendJSONString(string, to: &text)
+        case .string(let string): JSONString.append(string, to: &text)
         case .bytes(let bytes):
             text += "["
             text += bytes.map { String($0) }.joined(separator: ",")
@@ -49,24 +49,5 @@ extension CDRValue {
             }
             text += "]"
         }
-    }
-
-    /// Appends `string` as a JSON string literal (RFC 8259 escapes).
-    static func appendJSONString(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

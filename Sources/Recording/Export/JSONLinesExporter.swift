@@ -53,11 +53,11 @@ public final class JSONLinesExporter: RecordingExporter {
         var text = "{\"fields\":{"
         for (position, field) in values.sorted(by: { $0.key < $1.key }).enumerated() {
             if position > 0 { text += "," }
-            CDRValue.appendJSONString(field.key, to: &text)
+            JSONString.append(field.key, to: &text)
             text += ":" + field.value.tidyJSON
         }
         text += "},\"log_time\":" + String(logTime) + ",\"topic\":"
-        CDRValue.appendJSONString(topic, to: &text)
+        JSONString.append(topic, to: &text)
         return text + "}"
     }
 }

@@ -43,7 +43,7 @@ public final class LongFormatExporter: RecordingExporter {
             if format == .csv {
                 quoted = CSVExporter.field(topic.topic)
             } else {
-                CDRValue.appendJSONString(topic.topic, to: &quoted)
+                JSONString.append(topic.topic, to: &quoted)
             }
             quotedTopics[topic.topic] = quoted
         }
@@ -63,9 +63,9 @@ public final class LongFormatExporter: RecordingExporter {
                     + CSVExporter.field(value.tidyText) + "\n"
             case .jsonl:
                 text += "{\"topic\":" + topic + ",\"log_time\":" + String(message.logTime) + ",\"field\":"
-                CDRValue.appendJSONString(name, to: &text)
+                JSONString.append(name, to: &text)
                 text += ",\"value\":"
-                CDRValue.appendJSONString(value.tidyText, to: &text)
+                JSONString.append(value.tidyText, to: &text)
                 text += "}\n"
             }
         }

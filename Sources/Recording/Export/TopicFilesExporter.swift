@@ -59,7 +59,7 @@ public final class TopicFilesExporter: RecordingExporter {
             }
             keys = (["log_time", "publish_time", "sequence"] + names).map { name in
                 var key = ""
-                CDRValue.appendJSONString(name, to: &key)
+                JSONString.append(name, to: &key)
                 return key + ":"
             }
         }

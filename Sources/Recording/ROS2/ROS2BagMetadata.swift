@@ -147,27 +147,14 @@ package enum ROS2BagMetadata {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` as a YAML double-quoted scalar.
+    /// `text` as a YAML double-quoted scalar: a JSON string literal (YAML
+    /// reads those), with DEL, the C1 controls, the line separators and
+    /// the byte order mark escaped too.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else if scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF {
-                    out += "\\u" + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        JSONString.quoted(text) { scalar in
+            scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || [0x2028, 0x2029, 0xFEFF].contains(scalar.value)
         }
-        return out + "\""
     }
 
     /// Writes `<directory>/segments/metadata.yaml` from `index`: to a
