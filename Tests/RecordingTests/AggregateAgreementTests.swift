@@ -29,7 +29,7 @@ import Testing
         let code = try! recorder.addStream(
             StreamDescriptor(
                 topic: coded, kind: .typed, schema: MessageSchema(name: "tlm/msg/Code", text: "uint32 code")))
-        var generator = SplitMix(seed: 13)
+        var generator = RecordingFuzzTests.Generator(state: 13)  // SplitMix64, shared with the fuzz tests
         var time = start
         var previous = start
         for index in 0..<12_000 {
@@ -151,18 +151,5 @@ import Testing
                 topic: Self.numeric, from: from, to: from + 1, every: .seconds(1), origin: origin - 1_000_000_000)
         }
         #expect(try reader.isNumericStream(Self.numeric) && !(try reader.isNumericStream(Self.coded)))
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
