@@ -29,7 +29,7 @@ import Testing
         let code = try! recorder.addStream(
             StreamDescriptor(
                 topic: coded, kind: .typed, schema: MessageSchema(name: "tlm/msg/Code", text: "uint32 code")))
-        var generator = RecordingFuzzTests.Generator(state: 13)  // SplitMix64, shared with the fuzz tests
+        var generator = SplitMix64(seed: 13)
         var time = start
         var previous = start
         for index in 0..<12_000 {

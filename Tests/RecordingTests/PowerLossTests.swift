@@ -35,18 +35,6 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
 /// `TLM_CRASH_SEED=<n>` replays one case and prints what happened to each
 /// unsynced write.
 @Suite struct PowerLossTests {
-    /// A deterministic generator (SplitMix64), so a failing case can be replayed by its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One small recording: a simulated DIoT device, a loss record half-way.
     struct Scenario: Hashable, CustomStringConvertible {
         var durability: Durability
@@ -64,7 +52,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         /// known from an earlier case; crash points and what survives vary):
         /// 150 to 450 messages in 1 or 2 KiB chunks, in one segment or rotated
         /// every 300 or 500 ms (of 0.5 to 1.1 s).
-        static func random(_ durability: Durability, _ random: inout Generator) -> Scenario {
+        static func random(_ durability: Durability, _ random: inout SplitMix64) -> Scenario {
             let rotation: [Duration?] = [nil, .milliseconds(300), .milliseconds(500)]
             let notifications = 48 + 32 * Int(random.next() % 3)
             return Scenario(
@@ -195,7 +183,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     /// lays the files down as `fate` says, and checks the recording before
     /// and after `recover`.
     static func crash(
-        _ scenario: Scenario, at crashAt: Int, directory: String, random: inout Generator,
+        _ scenario: Scenario, at crashAt: Int, directory: String, random: inout SplitMix64,
         fate: PowerLossStorage.Fate = .random
     ) throws -> Outcome {
         var outcome = Outcome()
@@ -291,7 +279,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         defer { for directory in keep { try? FileManager.default.removeItem(atPath: directory) } }
         let only = ProcessInfo.processInfo.environment["TLM_CRASH_SEED"].flatMap { UInt64($0) }
         for seed in only.map({ $0...$0 }) ?? 0...UInt64(15 * fuzzScale - 1) {
-            var random = Generator(state: seed &* 104_729 &+ 17)
+            var random = SplitMix64(seed: seed &* 104_729 &+ 17)
             let scenario = Scenario.random(levels[Int(seed % UInt64(levels.count))], &random)
             if operationCounts[scenario] == nil { operationCounts[scenario] = try Self.operations(scenario) }
             // At any operation, or (the last value) after a recording that ended normally.
@@ -348,7 +336,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
             segmentDuration: .milliseconds(300), simulatorSeed: 5)
         let count = try operations(scenario)
         var tally = Tally()
-        var random = Generator(state: 1)
+        var random = SplitMix64(seed: 1)
         for crashAt in 0...count {
             let parent = temporaryDirectory("power-sweep-\(durability.rawValue)-\(crashAt)")
             defer { try? FileManager.default.removeItem(atPath: parent) }

@@ -63,15 +63,8 @@ import Testing
 
     /// Any text at all makes a part that gives a valid topic; valid parts are fixed points.
     @Test func everyTokenMakesAValidTopic() {
-        var state: UInt64 = 13
-        // SplitMix64: the same strings on every run.
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(seed: 13)  // the same strings on every run
+        func next() -> UInt64 { generator.next() }
         let alphabet = Array("aZ09_-/ .:~{}\u{0}\u{E9}\u{65E5}\u{1F600}")
         for _ in 0..<5_000 {
             let length = Int(next() % 24)

@@ -18,18 +18,6 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
 /// differs from the original. There must be none, and after `recover`,
 /// `verify` must pass and what reads back must be original data.
 @Suite struct RecordingFuzzTests {
-    /// A deterministic generator (SplitMix64), so a failing case can be replayed by its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Counts: CustomStringConvertible {
         var cases = 0, indexMutants = 0, byteMutants = 0, rejectedBySQLite = 0
         var detectedByVerify = 0, infoErrors = 0, readErrors = 0
@@ -66,7 +54,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     }
 
     /// Writes a random bad value into a random cell; `false` when SQLite refuses it (a constraint).
-    static func mutateIndex(_ directory: String, _ random: inout Generator, log: inout [String]) throws -> Bool {
+    static func mutateIndex(_ directory: String, _ random: inout SplitMix64, log: inout [String]) throws -> Bool {
         let database = try DatabaseQueue(path: directory + "/index.sqlite")
         defer { try? database.close() }
         let table = tables[Int(random.next() % UInt64(tables.count))]
@@ -90,7 +78,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         return true
     }
 
-    static func mutateBytes(_ directory: String, _ random: inout Generator, log: inout [String]) throws {
+    static func mutateBytes(_ directory: String, _ random: inout SplitMix64, log: inout [String]) throws {
         let path = directory + "/segments/000001.mcap"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         switch random.next() % 3 {
@@ -116,7 +104,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let only = ProcessInfo.processInfo.environment["TLM_FUZZ_SEED"].flatMap { UInt64($0) }
         for seed in only.map({ $0...$0 }) ?? 0...UInt64(25 * fuzzScale - 1) {
             var log: [String] = []
-            var random = Generator(state: seed &* 7919)
+            var random = SplitMix64(seed: seed &* 7919)
             let directory = makeTemporaryDirectory("fuzz\(seed)") + "/rec"
             try FileManager.default.copyItem(atPath: template, toPath: directory)
             defer { try? FileManager.default.removeItem(atPath: directory) }

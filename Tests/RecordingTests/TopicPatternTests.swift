@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Recording
@@ -95,18 +96,5 @@ import Testing
         guard let next = text.first else { return false }
         if first == UInt8(ascii: "?") ? next == slash : first != next { return false }
         return reference(pattern.dropFirst(), text.dropFirst())
-    }
-}
-
-/// A small deterministic random number generator for repeatable tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// what recovery reports as lost is what it cut.
 @Suite struct CrashRecoveryTests {
     @Test func recordingsSurviveSIGKILLAtRandomMoments() throws {
-        var generator = SeededGenerator(seed: 0x5EED_CAFE)
+        var generator = SplitMix64(seed: 0x5EED_CAFE)
         for round in 0..<20 {
             let output = temporaryPath() + "-\(round)"
             let child = try start(
@@ -50,18 +50,5 @@ import Testing
             let again = try tlm("recover", output)
             #expect(again.output.contains("Nothing to recover"), "round \(round): \(again.output)")
         }
-    }
-}
-
-/// SplitMix64, for reproducible kill moments.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
