@@ -34,20 +34,9 @@ from mcap.records import Schema
 from mcap_ros2.decoder import DecoderFactory
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+from value_tokens import plain
 
 SUBPROTOCOL = "foxglove.websocket.v1"
-
-
-def plain(value):
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, (bytes, bytearray)):
-        return list(value)
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "__slots__"):
-        return {name: plain(getattr(value, name)) for name in value.__slots__}
-    return value
 
 
 def fail(message):

@@ -21,20 +21,7 @@ import zlib
 
 from mcap.reader import make_reader
 from mcap_ros2.decoder import DecoderFactory
-
-
-def plain(value):
-    # Floats as their shortest round-trip text: JSON parsers differ in how
-    # exactly they read decimal floats, text parsed with Double(String) does not.
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, (bytes, bytearray)):
-        return list(value)
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "__slots__"):
-        return {name: plain(getattr(value, name)) for name in value.__slots__}
-    return value
+from value_tokens import plain
 
 
 def check_summary_crc(path):

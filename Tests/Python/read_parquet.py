@@ -27,7 +27,6 @@ Exits non-zero (with the reader's error on stderr) if a file fails to read.
 import glob
 import json
 import os
-import struct
 import sys
 
 import duckdb
@@ -36,24 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
-
-
-def token(value):
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "T" if value else "F"
-    if isinstance(value, int):
-        return "i%d" % value
-    if isinstance(value, float):
-        return "d%016x" % struct.unpack("<Q", struct.pack("<d", value))[0]
-    if isinstance(value, str):
-        return "s" + value
-    if isinstance(value, (bytes, bytearray)):
-        return "b" + bytes(value).hex()
-    if isinstance(value, (list, tuple)):
-        return [token(item) for item in value]
-    return "?" + repr(value)
+from value_tokens import token
 
 
 def read_pyarrow(path):

@@ -24,30 +24,11 @@ Exits non-zero (with the reader's error on stderr) if a file fails to read.
 import glob
 import json
 import os
-import struct
 import sys
-import uuid
 
 import duckdb
 import polars as pl
-
-
-def token(value):
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "T" if value else "F"
-    if isinstance(value, int):
-        return "i%d" % value
-    if isinstance(value, float):
-        return "d%016x" % struct.unpack("<Q", struct.pack("<d", value))[0]
-    if isinstance(value, str):
-        return "s" + value
-    if isinstance(value, uuid.UUID):  # DuckDB reads a JSON string that is a UUID as one
-        return "s" + str(value)
-    if isinstance(value, (list, tuple)):
-        return [token(item) for item in value]
-    return "?" + repr(value)
+from value_tokens import token
 
 
 def quote(text):
