@@ -21,7 +21,7 @@ SWIFT        ?= swift
 # Debian's python3, not whatever comes first on PATH.
 PYTHON       := /usr/bin/python3
 VENV         := .venv
-DEBS         := pkg-config libzstd-dev zlib1g-dev libsqlite3-dev libdbus-1-dev libpng-dev \
+DEBS         := pkg-config libzstd-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev \
                 zstd sqlite3 python3 python3-venv python3-pip \
                 dbus-daemon python3-dbus python3-gi chromium
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5 \

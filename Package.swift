@@ -40,7 +40,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
-                "Devices", "ByteCursor", "Streams", "CZstd", "CZlib",
+                "Devices", "ByteCursor", "Streams", "CZstd", "CIsal",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
