@@ -397,11 +397,11 @@ final class ConnectionCore: @unchecked Sendable {
         guard dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_SIGNAL else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        let message = Message(taking: dbus_message_ref(raw))
-        let sender = message.sender ?? ""
-        let path = message.path ?? ""
-        let interface = message.interface ?? ""
-        let member = message.member ?? ""
+        // Read in place: libdbus holds the message for the whole dispatch.
+        let sender = dbus_message_get_sender(raw).map { String(cString: $0) } ?? ""
+        let path = dbus_message_get_path(raw).map { String(cString: $0) } ?? ""
+        let interface = dbus_message_get_interface(raw).map { String(cString: $0) } ?? ""
+        let member = dbus_message_get_member(raw).map { String(cString: $0) } ?? ""
         if interface == "org.freedesktop.DBus.Local", member == "Disconnected",
             path == "/org/freedesktop/DBus/Local"
         {
@@ -410,7 +410,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
         var arguments: [DBusValue]?
         func decoded() -> [DBusValue]? {
-            if arguments == nil { arguments = try? message.arguments() }
+            if arguments == nil { arguments = try? Message.arguments(of: raw) }
             return arguments
         }
 
@@ -423,7 +423,7 @@ final class ConnectionCore: @unchecked Sendable {
             }
         }
 
-        let destination = message.destination
+        let destination = dbus_message_get_destination(raw).map { String(cString: $0) }
         for active in loopSubscriptions.values {
             let rule = active.subscription.rule
             let owner: String?
@@ -437,11 +437,11 @@ final class ConnectionCore: @unchecked Sendable {
                     destination: destination, owner: owner)
             else { continue }
             guard let values = decoded(), rule.matchesArguments(values) else { continue }
-            active.subscription.subject.send(
-                DBusSignal(
-                    sender: sender, path: path, interface: interface, member: member,
-                    destination: destination, arguments: values)
-            )
+            let signal = DBusSignal(
+                sender: sender, path: path, interface: interface, member: member,
+                destination: destination, arguments: values)
+            if let intercept = active.subscription.intercept, intercept(signal) { continue }
+            active.subscription.subject.send(signal)
         }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
