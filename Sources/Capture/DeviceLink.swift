@@ -197,9 +197,9 @@ public final class DeviceLink: Sendable {
         let signals: DBusSignals
         do {
             if let route {
-                signals = try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17)) {
-                    route.take($0)
-                }
+                signals = try await central.bus.signals(
+                    DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17), intercept: { route.take($0) },
+                    endOfBurst: { route.flush() })
             } else {
                 signals = try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17))
             }

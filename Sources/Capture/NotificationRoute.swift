@@ -11,7 +11,10 @@ import Locking
 /// It is the `intercept` of the link's one subscription, so it sees the
 /// signals in bus order; everything it does not take (control signals,
 /// characteristics not routed, malformed values) goes down the stream to
-/// the link as before. Until ``open()`` the notifications it takes are held,
+/// the link as before. What it takes while open is handed to the sink at
+/// the end of the connection's dispatch burst (``flush()``), back to back,
+/// so the sink's consumer wakes once per burst rather than once per
+/// notification. Until ``open()`` the notifications it takes are held,
 /// in order, so none reaches the sink before the link is streaming (and
 /// has reported the gap it closes), and so are those of a characteristic
 /// added with `holding` until it is released; ``close()`` stops the
@@ -26,6 +29,8 @@ final class NotificationRoute: Sendable {
         var isClosed = false
         /// Taken and not delivered yet (before ``open()``, or of a held path), in order.
         var held: [(path: String, notification: RawNotification)] = []
+        /// Taken while open, delivered at the end of the burst, in order.
+        var pending: [RawNotification] = []
     }
 
     /// The unique name of `bluetoothd`: only its signals are taken.
@@ -58,6 +63,11 @@ final class NotificationRoute: Sendable {
         }
     }
 
+    /// Delivers what the burst took (called on the bus thread when its dispatch burst ends).
+    func flush() {
+        state.withLock { state in Self.deliverPending(&state, deliver) }
+    }
+
     /// Delivers what was held of the characteristic at `path`, in order,
     /// and from now on delivers its notifications at once (once open).
     func release(_ path: String) {
@@ -67,7 +77,8 @@ final class NotificationRoute: Sendable {
         }
     }
 
-    /// Delivers what was held (but for held paths), in order, and from now on delivers at once.
+    /// Delivers what was held (but for held paths), in order; from now on
+    /// what it takes is delivered at the end of each burst.
     func open() {
         state.withLock { state in
             guard !state.isClosed, !state.isOpen else { return }
@@ -76,7 +87,15 @@ final class NotificationRoute: Sendable {
         }
     }
 
+    private static func deliverPending(_ state: inout State, _ deliver: @Sendable (RawNotification) -> Void) {
+        guard !state.pending.isEmpty else { return }
+        for notification in state.pending { deliver(notification) }
+        state.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Delivers what is pending, then what was held and may go now.
     private static func flush(_ state: inout State, _ deliver: @Sendable (RawNotification) -> Void) {
+        deliverPending(&state, deliver)
         guard state.isOpen, !state.held.isEmpty else { return }
         var kept: [(path: String, notification: RawNotification)] = []
         for entry in state.held {
@@ -89,10 +108,12 @@ final class NotificationRoute: Sendable {
         state.held = kept
     }
 
-    /// Ends the routing: signals are left to the stream from now on; what
-    /// was held and never opened is dropped (as the stream's buffer would be).
+    /// Ends the routing: signals are left to the stream from now on. What
+    /// the current burst took is delivered; what was held and never
+    /// released is dropped (as the stream's buffer would be).
     func close() {
         state.withLock { state in
+            Self.deliverPending(&state, deliver)
             state.isClosed = true
             state.isOpen = false
             state.held = []
@@ -113,7 +134,7 @@ final class NotificationRoute: Sendable {
             guard !state.isClosed, let characteristic = state.paths[signal.path] else { return false }
             let notification = RawNotification(characteristic: characteristic, bytes: value, receiveTime: receiveTime)
             if state.isOpen, !state.holding.contains(signal.path) {
-                deliver(notification)
+                state.pending.append(notification)
             } else {
                 state.held.append((signal.path, notification))
             }

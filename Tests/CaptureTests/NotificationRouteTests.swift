@@ -52,6 +52,8 @@ import Testing
         let before = HostClock.now()
         #expect(route.take(Self.value(bytes)))
         let after = HostClock.now()
+        #expect(delivered.notifications.isEmpty)  // until the burst ends
+        route.flush()
         #expect(delivered.notifications.count == 1)
         let notification = delivered.notifications[0]
         #expect(notification.bytes == bytes)
@@ -94,6 +96,7 @@ import Testing
         route.add(Self.path, Self.characteristic)
         route.open()
         #expect(route.take(Self.changed(.vardict(["Value": .array(elementSignature: "y", [.byte(1), .byte(2)])]))))
+        route.flush()
         #expect(delivered.bytes == [[1, 2]])
     }
 
@@ -123,6 +126,8 @@ import Testing
                 Self.characteristic, Self.otherCharacteristic, Self.characteristic,
             ])
         #expect(route.take(Self.value([4])))
+        #expect(delivered.bytes == [[1], [2], [3]])
+        route.flush()
         #expect(delivered.bytes == [[1], [2], [3], [4]])
         route.open()  // again: nothing more
         #expect(delivered.bytes.count == 4)
@@ -136,10 +141,12 @@ import Testing
         #expect(route.take(Self.value([1], path: Self.other)))
         #expect(route.take(Self.value([2])))
         #expect(route.take(Self.value([3], path: Self.other)))
+        route.flush()
         #expect(delivered.bytes == [[2]])
         route.release(Self.other)
         #expect(delivered.bytes == [[2], [1], [3]])
         #expect(route.take(Self.value([4], path: Self.other)))
+        route.flush()
         #expect(delivered.bytes == [[2], [1], [3], [4]])
     }
 
@@ -153,6 +160,29 @@ import Testing
         route.release(Self.other)
         #expect(!route.take(Self.value([2], path: Self.other)))
         #expect(delivered.notifications.isEmpty)
+    }
+
+    @Test func aBurstIsDeliveredAtItsEndOrWhenTheRouteCloses() {
+        let (route, delivered) = Self.route()
+        route.add(Self.path, Self.characteristic)
+        route.add(Self.other, Self.otherCharacteristic)
+        route.open()
+        for index in 0..<5 {
+            #expect(route.take(Self.value([UInt8(index)], path: index.isMultiple(of: 2) ? Self.path : Self.other)))
+        }
+        #expect(delivered.notifications.isEmpty)
+        route.flush()
+        #expect(delivered.bytes == [[0], [1], [2], [3], [4]])
+        route.flush()  // nothing new
+        #expect(delivered.notifications.count == 5)
+        // Removing a characteristic keeps what the burst took of it; closing delivers it.
+        #expect(route.take(Self.value([5], path: Self.other)))
+        route.remove(Self.other)
+        #expect(route.take(Self.value([6])))
+        route.close()
+        #expect(delivered.bytes == [[0], [1], [2], [3], [4], [5], [6]])
+        route.flush()
+        #expect(delivered.notifications.count == 7)
     }
 
     @Test func aClosedRouteTakesNothingAndDropsWhatItHeld() {
@@ -176,7 +206,9 @@ import Testing
         let producer = Thread {
             for index in 0..<count {
                 _ = route.take(Self.value([UInt8(index & 0xFF), UInt8(index >> 8 & 0xFF)]))
+                if index % 7 == 6 { route.flush() }  // bursts of 7, as the bus thread would end them
             }
+            route.flush()
         }
         producer.start()
         try? await Task.sleep(for: .milliseconds(2))

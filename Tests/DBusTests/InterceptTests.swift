@@ -12,6 +12,16 @@ import Testing
         private let lock = NSLock()
         private var _signals: [DBusSignal] = []
         private var _threads: Set<String> = []
+        /// Each call, in order: the reading's index for the intercept, -1 for the end of a burst.
+        private var _events: [Int] = []
+        var events: [Int] { lock.withLock { _events } }
+        func endOfBurst() {
+            let thread = Thread.current.name ?? "?"
+            lock.withLock {
+                _events.append(-1)
+                _threads.insert(thread)
+            }
+        }
         var signals: [DBusSignal] { lock.withLock { _signals } }
         /// The threads the intercept ran on, by name.
         var threads: Set<String> { lock.withLock { _threads } }
@@ -19,6 +29,7 @@ import Testing
             let thread = Thread.current.name ?? "?"
             lock.withLock {
                 _signals.append(signal)
+                _events.append(signal.arguments.first?.uint32.map(Int.init) ?? -2)
                 _threads.insert(thread)
             }
         }
@@ -40,12 +51,14 @@ import Testing
             listener.close()
         }
         let seen = Seen()
-        let stream = try await listener.signals(DBusMatchRule(interface: "org.example.Sensor")) { signal in
-            seen.append(signal)
-            // Take the even readings; leave the odd ones (and anything else) to the stream.
-            guard let index = signal.arguments.first?.uint32 else { return false }
-            return index.isMultiple(of: 2)
-        }
+        let stream = try await listener.signals(
+            DBusMatchRule(interface: "org.example.Sensor"),
+            intercept: { signal in
+                seen.append(signal)
+                // Take the even readings; leave the odd ones (and anything else) to the stream.
+                guard let index = signal.arguments.first?.uint32 else { return false }
+                return index.isMultiple(of: 2)
+            }, endOfBurst: { seen.endOfBurst() })
         let count = 600
         let lengths = [0, 1, 512]
         for index in 0..<count {
@@ -74,6 +87,19 @@ import Testing
         #expect(all.allSatisfy { $0.sender == sender.uniqueName && $0.path == "/org/example/Sensor" })
         #expect(seen.threads.count == 1)  // the connection's event loop, every time
         #expect(stream.droppedCount == 0)
+        // Every burst that took a reading ended with an end-of-burst call, and only such bursts:
+        // no two ends in a row, the first event is a reading, the last (once the loop is done) an end.
+        #expect(seen.events.filter { $0 >= 0 } == Array(0..<count))
+        // The taken (even) readings and the ends of bursts, in order.
+        func takenAndEnds() -> [Int] { seen.events.filter { $0 == -1 || ($0 >= 0 && $0.isMultiple(of: 2)) } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while takenAndEnds().last != -1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let events = takenAndEnds()
+        #expect(events.first == 0)
+        #expect(events.last == -1)
+        #expect(!zip(events, events.dropFirst()).contains { $0 == -1 && $1 == -1 })
+        let bursts = events.filter { $0 == -1 }.count
+        #expect(bursts >= 1 && bursts <= count / 2)
     }
 
     @Test func signalsOutsideTheRuleNeverReachTheIntercept() async throws {

@@ -80,6 +80,8 @@ final class ConnectionCore: @unchecked Sendable {
     private var loopCallIDs: [OpaquePointer: UInt64] = [:]
     private var loopSubscriptions: [UInt64: ActiveSubscription] = [:]
     private var loopDisconnected = false
+    /// Subscriptions whose intercept took a signal since their last `endOfBurst`.
+    private var loopIntercepted: Set<UInt64> = []
 
     private static let threadsInitialised: Bool = dbus_threads_init_default() != 0
 
@@ -255,6 +257,16 @@ final class ConnectionCore: @unchecked Sendable {
 
     private func loopDispatch() {
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        loopEndBurst()
+    }
+
+    /// Tells the intercepts that took signals in this dispatch round that it is over.
+    private func loopEndBurst() {
+        guard !loopIntercepted.isEmpty else { return }
+        for id in loopIntercepted {
+            loopSubscriptions[id]?.subscription.endOfBurst?()
+        }
+        loopIntercepted.removeAll(keepingCapacity: true)
     }
 
     /// Fails calls whose deadline passed; returns the poll timeout in ms until the next one.
@@ -424,7 +436,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
 
         let destination = dbus_message_get_destination(raw).map { String(cString: $0) }
-        for active in loopSubscriptions.values {
+        for (id, active) in loopSubscriptions {
             let rule = active.subscription.rule
             let owner: String?
             switch active.owner {
@@ -440,7 +452,10 @@ final class ConnectionCore: @unchecked Sendable {
             let signal = DBusSignal(
                 sender: sender, path: path, interface: interface, member: member,
                 destination: destination, arguments: values)
-            if let intercept = active.subscription.intercept, intercept(signal) { continue }
+            if let intercept = active.subscription.intercept, intercept(signal) {
+                loopIntercepted.insert(id)
+                continue
+            }
             active.subscription.subject.send(signal)
         }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
@@ -470,6 +485,7 @@ final class ConnectionCore: @unchecked Sendable {
         for call in Array(loopCalls.values) {
             loopEnd(call, cancelling: true, with: .failure(error))
         }
+        loopEndBurst()
         for active in loopSubscriptions.values {
             if busLost {
                 active.subscription.subject.fail(error)

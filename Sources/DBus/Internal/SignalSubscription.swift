@@ -10,17 +10,20 @@ final class SignalSubscription: Sendable {
     /// Sees each matching signal before `subject` does; a signal it takes
     /// (`true`) is not sent to `subject`.
     let intercept: (@Sendable (DBusSignal) -> Bool)?
+    /// Called after a dispatch round in which `intercept` took signals.
+    let endOfBurst: (@Sendable () -> Void)?
     /// Match rules added at the bus for this stream, removed when it ends.
     let addedMatches = Locked<[String]>([])
 
     init(
         id: UInt64, rule: DBusMatchRule, subject: PassthroughSubject<DBusSignal, DBusError>,
-        intercept: (@Sendable (DBusSignal) -> Bool)? = nil
+        intercept: (@Sendable (DBusSignal) -> Bool)? = nil, endOfBurst: (@Sendable () -> Void)? = nil
     ) {
         self.id = id
         self.rule = rule
         self.subject = subject
         self.intercept = intercept
+        self.endOfBurst = endOfBurst
     }
 }
 
