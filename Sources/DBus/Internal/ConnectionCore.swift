@@ -82,6 +82,30 @@ final class ConnectionCore: @unchecked Sendable {
     private var loopDisconnected = false
     /// Subscriptions whose intercept took a signal since their last `endOfBurst`.
     private var loopIntercepted: Set<UInt64> = []
+    /// The last sender, path, interface and member read, reused while signals repeat them.
+    private var loopSender = RepeatedString()
+    private var loopPath = RepeatedString()
+    private var loopInterface = RepeatedString()
+    private var loopMember = RepeatedString()
+
+    /// The last value of a header field as a `String`, made again only when
+    /// the field changes: a stream of notifications repeats the same four
+    /// names, and each would otherwise be a new allocation per signal.
+    private struct RepeatedString {
+        private var value = ""
+
+        mutating func read(_ text: UnsafePointer<CChar>?) -> String {
+            guard let text else { return "" }
+            let count = strlen(text)
+            let same =
+                count > 0 && value.utf8.count == count
+                && value.utf8.withContiguousStorageIfAvailable { stored in
+                    stored.baseAddress.map { memcmp($0, text, count) == 0 } ?? false
+                } == true
+            if !same { value = String(cString: text) }
+            return value
+        }
+    }
 
     private static let threadsInitialised: Bool = dbus_threads_init_default() != 0
 
@@ -410,10 +434,10 @@ final class ConnectionCore: @unchecked Sendable {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         // Read in place: libdbus holds the message for the whole dispatch.
-        let sender = dbus_message_get_sender(raw).map { String(cString: $0) } ?? ""
-        let path = dbus_message_get_path(raw).map { String(cString: $0) } ?? ""
-        let interface = dbus_message_get_interface(raw).map { String(cString: $0) } ?? ""
-        let member = dbus_message_get_member(raw).map { String(cString: $0) } ?? ""
+        let sender = loopSender.read(dbus_message_get_sender(raw))
+        let path = loopPath.read(dbus_message_get_path(raw))
+        let interface = loopInterface.read(dbus_message_get_interface(raw))
+        let member = loopMember.read(dbus_message_get_member(raw))
         if interface == "org.freedesktop.DBus.Local", member == "Disconnected",
             path == "/org/freedesktop/DBus/Local"
         {

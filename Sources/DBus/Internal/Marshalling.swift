@@ -201,14 +201,6 @@ enum Marshalling {
     }
 
     private static func readArray(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
-        // The array's own signature ("ay", "a{sv}", …) gives the element type
-        // even when the array is empty.
-        guard let raw = dbus_message_iter_get_signature(&iter) else {
-            throw .outOfMemory("reading an array signature")
-        }
-        let signature = String(cString: raw)
-        dbus_free(raw)
-        let elementSignature = String(signature.dropFirst())
         let elementType = dbus_message_iter_get_element_type(&iter)
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &sub)
@@ -221,6 +213,15 @@ enum Marshalling {
             guard let base, count > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeRawBufferPointer(start: base, count: Int(count))))
         }
+
+        // The array's own signature ("a{sv}", "as", …) gives the element type
+        // even when the array is empty.
+        guard let raw = dbus_message_iter_get_signature(&iter) else {
+            throw .outOfMemory("reading an array signature")
+        }
+        let signature = String(cString: raw)
+        dbus_free(raw)
+        let elementSignature = String(signature.dropFirst())
 
         if elementType == TypeCode.dictEntry {
             // "a{kv}": the key is one basic type character, the value the rest.

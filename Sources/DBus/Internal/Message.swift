@@ -119,6 +119,7 @@ final class Message {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
         var values: [DBusValue] = []
+        values.reserveCapacity(4)
         while dbus_message_iter_get_arg_type(&iter) != TypeCode.invalid {
             values.append(try Marshalling.read(&iter))
             dbus_message_iter_next(&iter)
