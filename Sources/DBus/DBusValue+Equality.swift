@@ -34,7 +34,7 @@ extension DBusValue {
         }
     }
 
-    /// Hashes the value consistently with ``==(_:_:)``: both cases of a byte
+    /// Hashes the value consistently with `==`: both cases of a byte
     /// array hash alike.
     ///
     /// - Parameter hasher: The hasher to feed.
