@@ -9,7 +9,9 @@ import Streams
 /// read once, subscribe with `StartNotify` (the handler is registered
 /// before the call, so the first notifications are not lost), write the
 /// start-up commands, then hand every `PropertiesChanged(Value)` to the sink
-/// with its host receive time.
+/// with its host receive time. Those go to the sink straight from the D-Bus
+/// connection's thread, in bus order, not through the link's task (unless
+/// the family answers notifications with writes, as Jacquard does).
 ///
 /// A disconnect, a removed device, a restart of `bluetoothd` (a new owner
 /// of `org.bluez`) or the loss of every subscribed characteristic ends the
@@ -107,8 +109,13 @@ public final class DeviceLink: Sendable {
         var owner: String
         /// Subscribed characteristics by object path.
         var characteristics: [String: CharacteristicUUID]
-        /// Every signal on the bus, in the bus's order (filtered in `stream`).
+        /// Every signal on the bus, in the bus's order (filtered in `stream`),
+        /// but the notifications `route` took.
         var signals: DBusSignals
+        /// Takes the subscribed characteristics' notifications to the sink
+        /// on the bus thread; `nil` when the family reacts to notifications
+        /// (they then come through `signals`, to the link's task).
+        var route: NotificationRoute?
         /// Characteristic paths by UUID, for writes.
         var paths: [CharacteristicUUID: String]
         /// Socket readers of acquired characteristics, by path.
@@ -184,9 +191,18 @@ public final class DeviceLink: Sendable {
         // the owner change of a restart in the order the bus delivered them: with one
         // subscription per kind, merged, a `Connected=false`, `InterfacesRemoved` or
         // `NameOwnerChanged` could overtake the values sent before it, which were lost.
+        // Notifications take the direct route to the sink (held until `stream` opens it),
+        // unless the family's reaction must see each one in the link's task.
+        let route = profile.makeReaction == nil ? NotificationRoute(owner: owner) { sink.receive($0) } : nil
         let signals: DBusSignals
         do {
-            signals = try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17))
+            if let route {
+                signals = try await central.bus.signals(
+                    DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17), intercept: { route.take($0) },
+                    endOfBurst: { route.flush() })
+            } else {
+                signals = try await central.bus.signals(DBusMatchRule(), bufferingPolicy: .bufferingOldest(1 << 17))
+            }
         } catch {
             throw .busLost(error.message)
         }
@@ -219,8 +235,14 @@ public final class DeviceLink: Sendable {
             {
                 readers[path] = reader
                 subscribed[path] = characteristic.uuid
-            } else if try await startNotify(path) {
-                subscribed[path] = characteristic.uuid
+            } else {
+                // Routed before StartNotify, so its first notification takes the route too.
+                route?.add(path, characteristic.uuid)
+                if try await startNotify(path) {
+                    subscribed[path] = characteristic.uuid
+                } else {
+                    route?.remove(path)
+                }
             }
         }
         guard !subscribed.isEmpty else {
@@ -240,7 +262,7 @@ public final class DeviceLink: Sendable {
         }
         return Session(
             devicePath: device.path, owner: owner, characteristics: subscribed,
-            signals: signals, paths: paths, readers: readers)
+            signals: signals, route: route, paths: paths, readers: readers)
     }
 
     /// `Device1.Connect`, retrying `InProgress` (a stale connect inside
@@ -392,7 +414,9 @@ public final class DeviceLink: Sendable {
                 reportedDrops = dropped
             }
         }
+        session.route?.open()
         defer {
+            session.route?.close()
             for reader in session.readers.values { reader.stop() }
             reportDrops()
             for (uuid, gap) in removed {
@@ -442,6 +466,7 @@ public final class DeviceLink: Sendable {
                     guard let path = signal.arguments.first?.objectPath else { continue }
                     if path == session.devicePath { return "device removed by BlueZ" }
                     if let uuid = subscribed.removeValue(forKey: path) {
+                        session.route?.remove(path)
                         session.readers[path]?.stop()
                         removed[uuid] = (HostClock.now(), clock.now)
                         if subscribed.isEmpty {
@@ -460,12 +485,17 @@ public final class DeviceLink: Sendable {
                         let uuid = properties["UUID"]?.string.flatMap(CharacteristicUUID.init),
                         let gap = removed[uuid]
                     else { continue }
+                    // Routed but held, so its values follow the gap's report.
+                    session.route?.add(path, uuid, holding: true)
                     if try await startNotify(path) {
                         subscribed[path] = uuid
                         removed[uuid] = nil
                         sink.lost(
                             time: gap.time, count: 0, duration: clock.now - gap.instant,
                             reason: "characteristic \(uuid) removed by BlueZ")
+                        session.route?.release(path)
+                    } else {
+                        session.route?.remove(path)
                     }
                 case "NameOwnerChanged":
                     let arguments = signal.arguments.compactMap(\.string)
@@ -480,6 +510,7 @@ public final class DeviceLink: Sendable {
         } catch {
             throw .busLost("\(error)")
         }
+        session.route?.close()
         if Task.isCancelled {
             // Leave BlueZ as we found it; the connection itself stays up for other clients.
             // A call from this (cancelled) task would be cancelled before it is sent, so

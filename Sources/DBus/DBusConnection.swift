@@ -190,10 +190,65 @@ public final class DBusConnection: Sendable {
     public func signals(
         _ rule: DBusMatchRule, bufferingPolicy: SubjectBufferingPolicy = .bufferingNewest(4096)
     ) async throws(DBusError) -> DBusSignals {
+        try await subscribe(rule, bufferingPolicy, intercept: nil, endOfBurst: nil)
+    }
+
+    /// Subscribes to the signals `rule` selects, as
+    /// ``signals(_:bufferingPolicy:)`` does, with `intercept` seeing each
+    /// one first: a signal that must be acted on at once (a sensor's value
+    /// on its way to a recorder, say) need not wait for the stream's consumer.
+    ///
+    /// `intercept` is called on the connection's event-loop thread, with
+    /// the matching signals in the order the bus delivered them; a signal
+    /// it takes (returns `true` for) is not buffered for the stream, the
+    /// others are, in order. It must return quickly and never block: no
+    /// other message of the connection is dispatched while it runs.
+    ///
+    /// The loop reads the socket in bursts of messages and dispatches each
+    /// burst in one go; `endOfBurst`, if given, is called (on the same
+    /// thread) after each burst in which `intercept` took a signal. An
+    /// intercept that hands signals on to another thread can gather them
+    /// and hand them over there, together: one wake-up of the receiver per
+    /// burst instead of one per signal.
+    ///
+    /// - Parameters:
+    ///   - rule: Which signals to receive.
+    ///   - bufferingPolicy: How many of the signals `intercept` leaves to hold
+    ///     while the consumer is busy (drops counted in ``DBusSignals/droppedCount``).
+    ///   - intercept: Called with each matching signal before it is
+    ///     buffered; `true` keeps it out of the stream.
+    ///   - endOfBurst: Called after each burst of dispatched messages in
+    ///     which `intercept` took a signal (and once more when the
+    ///     connection closes, if it took one since).
+    /// - Returns: The stream of the matching signals `intercept` left.
+    /// - Throws: As ``signals(_:bufferingPolicy:)``.
+    ///
+    /// ```swift
+    /// let others = try await bus.signals(DBusMatchRule(sender: "org.bluez")) { signal in
+    ///     guard signal.member == "PropertiesChanged", signal.path == characteristicPath,
+    ///         let value = signal.arguments[1].vardict?["Value"]?.bytes
+    ///     else { return false }
+    ///     recorder.send(value)   // on the bus thread, as it arrives
+    ///     return true
+    /// }
+    /// for try await signal in others { print(signal.member) }   // everything else from BlueZ
+    /// ```
+    public func signals(
+        _ rule: DBusMatchRule, bufferingPolicy: SubjectBufferingPolicy = .bufferingNewest(4096),
+        intercept: @escaping @Sendable (DBusSignal) -> Bool, endOfBurst: (@Sendable () -> Void)? = nil
+    ) async throws(DBusError) -> DBusSignals {
+        try await subscribe(rule, bufferingPolicy, intercept: intercept, endOfBurst: endOfBurst)
+    }
+
+    private func subscribe(
+        _ rule: DBusMatchRule, _ bufferingPolicy: SubjectBufferingPolicy,
+        intercept: (@Sendable (DBusSignal) -> Bool)?, endOfBurst: (@Sendable () -> Void)?
+    ) async throws(DBusError) -> DBusSignals {
         try rule.validate()
         let subject = PassthroughSubject<DBusSignal, DBusError>(bufferingPolicy: bufferingPolicy)
         let stream = subject.subscribe()
-        let subscription = SignalSubscription(id: core.makeID(), rule: rule, subject: subject)
+        let subscription = SignalSubscription(
+            id: core.makeID(), rule: rule, subject: subject, intercept: intercept, endOfBurst: endOfBurst)
         guard core.enqueue(.subscribe(subscription)) else {
             throw .disconnected()
         }

@@ -119,7 +119,8 @@ extension DBusValue {
         if case .unixFD(let value) = self { value } else { nil }
     }
 
-    /// The elements if this is an ``array(elementSignature:_:)``, else `nil`.
+    /// The elements if this is an ``array(elementSignature:_:)``, or one
+    /// ``byte(_:)`` value per byte if it is ``bytes(_:)``; else `nil`.
     ///
     /// ```swift
     /// let names = try await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
@@ -127,7 +128,11 @@ extension DBusValue {
     /// names.first?.array?.compactMap(\.string)   // [":1.0", "org.freedesktop.DBus", …]
     /// ```
     public var array: [DBusValue]? {
-        if case .array(_, let elements) = self { elements } else { nil }
+        switch self {
+        case .array(_, let elements): elements
+        case .bytes(let bytes): bytes.map { .byte($0) }
+        default: nil
+        }
     }
 
     /// The entries, in message order, if this is a

@@ -20,7 +20,9 @@ extension DBusValue: CustomStringConvertible {
         case .objectPath(let value): value
         case .signature(let value): "g\"\(value)\""
         case .unixFD(let value): value.description
-        case .array("y", _):
+        case .bytes(let bytes):
+            Self.hex(bytes)
+        case .array("y", _) where bytes != nil:
             Self.hex(bytes ?? [])
         case .array(_, let elements):
             "[" + elements.map(\.description).joined(separator: ", ") + "]"

@@ -1,32 +1,25 @@
 extension DBusValue {
-    /// `ay`: a byte array, such as a characteristic's `Value`.
-    ///
-    /// - Parameter bytes: The bytes.
-    /// - Returns: `.array(elementSignature: "y", …)`.
-    ///
-    /// ```swift
-    /// try await bus.call(destination: "org.bluez", path: characteristic,
-    ///                    interface: "org.bluez.GattCharacteristic1", member: "WriteValue",
-    ///                    arguments: [.bytes([0x01, 0x00]), .vardict([:])])
-    /// ```
-    public static func bytes(_ bytes: [UInt8]) -> DBusValue {
-        .array(elementSignature: "y", bytes.map { .byte($0) })
-    }
-
-    /// The bytes if this is an `ay`, else `nil`.
+    /// The bytes if this is an `ay` (``bytes(_:)``, or an
+    /// ``array(elementSignature:_:)`` of ``byte(_:)`` values), else `nil`.
     ///
     /// ```swift
     /// changed["Value"]?.bytes   // [0x00, 0x4B]
     /// ```
     public var bytes: [UInt8]? {
-        guard case .array("y", let elements) = self else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .byte(let byte) = element else { return nil }
-            bytes.append(byte)
+        switch self {
+        case .bytes(let bytes):
+            return bytes
+        case .array("y", let elements):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .byte(let byte) = element else { return nil }
+                bytes.append(byte)
+            }
+            return bytes
+        default:
+            return nil
         }
-        return bytes
     }
 
     /// `as`: a string array.

@@ -42,6 +42,20 @@ public indirect enum DBusValue: Sendable, Hashable {
     case signature(String)
     /// `h`: a unix file descriptor.
     case unixFD(DBusUnixFD)
+    /// `ay`: a byte array, such as a characteristic's `Value`, held as
+    /// bytes rather than one ``byte(_:)`` value per element. Received byte
+    /// arrays always come as this case.
+    ///
+    /// An ``array(elementSignature:_:)`` of ``byte(_:)`` values with element
+    /// signature `y` is the same D-Bus value: the two compare equal, hash
+    /// alike and are sent alike.
+    ///
+    /// ```swift
+    /// try await bus.call(destination: "org.bluez", path: characteristic,
+    ///                    interface: "org.bluez.GattCharacteristic1", member: "WriteValue",
+    ///                    arguments: [.bytes([0x01, 0x00]), .vardict([:])])
+    /// ```
+    case bytes([UInt8])
     /// `a…`: an array whose elements all have `elementSignature`
     /// (a single complete type such as `y`, `s` or `a{sv}`).
     case array(elementSignature: String, [DBusValue])
@@ -74,6 +88,7 @@ public indirect enum DBusValue: Sendable, Hashable {
         case .objectPath: "o"
         case .signature: "g"
         case .unixFD: "h"
+        case .bytes: "ay"
         case .array(let element, _): "a" + element
         case .dictionary(let key, let value, _): "a{" + key + value + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"

@@ -135,6 +135,7 @@ enum CaptureRun {
         try await recording.value
         check(
             clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
+        fake.reportSendRate(count: count)
         return clock.rate
     }
 
@@ -149,6 +150,7 @@ enum CaptureRun {
                 fake.address, devicePath, characteristic.description,
                 String(count),
             ])
+        fake.reportSendRate(count: count)
         guard let data = output.split(separator: "\n").last.map({ Data($0.utf8) }),
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let rate = json["rate"] as? Double, json["count"] as? Int == count
@@ -272,6 +274,26 @@ final class FakeLauncher {
             usleep(10_000)
         }
         return launcher
+    }
+
+    /// Prints the rate at which the fake sent its `count` notifications (from
+    /// its event log, first to last `notify`): the ceiling of any receiver's
+    /// rate, since a receiver cannot count notifications faster than they are sent.
+    func reportSendRate(count: Int) {
+        var times: [UInt64] = []
+        let deadline = Date().addingTimeInterval(3)
+        repeat {
+            let log = (try? String(contentsOfFile: directory + "/events.jsonl", encoding: .utf8)) ?? ""
+            times = log.split(separator: "\n").compactMap { line -> UInt64? in
+                guard line.contains("\"kind\":\"notify\""), let range = line.range(of: "\"t_ns\":") else { return nil }
+                return UInt64(line[range.upperBound...].prefix { $0.isNumber })
+            }
+            if times.count >= count { break }
+            usleep(50_000)
+        } while Date() < deadline
+        guard times.count >= 2, let first = times.first, let last = times.last, last > first else { return }
+        let rate = Double(times.count - 1) / (Double(last - first) / 1e9)
+        FileHandle.standardError.write(Data("    fake sent: \(Int(rate)) notifications/s\n".utf8))
     }
 
     func stop() {

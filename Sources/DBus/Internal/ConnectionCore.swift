@@ -80,6 +80,32 @@ final class ConnectionCore: @unchecked Sendable {
     private var loopCallIDs: [OpaquePointer: UInt64] = [:]
     private var loopSubscriptions: [UInt64: ActiveSubscription] = [:]
     private var loopDisconnected = false
+    /// Subscriptions whose intercept took a signal since their last `endOfBurst`.
+    private var loopIntercepted: Set<UInt64> = []
+    /// The last sender, path, interface and member read, reused while signals repeat them.
+    private var loopSender = RepeatedString()
+    private var loopPath = RepeatedString()
+    private var loopInterface = RepeatedString()
+    private var loopMember = RepeatedString()
+
+    /// The last value of a header field as a `String`, made again only when
+    /// the field changes: a stream of notifications repeats the same four
+    /// names, and each would otherwise be a new allocation per signal.
+    private struct RepeatedString {
+        private var value = ""
+
+        mutating func read(_ text: UnsafePointer<CChar>?) -> String {
+            guard let text else { return "" }
+            let count = strlen(text)
+            let same =
+                count > 0 && value.utf8.count == count
+                && value.utf8.withContiguousStorageIfAvailable { stored in
+                    stored.baseAddress.map { memcmp($0, text, count) == 0 } ?? false
+                } == true
+            if !same { value = String(cString: text) }
+            return value
+        }
+    }
 
     private static let threadsInitialised: Bool = dbus_threads_init_default() != 0
 
@@ -255,6 +281,16 @@ final class ConnectionCore: @unchecked Sendable {
 
     private func loopDispatch() {
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        loopEndBurst()
+    }
+
+    /// Tells the intercepts that took signals in this dispatch round that it is over.
+    private func loopEndBurst() {
+        guard !loopIntercepted.isEmpty else { return }
+        for id in loopIntercepted {
+            loopSubscriptions[id]?.subscription.endOfBurst?()
+        }
+        loopIntercepted.removeAll(keepingCapacity: true)
     }
 
     /// Fails calls whose deadline passed; returns the poll timeout in ms until the next one.
@@ -397,11 +433,11 @@ final class ConnectionCore: @unchecked Sendable {
         guard dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_SIGNAL else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        let message = Message(taking: dbus_message_ref(raw))
-        let sender = message.sender ?? ""
-        let path = message.path ?? ""
-        let interface = message.interface ?? ""
-        let member = message.member ?? ""
+        // Read in place: libdbus holds the message for the whole dispatch.
+        let sender = loopSender.read(dbus_message_get_sender(raw))
+        let path = loopPath.read(dbus_message_get_path(raw))
+        let interface = loopInterface.read(dbus_message_get_interface(raw))
+        let member = loopMember.read(dbus_message_get_member(raw))
         if interface == "org.freedesktop.DBus.Local", member == "Disconnected",
             path == "/org/freedesktop/DBus/Local"
         {
@@ -410,7 +446,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
         var arguments: [DBusValue]?
         func decoded() -> [DBusValue]? {
-            if arguments == nil { arguments = try? message.arguments() }
+            if arguments == nil { arguments = try? Message.arguments(of: raw) }
             return arguments
         }
 
@@ -423,8 +459,8 @@ final class ConnectionCore: @unchecked Sendable {
             }
         }
 
-        let destination = message.destination
-        for active in loopSubscriptions.values {
+        let destination = dbus_message_get_destination(raw).map { String(cString: $0) }
+        for (id, active) in loopSubscriptions {
             let rule = active.subscription.rule
             let owner: String?
             switch active.owner {
@@ -437,11 +473,14 @@ final class ConnectionCore: @unchecked Sendable {
                     destination: destination, owner: owner)
             else { continue }
             guard let values = decoded(), rule.matchesArguments(values) else { continue }
-            active.subscription.subject.send(
-                DBusSignal(
-                    sender: sender, path: path, interface: interface, member: member,
-                    destination: destination, arguments: values)
-            )
+            let signal = DBusSignal(
+                sender: sender, path: path, interface: interface, member: member,
+                destination: destination, arguments: values)
+            if let intercept = active.subscription.intercept, intercept(signal) {
+                loopIntercepted.insert(id)
+                continue
+            }
+            active.subscription.subject.send(signal)
         }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
@@ -470,6 +509,7 @@ final class ConnectionCore: @unchecked Sendable {
         for call in Array(loopCalls.values) {
             loopEnd(call, cancelling: true, with: .failure(error))
         }
+        loopEndBurst()
         for active in loopSubscriptions.values {
             if busLost {
                 active.subscription.subject.fail(error)

@@ -44,6 +44,8 @@ enum Marshalling {
                 throw .invalidArgument("the unix fd was taken or closed while the message was built")
             }
             try basic(&iter, TypeCode.unixFD, &fd)
+        case .bytes(let bytes):
+            try appendBytes(&iter, bytes)
         case .array("y", let elements):
             var bytes = [UInt8]()
             bytes.reserveCapacity(elements.count)
@@ -53,14 +55,7 @@ enum Marshalling {
                 }
                 bytes.append(byte)
             }
-            try container(&iter, TypeCode.array, "y") { (sub) throws(DBusError) in
-                guard !bytes.isEmpty else { return }
-                let ok = bytes.withUnsafeBufferPointer { buffer in
-                    var base = buffer.baseAddress
-                    return dbus_message_iter_append_fixed_array(&sub, TypeCode.byte, &base, Int32(buffer.count))
-                }
-                guard ok != 0 else { throw .outOfMemory("byte array") }
-            }
+            try appendBytes(&iter, bytes)
         case .array(let elementSignature, let elements):
             try container(&iter, TypeCode.array, elementSignature) { (sub) throws(DBusError) in
                 for element in elements {
@@ -86,6 +81,18 @@ enum Marshalling {
             try container(&iter, TypeCode.variant, inner.signature) { (sub) throws(DBusError) in
                 try append(inner, to: &sub)
             }
+        }
+    }
+
+    /// Appends an `ay` in one piece.
+    private static func appendBytes(_ iter: inout DBusMessageIter, _ bytes: [UInt8]) throws(DBusError) {
+        try container(&iter, TypeCode.array, "y") { (sub) throws(DBusError) in
+            guard !bytes.isEmpty else { return }
+            let ok = bytes.withUnsafeBufferPointer { buffer in
+                var base = buffer.baseAddress
+                return dbus_message_iter_append_fixed_array(&sub, TypeCode.byte, &base, Int32(buffer.count))
+            }
+            guard ok != 0 else { throw .outOfMemory("byte array") }
         }
     }
 
@@ -194,14 +201,6 @@ enum Marshalling {
     }
 
     private static func readArray(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
-        // The array's own signature ("ay", "a{sv}", …) gives the element type
-        // even when the array is empty.
-        guard let raw = dbus_message_iter_get_signature(&iter) else {
-            throw .outOfMemory("reading an array signature")
-        }
-        let signature = String(cString: raw)
-        dbus_free(raw)
-        let elementSignature = String(signature.dropFirst())
         let elementType = dbus_message_iter_get_element_type(&iter)
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &sub)
@@ -210,13 +209,19 @@ enum Marshalling {
             var base: UnsafeMutableRawPointer?
             var count: Int32 = 0
             withUnsafeMutablePointer(to: &base) { dbus_message_iter_get_fixed_array(&sub, $0, &count) }
-            var bytes: [DBusValue] = []
-            if let base, count > 0 {
-                let buffer = UnsafeRawBufferPointer(start: base, count: Int(count))
-                bytes = buffer.map { .byte($0) }
-            }
-            return .array(elementSignature: "y", bytes)
+            // One copy of the bytes, no value per byte.
+            guard let base, count > 0 else { return .bytes([]) }
+            return .bytes(Array(UnsafeRawBufferPointer(start: base, count: Int(count))))
         }
+
+        // The array's own signature ("a{sv}", "as", …) gives the element type
+        // even when the array is empty.
+        guard let raw = dbus_message_iter_get_signature(&iter) else {
+            throw .outOfMemory("reading an array signature")
+        }
+        let signature = String(cString: raw)
+        dbus_free(raw)
+        let elementSignature = String(signature.dropFirst())
 
         if elementType == TypeCode.dictEntry {
             // "a{kv}": the key is one basic type character, the value the rest.

@@ -41,6 +41,44 @@ final class Message {
         return Message(taking: raw)
     }
 
+    /// A message read from its wire form, as libdbus reads one off a
+    /// socket: checked in full (header, signature, every value and length)
+    /// before anything reads it, so malformed bytes are an error here, never
+    /// a fault in ``arguments()``.
+    static func demarshal(_ bytes: [UInt8]) throws(DBusError) -> Message {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        // libdbus needs a whole fixed header (16 bytes) to tell a message's length.
+        guard bytes.count >= 16, bytes.count <= Int(Int32.max) else {
+            throw .unexpectedReply("malformed D-Bus message: \(bytes.count) bytes cannot be a whole message")
+        }
+        let raw = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { (chars) -> OpaquePointer? in
+                let needed = dbus_message_demarshal_bytes_needed(chars.baseAddress, Int32(chars.count))
+                guard needed == Int32(chars.count) else { return nil }
+                return dbus_message_demarshal(chars.baseAddress, Int32(chars.count), &error)
+            }
+        }
+        guard let raw else {
+            let message = error.message.map { String(cString: $0) } ?? "its length fields disagree with its size"
+            throw .unexpectedReply("malformed D-Bus message: \(message)")
+        }
+        return Message(taking: raw)
+    }
+
+    /// The message's wire form (what ``demarshal(_:)`` reads).
+    func marshal() throws(DBusError) -> [UInt8] {
+        if dbus_message_get_serial(raw) == 0 { dbus_message_set_serial(raw, 1) }
+        var data: UnsafeMutablePointer<CChar>?
+        var count: Int32 = 0
+        guard dbus_message_marshal(raw, &data, &count) != 0, let data else {
+            throw .outOfMemory("marshalling a message")
+        }
+        defer { dbus_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(count)))
+    }
+
     var type: Int32 { dbus_message_get_type(raw) }
     var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
     var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
@@ -72,9 +110,16 @@ final class Message {
 
     /// Reads every argument.
     func arguments() throws(DBusError) -> [DBusValue] {
+        try Self.arguments(of: raw)
+    }
+
+    /// Reads every argument of a message this thread holds (the event loop
+    /// reads a dispatched signal in place, without taking a reference).
+    static func arguments(of raw: OpaquePointer) throws(DBusError) -> [DBusValue] {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
         var values: [DBusValue] = []
+        values.reserveCapacity(4)
         while dbus_message_iter_get_arg_type(&iter) != TypeCode.invalid {
             values.append(try Marshalling.read(&iter))
             dbus_message_iter_next(&iter)

@@ -7,13 +7,23 @@ final class SignalSubscription: Sendable {
     let id: UInt64
     let rule: DBusMatchRule
     let subject: PassthroughSubject<DBusSignal, DBusError>
+    /// Sees each matching signal before `subject` does; a signal it takes
+    /// (`true`) is not sent to `subject`.
+    let intercept: (@Sendable (DBusSignal) -> Bool)?
+    /// Called after a dispatch round in which `intercept` took signals.
+    let endOfBurst: (@Sendable () -> Void)?
     /// Match rules added at the bus for this stream, removed when it ends.
     let addedMatches = Locked<[String]>([])
 
-    init(id: UInt64, rule: DBusMatchRule, subject: PassthroughSubject<DBusSignal, DBusError>) {
+    init(
+        id: UInt64, rule: DBusMatchRule, subject: PassthroughSubject<DBusSignal, DBusError>,
+        intercept: (@Sendable (DBusSignal) -> Bool)? = nil, endOfBurst: (@Sendable () -> Void)? = nil
+    ) {
         self.id = id
         self.rule = rule
         self.subject = subject
+        self.intercept = intercept
+        self.endOfBurst = endOfBurst
     }
 }
 

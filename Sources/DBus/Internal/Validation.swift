@@ -9,6 +9,8 @@ enum Validation {
     static let maximumNesting = 64
     /// Longest signature a message may carry.
     static let maximumSignatureLength = 255
+    /// Longest array, in bytes (`DBUS_MAXIMUM_ARRAY_LENGTH`, 64 MiB).
+    static let maximumArrayLength = 1 << 26
 
     private static func noNUL(_ string: String, _ what: String) throws(DBusError) {
         if string.utf8.contains(0) {
@@ -114,9 +116,13 @@ enum Validation {
             guard fcntl(fd, F_GETFD) >= 0 else {
                 throw .invalidArgument("\(what): unix fd \(fd) is not an open file descriptor")
             }
+        case .bytes(let bytes):
+            try nesting(depth + 1, what)
+            try arrayLength(bytes.count, what)
         case .array(let elementSignature, let elements):
             try nesting(depth + 1, what)
             try singleType(elementSignature, "\(what): array element signature")
+            if elementSignature == "y" { try arrayLength(elements.count, what) }
             for (index, element) in elements.enumerated() {
                 let elementWhat = "\(what)[\(index)]"
                 let signature = element.signature
@@ -162,6 +168,15 @@ enum Validation {
         case .variant(let inner):
             try nesting(depth + 1, what)
             try check(inner, "\(what) (in variant)", depth: depth + 1)
+        }
+    }
+
+    /// Checks a byte array against D-Bus's longest array (64 MiB), which
+    /// libdbus would otherwise abort on.
+    private static func arrayLength(_ count: Int, _ what: String) throws(DBusError) {
+        guard count <= maximumArrayLength else {
+            throw .invalidArgument(
+                "\(what): a byte array of \(count) bytes is longer than D-Bus allows (\(maximumArrayLength) bytes)")
         }
     }
 
