@@ -33,14 +33,6 @@ struct MergeStateMachine<Element, Failure: Error> {
         let element: Element
     }
 
-    /// A producer that has not finished, failed or been retired.
-    private struct Producer {
-        /// Its elements in the buffer.
-        var buffered = 0
-        /// Set while it is parked with ``capacity`` elements buffered.
-        var parked: ProducerContinuation?
-    }
-
     private enum Phase {
         /// Not started: no producer runs yet.
         case idle
@@ -54,7 +46,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     private var buffer = Queue<Entry>()
     private var consumer: ConsumerContinuation?
     /// Producers that have not finished, failed or been retired.
-    private var live: [Int: Producer] = [:]
+    private var live: [Int: MergeProducer] = [:]
     /// Whether more producers may still be added; the merge cannot finish
     /// before this is `false`.
     private var open = false
@@ -93,7 +85,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         var ids: [Int] = []
         for _ in 0..<count {
             ids.append(nextProducer)
-            live[nextProducer] = Producer()
+            live[nextProducer] = MergeProducer()
             nextProducer += 1
         }
         return .startProducers(ids)
@@ -106,7 +98,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         }
         let id = nextProducer
         nextProducer += 1
-        live[id] = Producer()
+        live[id] = MergeProducer()
         return id
     }
 
@@ -152,8 +144,7 @@ struct MergeStateMachine<Element, Failure: Error> {
             return .handOver(waiting)
         }
         buffer.append(Entry(producer: producer, element: element))
-        let buffered = live[producer, default: Producer()].buffered + 1
-        live[producer]?.buffered = buffered
+        let buffered = live.increment(producer)
         return .buffered(satisfiedBufferWaiters(buffer.count), park: buffered >= Self.capacity)
     }
 
@@ -173,7 +164,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         guard state.buffered >= Self.capacity else {
             return .resume(true)
         }
-        live[producer]?.parked = continuation
+        live.park(producer, continuation)
         return .parked
     }
 
@@ -367,17 +358,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// Counts an element of `producer` as taken; returns the producer's
     /// continuation if it was parked and half its share is now free.
     private mutating func taken(from producer: Int) -> ProducerContinuation? {
-        guard var state = live[producer] else {
-            return nil
-        }
-        state.buffered -= 1
-        var resumed: ProducerContinuation?
-        if state.buffered <= Self.capacity / 2, let parked = state.parked {
-            state.parked = nil
-            resumed = parked
-        }
-        live[producer] = state
-        return resumed
+        live.take(producer, resumingAtOrBelow: Self.capacity / 2)
     }
 
     /// The consumer was cancelled or its iterator dropped: everything stops.
@@ -403,5 +384,51 @@ struct MergeStateMachine<Element, Failure: Error> {
             terminate()
             return action
         }
+    }
+}
+
+/// A producer of a merge that has not finished, failed or been retired.
+///
+/// Not generic, so that the merge's dictionary of producers is a concrete
+/// type the compiler specializes: the merge itself runs unspecialized
+/// (its element type is the client's), and a generic dictionary would look
+/// up type metadata and allocate on every access.
+struct MergeProducer {
+    /// Its elements in the buffer.
+    var buffered = 0
+    /// Set while it is parked with a full share of the buffer.
+    var parked: UnsafeContinuation<Bool, Never>?
+}
+
+extension [Int: MergeProducer] {
+    /// Counts one more buffered element of `producer`; returns its count.
+    mutating func increment(_ producer: Int) -> Int {
+        guard var state = self[producer] else {
+            return 0
+        }
+        state.buffered += 1
+        self[producer] = state
+        return state.buffered
+    }
+
+    /// Parks `producer` until its elements are taken.
+    mutating func park(_ producer: Int, _ continuation: UnsafeContinuation<Bool, Never>) {
+        self[producer]?.parked = continuation
+    }
+
+    /// Counts one element of `producer` as taken; returns its continuation
+    /// if it was parked and no more than `threshold` of its elements remain.
+    mutating func take(_ producer: Int, resumingAtOrBelow threshold: Int) -> UnsafeContinuation<Bool, Never>? {
+        guard var state = self[producer] else {
+            return nil
+        }
+        state.buffered -= 1
+        var resumed: UnsafeContinuation<Bool, Never>?
+        if state.buffered <= threshold, let parked = state.parked {
+            state.parked = nil
+            resumed = parked
+        }
+        self[producer] = state
+        return resumed
     }
 }
