@@ -1,45 +1,76 @@
 /// The state of a combine-latest: the latest value of each base, the
 /// updates not yet turned into tuples, and which bases finished.
 ///
-/// Each base's producer delivers one value at a time and waits until it was
-/// applied, so every update produces its own tuple once every base has a
-/// value ("a tuple on each new element"). A pure value: methods return what
-/// the caller must do once it has left the lock.
+/// Every update produces its own tuple once every base has a value ("a
+/// tuple on each new element"). A base's producer queues up to
+/// ``capacity`` updates without suspending (``deliver(_:_:)``); beyond
+/// that it delivers with a continuation and waits until that update was
+/// applied, so a slow consumer paces every base and memory is bounded by
+/// ``capacity`` updates per base. A pure value: methods return what the
+/// caller must do once it has left the lock. The running state is stored
+/// outside the phase enum, so the queue is mutated in place, never copied.
 struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
     typealias Tuple = Values.Tuple
 
+    /// The most updates one base has queued before it waits.
+    static var capacity: Int { 32 }
+
     /// An update delivered while the consumer was busy.
     private struct Update {
+        let base: Int
         let value: Values.Value
         var continuation: TupleProducerContinuation?
     }
 
-    private struct Running {
-        /// The latest value of each base; the current tuple once every base has one.
-        var latest = Values()
-        var updates = Queue<Update>()
-        var finished = Array(repeating: false, count: Values.count)
-        var consumer: TupleConsumerContinuation<Tuple, Failure>?
-        /// The first failure; thrown once the updates are used.
-        var failure: Failure?
-    }
-
-    private enum State {
+    private enum Phase {
         case idle
-        case running(Running)
+        case running
         case terminated
     }
 
-    private var state = State.idle
+    private var phase = Phase.idle
+    /// The latest value of each base; the current tuple once every base has one.
+    private var latest = Values()
+    private var updates = Queue<Update>()
+    /// The updates of each base in `updates`.
+    private var queued = Array(repeating: 0, count: Values.count)
+    private var finished = Array(repeating: false, count: Values.count)
+    private var consumer: TupleConsumerContinuation<Tuple, Failure>?
+    /// The first failure; thrown once the updates are used.
+    private var failure: Failure?
 
     init() {}
 
     mutating func start() -> Bool {
-        guard case .idle = state else {
+        guard phase == .idle else {
             return false
         }
-        state = .running(Running())
+        phase = .running
         return true
+    }
+
+    /// Delivers without a continuation: `nil` if the base must wait (its
+    /// share of the queue is full, or the iteration is ending), then the
+    /// caller delivers with one.
+    mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Tuple, Failure>? {
+        guard phase == .running, failure == nil else {
+            return nil
+        }
+        if let waiting = consumer {
+            // The consumer waits, so no update is queued: apply this one now.
+            latest.store(value)
+            guard let snapshot = latest.tuple else {
+                return .proceed(consumer: nil, producers: [])
+            }
+            consumer = nil
+            return .proceed(consumer: (waiting, snapshot), producers: [])
+        }
+        guard queued[base] < Self.capacity else {
+            return nil
+        }
+        queued[base] += 1
+        updates.append(Update(base: base, value: value, continuation: nil))
+        return .proceed(consumer: nil, producers: [])
     }
 
     mutating func deliver(
@@ -47,131 +78,138 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         _ value: Values.Value,
         _ continuation: TupleProducerContinuation
     ) -> TupleDeliverAction<Tuple, Failure> {
-        guard case .running(var running) = state, running.failure == nil else {
+        guard phase == .running, failure == nil else {
             return .stop(continuation)
         }
-        guard let consumer = running.consumer else {
-            running.updates.append(Update(value: value, continuation: continuation))
-            state = .running(running)
+        guard let waiting = consumer else {
+            queued[base] += 1
+            updates.append(Update(base: base, value: value, continuation: continuation))
             return .wait
         }
         // The consumer waits, so no update is queued: apply this one now.
-        running.latest.store(value)
-        guard let snapshot = running.latest.tuple else {
-            state = .running(running)
+        latest.store(value)
+        guard let snapshot = latest.tuple else {
             return .proceed(consumer: nil, producers: [continuation])
         }
-        running.consumer = nil
-        state = .running(running)
-        return .proceed(consumer: (consumer, snapshot), producers: [continuation])
+        consumer = nil
+        return .proceed(consumer: (waiting, snapshot), producers: [continuation])
     }
 
     mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
-        switch state {
+        switch phase {
         case .idle:
             return nil
         case .terminated:
             return .resume(.success(nil), producers: [], end: false)
-        case .running(var running):
+        case .running:
+            if continuation == nil, failure == nil, finished.contains(false), !canMakeTuple {
+                // Nothing to return yet: leave the updates queued (they are
+                // applied when the consumer parks).
+                return nil
+            }
             var applied: [TupleProducerContinuation] = []
-            while let update = running.updates.popFirst() {
-                running.latest.store(update.value)
+            while let update = updates.popFirst() {
+                queued[update.base] -= 1
+                latest.store(update.value)
                 if let producer = update.continuation {
                     applied.append(producer)
                 }
-                if let snapshot = running.latest.tuple {
-                    state = .running(running)
+                if let snapshot = latest.tuple {
                     return .resume(.success(snapshot), producers: applied, end: false)
                 }
             }
-            if let failure = running.failure {
-                state = .terminated
+            if let failure {
+                terminate()
                 return .resume(.failure(failure), producers: applied, end: true)
             }
-            if !running.finished.contains(false) {
-                state = .terminated
+            if !finished.contains(false) {
+                terminate()
                 return .resume(.success(nil), producers: applied, end: true)
             }
             guard let continuation else {
-                // No tuple is ready: leave the state as it was (the updates
-                // are applied when the consumer parks).
-                return nil
+                preconditionFailure("checked by canMakeTuple")
             }
-            precondition(running.consumer == nil, "Two concurrent next() calls on one iterator")
-            running.consumer = continuation
-            state = .running(running)
+            precondition(consumer == nil, "Two concurrent next() calls on one iterator")
+            consumer = continuation
             return .suspended(producers: applied)
         }
     }
 
+    /// Whether applying the queued updates makes a tuple: once every base
+    /// holds a value or has one queued.
+    private var canMakeTuple: Bool {
+        !updates.isEmpty && (0..<Values.count).allSatisfy { latest.holds($0) || queued[$0] > 0 }
+    }
+
+    /// Enters the terminal phase, dropping what the running state held.
+    private mutating func terminate() {
+        phase = .terminated
+        updates = Queue()
+        consumer = nil
+    }
+
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
-        guard case .running(var running) = state, running.failure == nil else {
+        guard phase == .running, failure == nil else {
             return TupleEndAction()
         }
-        running.finished[base] = true
-        if !running.latest.holds(base) {
+        finished[base] = true
+        if !latest.holds(base), queued[base] == 0 {
             // Finished before its first value: no tuple can ever be made.
-            return end(running, with: .success(nil))
+            return end(with: .success(nil))
         }
-        if !running.finished.contains(false), running.updates.isEmpty, let consumer = running.consumer {
-            state = .terminated
-            return TupleEndAction(consumer: (consumer, .success(nil)), cancelTasks: true)
+        if !finished.contains(false), updates.isEmpty, let waiting = consumer {
+            terminate()
+            return TupleEndAction(consumer: (waiting, .success(nil)), cancelTasks: true)
         }
-        state = .running(running)
         return TupleEndAction()
     }
 
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
-        guard case .running(var running) = state, running.failure == nil else {
+        guard phase == .running, failure == nil else {
             return TupleEndAction()
         }
-        running.failure = error
+        failure = error
         var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
         var kept = Queue<Update>()
-        while var update = running.updates.popFirst() {
+        while var update = updates.popFirst() {
             if let producer = update.continuation {
                 action.stoppedProducers.append(producer)
                 update.continuation = nil
             }
             kept.append(update)
         }
-        running.updates = kept
-        if kept.isEmpty, let consumer = running.consumer {
-            state = .terminated
-            action.consumer = (consumer, .failure(error))
-        } else {
-            state = .running(running)
+        updates = kept
+        if kept.isEmpty, let waiting = consumer {
+            terminate()
+            action.consumer = (waiting, .failure(error))
         }
         return action
     }
 
     /// Ends at once, discarding queued updates.
-    private mutating func end(
-        _ running: Running, with result: Result<Tuple?, Failure>
-    ) -> TupleEndAction<Tuple, Failure> {
-        var running = running
+    private mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
-        while let update = running.updates.popFirst() {
+        while let update = updates.popFirst() {
             if let producer = update.continuation {
                 action.stoppedProducers.append(producer)
             }
         }
-        if let consumer = running.consumer {
-            action.consumer = (consumer, result)
+        if let waiting = consumer {
+            action.consumer = (waiting, result)
         }
-        state = .terminated
+        terminate()
         return action
     }
 
     mutating func cancel() -> TupleEndAction<Tuple, Failure> {
-        switch state {
+        switch phase {
         case .idle:
-            state = .terminated
+            phase = .terminated
             return TupleEndAction()
         case .terminated:
             return TupleEndAction()
-        case .running(let running):
-            return end(running, with: .success(nil))
+        case .running:
+            return end(with: .success(nil))
         }
     }
 }

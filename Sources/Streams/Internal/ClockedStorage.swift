@@ -103,8 +103,13 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         effects.run()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Consumer) in
+                let now = clock.now
                 let result = state.withLock { state -> (Result<Output?, Failure>?, Effects) in
                     var effects = Effects()
+                    if state.outputs.isEmpty, case .running = state.phase, state.end == nil {
+                        // A deadline already past: emit here rather than wait for the timer task.
+                        fireElapsed(before: now, &state, effects: &effects)
+                    }
                     if let result = take(from: &state, effects: &effects) {
                         return (result, effects)
                     }
@@ -238,16 +243,34 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Runs one machine event under the lock unless the iteration ended.
-    private func handle(_ event: (inout Machine) -> Machine.Action) {
+    private func handle(at now: C.Instant? = nil, _ event: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { state -> Effects in
             var effects = Effects()
             guard case .running = state.phase, state.end == nil else {
                 return effects
             }
+            if let now {
+                fireElapsed(before: now, &state, effects: &effects)
+                guard case .running = state.phase, state.end == nil else {
+                    return effects
+                }
+            }
             apply(event(&state.machine), to: &state, effects: &effects)
             return effects
         }
         effects.run()
+    }
+
+    /// Fires the armed timer here if its deadline is already past `now`:
+    /// an event at `now` comes after that firing, so it is processed as the
+    /// timer task would have, without waking it (it finds the deadline gone
+    /// or moved and goes round again).
+    private func fireElapsed(before now: C.Instant, _ state: inout State, effects: inout Effects) {
+        guard let armed = state.deadline, armed < now else {
+            return
+        }
+        state.deadline = nil
+        apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
     }
 
     private func startUpstream() -> Task<Void, Never> {
@@ -256,10 +279,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             do throws(Base.Failure) {
                 while let element = try await iterator.next(isolation: nil) {
                     let now = clock.now
-                    handle { $0.receive(element, at: now) }
+                    handle(at: now) { $0.receive(element, at: now) }
                 }
                 let now = clock.now
-                handle { $0.finish(at: now) }
+                handle(at: now) { $0.finish(at: now) }
             } catch {
                 handle { $0.fail(error) }
             }

@@ -1,68 +1,69 @@
-/// The state of a merge: producers that deliver elements one at a time into
-/// one consumer, in arrival order.
+/// The state of a merge: producers that deliver elements into one
+/// consumer, in arrival order.
 ///
-/// Each producer (a child task iterating one upstream) hands an element
-/// over and waits until the consumer took it, so at most one element per
-/// producer is buffered. Producers are identified by an `Int` and may be
-/// added while the merge runs (``FlatMapStateMachine`` adds one per inner
-/// publisher) or retired, which discards what they buffered
-/// (``FlatMapLatestStateMachine`` retires a superseded inner).
+/// Each producer (a child task iterating one upstream) appends what it
+/// pulls to one shared arrival-order buffer and goes on pulling without
+/// suspending while it has fewer than ``capacity`` elements buffered; at
+/// ``capacity`` it parks until the consumer has taken half of them. So a
+/// slow consumer paces every producer, memory is bounded by ``capacity``
+/// elements per producer, and a fast producer hands over a batch of
+/// elements for one suspension and one resumption. Producers are
+/// identified by an `Int` and may be added while the merge runs
+/// (``FlatMapStateMachine`` adds one per inner publisher) or retired, which
+/// discards what they buffered (``FlatMapLatestStateMachine`` retires a
+/// superseded inner).
 ///
 /// A pure value: every method mutates the state and returns what the caller
 /// must do (resume which continuations, cancel the tasks) once it has left
-/// the lock.
+/// the lock. The running state is stored outside the phase enum, so the
+/// buffer is mutated in place, never copied.
 struct MergeStateMachine<Element, Failure: Error> {
     /// The consumer waiting in `next`.
     typealias ConsumerContinuation = UnsafeContinuation<Result<Element?, Failure>, Never>
-    /// A producer waiting until its element was taken: resumed with `true`
-    /// to go on, `false` to stop.
+    /// A producer parked until the consumer took some of its elements:
+    /// resumed with `true` to go on, `false` to stop.
     typealias ProducerContinuation = UnsafeContinuation<Bool, Never>
+
+    /// The most elements one producer has buffered before it parks.
+    static var capacity: Int { 32 }
 
     /// An element delivered while the consumer was busy.
     private struct Entry {
         let producer: Int
         let element: Element
-        /// The producer waiting for this element to be taken; `nil` once it
-        /// was told to stop (the element is still delivered).
-        var continuation: ProducerContinuation?
     }
 
-    private struct Running {
-        var buffer = Queue<Entry>()
-        var consumer: ConsumerContinuation?
-        /// Producers that have not finished, failed or been retired.
-        var live: Set<Int> = []
-        /// Whether more producers may still be added; the merge cannot
-        /// finish before this is `false`.
-        var open: Bool
-        /// The first failure; thrown once the buffer is drained.
-        var failure: Failure?
-        /// The producers that were live when the failure came: an element
-        /// they still deliver is buffered before the error.
-        var stopped: Set<Int> = []
-    }
-
-    private enum State {
+    private enum Phase {
         /// Not started: no producer runs yet.
         case idle
-        case running(Running)
+        case running
         /// The consumer received the end, the failure, or was cancelled.
         case terminated
     }
 
-    private var state: State = .idle
+    private var phase: Phase = .idle
     private var nextProducer = 0
+    private var buffer = Queue<Entry>()
+    private var consumer: ConsumerContinuation?
+    /// Producers that have not finished, failed or been retired.
+    private var live: [Int: MergeProducer] = [:]
+    /// Whether more producers may still be added; the merge cannot finish
+    /// before this is `false`.
+    private var open = false
+    /// The first failure; thrown once the buffer is drained.
+    private var failure: Failure?
+    /// The producers that were live when the failure came: an element they
+    /// still deliver is buffered before the error.
+    private var stopped: Set<Int> = []
 
     /// Whether the merge ended (delivered its end or was cancelled).
     var isTerminated: Bool {
-        if case .terminated = state { return true }
-        return false
+        phase == .terminated
     }
 
     /// Whether a failure is pending: no more elements are accepted.
     var isFailing: Bool {
-        if case .running(let running) = state { return running.failure != nil }
-        return false
+        phase == .running && failure != nil
     }
 
     /// What `start` asks the caller to do.
@@ -76,79 +77,95 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// Starts the merge with `count` producers; with `open`, more may be
     /// added later with ``addProducer()``.
     mutating func start(producers count: Int, open: Bool) -> StartAction {
-        guard case .idle = state else {
+        guard phase == .idle else {
             return .none
         }
-        var running = Running(open: open)
+        phase = .running
+        self.open = open
         var ids: [Int] = []
         for _ in 0..<count {
             ids.append(nextProducer)
-            running.live.insert(nextProducer)
+            live[nextProducer] = MergeProducer()
             nextProducer += 1
         }
-        state = .running(running)
         return .startProducers(ids)
     }
 
     /// Registers one more producer; `nil` if the merge ended or is failing.
     mutating func addProducer() -> Int? {
-        guard case .running(var running) = state, running.failure == nil else {
+        guard phase == .running, failure == nil else {
             return nil
         }
         let id = nextProducer
         nextProducer += 1
-        running.live.insert(id)
-        state = .running(running)
+        live[id] = MergeProducer()
         return id
     }
 
     /// Whether the producer may still deliver.
     func isLive(_ producer: Int) -> Bool {
-        guard case .running(let running) = state else { return false }
-        return running.failure == nil && running.live.contains(producer)
+        phase == .running && failure == nil && live[producer] != nil
     }
 
     /// What `deliver` asks the caller to do.
     enum DeliverAction {
-        /// Hand the element to the waiting consumer and let the producer go on.
-        case handOver(ConsumerContinuation, producer: ProducerContinuation)
-        /// The element is buffered; the producer stays suspended. Resume
-        /// these buffer waiters (tests).
-        case buffered([UnsafeContinuation<Void, Never>])
+        /// Hand the element to the waiting consumer; the producer goes on.
+        case handOver(ConsumerContinuation)
+        /// The element is buffered. Resume these buffer waiters (tests);
+        /// with `park`, the producer has ``capacity`` elements buffered and
+        /// must ``park(_:_:)`` before it pulls again.
+        case buffered([UnsafeContinuation<Void, Never>], park: Bool)
         /// The producer must stop (the merge ended, is failing, or the
-        /// producer was retired); the element is dropped.
-        case stop(ProducerContinuation)
+        /// producer was retired); the element is dropped unless it was
+        /// buffered before a pending failure.
+        case stop
     }
 
-    /// A producer delivers an element and waits until it is taken.
-    mutating func deliver(
-        _ producer: Int,
-        _ element: Element,
-        _ continuation: ProducerContinuation
-    ) -> DeliverAction {
-        guard case .running(var running) = state else {
-            return .stop(continuation)
+    /// A producer delivers an element.
+    mutating func deliver(_ producer: Int, _ element: Element) -> DeliverAction {
+        guard phase == .running else {
+            return .stop
         }
-        if running.failure != nil, running.stopped.contains(producer) {
-            // Failing, and the consumer has not received the error yet: an
-            // element the producer received before it was stopped is still
-            // delivered before the error, so nothing received is lost.
-            running.buffer.append(Entry(producer: producer, element: element, continuation: nil))
-            state = .running(running)
-            return .stop(continuation)
+        if failure != nil {
+            if stopped.remove(producer) != nil {
+                // Failing, and the consumer has not received the error yet:
+                // an element the producer received before it was stopped is
+                // still delivered before the error, so nothing received is
+                // lost.
+                buffer.append(Entry(producer: producer, element: element))
+            }
+            return .stop
         }
-        guard running.failure == nil, running.live.contains(producer) else {
-            return .stop(continuation)
+        guard live[producer] != nil else {
+            return .stop
         }
-        if let consumer = running.consumer {
-            running.consumer = nil
-            state = .running(running)
-            return .handOver(consumer, producer: continuation)
+        if let waiting = consumer {
+            consumer = nil
+            return .handOver(waiting)
         }
-        running.buffer.append(Entry(producer: producer, element: element, continuation: continuation))
-        let count = running.buffer.count
-        state = .running(running)
-        return .buffered(satisfiedBufferWaiters(count))
+        buffer.append(Entry(producer: producer, element: element))
+        let buffered = live.increment(producer)
+        return .buffered(satisfiedBufferWaiters(buffer.count), park: buffered >= Self.capacity)
+    }
+
+    /// What `park` asks the caller to do.
+    enum ParkAction {
+        /// Resume the producer at once: `true` to go on, `false` to stop.
+        case resume(Bool)
+        /// The producer is parked until the consumer took half its elements.
+        case parked
+    }
+
+    /// A producer with a full share of the buffer waits for room.
+    mutating func park(_ producer: Int, _ continuation: ProducerContinuation) -> ParkAction {
+        guard phase == .running, failure == nil, let state = live[producer] else {
+            return .resume(false)
+        }
+        guard state.buffered >= Self.capacity else {
+            return .resume(true)
+        }
+        live.park(producer, continuation)
+        return .parked
     }
 
     /// Tasks waiting until a number of elements is buffered (tests).
@@ -157,7 +174,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// Registers a task that waits until `count` elements are buffered,
     /// unless that is already the case or the merge ended (then `false`).
     mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard case .running(let running) = state, running.buffer.count < count else {
+        guard phase == .running, buffer.count < count else {
             return false
         }
         bufferWaiters.append((count, continuation))
@@ -191,87 +208,89 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// Ends the merge if it has nothing more to deliver, resuming a waiting
     /// consumer with the end or the failure.
-    private mutating func settle(_ running: Running) -> EndAction {
-        var running = running
-        guard running.buffer.isEmpty else {
-            state = .running(running)
+    private mutating func settle() -> EndAction {
+        guard buffer.isEmpty else {
             return .none
         }
         let result: Result<Element?, Failure>
-        if let failure = running.failure {
+        if let failure {
             result = .failure(failure)
-        } else if running.live.isEmpty, !running.open {
+        } else if live.isEmpty, !open {
             result = .success(nil)
         } else {
-            state = .running(running)
             return .none
         }
         var action = EndAction.none
-        if let consumer = running.consumer {
-            running.consumer = nil
-            action.consumer = (consumer, result)
-            state = .terminated
+        if let waiting = consumer {
+            consumer = nil
+            action.consumer = (waiting, result)
+            terminate()
             action.cancelTasks = true
-        } else {
-            state = .running(running)
         }
         return action
     }
 
+    /// Enters the terminal phase, dropping what the running state held.
+    private mutating func terminate() {
+        phase = .terminated
+        buffer = Queue()
+        live = [:]
+        stopped = []
+    }
+
     /// A producer finished (its upstream ended).
     mutating func producerFinished(_ producer: Int) -> EndAction {
-        guard case .running(var running) = state, running.live.remove(producer) != nil else {
+        guard phase == .running, live.removeValue(forKey: producer) != nil else {
             return .none
         }
-        return settle(running)
+        return settle()
     }
 
     /// No more producers will be added (the outer upstream of a flat map
     /// finished).
     mutating func close() -> EndAction {
-        guard case .running(var running) = state else {
+        guard phase == .running else {
             return .none
         }
-        running.open = false
-        return settle(running)
+        open = false
+        return settle()
     }
 
     /// A producer failed: the other producers are stopped and cancelled;
     /// buffered elements are delivered before the failure. Only the first
     /// failure counts, and a retired producer's failure is ignored.
     mutating func producerFailed(_ producer: Int, _ error: Failure) -> EndAction {
-        guard case .running(var running) = state, running.failure == nil, running.live.contains(producer) else {
+        guard phase == .running, failure == nil, live[producer] != nil else {
             return .none
         }
-        return fail(&running, error)
+        return failMerge(error)
     }
 
     /// Fails the merge with an error that does not come from a producer
     /// (a throwing transform).
     mutating func fail(_ error: Failure) -> EndAction {
-        guard case .running(var running) = state, running.failure == nil else {
+        guard phase == .running, failure == nil else {
             return .none
         }
-        return fail(&running, error)
+        return failMerge(error)
     }
 
-    private mutating func fail(_ running: inout Running, _ error: Failure) -> EndAction {
-        running.failure = error
-        running.stopped = running.live
-        running.live.removeAll()
-        running.open = false
-        var stopped: [ProducerContinuation] = []
-        var kept = Queue<Entry>()
-        while var entry = running.buffer.popFirst() {
-            if let continuation = entry.continuation {
-                stopped.append(continuation)
-                entry.continuation = nil
+    private mutating func failMerge(_ error: Failure) -> EndAction {
+        failure = error
+        var parked: [ProducerContinuation] = []
+        stopped = []
+        for (id, producer) in live {
+            if let continuation = producer.parked {
+                // Parked: it holds no pulled element.
+                parked.append(continuation)
+            } else {
+                stopped.insert(id)
             }
-            kept.append(entry)
         }
-        running.buffer = kept
-        var action = settle(running)
-        action.stoppedProducers += stopped
+        live = [:]
+        open = false
+        var action = settle()
+        action.stoppedProducers += parked
         action.cancelTasks = true
         return action
     }
@@ -280,23 +299,21 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// delivers, finishes or throws from now on is ignored.
     ///
     /// - Returns: The producer's continuation to resume with `false`, if it
-    ///   was waiting.
+    ///   was parked.
     mutating func retire(_ producer: Int) -> ProducerContinuation? {
-        guard case .running(var running) = state, running.live.remove(producer) != nil else {
+        guard phase == .running, let retired = live.removeValue(forKey: producer) else {
             return nil
         }
-        var stopped: ProducerContinuation?
-        var kept = Queue<Entry>()
-        while let entry = running.buffer.popFirst() {
-            if entry.producer == producer {
-                stopped = entry.continuation
-            } else {
-                kept.append(entry)
+        if retired.buffered > 0 {
+            var kept = Queue<Entry>()
+            while let entry = buffer.popFirst() {
+                if entry.producer != producer {
+                    kept.append(entry)
+                }
             }
+            buffer = kept
         }
-        running.buffer = kept
-        state = .running(running)
-        return stopped
+        return retired.parked
     }
 
     /// What `next` asks the caller to do.
@@ -312,56 +329,106 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// The consumer asks for the next element; `continuation` is parked if
     /// nothing is ready.
     mutating func next(_ continuation: ConsumerContinuation?) -> NextAction? {
-        switch state {
+        switch phase {
         case .idle:
             return nil
         case .terminated:
             return .resume(.success(nil), producer: nil)
-        case .running(var running):
-            if let entry = running.buffer.popFirst() {
-                state = .running(running)
-                return .resume(.success(entry.element), producer: entry.continuation)
+        case .running:
+            if let entry = buffer.popFirst() {
+                return .resume(.success(entry.element), producer: taken(from: entry.producer))
             }
-            if let failure = running.failure {
-                state = .terminated
+            if let failure {
+                terminate()
                 return .end(.failure(failure))
             }
-            if running.live.isEmpty, !running.open {
-                state = .terminated
+            if live.isEmpty, !open {
+                terminate()
                 return .end(.success(nil))
             }
             guard let continuation else {
                 return nil
             }
-            precondition(running.consumer == nil, "Two concurrent next() calls on one iterator")
-            running.consumer = continuation
-            state = .running(running)
+            precondition(consumer == nil, "Two concurrent next() calls on one iterator")
+            consumer = continuation
             return .suspended
         }
     }
 
+    /// Counts an element of `producer` as taken; returns the producer's
+    /// continuation if it was parked and half its share is now free.
+    private mutating func taken(from producer: Int) -> ProducerContinuation? {
+        live.take(producer, resumingAtOrBelow: Self.capacity / 2)
+    }
+
     /// The consumer was cancelled or its iterator dropped: everything stops.
     mutating func cancel() -> EndAction {
-        switch state {
+        switch phase {
         case .idle:
-            state = .terminated
+            phase = .terminated
             return .none
         case .terminated:
             return .none
-        case .running(var running):
-            state = .terminated
+        case .running:
             var action = EndAction.none
             action.cancelTasks = true
-            if let consumer = running.consumer {
-                running.consumer = nil
-                action.consumer = (consumer, .success(nil))
+            if let waiting = consumer {
+                consumer = nil
+                action.consumer = (waiting, .success(nil))
             }
-            while let entry = running.buffer.popFirst() {
-                if let continuation = entry.continuation {
+            for producer in live.values {
+                if let continuation = producer.parked {
                     action.stoppedProducers.append(continuation)
                 }
             }
+            terminate()
             return action
         }
+    }
+}
+
+/// A producer of a merge that has not finished, failed or been retired.
+///
+/// Not generic, so that the merge's dictionary of producers is a concrete
+/// type the compiler specializes: the merge itself runs unspecialized
+/// (its element type is the client's), and a generic dictionary would look
+/// up type metadata and allocate on every access.
+struct MergeProducer {
+    /// Its elements in the buffer.
+    var buffered = 0
+    /// Set while it is parked with a full share of the buffer.
+    var parked: UnsafeContinuation<Bool, Never>?
+}
+
+extension [Int: MergeProducer] {
+    /// Counts one more buffered element of `producer`; returns its count.
+    mutating func increment(_ producer: Int) -> Int {
+        guard var state = self[producer] else {
+            return 0
+        }
+        state.buffered += 1
+        self[producer] = state
+        return state.buffered
+    }
+
+    /// Parks `producer` until its elements are taken.
+    mutating func park(_ producer: Int, _ continuation: UnsafeContinuation<Bool, Never>) {
+        self[producer]?.parked = continuation
+    }
+
+    /// Counts one element of `producer` as taken; returns its continuation
+    /// if it was parked and no more than `threshold` of its elements remain.
+    mutating func take(_ producer: Int, resumingAtOrBelow threshold: Int) -> UnsafeContinuation<Bool, Never>? {
+        guard var state = self[producer] else {
+            return nil
+        }
+        state.buffered -= 1
+        var resumed: UnsafeContinuation<Bool, Never>?
+        if state.buffered <= threshold, let parked = state.parked {
+            state.parked = nil
+            resumed = parked
+        }
+        self[producer] = state
+        return resumed
     }
 }

@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// The shared state of one merge iteration: the lock-protected
 /// ``MergeStateMachine`` and the task that runs one producer per base.
@@ -15,6 +16,9 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     let state = Locked(MergeStateMachine<Element, Failure>())
     private let runners: [Runner]
     private let task = TaskHandle()
+    /// Set once the producers were started, so that later `next` calls
+    /// skip the lock `start` takes.
+    private let started = Atomic<Bool>(false)
 
     init(runners: [Runner]) {
         self.runners = runners
@@ -48,6 +52,10 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     }
 
     func startIfNeeded() {
+        guard !started.load(ordering: .acquiring) else {
+            return
+        }
+        started.store(true, ordering: .releasing)
         guard case .startProducers(let ids) = state.withLock({ $0.start(producers: runners.count, open: false) })
         else {
             return

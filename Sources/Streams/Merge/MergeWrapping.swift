@@ -8,12 +8,15 @@ protocol MergeWrapping: MergingStateMachine {
 }
 
 extension MergeWrapping {
-    mutating func deliver(
+    mutating func deliver(_ producer: Int, _ element: Element) -> MergeStateMachine<Element, Failure>.DeliverAction {
+        merge.deliver(producer, element)
+    }
+
+    mutating func park(
         _ producer: Int,
-        _ element: Element,
         _ continuation: MergeStateMachine<Element, Failure>.ProducerContinuation
-    ) -> MergeStateMachine<Element, Failure>.DeliverAction {
-        merge.deliver(producer, element, continuation)
+    ) -> MergeStateMachine<Element, Failure>.ParkAction {
+        merge.park(producer, continuation)
     }
 
     mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {

@@ -7,12 +7,14 @@ protocol MergingStateMachine {
     /// The failure that ends the merge.
     associatedtype Failure: Error
 
-    /// A producer delivers an element and waits until it is taken.
-    mutating func deliver(
+    /// A producer delivers an element.
+    mutating func deliver(_ producer: Int, _ element: Element) -> MergeStateMachine<Element, Failure>.DeliverAction
+
+    /// A producer with a full share of the buffer waits for room.
+    mutating func park(
         _ producer: Int,
-        _ element: Element,
         _ continuation: MergeStateMachine<Element, Failure>.ProducerContinuation
-    ) -> MergeStateMachine<Element, Failure>.DeliverAction
+    ) -> MergeStateMachine<Element, Failure>.ParkAction
 
     /// Registers a task that waits until `count` elements are buffered,
     /// unless that is already the case or the merge ended (then `false`).

@@ -29,27 +29,37 @@ protocol MergingStorage: IterationStorage where Element == Machine.Element, Fail
 }
 
 extension MergingStorage {
-    /// Delivers an element; returns once the consumer took it (`true`) or
-    /// the producer must stop (`false`).
+    /// Delivers an element; returns at once while the producer has room
+    /// in the buffer, otherwise once the consumer took half of its elements
+    /// (`true`), or when the producer must stop (`false`).
     func deliver(_ producer: Int, _ element: Element) async -> Bool {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-            switch state.withLock({ $0.deliver(producer, element, continuation) }) {
-            case .handOver(let consumer, let producer):
-                consumer.resume(returning: .success(element))
-                producer.resume(returning: true)
-            case .buffered(let waiters):
-                for waiter in waiters {
-                    waiter.resume()
-                }
-            case .stop(let producer):
-                producer.resume(returning: false)
+        switch state.withLock({ $0.deliver(producer, element) }) {
+        case .handOver(let consumer):
+            consumer.resume(returning: .success(element))
+            return true
+        case .buffered(let waiters, let park):
+            for waiter in waiters {
+                waiter.resume()
             }
+            guard park else {
+                return true
+            }
+            return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+                switch state.withLock({ $0.park(producer, continuation) }) {
+                case .resume(let proceed):
+                    continuation.resume(returning: proceed)
+                case .parked:
+                    break
+                }
+            }
+        case .stop:
+            return false
         }
     }
 
-    /// Iterates `upstream` as producer `producer`: delivers each element
-    /// and waits until it was taken, then reports the finish or the
-    /// failure. Returns at once, reporting nothing, when told to stop.
+    /// Iterates `upstream` as producer `producer`: delivers each element,
+    /// pulling on while it has room in the buffer, then reports the finish
+    /// or the failure. Returns at once, reporting nothing, when told to stop.
     func produce<Upstream: Publisher>(_ upstream: Upstream, as producer: Int) async
     where Upstream.Element == Element, Upstream.Failure == Failure {
         var iterator = upstream.makeAsyncIterator()

@@ -186,23 +186,31 @@ struct ShareStateMachine<Element, Failure: Error> {
     }
 
     /// The upstream iteration waits until it may pull: `true` at once if it
-    /// may, `false` if it must stop, `nil` if it was parked.
-    mutating func waitForDemand(_ generation: Int, _ continuation: DemandContinuation) -> Bool? {
+    /// may, `false` if it must stop, `nil` if it was parked (or, without a
+    /// continuation, would have to wait).
+    mutating func waitForDemand(_ generation: Int, _ continuation: DemandContinuation?) -> Bool? {
         guard case .running(generation) = state else {
             return false
         }
         if hasDemand {
             return true
         }
+        guard let continuation else {
+            return nil
+        }
         demandWaiter = (generation, continuation)
         return nil
     }
 
-    /// The upstream produced an element: hand it to waiting consumers,
-    /// buffer it for busy ones. Returns `nil` if this iteration must stop.
-    mutating func publish(_ generation: Int, _ element: Element) -> [ConsumerContinuation]? {
+    /// The upstream produced an element: hand it to waiting consumers
+    /// (appended to `resumed`, which the caller reuses so that publishing
+    /// allocates nothing), buffer it for busy ones. Returns `false` if this
+    /// iteration must stop.
+    mutating func publish(
+        _ generation: Int, _ element: Element, into resumed: inout [ConsumerContinuation]
+    ) -> Bool {
         guard case .running(generation) = state else {
-            return nil
+            return false
         }
         if let replayLimit, replayLimit > 0 {
             if replayBuffer.count == replayLimit {
@@ -210,7 +218,6 @@ struct ShareStateMachine<Element, Failure: Error> {
             }
             replayBuffer.append(element)
         }
-        var resumed: [ConsumerContinuation] = []
         for index in consumers.indices where consumers[index].terminal == nil {
             if let continuation = consumers[index].continuation {
                 consumers[index].continuation = nil
@@ -239,7 +246,7 @@ struct ShareStateMachine<Element, Failure: Error> {
                 }
             }
         }
-        return resumed
+        return true
     }
 
     /// The upstream iteration ended: every consumer following it gets the

@@ -52,7 +52,10 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     }
 
     private func waitForDemand(_ generation: Int) async -> Bool {
-        await withUnsafeContinuation { (continuation: Machine.DemandContinuation) in
+        if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
+            return pull
+        }
+        return await withUnsafeContinuation { (continuation: Machine.DemandContinuation) in
             if let pull = state.withLock({ $0.waitForDemand(generation, continuation) }) {
                 continuation.resume(returning: pull)
             }
@@ -64,6 +67,8 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     private func run(_ generation: Int) async {
         defer { tasks.finished(generation) }
         var iterator = base.makeAsyncIterator()
+        // The consumers to resume with each element, reused.
+        var resumed: [Machine.ConsumerContinuation] = []
         do throws(Failure) {
             while await waitForDemand(generation) {
                 guard let element = try await iterator.next(isolation: nil) else {
@@ -72,10 +77,11 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
                     }
                     return
                 }
-                guard let consumers = state.withLock({ $0.publish(generation, element) }) else {
+                resumed.removeAll(keepingCapacity: true)
+                guard state.withLock({ $0.publish(generation, element, into: &resumed) }) else {
                     return
                 }
-                for consumer in consumers {
+                for consumer in resumed {
                     consumer.resume(returning: .success(element))
                 }
             }

@@ -46,6 +46,9 @@ protocol TupleStateMachine: SendableMetatype {
 
     init()
     mutating func start() -> Bool
+    /// Delivers without a continuation: what to do if the producer may go
+    /// on at once, `nil` if it must deliver with a continuation and wait.
+    mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Values.Tuple, Failure>?
     mutating func deliver(
         _ base: Int, _ value: Values.Value, _ continuation: TupleProducerContinuation
     )
@@ -57,4 +60,12 @@ protocol TupleStateMachine: SendableMetatype {
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Values.Tuple, Failure>
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Values.Tuple, Failure>
     mutating func cancel() -> TupleEndAction<Values.Tuple, Failure>
+}
+
+extension TupleStateMachine {
+    /// By default always `nil`; ``CombineLatestStateMachine`` queues a few
+    /// updates per base without waiting.
+    mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Values.Tuple, Failure>? {
+        nil
+    }
 }

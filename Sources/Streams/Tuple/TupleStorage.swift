@@ -48,7 +48,13 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
     }
 
     private func deliver(_ index: Int, _ value: Values.Value) async -> Bool {
-        await withUnsafeContinuation { (continuation: TupleProducerContinuation) in
+        if case .proceed(let consumer, _) = state.withLock({ $0.deliver(index, value) }) {
+            if let (consumer, tuple) = consumer {
+                consumer.resume(returning: .success(tuple))
+            }
+            return true
+        }
+        return await withUnsafeContinuation { (continuation: TupleProducerContinuation) in
             switch state.withLock({ $0.deliver(index, value, continuation) }) {
             case .proceed(let consumer, let producers):
                 if let (consumer, tuple) = consumer {
