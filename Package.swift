@@ -41,6 +41,8 @@ let package = Package(
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Our one C target: CRC-32 folding with PCLMULQDQ (x86-64), which Swift cannot express.
+        .target(name: "CCRC32"),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
@@ -68,7 +70,7 @@ let package = Package(
         .target(
             name: "Recording",
             dependencies: [
-                "Devices", "ByteCursor", "Streams", "CZstd", "CZlib",
+                "Devices", "ByteCursor", "Streams", "CZstd", "CZlib", "CCRC32",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -1,3 +1,4 @@
+import CCRC32
 import CZlib
 
 /// The CRC-32 that MCAP uses (IEEE polynomial, as zlib computes it), updated
@@ -14,11 +15,26 @@ package struct CRC32: Sendable, Hashable {
 
     package init() {}
 
-    /// Adds bytes to the checksum.
+    /// Adds bytes to the checksum: with carry-less multiplication where the
+    /// CPU has it (x86-64 PCLMULQDQ, for all but the last bytes), else with zlib.
     package mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard var base = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
         var remaining = buffer.count
         var crc = UInt(value)
+        if remaining >= 64 {
+            var block: (UInt64, UInt64) = (0, 0)
+            let folded = withUnsafeMutableBytes(of: &block) { block in
+                tlm_crc32_fold(~value, base, remaining, block.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            if folded > 0 {
+                // zlib's value after the folded bytes is the CRC of the folded block from a zero register.
+                crc = withUnsafeBytes(of: &block) { block in
+                    CZlib.crc32(0xFFFF_FFFF, block.baseAddress!.assumingMemoryBound(to: Bytef.self), 16)
+                }
+                base += folded
+                remaining -= folded
+            }
+        }
         // zlib takes a uInt length: feed very large buffers in pieces.
         while remaining > 0 {
             let piece = min(remaining, Int(UInt32.max >> 1))

@@ -178,34 +178,80 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     }
 
     func write(view message: RecordedMessageView) throws(RecordingError) {
-        let output: TopicOutput
-        if let last,
-            let channel = message.channelID, channel == lastChannel || last.topic.topic == message.topic
-        {
-            output = last
-            lastChannel = channel
-        } else if message.channelID == nil, let last, last.topic.topic == message.topic {
-            output = last
-        } else {
-            guard let found = outputs[message.topic] else {
-                throw RecordingError(.invalidConfiguration, "\(message.topic) is not one of the exported topics")
+        let output = try output(channel: message.channelID, topic: message.topic)
+        guard let file = try openedFile(output, logTime: message.logTime) else { return }
+        try output.layout.append(message, to: file)
+        try rowsAppended(1, to: file)
+    }
+
+    /// Writes the run's messages as writing their views one by one does, in
+    /// stretches of one topic (one file): each as one bulk append, cut where
+    /// a row group may end or the budget is checked, so files, row groups and
+    /// early flushes come out the same.
+    func write(run: RecordedMessageRun) throws(RecordingError) {
+        let entries = run.entries
+        var index = 0
+        while index < entries.count {
+            let first = entries[index]
+            let output = try output(channel: first.channelID, topic: run.topic(ofChannel: first.channelID))
+            guard let file = try openedFile(output, logTime: first.logTime) else {
+                index += 1
+                continue
             }
-            output = found
-            last = found
-            lastChannel = message.channelID
+            // No row group ends and no budget check falls inside the stretch.
+            let room = min(
+                rowGroupRows - file.bufferedRows, 1024 - file.bufferedRows & 1023, 4096 - messagesSinceBudgetCheck)
+            let stop = index + min(entries.count - index, max(1, room))
+            let day = first.logTime / 86_400_000_000_000
+            var end = index + 1
+            while end < stop, entries[end].channelID == first.channelID,
+                !datePartitioned || entries[end].logTime / 86_400_000_000_000 == day
+            {
+                end += 1
+            }
+            try output.layout.append(run, index..<end, to: file)
+            try rowsAppended(end - index, to: file)
+            index = end
         }
+    }
+
+    /// The output of a message's topic (`channel`: its channel, when known).
+    @inline(__always)
+    private func output(channel: UInt16?, topic: @autoclosure () -> String) throws(RecordingError) -> TopicOutput {
+        if let last, let channel, channel == lastChannel || last.topic.topic == topic() {
+            lastChannel = channel
+            return last
+        }
+        if channel == nil, let last, last.topic.topic == topic() { return last }
+        let name = topic()
+        guard let found = outputs[name] else {
+            throw RecordingError(.invalidConfiguration, "\(name) is not one of the exported topics")
+        }
+        last = found
+        lastChannel = channel
+        return found
+    }
+
+    /// The file a message logged at `logTime` goes to, opening it (or the next day's) first.
+    @inline(__always)
+    private func openedFile(_ output: TopicOutput, logTime: UInt64) throws(RecordingError) -> ParquetFileWriter? {
         if datePartitioned {
-            let day = Int64(message.logTime / 86_400_000_000_000)
+            let day = Int64(logTime / 86_400_000_000_000)
             if day != output.day { try openFile(output, day: day) }
         } else if output.file == nil {
             try openFile(output, day: 0)
         }
-        guard let file = output.file else { return }
-        try output.layout.append(message, to: file)
+        return output.file
+    }
+
+    /// After `count` rows were appended to `file`: ends its row group when
+    /// full, and checks the memory budget every 4,096 messages.
+    @inline(__always)
+    private func rowsAppended(_ count: Int, to file: ParquetFileWriter) throws(RecordingError) {
         if file.bufferedRows >= rowGroupRows || (file.bufferedRows & 1023 == 0 && file.bufferedBytes >= rowGroupBytes) {
             try file.flushRowGroup()
         }
-        messagesSinceBudgetCheck += 1
+        messagesSinceBudgetCheck += count
         if messagesSinceBudgetCheck >= 4096 {
             messagesSinceBudgetCheck = 0
             try enforceBudget()
