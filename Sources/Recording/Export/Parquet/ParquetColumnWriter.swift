@@ -300,7 +300,13 @@ final class ParquetColumnWriter {
     /// constants): `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED).
     func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
         if !isList, let width = deltaWidth, valueCount > 0 {
-            let delta = values.withBytes { ParquetDeltaEncoder.encode($0, width: width) }
+            // A column of one value (its minimum is its maximum) has every delta 0.
+            let constant = unsigned ? minimumUnsigned == maximumUnsigned : minimumSigned == maximumSigned
+            let delta = values.withBytes { values in
+                constant
+                    ? ParquetDeltaEncoder.encodeConstant(of: values, width: width)
+                    : ParquetDeltaEncoder.encode(values, width: width)
+            }
             if delta.count <= values.count / 2 { return (delta, 5) }
         }
         return (plainPageBody(), 0)

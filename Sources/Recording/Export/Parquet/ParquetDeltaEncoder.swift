@@ -18,6 +18,26 @@ enum ParquetDeltaEncoder {
         return width == 8 ? encode(values, as: UInt64.self) : encode(values, as: UInt32.self)
     }
 
+    /// What ``encode(_:width:)`` gives for values that are all the same,
+    /// without reading past the first: every block's minimum delta is 0 and
+    /// its miniblocks 0 bits wide (no packed bytes).
+    ///
+    /// - Precondition: Every value equals the first.
+    static func encodeConstant(of values: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
+        precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
+        let count = values.count / width
+        var out: [UInt8] = []
+        appendULEB128(UInt64(blockSize), to: &out)
+        appendULEB128(UInt64(miniblocksPerBlock), to: &out)
+        appendULEB128(UInt64(count), to: &out)
+        let first = count == 0 ? 0 : width == 8 ? value(values, 0, as: UInt64.self) : value(values, 0, as: UInt32.self)
+        appendZigZag(first, to: &out)
+        let blocks = count <= 1 ? 0 : (count - 1 + blockSize - 1) / blockSize
+        // Per block: the minimum delta (zigzag 0) and four widths of 0.
+        out.append(contentsOf: repeatElement(0, count: blocks * (1 + miniblocksPerBlock)))
+        return out
+    }
+
     /// The value at `index`, sign-extended from the physical type's width.
     @inline(__always)
     private static func value<T: FixedWidthInteger>(

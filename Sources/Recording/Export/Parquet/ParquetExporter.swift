@@ -99,6 +99,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// Row groups written out early to stay within the memory budget.
     package private(set) var earlyFlushes = 0
     private var outputs: [String: TopicOutput] = [:]
+    /// The outputs in the context's topic order: the budget's order, so that
+    /// equally large row groups are written out early in the same order every time.
+    private var outputOrder: [TopicOutput] = []
     /// The output of the previous message (messages of one topic often come in runs).
     private var last: TopicOutput?
     /// The channel of the previous message, when its view gave one (compared instead of the topic).
@@ -148,6 +151,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         metadataPairs = [("tlm.recording", URL(fileURLWithPath: context.directory).lastPathComponent)]
         var taken = Set<String>()
         let reserved = Set(partitionKeys.map(\.rawValue))
+        outputOrder = []
         for topic in context.topics {
             var stream = Self.streamName(topic.topic, without: partitionKeys.contains(.device) ? topic.device : nil)
             // Topics whose files would share a path (they differ only in characters a
@@ -161,7 +165,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
                 stream = "\(stream)-\(number)"
             }
             taken.insert(directory + stream)
-            outputs[topic.topic] = TopicOutput(topic: topic, stream: stream, reserved: reserved)
+            let output = TopicOutput(topic: topic, stream: stream, reserved: reserved)
+            outputs[topic.topic] = output
+            outputOrder.append(output)
         }
         if partitionKeys.isEmpty {
             for topic in context.topics { try openFile(outputs[topic.topic]!, day: 0) }
@@ -309,7 +315,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     /// Writes out the largest buffered row groups while all files together hold more than the budget.
     private func enforceBudget() throws(RecordingError) {
-        var open = outputs.values.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
+        var open = outputOrder.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
         var total = open.reduce(0) { $0 + $1.1 }
         peakBufferedBytes = max(peakBufferedBytes, total)
         while total > memoryBudget, let largest = open.indices.max(by: { open[$0].1 < open[$1].1 }) {
