@@ -27,7 +27,7 @@ extension RecordingReader {
     ///   - topics: The streams to read; unknown topics are ignored.
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
-    ///   - workers: Read-ahead threads (`nil`: one per core).
+    ///   - workers: Read-ahead threads (`nil`: one per core, at most eight).
     ///   - body: Called once per message; the view is valid only during the
     ///     call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
@@ -51,7 +51,7 @@ extension RecordingReader {
     ///   - topics: The streams to read; unknown topics are ignored.
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
-    ///   - workers: Read-ahead threads (`nil`: one per core).
+    ///   - workers: Read-ahead threads (`nil`: one per core, at most eight).
     ///   - body: Called once per run (never empty); the run is valid only
     ///     during the call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
@@ -65,11 +65,11 @@ extension RecordingReader {
         guard !chunks.isEmpty else { return }
         var names: [UInt16: String] = [:]
         for channel in plan.wanted { names[channel] = topic(ofChannel: channel) ?? "" }
-        // One worker per core: the consumer's encoding and the workers'
-        // decompression share the cores as the load falls.
+        // One worker per core (up to eight): the consumer's encoding and the
+        // workers' decompression share the cores as the load falls.
         let prefetcher = ChunkPrefetcher(
             directory: directory, locations: chunks, wanted: plan.wanted, lower: plan.lower, upper: plan.upper,
-            workers: workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+            workers: workers ?? min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         defer { prefetcher.stop() }
         var heap: [OpenChunk] = []
         var nextChunk = 0

@@ -13,7 +13,10 @@
 /// A message's CDR payload is decoded straight into the columns, with the
 /// same rules as ``ROS2MessageDefinition/decode(_:)`` (alignment relative to
 /// the 4-byte header, strings with their NUL, invalid UTF-8 replaced), so a
-/// file holds exactly the values the reader's typed messages have.
+/// file holds exactly the values the reader's typed messages have. A schema
+/// of scalar numbers and bools only has a fixed layout (each field at the
+/// same offset in every payload): a run of its messages is appended column
+/// by column, each value loaded at its offset.
 struct ParquetTopicLayout: Sendable {
     /// One column's description.
     struct Column: Sendable, Hashable {
