@@ -20,13 +20,13 @@ import Recording
 /// outputs hold every sample before anything is timed.
 ///
 /// Issue 13 asks for at least 3× DuckDB. Last measured (hyperfine, 10M
-/// samples, one run of both, the 2-core machine loaded by other builds, load
-/// average 21): tlm 5.8 s against DuckDB 28.4 s, 4.9× (the export before the
-/// run/fixed-layout/two-worker read: 7.0 s, 4.1×, in the same run). In CPU
-/// time, which the load sways less: tlm 2.25 s, DuckDB 6.9 s (3.1×; before:
-/// 3.2 s, 2.1×). What remains is mostly zstd: decompressing the recording's
-/// chunks (they hold the raw notifications too, about 40% of the CPU time)
-/// and compressing the pages (about 18%).
+/// samples, 5 runs of each in one run, the 2-core machine loaded by other
+/// builds, load average 8.5): tlm 3.7 s against DuckDB 15.8 s, 4.2× (the
+/// export before runs, fixed layouts and a worker per core: 5.2 s, 3.0×, in
+/// the same run). In CPU time, which the load sways less: tlm 2.35 s, DuckDB
+/// 6.5 s, 2.8× (before: 3.3 s, 2.0×). What remains is mostly zstd:
+/// decompressing the recording's chunks (they hold the raw notifications
+/// too; about 40% of the CPU time) and compressing the pages (about 18%).
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
