@@ -17,28 +17,41 @@ import Testing
         #expect(crc.value == CRC32.checksum(bytes))
     }
 
-    /// Every length and alignment around the vector widths the library folds
-    /// by (16, 64 bytes) agrees with the CRC computed bit by bit, whole and in
-    /// two pieces.
-    @Test func crc32AgreesWithTheBitwiseDefinition() {
-        func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
+    /// CRC-32/ISO-HDLC bit by bit, as its definition reads: an independent reference.
+    static func bitwiseCRC32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var register: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            register ^= UInt32(byte)
+            for _ in 0..<8 { register = register & 1 == 1 ? (register >> 1) ^ 0xEDB8_8320 : register >> 1 }
         }
-        let bytes = (0..<600).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
-        for start in 0..<8 {
-            for length in 0..<(bytes.count - start) where length < 200 || length % 37 == 0 {
-                let slice = bytes[start..<(start + length)]
+        return ~register
+    }
+
+    /// Every length around the folded path's edges (64 bytes, whole 16- and
+    /// 64-byte blocks and their remainders), from every start value, in one
+    /// call and split at odd places, against the bit-by-bit definition.
+    @Test func crc32MatchesItsDefinitionAtEveryLengthAndSplit() {
+        var state: UInt64 = 0x1234_5678_9ABC_DEF0
+        let bytes = (0..<70_000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        for length in Array(0..<300) + [1023, 1024, 1025, 4096 + 15, 65_536, 70_000] {
+            let slice = bytes[0..<length]
+            let expected = Self.bitwiseCRC32(slice)
+            #expect(CRC32.checksum(Array(slice)) == expected, "length \(length)")
+            for split in Set([0, 1, 15, 63, 64, 65, length / 3, length - 1].filter { $0 >= 0 && $0 <= length }) {
                 var crc = CRC32()
-                crc.update(Array(slice.prefix(length / 3)))
-                crc.update(Array(slice.dropFirst(length / 3)))
-                #expect(crc.value == bitwise(slice), "start \(start), length \(length)")
-                #expect(CRC32.checksum(Array(slice)) == bitwise(slice))
+                crc.update(Array(slice[..<split]))
+                crc.update(Array(slice[split...]))
+                #expect(crc.value == expected, "length \(length) split at \(split)")
             }
+        }
+        // From an unaligned start.
+        bytes.withUnsafeBytes { raw in
+            var crc = CRC32()
+            crc.update(UnsafeRawBufferPointer(rebasing: raw[3..<50_003]))
+            #expect(crc.value == Self.bitwiseCRC32(bytes[3..<50_003]))
         }
     }
 

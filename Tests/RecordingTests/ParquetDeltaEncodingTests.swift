@@ -87,6 +87,16 @@ import Testing
             }
             #expect(try Self.decode(encoded, width: width) == values, "\(values.count) values")
         }
+        // A column of one value: the shortcut gives what the full encoding gives.
+        for count in [1, 2, 128, 129, 130, 257, 1_000] {
+            for value in width == 8 ? [0, -1, Int64.min, Int64.max, 42] : [0, -1, Int64(Int32.min), Int64(Int32.max)] {
+                Self.plain([Int64](repeating: value, count: count), width: width).withUnsafeBytes { plain in
+                    #expect(
+                        ParquetDeltaEncoder.encodeConstant(of: plain, width: width)
+                            == ParquetDeltaEncoder.encode(plain, width: width), "\(count) × \(value)")
+                }
+            }
+        }
         // An even step is a few bytes per 128 values.
         let even = (0..<131_072).map { Int64($0) * 1_000_000 }
         let encoded = Self.plain(even, width: 8).withUnsafeBytes { ParquetDeltaEncoder.encode($0, width: 8) }

@@ -20,11 +20,13 @@ import Recording
 /// outputs hold every sample before anything is timed.
 ///
 /// Issue 13 asks for at least 3× DuckDB. Last measured (hyperfine, 10M
-/// samples, the 2-core machine shared with other builds): tlm 2.3–3.7 s
-/// against DuckDB 2.9–7.5 s in the same runs, 1.2–2.0× faster (before the
-/// read-ahead export: 21 s, 0.36×). What remains is mostly decompressing the
-/// recording's chunks (they hold the raw notifications too), their CRC, and
-/// the per-row column encoding on one thread.
+/// samples, 5 runs of each in one run, the 2-core machine loaded by other
+/// builds, load average 8.5): tlm 3.7 s against DuckDB 15.8 s, 4.2× (the
+/// export before runs, fixed layouts and a worker per core: 5.2 s, 3.0×, in
+/// the same run). In CPU time, which the load sways less: tlm 2.35 s, DuckDB
+/// 6.5 s, 2.8× (before: 3.3 s, 2.0×). What remains is mostly zstd:
+/// decompressing the recording's chunks (they hold the raw notifications
+/// too; about 40% of the CPU time) and compressing the pages (about 18%).
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

@@ -34,12 +34,18 @@ extension RecordingReader {
         try exporter.begin(context)
         var count = 0
         if let fast = exporter as? any MessageViewExporter {
-            // The same messages in the same order, read ahead on a second thread and not copied.
-            try forEachMessageView(topics: context.topics.map(\.topic), from: from, to: to) {
-                view throws(RecordingError) in
-                try fast.write(view: view)
-                count += 1
-                progress?(count)
+            // The same messages in the same order, read ahead on other threads, not copied, in runs.
+            try forEachMessageRun(topics: context.topics.map(\.topic), from: from, to: to) {
+                run throws(RecordingError) in
+                try fast.write(run: run)
+                if let progress {
+                    for _ in 0..<run.count {
+                        count += 1
+                        progress(count)
+                    }
+                } else {
+                    count += run.count
+                }
             }
         } else {
             try forEachMessage(topics: context.topics.map(\.topic), from: from, to: to) {

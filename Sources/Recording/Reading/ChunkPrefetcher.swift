@@ -15,7 +15,10 @@ import Darwin
 /// A scanned chunk keeps its decompressed bytes and, per wanted message in
 /// the range, its fields and where its payload lies: no array per message.
 /// At most ``capacity`` chunks are scanned or waiting ahead of the consumer
-/// (back-pressure, never an unbounded queue).
+/// (back-pressure, never an unbounded queue). Chunks the consumer is done
+/// with can be given back (``recycle(_:)``): their buffers take the next
+/// chunks, so a long read does not allocate (and fault in) fresh memory
+/// per chunk.
 ///
 /// Anything out of the ordinary (a file that cannot be read, a chunk that
 /// does not decompress, a CRC mismatch, a torn record, a record other than a
@@ -75,6 +78,8 @@ final class ChunkPrefetcher: @unchecked Sendable {
     /// Results taken by the consumer.
     private var consumed = 0
     private var stopping = false
+    /// Buffers of chunks given back, for the workers to fill again.
+    private var spares: [Chunk] = []
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts the worker.
@@ -89,7 +94,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     ///   - workers: Worker threads (at least one; no more than the chunks).
     init(
         directory: String, locations: [RecordedMessageIterator.ChunkLocation], wanted: Set<UInt16>,
-        lower: UInt64, upper: UInt64, capacity: Int = 8,
+        lower: UInt64, upper: UInt64, capacity: Int = 24,
         workers: Int
     ) {
         self.directory = directory
@@ -120,6 +125,14 @@ final class ChunkPrefetcher: @unchecked Sendable {
         return result
     }
 
+    /// Gives back a chunk the consumer is done with: its buffers take a
+    /// later chunk (kept up to as many as can be ahead at once).
+    func recycle(_ chunk: Chunk) {
+        condition.withLock {
+            if spares.count < capacity + workers { spares.append(chunk) }
+        }
+    }
+
     /// Stops the workers (if they are still reading) and waits for them to end.
     func stop() {
         condition.withLock {
@@ -145,10 +158,11 @@ final class ChunkPrefetcher: @unchecked Sendable {
             }
             let position = claimed
             claimed += 1
+            var spare = spares.popLast()
             condition.unlock()
             let location = locations[position]
             let result =
-                scan(location, files: &files, compressed: &compressed, context: context)
+                scan(location, files: &files, compressed: &compressed, context: context, spare: &spare)
                 .map(Result.scanned) ?? .fallback(location)
             condition.withLock {
                 ready[position] = result
@@ -157,11 +171,20 @@ final class ChunkPrefetcher: @unchecked Sendable {
         }
     }
 
-    /// Reads and scans one chunk; `nil` when it must be read the ordinary way.
+    /// Reads and scans one chunk (into the buffers of `spare`, when given,
+    /// which it takes); `nil` when it must be read the ordinary way.
     private func scan(
         _ location: RecordedMessageIterator.ChunkLocation, files: inout [String: Int32], compressed: inout [UInt8],
-        context: ZstdDecompressionContext?
+        context: ZstdDecompressionContext?, spare: inout Chunk?
     ) -> Chunk? {
+        // The spare's buffers, moved out so that they are unique (filled in place, not copied).
+        var spareBytes: [UInt8] = []
+        var entries: [Entry] = []
+        if spare != nil {
+            swap(&spareBytes, &spare!.bytes)
+            swap(&entries, &spare!.entries)
+            spare = nil
+        }
         let path = directory + "/" + location.path
         let descriptor: Int32
         if let open = files[path] {
@@ -212,16 +235,12 @@ final class ChunkPrefetcher: @unchecked Sendable {
                 size <= UInt64(Int32.max)
             else { return nil }
             let records = UnsafeRawBufferPointer(rebasing: record[position..<(position + Int(recordsLength))])
-            let bytes: [UInt8]
+            var bytes = Self.buffer(count: Int(size), reusing: &spareBytes)
             if compression.isEmpty {
                 guard UInt64(records.count) == size else { return nil }
-                bytes = Array(records)
+                bytes.withUnsafeMutableBytes { $0.copyMemory(from: records) }
             } else if compression.elementsEqual("zstd".utf8), let context {
-                var ok = false
-                bytes = [UInt8](unsafeUninitializedCapacity: Int(size)) { buffer, initialized in
-                    ok = context.decompress(records, into: UnsafeMutableRawBufferPointer(buffer))
-                    initialized = ok ? Int(size) : 0
-                }
+                let ok = bytes.withUnsafeMutableBytes { context.decompress(records, into: $0) }
                 guard ok else { return nil }
             } else {
                 return nil
@@ -231,25 +250,41 @@ final class ChunkPrefetcher: @unchecked Sendable {
                 bytes.withUnsafeBytes { check.update($0) }
                 guard check.value == crc else { return nil }
             }
-            guard let entries = bytes.withUnsafeBytes({ self.wantedMessages(in: $0) }) else { return nil }
+            entries.removeAll(keepingCapacity: true)
+            guard bytes.withUnsafeBytes({ self.wantedMessages(in: $0, into: &entries) }) else { return nil }
             return Chunk(bytes: bytes, entries: entries, length: length)
         }
     }
 
+    /// A buffer of `count` bytes (their values unspecified): `spare`, resized, when it has the room.
+    private static func buffer(count: Int, reusing spare: inout [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        swap(&bytes, &spare)
+        guard bytes.capacity >= count else {
+            return [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+        if bytes.count > count {
+            bytes.removeLast(bytes.count - count)
+        } else if bytes.count < count {
+            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+        }
+        return bytes
+    }
+
     /// The wanted messages in the range of a chunk's records, sorted by log
-    /// time (stable); `nil` when a record is torn or is not a Message.
-    private func wantedMessages(in records: UnsafeRawBufferPointer) -> [Entry]? {
-        var entries: [Entry] = []
+    /// time (stable), into `entries` (empty); false when a record is torn or
+    /// is not a Message.
+    private func wantedMessages(in records: UnsafeRawBufferPointer, into entries: inout [Entry]) -> Bool {
         var sorted = true
         var position = 0
         let end = records.count
         while position < end {
-            guard end - position >= 9 else { return nil }
+            guard end - position >= 9 else { return false }
             let opcode = records[position]
             let length = UInt64(littleEndian: records.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
             let body = position + 9
-            guard length <= UInt64(end - body) else { return nil }
-            guard opcode == MCAPOpcode.message.rawValue, length >= 22 else { return nil }
+            guard length <= UInt64(end - body) else { return false }
+            guard opcode == MCAPOpcode.message.rawValue, length >= 22 else { return false }
             position = body + Int(length)
             let channelID = UInt16(littleEndian: records.loadUnaligned(fromByteOffset: body, as: UInt16.self))
             guard wanted[Int(channelID >> 6)] & (1 << UInt64(channelID & 63)) != 0 else { continue }
@@ -271,6 +306,6 @@ final class ChunkPrefetcher: @unchecked Sendable {
                 .sorted { ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset) }
                 .map(\.element)
         }
-        return entries
+        return true
     }
 }

@@ -19,15 +19,15 @@ extension RecordingReader {
 
     /// The messages of `topics` with `from <= logTime < to`, exactly as
     /// ``forEachMessage(topics:from:to:_:)`` hands them out (same order, same
-    /// fields, same errors), but faster: a worker thread reads, decompresses
-    /// and scans the chunks ahead (``ChunkPrefetcher``), and each message's
+    /// fields, same errors), but faster: worker threads read, decompress
+    /// and scan the chunks ahead (``ChunkPrefetcher``), and each message's
     /// payload is lent from its chunk's bytes rather than copied.
     ///
     /// - Parameters:
     ///   - topics: The streams to read; unknown topics are ignored.
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
-    ///   - workers: Read-ahead threads (`nil`: one fewer than the cores, at least one).
+    ///   - workers: Read-ahead threads (`nil`: one per core, at most eight).
     ///   - body: Called once per message; the view is valid only during the
     ///     call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
@@ -36,18 +36,44 @@ extension RecordingReader {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
         _ body: (RecordedMessageView) throws(RecordingError) -> Void
     ) throws(RecordingError) {
+        try forEachMessageRun(topics: topics, from: from, to: to, workers: workers) {
+            run throws(RecordingError) in
+            for index in 0..<run.count { try body(run[index]) }
+        }
+    }
+
+    /// The messages of ``forEachMessageView(topics:from:to:workers:_:)``, in
+    /// the same order, handed out in runs: consecutive messages of one
+    /// chunk at a time (as many as stay first in log-time order), so a
+    /// receiver pays its per-call costs once per run, not per message.
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to read; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - workers: Read-ahead threads (`nil`: one per core, at most eight).
+    ///   - body: Called once per run (never empty); the run is valid only
+    ///     during the call. An error it throws stops the read and is rethrown.
+    /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
+    ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
+    func forEachMessageRun(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
+        _ body: (RecordedMessageRun) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
         let plan = try readPlan(topics: topics, from: from, to: to)
         let chunks = plan.chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
         guard !chunks.isEmpty else { return }
+        var names: [UInt16: String] = [:]
+        for channel in plan.wanted { names[channel] = topic(ofChannel: channel) ?? "" }
+        // One worker per core (up to eight): the consumer's encoding and the
+        // workers' decompression share the cores as the load falls.
         let prefetcher = ChunkPrefetcher(
             directory: directory, locations: chunks, wanted: plan.wanted, lower: plan.lower, upper: plan.upper,
-            workers: workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
+            workers: workers ?? min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         defer { prefetcher.stop() }
         var heap: [OpenChunk] = []
         var nextChunk = 0
         var held = 0
-        var lastChannel: UInt16?
-        var lastTopic = ""
         while true {
             // Read every chunk that may hold a message at or before the earliest one held.
             while nextChunk < chunks.count, heap.isEmpty || chunks[nextChunk].firstTime <= heap[0].headTime {
@@ -56,7 +82,10 @@ extension RecordingReader {
                     result, wanted: plan.wanted, lower: plan.lower, upper: plan.upper)
                 let rank = chunks[nextChunk].rank
                 nextChunk += 1
-                guard !chunk.entries.isEmpty else { continue }
+                guard !chunk.entries.isEmpty else {
+                    prefetcher.recycle(chunk)
+                    continue
+                }
                 held += chunk.entries.count
                 heap.append(OpenChunk(chunk: chunk, rank: rank))
                 heap.mergeHeapSiftUp(heap.count - 1)
@@ -69,33 +98,27 @@ extension RecordingReader {
             let rival: OpenChunk? =
                 heap.count == 1 ? nil : heap.count == 2 || heap[1].precedes(heap[2]) ? heap[1] : heap[2]
             let rank = heap[0].rank
-            var position = heap[0].position
+            let start = heap[0].position
             let entries = heap[0].chunk.entries
-            try heap[0].chunk.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
-                repeat {
-                    let entry = entries[position]
-                    if entry.channelID != lastChannel {
-                        lastChannel = entry.channelID
-                        lastTopic = topic(ofChannel: entry.channelID) ?? ""
-                    }
-                    try body(
-                        RecordedMessageView(
-                            topic: lastTopic, channelID: entry.channelID, sequence: entry.sequence,
-                            logTime: entry.logTime,
-                            publishTime: entry.publishTime,
-                            payload: UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.count)])))
-                    position += 1
-                    guard position < entries.count else { break }
-                    let time = entries[position].logTime
-                    if let nextTime, nextTime <= time { break }
-                    if let rival, rival.headTime < time || (rival.headTime == time && rival.rank < rank) { break }
-                } while true
+            var end = start + 1
+            while end < entries.count {
+                let time = entries[end].logTime
+                if let nextTime, nextTime <= time { break }
+                if let rival, rival.headTime < time || (rival.headTime == time && rival.rank < rank) { break }
+                end += 1
             }
-            heap[0].position = position
-            if position == entries.count {
+            try heap[0].chunk.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+                try entries.withEntries { (all: UnsafeBufferPointer<ChunkPrefetcher.Entry>) throws(RecordingError) in
+                    try body(
+                        RecordedMessageRun(
+                            entries: UnsafeBufferPointer(rebasing: all[start..<end]), bytes: raw, topics: names))
+                }
+            }
+            heap[0].position = end
+            if end == entries.count {
                 held -= entries.count
                 heap.swapAt(0, heap.count - 1)
-                heap.removeLast()
+                prefetcher.recycle(heap.removeLast().chunk)
             }
             heap.mergeHeapSiftDown(0)
         }
@@ -132,5 +155,17 @@ extension RecordingReader {
             }
             return ChunkPrefetcher.Chunk(bytes: bytes, entries: entries, length: location.length)
         }
+    }
+}
+
+extension Array where Element == ChunkPrefetcher.Entry {
+    /// `withUnsafeBufferPointer` for a body with typed throws.
+    @inline(__always)
+    fileprivate func withEntries<R>(
+        _ body: (UnsafeBufferPointer<ChunkPrefetcher.Entry>) throws(RecordingError) -> R
+    ) throws(RecordingError) -> R {
+        try withUnsafeBufferPointer { entries in
+            Result<R, RecordingError>(catching: { () throws(RecordingError) -> R in try body(entries) })
+        }.get()
     }
 }

@@ -110,6 +110,135 @@ final class ParquetColumnWriter {
         if value > maximumDouble { maximumDouble = value }
     }
 
+    // MARK: Bulk values
+
+    /// Appends `count` INT32 values, `value(0)` first: what as many
+    /// ``appendInt32(_:)`` calls do, in one pass with the statistics kept in
+    /// registers.
+    @inline(__always)
+    func appendInt32s(count: Int, _ value: (Int) -> UInt32) {
+        let out = values.appendUninitialized(byteCount: count * 4)
+        valueCount += count
+        if unsigned {
+            var low = minimumUnsigned
+            var high = maximumUnsigned
+            for index in 0..<count {
+                let bits = value(index)
+                out.storeBytes(of: bits.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                low = min(low, UInt64(bits))
+                high = max(high, UInt64(bits))
+            }
+            minimumUnsigned = low
+            maximumUnsigned = high
+        } else {
+            var low = minimumSigned
+            var high = maximumSigned
+            for index in 0..<count {
+                let bits = value(index)
+                out.storeBytes(of: bits.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                let signed = Int64(Int32(bitPattern: bits))
+                low = min(low, signed)
+                high = max(high, signed)
+            }
+            minimumSigned = low
+            maximumSigned = high
+        }
+    }
+
+    /// Appends `count` INT64 values, `value(0)` first, as ``appendInt32s(count:_:)`` does INT32 ones.
+    @inline(__always)
+    func appendInt64s(count: Int, _ value: (Int) -> UInt64) {
+        let out = values.appendUninitialized(byteCount: count * 8)
+        valueCount += count
+        if unsigned {
+            var low = minimumUnsigned
+            var high = maximumUnsigned
+            for index in 0..<count {
+                let bits = value(index)
+                out.storeBytes(of: bits.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+                low = min(low, bits)
+                high = max(high, bits)
+            }
+            minimumUnsigned = low
+            maximumUnsigned = high
+        } else {
+            var low = minimumSigned
+            var high = maximumSigned
+            for index in 0..<count {
+                let bits = value(index)
+                out.storeBytes(of: bits.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+                let signed = Int64(bitPattern: bits)
+                low = min(low, signed)
+                high = max(high, signed)
+            }
+            minimumSigned = low
+            maximumSigned = high
+        }
+    }
+
+    /// Appends `count` FLOAT values by their bit patterns, `value(0)` first
+    /// (what as many ``appendFloat(_:)`` calls do).
+    @inline(__always)
+    func appendFloats(count: Int, _ value: (Int) -> UInt32) {
+        let out = values.appendUninitialized(byteCount: count * 4)
+        valueCount += count
+        var low = minimumDouble
+        var high = maximumDouble
+        var any = hasNumber
+        for index in 0..<count {
+            let bits = value(index)
+            out.storeBytes(of: bits.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+            let number = Double(Float(bitPattern: bits))
+            guard !number.isNaN else { continue }  // NaN takes no part in min/max
+            any = true
+            if number < low { low = number }
+            if number > high { high = number }
+        }
+        minimumDouble = low
+        maximumDouble = high
+        hasNumber = any
+    }
+
+    /// Appends `count` DOUBLE values by their bit patterns, `value(0)` first
+    /// (what as many ``appendDouble(_:)`` calls do).
+    @inline(__always)
+    func appendDoubles(count: Int, _ value: (Int) -> UInt64) {
+        let out = values.appendUninitialized(byteCount: count * 8)
+        valueCount += count
+        var low = minimumDouble
+        var high = maximumDouble
+        var any = hasNumber
+        for index in 0..<count {
+            let bits = value(index)
+            out.storeBytes(of: bits.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+            let number = Double(bitPattern: bits)
+            guard !number.isNaN else { continue }  // NaN takes no part in min/max
+            any = true
+            if number < low { low = number }
+            if number > high { high = number }
+        }
+        minimumDouble = low
+        maximumDouble = high
+        hasNumber = any
+    }
+
+    /// Appends `count` BOOLEAN values, `value(0)` first (what as many ``appendBool(_:)`` calls do).
+    @inline(__always)
+    func appendBools(count: Int, _ value: (Int) -> Bool) {
+        let out = values.appendUninitialized(byteCount: count)
+        valueCount += count
+        var low = minimumUnsigned
+        var high = maximumUnsigned
+        for index in 0..<count {
+            let bit: UInt8 = value(index) ? 1 : 0
+            out.storeBytes(of: bit, toByteOffset: index, as: UInt8.self)
+            low = min(low, UInt64(bit))
+            high = max(high, UInt64(bit))
+        }
+        minimumUnsigned = low
+        maximumUnsigned = high
+    }
+
     /// Appends a BOOLEAN value.
     func appendBool(_ value: Bool) {
         values.append(UInt8(value ? 1 : 0))
@@ -171,7 +300,13 @@ final class ParquetColumnWriter {
     /// constants): `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED).
     func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
         if !isList, let width = deltaWidth, valueCount > 0 {
-            let delta = values.withBytes { ParquetDeltaEncoder.encode($0, width: width) }
+            // A column of one value (its minimum is its maximum) has every delta 0.
+            let constant = unsigned ? minimumUnsigned == maximumUnsigned : minimumSigned == maximumSigned
+            let delta = values.withBytes { values in
+                constant
+                    ? ParquetDeltaEncoder.encodeConstant(of: values, width: width)
+                    : ParquetDeltaEncoder.encode(values, width: width)
+            }
             if delta.count <= values.count / 2 { return (delta, 5) }
         }
         return (plainPageBody(), 0)

@@ -15,86 +15,130 @@ enum ParquetDeltaEncoder {
     /// Encodes PLAIN little-endian values of `width` bytes (4: INT32, 8: INT64).
     static func encode(_ values: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
         precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
+        return width == 8 ? encode(values, as: UInt64.self) : encode(values, as: UInt32.self)
+    }
+
+    /// What ``encode(_:width:)`` gives for values that are all the same,
+    /// without reading past the first: every block's minimum delta is 0 and
+    /// its miniblocks 0 bits wide (no packed bytes).
+    ///
+    /// - Precondition: Every value equals the first.
+    static func encodeConstant(of values: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
+        precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
         let count = values.count / width
-        @inline(__always) func value(_ index: Int) -> Int64 {
-            width == 8
-                ? Int64(
-                    bitPattern: UInt64(littleEndian: values.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
-                : Int64(
-                    Int32(
-                        bitPattern: UInt32(
-                            littleEndian: values.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))))
-        }
+        var out: [UInt8] = []
+        appendULEB128(UInt64(blockSize), to: &out)
+        appendULEB128(UInt64(miniblocksPerBlock), to: &out)
+        appendULEB128(UInt64(count), to: &out)
+        let first = count == 0 ? 0 : width == 8 ? value(values, 0, as: UInt64.self) : value(values, 0, as: UInt32.self)
+        appendZigZag(first, to: &out)
+        let blocks = count <= 1 ? 0 : (count - 1 + blockSize - 1) / blockSize
+        // Per block: the minimum delta (zigzag 0) and four widths of 0.
+        out.append(contentsOf: repeatElement(0, count: blocks * (1 + miniblocksPerBlock)))
+        return out
+    }
+
+    /// The value at `index`, sign-extended from the physical type's width.
+    @inline(__always)
+    private static func value<T: FixedWidthInteger>(
+        _ values: UnsafeRawBufferPointer, _ index: Int, as _: T.Type
+    )
+        -> Int64
+    {
+        let bits = T(littleEndian: values.loadUnaligned(fromByteOffset: index * MemoryLayout<T>.size, as: T.self))
+        return T.bitWidth == 64 ? Int64(truncatingIfNeeded: bits) : Int64(Int32(truncatingIfNeeded: bits))
+    }
+
+    /// Encodes PLAIN values of the physical type `T` (`UInt32`: INT32, `UInt64`: INT64).
+    private static func encode<T: FixedWidthInteger & UnsignedInteger>(
+        _ values: UnsafeRawBufferPointer, as _: T.Type
+    ) -> [UInt8] {
+        let count = values.count / MemoryLayout<T>.size
+        let wide = T.bitWidth == 64
         var out: [UInt8] = []
         out.reserveCapacity(count / 8 + 32)
         appendULEB128(UInt64(blockSize), to: &out)
         appendULEB128(UInt64(miniblocksPerBlock), to: &out)
         appendULEB128(UInt64(count), to: &out)
-        let first = count > 0 ? value(0) : 0
+        let first = count > 0 ? value(values, 0, as: T.self) : 0
         appendZigZag(first, to: &out)
-        var previous = first
-        var deltas = [Int64](repeating: 0, count: blockSize)
-        var index = 1
-        while index < count {
-            let n = min(blockSize, count - index)
-            var minimum = Int64.max
-            for k in 0..<n {
-                let current = value(index + k)
-                // The delta in the physical type's width (INT32 wraps at 32 bits).
-                let delta =
-                    width == 8 ? current &- previous : Int64(Int32(truncatingIfNeeded: current &- previous))
-                deltas[k] = delta
-                if delta < minimum { minimum = delta }
-                previous = current
-            }
-            appendZigZag(minimum, to: &out)
-            // Each delta above the minimum, as an unsigned number of the type's width.
-            let mask: UInt64 = width == 8 ? .max : UInt64(UInt32.max)
-            var widths = [Int](repeating: 0, count: miniblocksPerBlock)
-            for miniblock in 0..<miniblocksPerBlock {
-                let start = miniblock * miniblockSize
-                guard start < n else { break }
-                var largest: UInt64 = 0
-                for k in start..<min(start + miniblockSize, n) {
-                    largest |= UInt64(bitPattern: deltas[k] &- minimum) & mask
+        // Each delta above the block's minimum, as an unsigned number of the type's width.
+        let mask: UInt64 = wide ? .max : UInt64(UInt32.max)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: blockSize) { above in
+            var previous = first
+            var index = 1
+            while index < count {
+                let n = min(blockSize, count - index)
+                var minimum = Int64.max
+                for k in 0..<n {
+                    let current = value(values, index + k, as: T.self)
+                    // The delta in the physical type's width (INT32 wraps at 32 bits).
+                    let delta = wide ? current &- previous : Int64(Int32(truncatingIfNeeded: current &- previous))
+                    above[k] = UInt64(bitPattern: delta)
+                    minimum = Swift.min(minimum, delta)
+                    previous = current
                 }
-                widths[miniblock] = UInt64.bitWidth - largest.leadingZeroBitCount
-            }
-            for width in widths { out.append(UInt8(width)) }
-            for miniblock in 0..<miniblocksPerBlock {
-                let start = miniblock * miniblockSize
-                guard start < n else { break }  // miniblocks without deltas have no bytes
-                let bits = widths[miniblock]
-                guard bits > 0 else { continue }
-                var accumulator: UInt64 = 0
-                var filled = 0
-                for k in start..<(start + miniblockSize) {
-                    // A partly filled last miniblock is padded with zeros.
-                    var packed = k < n ? UInt64(bitPattern: deltas[k] &- minimum) & mask : 0
-                    var remaining = bits
-                    while remaining > 0 {
-                        let take = min(remaining, 64 - filled)
-                        accumulator |= (take == 64 ? packed : packed & ((1 << UInt64(take)) - 1)) << UInt64(filled)
-                        filled += take
-                        remaining -= take
-                        packed = take == 64 ? 0 : packed >> UInt64(take)
-                        if filled == 64 {
-                            withUnsafeBytes(of: accumulator.littleEndian) { out.append(contentsOf: $0) }
-                            accumulator = 0
-                            filled = 0
+                appendZigZag(minimum, to: &out)
+                var widths: (Int, Int, Int, Int) = (0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &widths) { raw in
+                    let widths = raw.bindMemory(to: Int.self)
+                    for miniblock in 0..<miniblocksPerBlock {
+                        let start = miniblock * miniblockSize
+                        guard start < n else { break }
+                        var largest: UInt64 = 0
+                        for k in start..<Swift.min(start + miniblockSize, n) {
+                            let delta = (above[k] &- UInt64(bitPattern: minimum)) & mask
+                            above[k] = delta
+                            largest |= delta
                         }
+                        widths[miniblock] = UInt64.bitWidth - largest.leadingZeroBitCount
+                    }
+                    for width in widths { out.append(UInt8(width)) }
+                    for miniblock in 0..<miniblocksPerBlock {
+                        let start = miniblock * miniblockSize
+                        guard start < n else { break }  // miniblocks without deltas have no bytes
+                        let bits = widths[miniblock]
+                        guard bits > 0 else { continue }
+                        pack(above, from: start, count: n, bits: bits, to: &out)
                     }
                 }
-                // 32 values of `bits` bits fill whole bytes.
-                var tail = accumulator
-                for _ in 0..<(filled / 8) {
-                    out.append(UInt8(truncatingIfNeeded: tail))
-                    tail >>= 8
-                }
+                index += n
             }
-            index += n
         }
         return out
+    }
+
+    /// Bit-packs one miniblock of deltas (above the minimum) at `bits` bits
+    /// each, least significant bit first; past `count`, zeros.
+    @inline(__always)
+    private static func pack(
+        _ above: UnsafeMutableBufferPointer<UInt64>, from start: Int, count: Int, bits: Int, to out: inout [UInt8]
+    ) {
+        var accumulator: UInt64 = 0
+        var filled = 0
+        for k in start..<(start + miniblockSize) {
+            // A partly filled last miniblock is padded with zeros.
+            var packed = k < count ? above[k] : 0
+            var remaining = bits
+            while remaining > 0 {
+                let take = Swift.min(remaining, 64 - filled)
+                accumulator |= (take == 64 ? packed : packed & ((1 << UInt64(take)) - 1)) << UInt64(filled)
+                filled += take
+                remaining -= take
+                packed = take == 64 ? 0 : packed >> UInt64(take)
+                if filled == 64 {
+                    withUnsafeBytes(of: accumulator.littleEndian) { out.append(contentsOf: $0) }
+                    accumulator = 0
+                    filled = 0
+                }
+            }
+        }
+        // 32 values of `bits` bits fill whole bytes.
+        var tail = accumulator
+        for _ in 0..<(filled / 8) {
+            out.append(UInt8(truncatingIfNeeded: tail))
+            tail >>= 8
+        }
     }
 
     private static func appendULEB128(_ value: UInt64, to out: inout [UInt8]) {

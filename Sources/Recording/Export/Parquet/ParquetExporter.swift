@@ -99,6 +99,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// Row groups written out early to stay within the memory budget.
     package private(set) var earlyFlushes = 0
     private var outputs: [String: TopicOutput] = [:]
+    /// The outputs in the context's topic order: the budget's order, so that
+    /// equally large row groups are written out early in the same order every time.
+    private var outputOrder: [TopicOutput] = []
     /// The output of the previous message (messages of one topic often come in runs).
     private var last: TopicOutput?
     /// The channel of the previous message, when its view gave one (compared instead of the topic).
@@ -148,6 +151,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         metadataPairs = [("tlm.recording", URL(fileURLWithPath: context.directory).lastPathComponent)]
         var taken = Set<String>()
         let reserved = Set(partitionKeys.map(\.rawValue))
+        outputOrder = []
         for topic in context.topics {
             var stream = Self.streamName(topic.topic, without: partitionKeys.contains(.device) ? topic.device : nil)
             // Topics whose files would share a path (they differ only in characters a
@@ -161,7 +165,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
                 stream = "\(stream)-\(number)"
             }
             taken.insert(directory + stream)
-            outputs[topic.topic] = TopicOutput(topic: topic, stream: stream, reserved: reserved)
+            let output = TopicOutput(topic: topic, stream: stream, reserved: reserved)
+            outputs[topic.topic] = output
+            outputOrder.append(output)
         }
         if partitionKeys.isEmpty {
             for topic in context.topics { try openFile(outputs[topic.topic]!, day: 0) }
@@ -178,34 +184,80 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     }
 
     func write(view message: RecordedMessageView) throws(RecordingError) {
-        let output: TopicOutput
-        if let last,
-            let channel = message.channelID, channel == lastChannel || last.topic.topic == message.topic
-        {
-            output = last
-            lastChannel = channel
-        } else if message.channelID == nil, let last, last.topic.topic == message.topic {
-            output = last
-        } else {
-            guard let found = outputs[message.topic] else {
-                throw RecordingError(.invalidConfiguration, "\(message.topic) is not one of the exported topics")
+        let output = try output(channel: message.channelID, topic: message.topic)
+        guard let file = try openedFile(output, logTime: message.logTime) else { return }
+        try output.layout.append(message, to: file)
+        try rowsAppended(1, to: file)
+    }
+
+    /// Writes the run's messages as writing their views one by one does, in
+    /// stretches of one topic (one file): each as one bulk append, cut where
+    /// a row group may end or the budget is checked, so files, row groups and
+    /// early flushes come out the same.
+    func write(run: RecordedMessageRun) throws(RecordingError) {
+        let entries = run.entries
+        var index = 0
+        while index < entries.count {
+            let first = entries[index]
+            let output = try output(channel: first.channelID, topic: run.topic(ofChannel: first.channelID))
+            guard let file = try openedFile(output, logTime: first.logTime) else {
+                index += 1
+                continue
             }
-            output = found
-            last = found
-            lastChannel = message.channelID
+            // No row group ends and no budget check falls inside the stretch.
+            let room = min(
+                rowGroupRows - file.bufferedRows, 1024 - file.bufferedRows & 1023, 4096 - messagesSinceBudgetCheck)
+            let stop = index + min(entries.count - index, max(1, room))
+            let day = first.logTime / 86_400_000_000_000
+            var end = index + 1
+            while end < stop, entries[end].channelID == first.channelID,
+                !datePartitioned || entries[end].logTime / 86_400_000_000_000 == day
+            {
+                end += 1
+            }
+            try output.layout.append(run, index..<end, to: file)
+            try rowsAppended(end - index, to: file)
+            index = end
         }
+    }
+
+    /// The output of a message's topic (`channel`: its channel, when known).
+    @inline(__always)
+    private func output(channel: UInt16?, topic: @autoclosure () -> String) throws(RecordingError) -> TopicOutput {
+        if let last, let channel, channel == lastChannel || last.topic.topic == topic() {
+            lastChannel = channel
+            return last
+        }
+        if channel == nil, let last, last.topic.topic == topic() { return last }
+        let name = topic()
+        guard let found = outputs[name] else {
+            throw RecordingError(.invalidConfiguration, "\(name) is not one of the exported topics")
+        }
+        last = found
+        lastChannel = channel
+        return found
+    }
+
+    /// The file a message logged at `logTime` goes to, opening it (or the next day's) first.
+    @inline(__always)
+    private func openedFile(_ output: TopicOutput, logTime: UInt64) throws(RecordingError) -> ParquetFileWriter? {
         if datePartitioned {
-            let day = Int64(message.logTime / 86_400_000_000_000)
+            let day = Int64(logTime / 86_400_000_000_000)
             if day != output.day { try openFile(output, day: day) }
         } else if output.file == nil {
             try openFile(output, day: 0)
         }
-        guard let file = output.file else { return }
-        try output.layout.append(message, to: file)
+        return output.file
+    }
+
+    /// After `count` rows were appended to `file`: ends its row group when
+    /// full, and checks the memory budget every 4,096 messages.
+    @inline(__always)
+    private func rowsAppended(_ count: Int, to file: ParquetFileWriter) throws(RecordingError) {
         if file.bufferedRows >= rowGroupRows || (file.bufferedRows & 1023 == 0 && file.bufferedBytes >= rowGroupBytes) {
             try file.flushRowGroup()
         }
-        messagesSinceBudgetCheck += 1
+        messagesSinceBudgetCheck += count
         if messagesSinceBudgetCheck >= 4096 {
             messagesSinceBudgetCheck = 0
             try enforceBudget()
@@ -263,7 +315,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     /// Writes out the largest buffered row groups while all files together hold more than the budget.
     private func enforceBudget() throws(RecordingError) {
-        var open = outputs.values.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
+        var open = outputOrder.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
         var total = open.reduce(0) { $0 + $1.1 }
         peakBufferedBytes = max(peakBufferedBytes, total)
         while total > memoryBudget, let largest = open.indices.max(by: { open[$0].1 < open[$1].1 }) {

@@ -80,6 +80,10 @@ final class ParquetFileWriter {
     @inline(__always)
     func endRow() { bufferedRows += 1 }
 
+    /// Ends `count` rows at once: every column received their values (``ParquetColumnWriter``'s bulk appends).
+    @inline(__always)
+    func endRows(_ count: Int) { bufferedRows += count }
+
     /// Bytes buffered in the current row group.
     var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
 
@@ -139,20 +143,26 @@ final class ParquetFileWriter {
         var failure: RecordingError?
     }
 
-    /// One row group's page compression, spread over lanes: lane `l`
-    /// compresses columns `l`, `l + lanes`, … with compressor `l` into their
-    /// own slots, so lanes share nothing they write. `@unchecked Sendable`:
-    /// the lanes only read the columns (the owner waits for them) and each
-    /// writes only its slots.
+    /// One row group's page compression, spread over lanes: each lane
+    /// takes the next column not yet taken, largest first, and compresses it
+    /// with its own compressor into the column's own slot, so lanes share
+    /// nothing they write but the counter. `@unchecked Sendable`: the lanes
+    /// only read the columns (the owner waits for them), each writes only
+    /// the slots of the columns it took, and the counter is under a lock.
     private final class PageCompression: @unchecked Sendable {
         let columns: [ParquetColumnWriter]
         let compressors: [ZstdCompressor]
         let slots: UnsafeMutableBufferPointer<CompressedPage>
+        /// Column indices, largest buffer first.
+        let order: [Int]
+        private let lock = NSLock()
+        private var taken = 0
         var lanes: Int { min(compressors.count, columns.count) }
 
         init(columns: [ParquetColumnWriter], compressors: [ZstdCompressor]) {
             self.columns = columns
             self.compressors = compressors
+            order = columns.indices.sorted { columns[$0].bufferedBytes > columns[$1].bufferedBytes }
             slots = .allocate(capacity: columns.count)
             slots.initialize(repeating: CompressedPage())
         }
@@ -162,9 +172,18 @@ final class ParquetFileWriter {
             slots.deallocate()
         }
 
+        /// The next column to compress, or `nil` when every one is taken.
+        private func next() -> Int? {
+            lock.withLock {
+                guard taken < order.count else { return nil }
+                defer { taken += 1 }
+                return order[taken]
+            }
+        }
+
         func run(lane: Int) {
             let compressor = compressors[lane]
-            for index in stride(from: lane, to: columns.count, by: lanes) {
+            while let index = next() {
                 let column = columns[index]
                 func compress(_ raw: UnsafeRawBufferPointer) throws(RecordingError) {
                     slots[index].uncompressedSize = raw.count

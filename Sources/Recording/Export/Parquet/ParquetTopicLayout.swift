@@ -13,7 +13,10 @@
 /// A message's CDR payload is decoded straight into the columns, with the
 /// same rules as ``ROS2MessageDefinition/decode(_:)`` (alignment relative to
 /// the 4-byte header, strings with their NUL, invalid UTF-8 replaced), so a
-/// file holds exactly the values the reader's typed messages have.
+/// file holds exactly the values the reader's typed messages have. A schema
+/// of scalar numbers and bools only has a fixed layout (each field at the
+/// same offset in every payload): a run of its messages is appended column
+/// by column, each value loaded at its offset.
 struct ParquetTopicLayout: Sendable {
     /// One column's description.
     struct Column: Sendable, Hashable {
@@ -31,9 +34,20 @@ struct ParquetTopicLayout: Sendable {
         var arrayLength: Int?
     }
 
+    /// A field of a fixed layout: its type and where it lies in every payload.
+    private struct FixedField: Sendable {
+        var type: ROS2MessageDefinition.Primitive
+        var offset: Int
+    }
+
     /// The schema's fields (`nil`: the payload is one binary column).
     private let fields: [ROS2MessageDefinition.Field]?
     private let plan: [FieldPlan]
+    /// The fields' places when every field is a scalar number or bool (no
+    /// string, no array): each lies at the same offset in every payload.
+    private let fixed: [FixedField]?
+    /// The bytes a payload of the fixed layout needs (header included).
+    private let fixedLength: Int
 
     /// The layout of a topic.
     ///
@@ -72,6 +86,31 @@ struct ParquetTopicLayout: Sendable {
         self.columns = columns
         self.fields = fields
         self.plan = (fields ?? []).map { FieldPlan(type: $0.type, arrayLength: $0.arrayLength) }
+        // As the decoder walks a payload: each field aligned to its size, relative to the 4-byte header.
+        var fixed: [FixedField]? = fields == nil ? nil : []
+        var position = 4
+        for field in plan {
+            guard field.arrayLength == nil, let size = Self.fixedSize(field.type) else {
+                fixed = nil
+                break
+            }
+            position += (size - (position - 4) % size) % size
+            fixed?.append(FixedField(type: field.type, offset: position))
+            position += size
+        }
+        self.fixed = fixed
+        self.fixedLength = position
+    }
+
+    /// The bytes a scalar of `type` takes in CDR (`nil`: not of a fixed size).
+    private static func fixedSize(_ type: ROS2MessageDefinition.Primitive) -> Int? {
+        switch type {
+        case .bool, .byte, .char, .uint8, .int8: 1
+        case .int16, .uint16: 2
+        case .int32, .uint32, .float32: 4
+        case .int64, .uint64, .float64: 8
+        case .string: nil
+        }
     }
 
     /// Empty column writers for a new file.
@@ -101,6 +140,73 @@ struct ParquetTopicLayout: Sendable {
             columns[3]._withUnsafeGuaranteedRef { $0.appendBytes(message.payload) }
         }
         file.endRow()
+    }
+
+    /// Appends the messages `range` of a run (all of this topic) as rows:
+    /// exactly what appending their views one by one does. When the fields
+    /// have a fixed layout and every payload is long enough, column by
+    /// column, each value loaded at its offset; else row by row (which gives
+    /// the error of the first payload that does not match).
+    ///
+    /// - Throws: ``RecordingError`` (`.corrupt`) when a payload does not match the schema.
+    func append(_ run: RecordedMessageRun, _ range: Range<Int>, to file: ParquetFileWriter) throws(RecordingError) {
+        let entries = UnsafeBufferPointer(rebasing: run.entries[range])
+        guard let fixed, let base = run.bytes.baseAddress,
+            entries.allSatisfy({ entry in
+                entry.count >= fixedLength && base.load(fromByteOffset: entry.start, as: UInt8.self) == 0x00
+                    && base.load(fromByteOffset: entry.start + 1, as: UInt8.self) == 0x01
+            })
+        else {
+            for index in range { try append(run[index], to: file) }
+            return
+        }
+        let columns = file.unretainedColumns
+        let count = entries.count
+        columns[0]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime } }
+        columns[1]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].publishTime } }
+        columns[2]._withUnsafeGuaranteedRef { $0.appendInt32s(count: count) { entries[$0].sequence } }
+        for (index, field) in fixed.enumerated() {
+            columns[3 + index]._withUnsafeGuaranteedRef { column in
+                Self.appendFixed(field, of: entries, in: base, to: column)
+            }
+        }
+        file.endRows(count)
+    }
+
+    /// Appends one fixed-layout field of every entry to its column.
+    private static func appendFixed(
+        _ field: FixedField, of entries: UnsafeBufferPointer<ChunkPrefetcher.Entry>, in base: UnsafeRawPointer,
+        to column: ParquetColumnWriter
+    ) {
+        let count = entries.count
+        let offset = field.offset
+        @inline(__always) func load<T: FixedWidthInteger>(_ index: Int, as _: T.Type) -> T {
+            T(littleEndian: base.loadUnaligned(fromByteOffset: entries[index].start + offset, as: T.self))
+        }
+        switch field.type {
+        case .bool:
+            column.appendBools(count: count) { load($0, as: UInt8.self) != 0 }
+        case .byte, .char, .uint8:
+            column.appendInt32s(count: count) { UInt32(load($0, as: UInt8.self)) }
+        case .int8:
+            column.appendInt32s(count: count) { UInt32(bitPattern: Int32(Int8(bitPattern: load($0, as: UInt8.self)))) }
+        case .int16:
+            column.appendInt32s(count: count) {
+                UInt32(bitPattern: Int32(Int16(bitPattern: load($0, as: UInt16.self))))
+            }
+        case .uint16:
+            column.appendInt32s(count: count) { UInt32(load($0, as: UInt16.self)) }
+        case .int32, .uint32:
+            column.appendInt32s(count: count) { load($0, as: UInt32.self) }
+        case .int64, .uint64:
+            column.appendInt64s(count: count) { load($0, as: UInt64.self) }
+        case .float32:
+            column.appendFloats(count: count) { load($0, as: UInt32.self) }
+        case .float64:
+            column.appendDoubles(count: count) { load($0, as: UInt64.self) }
+        case .string:
+            preconditionFailure("a string is never part of a fixed layout")
+        }
     }
 
     /// What is wrong with a payload: the field it ends before (`nil`: no CDR header).

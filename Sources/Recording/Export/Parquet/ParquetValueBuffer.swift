@@ -41,6 +41,16 @@ final class ParquetValueBuffer {
         count += MemoryLayout<T>.size
     }
 
+    /// Makes room for `byteCount` more bytes, counts them as written, and
+    /// returns where they go: the caller stores every one of them at once.
+    @inline(__always)
+    func appendUninitialized(byteCount: Int) -> UnsafeMutableRawPointer {
+        reserve(byteCount)
+        let start = storage + count
+        count += byteCount
+        return start
+    }
+
     /// Appends bytes.
     @inline(__always)
     func append(_ bytes: UnsafeRawBufferPointer) {
