@@ -27,16 +27,18 @@ public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
     /// zeroed, and the index may name chunks that are gone (`tlm recover`
     /// cuts them).
     case none
-    /// The chunk pipeline syncs the segment (`fdatasync`) after writing each
-    /// chunk and before reporting it written, so the index only ever names
-    /// chunks whose bytes are on stable storage; the `segments/` directory is
+    /// The chunk pipeline syncs the segment (`fdatasync`) after writing
+    /// chunks and before reporting them written, so the index only ever names
+    /// chunks whose bytes are on stable storage (one sync covers every chunk
+    /// written before it began, so a slow disk syncs several chunks at once
+    /// instead of stalling compression); the `segments/` directory is
     /// synced once after each segment file is created, so the file itself
     /// survives (and the recording directory once, after `segments/` is
     /// created in it), and a segment is synced again when it closes. After a
     /// power loss every chunk the index names is intact; only the open chunk
-    /// and the sealed ones not yet written (two at most) are lost. One sync
-    /// per chunk: with the default chunk settings, one per MiB of
-    /// uncompressed messages or one a second, whichever comes first.
+    /// and the sealed ones not yet synced are lost. At most one sync per
+    /// chunk: with the default chunk settings, one per MiB of uncompressed
+    /// messages or one a second, whichever comes first.
     case chunk
     /// Sync a segment when it closes (and the `segments/` directory after
     /// it), not before. After a power loss every closed segment is intact;

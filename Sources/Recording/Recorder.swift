@@ -13,7 +13,7 @@ import GRDB
 /// segment by the segment's pipeline thread (and with the default
 /// ``Durability/chunk``, synced to stable storage), then committed to the
 /// index in one transaction, so a crash loses at most the open chunk and the
-/// sealed ones not yet written (two at most). Call ``close(at:)`` to close
+/// sealed ones not yet written (three at most). Call ``close(at:)`` to close
 /// the open chunk and segment.
 ///
 /// ```swift
@@ -57,7 +57,10 @@ public final class Recorder {
     /// Sees each stream as it is registered and each message as it is written
     /// (after the segment took it); `nil` for none. Set it before the first
     /// ``addStream(_:)`` for the observer to see every stream.
-    public var observer: (any RecorderObserver)?
+    public var observer: (any RecorderObserver)? {
+        get { hot.observer }
+        set { hot.observer = newValue }
+    }
     /// The library string written into every segment's Header.
     public static let library = "tlm \(TelemetryRecorderVersion.current)"
 
@@ -67,13 +70,27 @@ public final class Recorder {
     private var streams: [StreamRecord] = []
     private var schemaIDs: [MessageSchema: UInt16] = [:]
     private var devices: [DeviceHandle: [String: String]] = [:]
-    private var segment: SegmentWriter?
+    /// The open segment (`nil` between segments and once closed).
+    private var segment: SegmentWriter? {
+        get { hot.segment }
+        set { hot.segment = newValue }
+    }
     private var segmentRowID: Int64 = 0
     private var segmentSequence = 0
-    /// What every write reads and updates, in one struct: one exclusive
-    /// access per message instead of one per field.
-    private var hot = WriteState()
-    private var closed = false
+    /// What every write reads and updates, in one struct the recorder
+    /// allocates itself: its fields are reached through the pointer, so a
+    /// message costs no exclusivity check (a class's stored properties each
+    /// cost a dynamic one per access) and no retain of the recorder's state.
+    /// The recorder is owned by one task, so nothing accesses it concurrently.
+    private let hotStorage: UnsafeMutablePointer<WriteState>
+    private var hot: WriteState {
+        unsafeAddress { UnsafePointer(hotStorage) }
+        unsafeMutableAddress { hotStorage }
+    }
+    private var closed: Bool {
+        get { hot.closed }
+        set { hot.closed = newValue }
+    }
     private var lossStream: StreamHandle?
     /// Held from creation to close: `recover` refuses a recording being written.
     private let lock: RecordingLock
@@ -137,7 +154,14 @@ public final class Recorder {
                 ])
             return db.lastInsertedRowID
         }
+        self.hotStorage = .allocate(capacity: 1)
+        hotStorage.initialize(to: WriteState())
         try openSegment()
+    }
+
+    deinit {
+        hotStorage.deinitialize(count: 1)
+        hotStorage.deallocate()
     }
 
     /// The host clock: nanoseconds since the Unix epoch.
@@ -230,12 +254,36 @@ public final class Recorder {
         _ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
         payload: UnsafeRawBufferPointer, numericValue: Double? = nil
     ) throws(RecordingError) {
+        try write(
+            channelID: stream.channelID, streamID: stream.streamID, topic: stream.topic, logTime: logTime,
+            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
+    }
+
+    /// Records one message of the stream with MCAP channel `channelID` and
+    /// index row `streamID` (a ``StreamHandle``'s, without copying its topic,
+    /// which only an error message reads).
+    func write(
+        channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
+        publishTime: UInt64, payload: UnsafeRawBufferPointer, numericValue: Double?
+    ) throws(RecordingError) {
+        let slot = Int(channelID) - 1
+        // The common case: a segment is open, the stream is defined in it and
+        // the message fits the open chunk and segment.
+        if let writer = hot.segment, writer.isDefined(channelID),
+            case .admitted(let sequence) = hot.admit(
+                slot: slot, streamID: streamID, logTime: logTime,
+                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+        {
+            try append(
+                writer, channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                payload: payload, numericValue: numericValue)
+            return
+        }
         try ensureOpen()
-        let slot = Int(stream.channelID) - 1
         if segment == nil {
-            guard hot.knows(slot: slot, streamID: stream.streamID) else {
+            guard hot.knows(slot: slot, streamID: streamID) else {
                 throw RecordingError(
-                    .invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+                    .invalidConfiguration, "stream \(topic()) is not registered with this recorder")
             }
             try openSegment()
         }
@@ -247,7 +295,7 @@ public final class Recorder {
             // A segment spans less than the rotation duration of log time; a chunk
             // less than the chunk age.
             switch hot.admit(
-                slot: slot, streamID: stream.streamID, logTime: logTime,
+                slot: slot, streamID: streamID, logTime: logTime,
                 segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
             {
             case .admitted(let next):
@@ -255,7 +303,7 @@ public final class Recorder {
                 break admission
             case .unknownStream:
                 throw RecordingError(
-                    .invalidConfiguration, "stream \(stream.topic) is not registered with this recorder")
+                    .invalidConfiguration, "stream \(topic()) is not registered with this recorder")
             case .segmentDue:
                 try closeSegment()
                 try openSegment()
@@ -264,16 +312,33 @@ public final class Recorder {
             }
         }
         guard let writer = segment else {
-            throw RecordingError(.closed, "the segment of \(directory) closed while \(stream.topic) was written")
+            throw RecordingError(.closed, "the segment of \(directory) closed while \(topic()) was written")
         }
-        if !writer.isDefined(stream.channelID) { writer.define(streams[slot].channel) }
-        let written = try writer.write(
-            channelID: stream.channelID, sequence: sequence, logTime: logTime,
-            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
+        if !writer.isDefined(channelID) { writer.define(streams[slot].channel) }
+        try append(
+            writer, channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+            payload: payload, numericValue: numericValue)
+    }
+
+    /// Appends an admitted message to the open segment's chunk, tells the
+    /// observer, and commits the chunks it got back.
+    @inline(__always)
+    private func append(
+        _ writer: SegmentWriter, channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+        payload: UnsafeRawBufferPointer, numericValue: Double?
+    ) throws(RecordingError) {
+        let filled = try writer.append(
+            channelID: channelID, sequence: sequence, logTime: logTime,
+            publishTime: publishTime, payload: payload, numericValue: numericValue)
+        if let observer = hot.observer {
+            observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
+        }
         // The message filled the chunk: it was sealed, a new one starts.
-        if !writer.hasOpenChunk { hot.chunkFirstTime = nil }
-        observer?.recorder(didWrite: stream.channelID, logTime: logTime, payload: payload)
-        if !written.isEmpty { try committed(written) }
+        if filled {
+            hot.chunkFirstTime = nil
+            let written = try writer.harvest()
+            if !written.isEmpty { try committed(written) }
+        }
     }
 
     /// Records one message.
@@ -388,67 +453,78 @@ public final class Recorder {
 
     /// Commits chunks written to disk to the index and rotates the segment if due.
     private func committed(_ chunks: [ClosedChunk]) throws(RecordingError) {
-        for chunk in chunks { try commitToIndex(chunk) }
+        try commitToIndex(chunks)
         if let segment, segment.byteSize >= configuration.segmentSize { try closeSegment() }
     }
 
-    private func commitToIndex(_ chunk: ClosedChunk) throws(RecordingError) {
+    /// Commits chunks written to disk to the index, in one transaction.
+    private func commitToIndex(_ chunks: [ClosedChunk]) throws(RecordingError) {
+        guard !chunks.isEmpty else { return }
         let segmentRowID = self.segmentRowID
-        let streamIDs = chunk.channels.map { streams[Int($0.channelID) - 1].streamID }
+        let streamIDs = chunks.map { chunk in chunk.channels.map { streams[Int($0.channelID) - 1].streamID } }
         try index.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
-                                        end_time, message_count, compression, compressed_size, uncompressed_size)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
-                    Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
-                    Int64(clamping: chunk.endTime), chunk.messageCount, chunk.compression,
-                    Int64(chunk.compressedSize), Int64(chunk.uncompressedSize),
-                ])
-            let chunkID = db.lastInsertedRowID
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                               value_count, value_min, value_max, value_sum, value_first, value_last)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            let totals = try db.cachedStatement(
-                sql: """
-                    UPDATE streams SET message_count = message_count + ?,
-                        first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
-                    WHERE id = ?
-                    """)
-            for (statistics, streamID) in zip(chunk.channels, streamIDs) {
-                let first = Int64(clamping: statistics.firstTime)
-                let last = Int64(clamping: statistics.lastTime)
-                try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
-                let numeric = statistics.numericCount > 0
-                try insert.execute(arguments: [
-                    chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
-                    Int64(clamping: statistics.lastTime), statistics.numericCount,
-                    numeric ? statistics.minimum : nil, numeric ? statistics.maximum : nil,
-                    numeric ? statistics.sum : nil, numeric ? statistics.firstValue : nil,
-                    numeric ? statistics.lastValue : nil,
-                ])
+            for (chunk, streamIDs) in zip(chunks, streamIDs) {
+                try Self.insert(chunk, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
             }
-            try db.execute(
-                sql: """
-                    UPDATE segments SET
-                        start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
-                        byte_size = ?, uncompressed_size = uncompressed_size + ?,
-                        message_count = message_count + ?, chunk_count = chunk_count + 1
-                    WHERE id = ?
-                    """,
-                arguments: [
-                    Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
-                    Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
-                    Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
-                    segmentRowID,
-                ])
         }
+    }
+
+    /// The rows of one chunk: `chunks`, `chunk_streams`, and the stream and segment totals.
+    private static func insert(
+        _ chunk: ClosedChunk, streamIDs: [Int64], segmentRowID: Int64, into db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
+                                    end_time, message_count, compression, compressed_size, uncompressed_size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
+                Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
+                Int64(clamping: chunk.endTime), chunk.messageCount, chunk.compression,
+                Int64(chunk.compressedSize), Int64(chunk.uncompressedSize),
+            ])
+        let chunkID = db.lastInsertedRowID
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
+                                           value_count, value_min, value_max, value_sum, value_first, value_last)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let totals = try db.cachedStatement(
+            sql: """
+                UPDATE streams SET message_count = message_count + ?,
+                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
+                WHERE id = ?
+                """)
+        for (statistics, streamID) in zip(chunk.channels, streamIDs) {
+            let first = Int64(clamping: statistics.firstTime)
+            let last = Int64(clamping: statistics.lastTime)
+            try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
+            let numeric = statistics.numericCount > 0
+            try insert.execute(arguments: [
+                chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
+                Int64(clamping: statistics.lastTime), statistics.numericCount,
+                numeric ? statistics.minimum : nil, numeric ? statistics.maximum : nil,
+                numeric ? statistics.sum : nil, numeric ? statistics.firstValue : nil,
+                numeric ? statistics.lastValue : nil,
+            ])
+        }
+        try db.execute(
+            sql: """
+                UPDATE segments SET
+                    start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
+                    byte_size = ?, uncompressed_size = uncompressed_size + ?,
+                    message_count = message_count + ?, chunk_count = chunk_count + 1
+                WHERE id = ?
+                """,
+            arguments: [
+                Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
+                Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
+                Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
+                segmentRowID,
+            ])
     }
 
     private func openSegment() throws(RecordingError) {
@@ -491,7 +567,7 @@ public final class Recorder {
         segment = nil
         hot.chunkFirstTime = nil
         let (last, closedSegment) = try writer.close()
-        for chunk in last { try commitToIndex(chunk) }
+        try commitToIndex(last)
         let rowID = segmentRowID
         try index.write { db in
             try db.execute(
@@ -534,6 +610,9 @@ private struct WriteState {
     var streamIDs: [Int64] = []
     var segmentFirstTime: UInt64?
     var chunkFirstTime: UInt64?
+    var segment: SegmentWriter?
+    var closed = false
+    var observer: (any RecorderObserver)?
 
     /// Whether `slot` holds the stream with row id `streamID`.
     func knows(slot: Int, streamID: Int64) -> Bool {

@@ -369,9 +369,10 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let (counts, info) = try Self.cleanRun(.chunk)
         let chunks = info.segments.reduce(0) { $0 + $1.chunkCount }
         #expect(info.segments.count >= 2 && chunks >= 6, "\(info.segments.count) segments, \(chunks) chunks")
-        // One sync per chunk and one per segment at close; the recording
-        // directory once, and segments/ once per new file.
-        #expect(counts.syncs == chunks + info.segments.count)
+        // At most one sync per chunk (one sync covers every chunk written
+        // before it) and one per segment at close; the recording directory
+        // once, and segments/ once per new file.
+        #expect(counts.syncs > info.segments.count && counts.syncs <= chunks + info.segments.count)
         #expect(counts.directorySyncs == 1 + info.segments.count)
 
         let tally = try Self.sweep(.chunk)

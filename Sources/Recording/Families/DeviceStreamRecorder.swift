@@ -29,9 +29,18 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     private var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
     /// Typed streams by ``RecordableValue/streamKey``.
     private var typedStreams: [TypedStream?] = []
+    /// What writing a typed value needs, by ``RecordableValue/streamKey``:
+    /// plain values, so a message retains nothing.
+    private var typedSlots: [TypedSlot] = []
     private let recordsTypedStream: ((String) -> Bool)?
     private let observer: ((ObservedValue) throws(RecordingError) -> Void)?
-    private var cdr = CDRWriter(capacity: 256)
+    /// The message being encoded, reached through the pointer (no
+    /// exclusivity check per message; one task owns the recorder).
+    private let cdrStorage: UnsafeMutablePointer<CDRWriter>
+    private var cdr: CDRWriter {
+        unsafeAddress { UnsafePointer(cdrStorage) }
+        unsafeMutableAddress { cdrStorage }
+    }
     private var failure: RecordingError?
 
     /// Registers the device with the recorder.
@@ -59,6 +68,13 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         self.device = try recorder.addDevice(
             family: Decoder.family, identifier: identifier, name: name,
             metadata: metadata)
+        self.cdrStorage = .allocate(capacity: 1)
+        cdrStorage.initialize(to: CDRWriter(capacity: 256))
+    }
+
+    deinit {
+        cdrStorage.deinitialize(count: 1)
+        cdrStorage.deallocate()
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
@@ -85,16 +101,23 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     private func write(_ value: Decoder.Value, at time: UInt64) throws(RecordingError) {
-        let stream = try typedStream(for: value)
+        let key = value.streamKey
+        var slot = key >= 0 && key < typedSlots.count ? typedSlots[key] : TypedSlot()
+        if !slot.isKnown {
+            _ = try typedStream(for: value)
+            slot = typedSlots[key]
+        }
         cdr.reset()
         let numeric = value.encode(into: &cdr)
-        if let handle = stream.handle {
+        if slot.isRecorded {
             try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
-                try recorder.write(handle, logTime: time, payload: payload, numericValue: numeric)
+                try recorder.write(
+                    channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
+                    logTime: time, publishTime: time, payload: payload, numericValue: numeric)
             }
         }
         decodedCount += 1
-        if let observer {
+        if let observer, let stream = typedStreams[key] {
             try observer(
                 ObservedValue(
                     topic: stream.topic, logTime: time, numericValue: numeric,
@@ -135,8 +158,10 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {
             typedStreams.append(contentsOf: repeatElement(nil, count: key + 1 - typedStreams.count))
+            typedSlots.append(contentsOf: repeatElement(TypedSlot(), count: key + 1 - typedSlots.count))
         }
         typedStreams[key] = stream
+        typedSlots[key] = TypedSlot(handle: handle)
         return stream
     }
 }
@@ -145,6 +170,27 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
 private struct RawStream {
     let handle: StreamHandle
     let characteristic: String
+}
+
+/// A typed stream's channel and row id when it is written, in plain values.
+private struct TypedSlot {
+    /// The stream is registered (written or not).
+    var isKnown = false
+    /// The stream is written.
+    var isRecorded = false
+    var channelID: UInt16 = 0
+    var streamID: Int64 = 0
+
+    /// Not registered yet.
+    init() {}
+
+    /// A registered stream, written when it has a handle.
+    init(handle: StreamHandle?) {
+        isKnown = true
+        isRecorded = handle != nil
+        channelID = handle?.channelID ?? 0
+        streamID = handle?.streamID ?? 0
+    }
 }
 
 /// A typed stream of a device: its topic and schema, and its handle when it is written.

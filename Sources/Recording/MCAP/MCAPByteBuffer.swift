@@ -40,23 +40,37 @@ package struct MCAPByteBuffer: Sendable {
         bytes.append(contentsOf: raw)
     }
 
-    /// Appends a whole Message record (opcode, length, header fields, data)
-    /// with one copy of its 31-byte header: the writer's hot path.
+    /// Appends a whole Message record (opcode, length, header fields, data):
+    /// the writer's hot path. A record of up to 128 bytes (the usual small
+    /// sample) is laid out on the stack and appended in one copy; a longer
+    /// one as its 31-byte header, then its data.
     @inline(__always)
     package mutating func appendMessageRecord(
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
     ) {
-        var header: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &header) { raw in
+        var record:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &record) { raw in
             raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
             raw.storeBytes(of: UInt64(22 + payload.count).littleEndian, toByteOffset: 1, as: UInt64.self)
             raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
             raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
             raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
             raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<31]))
+            if payload.count <= raw.count - 31 {
+                if let source = payload.baseAddress, payload.count > 0 {
+                    (raw.baseAddress! + 31).copyMemory(from: source, byteCount: payload.count)
+                }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<(31 + payload.count)]))
+            } else {
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<31]))
+                bytes.append(contentsOf: payload)
+            }
         }
-        bytes.append(contentsOf: payload)
     }
 
     /// Appends raw bytes with no length prefix.

@@ -5,7 +5,11 @@
 ///
 /// A file is named by the descriptor ``create(_:)`` returns; its path comes
 /// along for error messages. Implementations are shared by a segment's owner
-/// and its chunk pipeline thread, which never use one file at the same time.
+/// and its chunk pipeline threads: one of them appends at a time, but with
+/// ``Durability/chunk`` the pipeline's sync thread may sync a file while a
+/// worker appends to it, so implementations must allow that (POSIX `write`
+/// and `fdatasync` do; a sync covers at least the writes that returned
+/// before it began).
 package protocol SegmentStorage: Sendable {
     /// Creates a new, empty file for appending; fails if it already exists,
     /// so a recording is never silently overwritten. Returns its descriptor.

@@ -8,7 +8,7 @@
 /// owner fills the next one; ``write(channelID:sequence:logTime:publishTime:payload:numericValue:)``,
 /// ``closeChunk()`` and ``harvest()`` hand back the chunks that have reached
 /// the file since, so the index only ever names bytes on disk. A crash loses
-/// at most the open chunk and the (at most two) sealed chunks not yet
+/// at most the open chunk and the (at most three) sealed chunks not yet
 /// written. What a power loss can take depends on ``Options/durability``:
 /// with ``Durability/chunk`` each chunk is synced before it is handed back.
 /// The writer is not `Sendable`: one task owns it.
@@ -39,10 +39,16 @@ package final class SegmentWriter {
     // Recording-wide definitions this segment has written, by id.
     private var schemas: [UInt16: MessageSchema] = [:]
     private var channels: [UInt16: SegmentChannel] = [:]
-    /// The open chunk and the channels defined in this segment: one stored
-    /// struct, so a message costs one exclusive access to the writer's state,
-    /// not one per field.
-    private var open = OpenChunk()
+    /// The open chunk and the channels defined in this segment, in one struct
+    /// the writer allocates itself and reaches through the pointer: a message
+    /// costs no exclusivity check (each access to a class's stored property
+    /// costs a dynamic one). One task owns the writer, so nothing accesses
+    /// it concurrently.
+    private let openStorage: UnsafeMutablePointer<OpenChunk>
+    private var open: OpenChunk {
+        unsafeAddress { UnsafePointer(openStorage) }
+        unsafeMutableAddress { openStorage }
+    }
 
     // Whole-segment accounting for the summary.
     private var chunkCount = 0
@@ -53,7 +59,6 @@ package final class SegmentWriter {
     private var messageEnd = UInt64.min
     private var channelMessageCounts: [UInt16: UInt64] = [:]
     private var uncompressedTotal: UInt64 = 0
-    private var isClosed = false
     /// Chunks the pipeline finished before a metadata write drained it.
     private var completedEarly: [ClosedChunk] = []
 
@@ -82,6 +87,9 @@ package final class SegmentWriter {
         head.appendString(options.library)
         head.endRecord(slot)
         try file.write(head.bytes)
+        // Last, after everything that can throw (a thrown init runs no deinit).
+        self.openStorage = .allocate(capacity: 1)
+        openStorage.initialize(to: OpenChunk())
         self.pipeline = ChunkPipeline(
             file: file, compressor: compressor, segmentSequence: sequence,
             syncsEachChunk: options.durability == .chunk)
@@ -89,6 +97,8 @@ package final class SegmentWriter {
 
     deinit {
         pipeline.stop()
+        openStorage.deinitialize(count: 1)
+        openStorage.deallocate()
     }
 
     /// The segment's size on disk so far (the chunks still being compressed not included).
@@ -133,13 +143,41 @@ package final class SegmentWriter {
         payload: UnsafeRawBufferPointer,
         numericValue: Double?
     ) throws(RecordingError) -> [ClosedChunk] {
-        guard !isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
+        guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
         switch open.append(
             channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
             payload: payload, numericValue: numericValue, chunkSize: chunkSize)
         {
         case .appended: return []
         case .full: return try closeChunk()
+        case .undefinedChannel:
+            throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
+        }
+    }
+
+    /// Appends a message to the open chunk, as
+    /// ``write(channelID:sequence:logTime:publishTime:payload:numericValue:)``
+    /// does, without collecting written chunks: returns whether the message
+    /// filled the chunk (it was sealed; ``harvest()`` then returns the chunks
+    /// written since). The channel must be defined (``isDefined(_:)``).
+    @inline(__always)
+    package func append(
+        channelID: UInt16,
+        sequence: UInt32,
+        logTime: UInt64,
+        publishTime: UInt64,
+        payload: UnsafeRawBufferPointer,
+        numericValue: Double?
+    ) throws(RecordingError) -> Bool {
+        guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
+        switch open.append(
+            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+            payload: payload, numericValue: numericValue, chunkSize: chunkSize)
+        {
+        case .appended: return false
+        case .full:
+            try seal()
+            return true
         case .undefinedChannel:
             throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
         }
@@ -192,7 +230,14 @@ package final class SegmentWriter {
     @discardableResult
     package func closeChunk() throws(RecordingError) -> [ClosedChunk] {
         try ensureOpen()
-        guard open.messageCount > 0 || open.records.count > 0 else { return try harvest() }
+        try seal()
+        return try harvest()
+    }
+
+    /// Seals the open chunk (if it holds anything) for the pipeline, waiting
+    /// when the pipeline is full.
+    private func seal() throws(RecordingError) {
+        guard open.messageCount > 0 || open.records.count > 0 else { return }
         open.used.sort()
         var channels: [(id: UInt16, entries: [UInt64], statistics: ChunkChannelStatistics)] = []
         channels.reserveCapacity(open.used.count)
@@ -218,7 +263,6 @@ package final class SegmentWriter {
         open.end = .min
         open.messageCount = 0
         try pipeline.submit(job)
-        return try harvest()
     }
 
     /// Closes the open chunk, writes DataEnd, the summary and the Footer, and
@@ -227,7 +271,7 @@ package final class SegmentWriter {
     package func close() throws(RecordingError) -> (lastChunks: [ClosedChunk], segment: ClosedSegment) {
         var last = try closeChunk()
         last += try pipeline.drain()
-        isClosed = true
+        open.isClosed = true
         defer { pipeline.stop() }
         let chunkIndexes = pipeline.chunkIndexes
 
@@ -262,7 +306,7 @@ package final class SegmentWriter {
     }
 
     private func ensureOpen() throws(RecordingError) {
-        if isClosed { throw RecordingError(.closed, "segment \(path) is already closed") }
+        if open.isClosed { throw RecordingError(.closed, "segment \(path) is already closed") }
     }
 
     static func schemaRecord(id: UInt16, _ schema: MessageSchema) -> MCAPRecord.Schema {
@@ -302,6 +346,8 @@ private struct OpenChunk {
     var used: [UInt16] = []
     /// `defined[id]`: the channel's records are in this segment (dense, for the hot path).
     var defined: [Bool] = []
+    /// The segment is closed: no more messages.
+    var isClosed = false
 
     /// Appends a message record and its index entry.
     @inline(__always)

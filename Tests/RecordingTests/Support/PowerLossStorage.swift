@@ -13,9 +13,11 @@ import Synchronization
 /// 512-byte sector granularity, or present in size only, as zeros), and a
 /// file whose directory was never synced after its creation may be gone.
 ///
-/// Operations are counted in the order they happen; the owner and the chunk
-/// pipeline thread never use the storage at once, so the order is that of
-/// the recording, and a replay with the same inputs crashes at the same one.
+/// Operations are counted in the order they happen, under one lock. Writes
+/// come in the recording's order; with ``Durability/chunk`` the pipeline's
+/// sync thread syncs concurrently with the next writes, so where a sync falls
+/// among them (and how many chunks one covers) depends on timing, and a
+/// replay with the same inputs may crash at a different operation.
 final class PowerLossStorage: SegmentStorage {
     /// What happens to the unsynced part of the files.
     enum Fate {
