@@ -28,7 +28,13 @@ import Testing
     static func makeRecording() throws -> String {
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 4096
+        // Segments rotate on log time (1 ms of the 3 ms recorded), not only on
+        // size: the size a segment has reached is known only once its chunks
+        // are compressed and written, which lags behind the writes by the
+        // chunks in flight, so a size bound alone closes it at a moment that
+        // depends on the machine's load.
         configuration.segmentSize = 64 << 10
+        configuration.segmentDuration = .milliseconds(1)
         let directory = makeTemporaryDirectory() + "/rec"
         let recorder = try Recorder(
             directory: directory, configuration: configuration,
