@@ -113,9 +113,13 @@ consumer-check:
 
 # The query benchmark runs the release tlm (whole processes) against DuckDB;
 # the import benchmark against Debian's tshark, installed here only (not for
-# `make test`), answering its setuid question first so apt does not ask.
+# `make test`), answering its setuid question first so apt does not ask; the
+# report benchmark against pandas + matplotlib (Benchmarks/Scripts/plot_matplotlib.py),
+# installed into the venv here only, not by `make setup`.
 BENCH_DEBS   := tshark
+BENCH_PY_PACKAGES := matplotlib==3.11.2 pandas==3.1.1
 bench: build
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(BENCH_PY_PACKAGES)
 	@if ! dpkg-query -W -f='$${Status}' $(BENCH_DEBS) 2>/dev/null | grep -q "install ok installed"; then \
 	  echo "Installing Debian packages: $(BENCH_DEBS)"; \
 	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $(SUDO) debconf-set-selections; \

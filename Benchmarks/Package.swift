@@ -102,6 +102,30 @@ let package = Package(
             path: "Benchmarks/ImportBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // tlm report and tlm plot of 10M samples against pandas + matplotlib over the CSV export
+        // (Scripts/plot_matplotlib.py), whole processes.
+        .executableTarget(
+            name: "ReportBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ReportBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Recording throughput with the live view serving one client subscribed to everything,
+        // against recording alone.
+        .executableTarget(
+            name: "LiveViewBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Recording", package: "TelemetryRecorder"),
+                .product(name: "LiveView", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/LiveViewBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [

@@ -154,13 +154,17 @@ public final class ReportBuilder {
             maximum: maximum, levels: result)
     }
 
-    /// One level, from the reader's aggregates.
+    /// One level, from the index's per-chunk statistics and the chunks that straddle a column edge
+    /// (decompressed on two threads).
     private func level(_ topic: String, from: UInt64, to: UInt64, width: UInt64) throws(RecordingError) -> PlotLevel {
-        let (buckets, _) = try reader.aggregate(
-            topic: topic, from: from, to: to, every: .nanoseconds(Int64(clamping: width)))
+        let (columns, _) = try reader.columnAggregates(topic: topic, from: from, to: to, width: width)
+        var means = columns.sums
+        for index in means.indices {
+            means[index] = columns.counts[index] > 0 ? columns.sums[index] / Double(columns.counts[index]) : .nan
+        }
         return PlotLevel(
-            start: from, width: width, counts: buckets.map(\.count), minimums: buckets.map { $0.minimum ?? .nan },
-            maximums: buckets.map { $0.maximum ?? .nan }, means: buckets.map { $0.mean ?? .nan })
+            start: from, width: width, counts: columns.counts, minimums: columns.minimums,
+            maximums: columns.maximums, means: means)
     }
 
     /// The event streams' marks, read in one pass.

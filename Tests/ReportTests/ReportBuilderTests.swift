@@ -41,6 +41,44 @@ import Testing
         #expect(series.levels[0].width == series.levels[1].width * 4)
     }
 
+    @Test func wideColumnsMergeWholeChunksFromTheIndexAndReadOnlyTheChunksAnEdgeCuts() throws {
+        // 20,000 samples in 16 KiB chunks (a few hundred each) over 7 columns of about 1.4 s:
+        // most chunks lie inside one column, one or two cut by each edge.
+        let recording = try ReportTestRecording(seconds: 10, rate: 2000)
+        let reader = try RecordingReader(directory: recording.directory)
+        let from = ReportTestRecording.start + 123_456_789
+        let to = ReportTestRecording.start + 9_876_543_210
+        let width = (to - from + 6) / 7
+        let (columns, cost) = try reader.columnAggregates(
+            topic: "/sim/D1/value", from: from, to: to, width: width)
+        #expect(cost.chunksFromStatistics > 0 && cost.chunksDecoded > 0, "\(cost)")
+        #expect(cost.chunksDecoded <= 2 * 8, "\(cost)")
+        var counts = [Int](repeating: 0, count: 7)
+        var minimums = [Double](repeating: .infinity, count: 7)
+        var maximums = [Double](repeating: -.infinity, count: 7)
+        var sums = [Double](repeating: 0, count: 7)
+        for (time, value) in recording.values where time >= from && time < to {
+            let column = Int((time - from) / width)
+            counts[column] += 1
+            minimums[column] = min(minimums[column], value)
+            maximums[column] = max(maximums[column], value)
+            sums[column] += value
+        }
+        #expect(columns.start == from && columns.width == width)
+        #expect(columns.counts == counts)
+        #expect(columns.minimums == minimums)
+        #expect(columns.maximums == maximums)
+        for column in 0..<7 { #expect(abs(columns.sums[column] - sums[column]) < 1e-6) }
+        // As the reader's general aggregate answers the same buckets.
+        let (buckets, _) = try reader.aggregate(
+            topic: "/sim/D1/value", from: from, to: to, every: .nanoseconds(Int64(width)))
+        #expect(buckets.map(\.count) == columns.counts)
+        #expect(buckets.map(\.minimum) == columns.minimums.map { Optional($0) })
+        #expect(throws: RecordingError.self) {
+            try reader.columnAggregates(topic: "/sim/D1/gesture", from: from, to: to, width: width)
+        }
+    }
+
     @Test func aSparseStreamKeepsOnlyTheLevelsThatAddDetail() throws {
         // 50 Hz over 10 s: 500 values in 2,048 columns, one value at most each.
         let recording = try ReportTestRecording(seconds: 10, rate: 50)

@@ -1,0 +1,104 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import LiveView
+import Recording
+
+/// Recording throughput with the live view serving one client, against
+/// recording alone, in the same run: 1M DIoT messages (20-byte CDR payloads,
+/// six numeric streams, as RecordingBenchmarks writes them) through
+/// `Recorder` into zstd segments with the index, never synced (so the disk
+/// does not hide the live view's cost), once with no observer and once with
+/// a `LiveViewServer` as the recorder's observer and one Foxglove client
+/// (``FoxgloveReader``, a plain-socket client on a thread of its own)
+/// subscribed to every channel and reading as fast as it can.
+///
+/// Goal (issue 16): recording with the client keeps at least 80 % of the
+/// throughput of recording alone (`throughput` of the second over the first).
+/// What the client could not take in time is dropped by the server (bounded
+/// queue), never waited for; the run prints how many messages the client got.
+/// One iteration = 1M messages; `throughput` × 1M = messages/s.
+let benchmarks: @Sendable () -> Void = {
+    let messages = 1_000_000
+    let payload: [UInt8] = [0, 1, 0, 0, 1, 0, 9, 0, 0, 0, 0x80, 0x3F, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F]
+    let configuration = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock], maxDuration: .seconds(20), maxIterations: 10)
+    var recorderConfiguration = RecorderConfiguration()
+    recorderConfiguration.durability = .none
+
+    Benchmark("Record 1M DIoT messages, no live view", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-live-bench-\(UUID().uuidString)"
+            benchmark.startMeasurement()
+            let recorder = try! Recorder(
+                directory: directory, configuration: recorderConfiguration,
+                session: .init(name: "bench", source: "benchmark"))
+            record(messages, payload: payload, into: recorder, streams: addStreams(recorder))
+            benchmark.stopMeasurement()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    Benchmark("Record 1M DIoT messages, live view with one client subscribed to all", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-live-bench-\(UUID().uuidString)"
+            let server = try! await LiveViewServer.start(at: LiveViewAddress(host: "127.0.0.1", port: 0))
+            let client = FoxgloveReader(port: server.address.port)
+            while server.clientCount < 1 { try! await Task.sleep(for: .milliseconds(5)) }
+            let recorder = try! Recorder(
+                directory: directory, configuration: recorderConfiguration,
+                session: .init(name: "bench", source: "benchmark"))
+            recorder.observer = server
+            let streams = addStreams(recorder)
+            // Every channel subscribed before the clock starts (the recorder's streams are its only ones).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.subscriptionCount < streams.count, ContinuousClock.now < deadline {
+                try! await Task.sleep(for: .milliseconds(5))
+            }
+            check(server.subscriptionCount == streams.count, "the client did not subscribe to every channel")
+            benchmark.startMeasurement()
+            record(messages, payload: payload, into: recorder, streams: streams)
+            benchmark.stopMeasurement()
+            await server.drain(timeout: .seconds(10))
+            let received = client.messageCount
+            check(received > 0, "the client received no message")
+            print("live view: the client read \(received) of \(messages) messages, \(server.droppedCount) dropped")
+            client.close()
+            await server.close()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+}
+
+/// Six numeric DIoT streams.
+private func addStreams(_ recorder: Recorder) -> [StreamHandle] {
+    (0..<6).map { index in
+        try! recorder.addStream(
+            StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed, schema: diotSampleSchema, isNumeric: true))
+    }
+}
+
+/// Writes `messages` messages round-robin over `streams`, 1 µs apart, and closes the recording.
+private func record(_ messages: Int, payload: [UInt8], into recorder: Recorder, streams: [StreamHandle]) {
+    payload.withUnsafeBytes { raw in
+        for index in 0..<messages {
+            try! recorder.write(
+                streams[index % streams.count], logTime: 1_000_000_000 + UInt64(index) * 1_000, payload: raw,
+                numericValue: 1)
+        }
+    }
+    try! recorder.close()
+}
+
+/// The `tlm/msg/DiotSample` schema, as `Families` records DIoT samples.
+let diotSampleSchema = MessageSchema(
+    name: "tlm/msg/DiotSample",
+    text: """
+        uint8 channel
+        uint8 index
+        uint8 feature_code
+        uint8 value_type
+        uint32 raw
+        float64 value
+        """)
