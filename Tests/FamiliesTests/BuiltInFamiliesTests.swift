@@ -2,6 +2,7 @@ import Devices
 import Families
 import Foundation
 import Recording
+import TestSupport
 import Testing
 
 /// The built-in families' descriptors hold together: each simulates,
@@ -23,7 +24,7 @@ import Testing
         }
         #expect(decoded > 0)
         // Record the same notifications and check every typed stream is declared.
-        let directory = NSTemporaryDirectory() + "tlm-families-\(UUID().uuidString)"
+        let directory = makeTemporaryDirectory() + "/recording"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let recorder = try Recorder(directory: directory, session: .init(name: "families", source: "test"))
         var again = try #require(FamilyRegistry.builtIn.simulator(of: family, seed: 5))

@@ -8,11 +8,12 @@ public let repositoryRoot: String = {
     return url.path
 }()
 
-/// A fresh, empty directory under the system temporary directory, unique per
-/// call, so tests run in parallel safely.
+/// A fresh, empty directory in the process's ``TestScratch`` directory
+/// (removed when the tests end), unique per call, so tests run in parallel
+/// safely.
 public func makeTemporaryDirectory(_ label: String = #function) -> String {
-    let name = "tlm-test-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))"
-    let path = NSTemporaryDirectory() + name
+    let name = "\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))"
+    let path = TestScratch.path(name)
     try? FileManager.default.removeItem(atPath: path)
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

@@ -61,9 +61,9 @@ func tlm(_ arguments: [String], environment: [String: String], timeout: Duration
     try finish(try start(tlmPath, arguments, environment: environment), timeout: timeout)
 }
 
-/// A fresh temporary directory path (not created), unique per call.
+/// A fresh path in the process's scratch directory (not created), unique per call.
 func temporaryPath(_ label: String = #function) -> String {
-    NSTemporaryDirectory() + "tlm-cli-\(label.filter { $0.isLetter })-\(UUID().uuidString.prefix(8))"
+    TestScratch.path("cli-\(label.filter { $0.isLetter })-\(UUID().uuidString.prefix(8))")
 }
 
 struct CommandError: Error, CustomStringConvertible {
