@@ -157,13 +157,13 @@ let package = Package(
         .testTarget(
             name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"],
             swiftSettings: strictSettings),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices"], swiftSettings: strictSettings),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
             dependencies: [
-                "Recording", "Devices", "Families", "Streams", "TestSupport",
+                "Recording", "Devices", "Families", "Streams", "TestSupport", "Locking",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

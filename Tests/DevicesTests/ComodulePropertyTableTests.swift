@@ -1,13 +1,12 @@
 import Devices
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ComodulePropertyTableTests {
     /// Writes `text` to a fresh file in a temporary directory and returns its path.
     func temporaryFile(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "comodule-tables-\(UUID().uuidString)"
-        )
+        let directory = URL(fileURLWithPath: TestScratch.path("comodule-tables-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("table.json")
         try Data(text.utf8).write(to: url)

@@ -298,6 +298,8 @@ class FakeBluezTests(unittest.TestCase):
         self.assertTrue(h.seen[0][3][1]["Notifying"])
         h.until(lambda: len(h.values(d001)) == 20, what="20 values")
         self.assertEqual(h.values(d001), [n["hex"] for n in stream(20)])
+        # The fake logs a value after it sends it: wait for the log as well.
+        h.until(lambda: len(h.events("notify")) == 20, what="20 notify events")
         logged = h.events("notify")
         self.assertEqual([e["hex"] for e in logged], h.values(d001))
         self.assertEqual([e["index"] for e in logged], list(range(20)))
@@ -357,6 +359,7 @@ class FakeBluezTests(unittest.TestCase):
         self.assertEqual(h.values(c001)[-1], "ee")
         writes = h.events("write")
         self.assertEqual([(w["hex"], w["type"]) for w in writes], [("0104", "command"), ("03", "command")])
+        h.until(lambda: len(h.events("notify")) == 3, what="3 notify events")
         self.assertEqual([e["source"] for e in h.events("notify")], ["on_write"] * 3)
         self.assertEqual(h.error_of(c001, "org.bluez.GattCharacteristic1", "WriteValue", "aya{sv}",
                                     (dbus.ByteArray(b"\x01"), {"type": "request"}))[0],
@@ -426,6 +429,7 @@ class FakeBluezTests(unittest.TestCase):
         faults = [e for e in h.events("fault") if e["fault"] == "disconnect"]
         self.assertEqual([f["phase"] for f in faults], ["start", "end"])
         self.assertGreaterEqual(faults[1]["t_ns"] - faults[0]["t_ns"], 290_000_000)
+        h.until(lambda: len(h.events("notify")) == 10, what="10 notify events")
         self.assertEqual([e["index"] for e in h.events("notify")], list(range(10)))
 
     def test_fault_restart_new_owner(self):
@@ -589,6 +593,7 @@ class Bench(unittest.TestCase):
             t1 = time.monotonic()
             last[0] = bytes(last[0].get_args_list(byte_arrays=True)[1]["Value"])
         self.assertEqual(last[0].hex(), "09%08x" % (self.N - 1))
+        h.until(lambda: len(h.events("notify")) >= self.N, timeout=60, what="every notify event")
         ev = h.events("notify")
         self.assertEqual(len(ev), self.N)
         send_rate = self.N / ((ev[-1]["t_ns"] - ev[0]["t_ns"]) / 1e9)

@@ -14,7 +14,7 @@ final class RunningProcess {
     init(_ executable: String, _ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-live-\(UUID().uuidString)")
+        let base = URL(fileURLWithPath: TestScratch.path("live-\(UUID().uuidString)"))
         outURL = base.appendingPathExtension("out")
         errURL = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)

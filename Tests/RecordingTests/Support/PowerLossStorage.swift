@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 @testable import Recording
 
@@ -55,12 +55,12 @@ final class PowerLossStorage: SegmentStorage {
         var crashed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A storage that loses power at operation `crashAt` (0-based), or never
     /// before ``powerOff()`` when `nil`.
     init(crashAt: Int? = nil) {
-        state = Mutex(State(crashAt: crashAt))
+        state = Locked(State(crashAt: crashAt))
     }
 
     /// Whether the power is gone.
