@@ -474,11 +474,7 @@ public final class Recorder {
         _ chunk: ClosedChunk, streamIDs: [Int64], segmentRowID: Int64, into db: Database
     ) throws {
         try db.execute(
-            sql: """
-                INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
-                                    end_time, message_count, compression, compressed_size, uncompressed_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            sql: RecordingIndex.insertChunk,
             arguments: [
                 segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
                 Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
@@ -487,11 +483,7 @@ public final class Recorder {
             ])
         let chunkID = db.lastInsertedRowID
         let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                           value_count, value_min, value_max, value_sum, value_first, value_last)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            sql: RecordingIndex.insertChunkStream)
         let totals = try db.cachedStatement(
             sql: """
                 UPDATE streams SET message_count = message_count + ?,

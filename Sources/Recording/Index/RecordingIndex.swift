@@ -217,3 +217,21 @@ extension RecordingIndex {
         return UInt64(clamping: info.st_size)
     }
 }
+
+extension RecordingIndex {
+    /// The statement that adds a chunk's row (11 arguments, in column order),
+    /// shared by the recorder and the index rebuild.
+    static let insertChunk = """
+        INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
+                            end_time, message_count, compression, compressed_size, uncompressed_size)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// The statement that adds one stream's row of a chunk (11 arguments, in
+    /// column order), shared by the recorder and the index rebuild.
+    static let insertChunkStream = """
+        INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
+                                   value_count, value_min, value_max, value_sum, value_first, value_last)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+}

@@ -143,16 +143,10 @@ package final class SegmentWriter {
         payload: UnsafeRawBufferPointer,
         numericValue: Double?
     ) throws(RecordingError) -> [ClosedChunk] {
-        guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
-        switch open.append(
+        let filled = try append(
             channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-            payload: payload, numericValue: numericValue, chunkSize: chunkSize)
-        {
-        case .appended: return []
-        case .full: return try closeChunk()
-        case .undefinedChannel:
-            throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
-        }
+            payload: payload, numericValue: numericValue)
+        return filled ? try harvest() : []
     }
 
     /// Appends a message to the open chunk, as

@@ -150,11 +150,7 @@ enum IndexRebuild {
         valueOffsets: [UInt16: Int], _ db: Database
     ) throws {
         try db.execute(
-            sql: """
-                INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
-                                    end_time, message_count, compression, compressed_size, uncompressed_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            sql: RecordingIndex.insertChunk,
             arguments: [
                 segmentID, ordinal, Int64(chunk.offset), Int64(chunk.length),
                 Int64(chunk.indexEnd - chunk.offset - chunk.length),
@@ -168,11 +164,7 @@ enum IndexRebuild {
             let facts = ChunkStreamFacts(
                 messages: chunk.messages, channelID: channelID, valueOffset: valueOffsets[channelID])
             try db.execute(
-                sql: """
-                    INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                               value_count, value_min, value_max, value_sum, value_first, value_last)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                sql: RecordingIndex.insertChunkStream,
                 arguments: [
                     chunkID, streamID, facts.messageCount, Int64(clamping: facts.firstTime),
                     Int64(clamping: facts.lastTime), facts.valueCount, facts.minimum, facts.maximum, facts.sum,
