@@ -58,12 +58,13 @@ func sentBytes(_ fake: FakeBlueZ, device: String) throws -> [String: [[UInt8]]] 
     return result
 }
 
-/// Polls `condition` every 10 ms until it holds; throws after `limit` (a hang guard).
+/// Polls `condition` every 10 ms until it holds; throws after `limit` (a hang
+/// guard, scaled by `hangGuard`).
 func waitUntil(
     _ what: String, limit: Duration = .seconds(20),
     _ condition: () throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + limit
+    let deadline = ContinuousClock.now + hangGuard(limit)
     while try !condition() {
         guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what) }
         try await Task.sleep(for: .milliseconds(10))
@@ -72,13 +73,13 @@ func waitUntil(
 
 /// A central on the fake's private bus (not the process environment: tests run in parallel).
 func central(_ fake: FakeBlueZ) throws -> BluetoothCentral {
-    BluetoothCentral(bus: try DBusConnection(address: fake.address), callTimeout: .seconds(10))
+    BluetoothCentral(bus: try DBusConnection(address: fake.address), callTimeout: hangGuard(.seconds(10)))
 }
 
 /// The policy tests use: quick retries, so a reconnection follows a fault's end closely.
 let quickPolicy = ReconnectPolicy(
     initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100),
-    firstConnectionTimeout: .seconds(15))
+    firstConnectionTimeout: hangGuard(.seconds(15)))
 
 /// A running link: its task and sink.
 struct RunningLink {

@@ -17,7 +17,7 @@ func within<T: Sendable>(
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await Task.sleep(for: hangGuard(limit))
             throw WaitTimedOut(what: what)
         }
         defer { group.cancelAll() }

@@ -114,3 +114,11 @@ public func timingSlack(default defaultMilliseconds: Int64) -> Int64 {
     let milliseconds = ProcessInfo.processInfo.environment["TLM_TIMING_SLACK_MS"].flatMap { Int64($0) }
     return (milliseconds ?? defaultMilliseconds) * 1_000_000
 }
+
+/// A hang guard's limit: `limit` times `TLM_HANG_GUARD_SCALE` when set (a
+/// sanitizer build runs the fake BlueZ and the code under test several times
+/// slower, so a limit that guards against a hang must grow with it).
+public func hangGuard(_ limit: Duration) -> Duration {
+    let scale = ProcessInfo.processInfo.environment["TLM_HANG_GUARD_SCALE"].flatMap { Int($0) } ?? 1
+    return limit * max(scale, 1)
+}

@@ -45,7 +45,7 @@ import Testing
                 "record", "--device", device.address, "--duration", "60s", "--output", output,
                 "--chunk-age", "100ms",
             ] + arguments, environment: fake.environment)
-        let deadline = ContinuousClock.now + .seconds(40)
+        let deadline = ContinuousClock.now + hangGuard(.seconds(40))
         while running.0.isRunning, ContinuousClock.now < deadline {
             if let done = try? fake.events().contains(where: { $0.kind == "stream_done" && $0.device == device.address }
             ),

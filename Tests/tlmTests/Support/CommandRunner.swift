@@ -35,7 +35,7 @@ func start(
 /// Waits for a started process, at most `timeout`; kills it past that.
 func finish(_ started: (Process, URL, URL), timeout: Duration = .seconds(60)) throws -> CommandResult {
     let (process, outURL, errURL) = started
-    let deadline = ContinuousClock.now + timeout
+    let deadline = ContinuousClock.now + hangGuard(timeout)
     while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
     if process.isRunning {
         process.terminate()
