@@ -51,7 +51,7 @@ setup: $(VENV)/.installed
 # The independent MCAP reader the tests check our files with, DuckDB with
 # its sqlite extension (the index must be readable by it; the query and export
 # benchmarks' peer), pyarrow and polars (with DuckDB, the Parquet export's
-# readers), rosbags (a recording's segments/ must open as a ROS 2 bag), and
+# readers), rosbags (a recording directory must open as a ROS 2 bag), and
 # websockets (the independent Foxglove WebSocket client of the live view tests).
 # Re-run when this Makefile (its package list) changes.
 $(VENV)/.installed: Makefile

@@ -7,7 +7,7 @@
 /// | level | syncs | after a power loss |
 /// | --- | --- | --- |
 /// | ``Durability/none`` | never | anything since the kernel last wrote back |
-/// | ``Durability/chunk`` (default) | after each chunk; `segments/` once per new file | every chunk the index names |
+/// | ``Durability/chunk`` (default) | after each chunk; the recording directory once per new file | every chunk the index names |
 /// | ``Durability/segment`` | when a segment closes | every closed segment |
 ///
 /// The index (`index.sqlite`) is SQLite's business: it runs in WAL mode with
@@ -31,16 +31,16 @@ public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
     /// chunks and before reporting them written, so the index only ever names
     /// chunks whose bytes are on stable storage (one sync covers every chunk
     /// written before it began, so a slow disk syncs several chunks at once
-    /// instead of stalling compression); the `segments/` directory is
+    /// instead of stalling compression); the recording directory is
     /// synced once after each segment file is created, so the file itself
-    /// survives (and the recording directory once, after `segments/` is
+    /// survives (and its parent once, after the recording directory is
     /// created in it), and a segment is synced again when it closes. After a
     /// power loss every chunk the index names is intact; only the open chunk
     /// and the sealed ones not yet synced are lost. At most one sync per
     /// chunk: with the default chunk settings, one per MiB of uncompressed
     /// messages or one a second, whichever comes first.
     case chunk
-    /// Sync a segment when it closes (and the `segments/` directory after
+    /// Sync a segment when it closes (and the recording directory after
     /// it), not before. After a power loss every closed segment is intact;
     /// the open segment may have lost any of its chunks, including ones the
     /// index names (`tlm recover` cuts them and records the loss).

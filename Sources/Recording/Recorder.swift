@@ -2,9 +2,9 @@ public import Devices
 import Foundation
 import GRDB
 
-/// Records streams into a recording directory: MCAP segments under
-/// `segments/` and the catalog `index.sqlite`. `segments/` is also a ROS 2
-/// bag: every segment has profile `ros2`, every channel rosbag2's
+/// Records streams into a recording directory: MCAP segments
+/// (`000001.mcap`, …) and the catalog `index.sqlite`. The directory is also a
+/// ROS 2 bag: every segment has profile `ros2`, every channel rosbag2's
 /// `offered_qos_profiles`, and its `metadata.yaml` is written again each
 /// time a segment closes.
 ///
@@ -125,14 +125,13 @@ public final class Recorder {
         let files = FileManager.default
         try OutputDirectory.checkNew(directory)
         do {
-            try files.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
+            try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(
-                .io, "cannot create \(directory)/segments: \(error.localizedDescription)", cause: error)
+            throw RecordingError(.io, "cannot create \(directory): \(error.localizedDescription)", cause: error)
         }
-        // Durability.chunk: the name `segments/` is on stable storage before
-        // any file in it is.
-        if configuration.durability == .chunk { try storage.syncDirectory(directory) }
+        // Durability.chunk: the recording directory's name is on stable
+        // storage before any file in it is.
+        if configuration.durability == .chunk { try storage.syncDirectory(SegmentWriter.directory(of: directory)) }
         self.lock = try RecordingLock(directory: directory, purpose: "a second recording into it")
         self.directory = directory
         self.configuration = configuration
@@ -521,7 +520,7 @@ public final class Recorder {
 
     private func openSegment() throws(RecordingError) {
         segmentSequence += 1
-        let relative = String(format: "segments/%06d.mcap", segmentSequence)
+        let relative = RecordingLayout.segmentName(sequence: segmentSequence)  // in the recording directory, the bag
         var options = SegmentWriter.Options()
         options.profile = ROS2BagMetadata.profile
         options.library = Self.library

@@ -102,10 +102,17 @@ package final class RecordingLock {
 
 extension RecordingLock {
     /// What to do about a segment without its summary, at `segment`
-    /// (`<recording>/segments/<name>.mcap`): wait while a process is still
-    /// writing the recording, `tlm recover` when a crash left it open.
+    /// (`<recording>/<name>.mcap`, or `<recording>/segments/<name>.mcap` in
+    /// the old layout): wait while a process is still writing the recording,
+    /// `tlm recover` when a crash left it open.
     package static func openSegmentAdvice(segment: String) -> String {
-        let directory = URL(fileURLWithPath: segment).deletingLastPathComponent().deletingLastPathComponent().path
+        var folder = URL(fileURLWithPath: segment).deletingLastPathComponent()
+        if folder.lastPathComponent == RecordingLayout.segmentsDirectoryName,
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.sqlite").path)
+        {
+            folder.deleteLastPathComponent()  // the old layout: the recording is the parent of segments/
+        }
+        let directory = folder.path
         if let pid = holder(of: directory) {
             let process = pid > 0 ? "process \(pid)" : "another process"
             return "the recording is still being written by \(process); read it once that recording has ended"

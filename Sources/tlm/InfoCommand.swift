@@ -16,7 +16,7 @@ struct InfoCommand: ParsableCommand {
             Examples:
               tlm info ride
               tlm info ride --format json
-              tlm info ride/segments/000001.mcap
+              tlm info ride/000001.mcap
               TZ=Asia/Kolkata tlm info ride
             """
     )

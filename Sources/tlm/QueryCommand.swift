@@ -33,7 +33,7 @@ struct QueryCommand: ParsableCommand {
               tlm query ride --topic '/comodule/*/speed' --every 1s --agg mean,min,max --format csv
               tlm query ride --topic '/**' --every 1s --agg count
               tlm query ride --topic '/jacquard/*/gesture' --format jsonl
-              tlm query segments/000001.mcap --topic '**/acc_x' --from 10:15:00 --to 10:16:00
+              tlm query ride/000001.mcap --topic '**/acc_x' --from 10:15:00 --to 10:16:00
             """
     )
 

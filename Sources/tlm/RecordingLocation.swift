@@ -41,9 +41,9 @@ final class RecordingLocation {
         let absolute =
             argument.hasPrefix("/") ? argument : FileManager.default.currentDirectoryPath + "/" + argument
         do {
-            try FileManager.default.createDirectory(atPath: base + "/segments", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(
-                atPath: base + "/segments/000001.mcap", withDestinationPath: absolute)
+                atPath: base + "/" + Self.segment, withDestinationPath: absolute)
         } catch {
             throw CLIError("cannot open \(argument): \(error.localizedDescription)")
         }
@@ -70,11 +70,18 @@ final class RecordingLocation {
         return info
     }
 
-    /// `text` with the temporary directory's paths replaced by the lone file's.
+    /// `text` with the temporary directory's paths replaced by the lone file's
+    /// (in one pass each, so a lone file whose own path holds the segment's
+    /// name is not replaced twice).
     func userFacing(_ text: String) -> String {
         guard let temporary else { return text }
-        return text.replacingOccurrences(of: temporary + "/segments/000001.mcap", with: argument)
-            .replacingOccurrences(of: "segments/000001.mcap", with: argument)
+        let marker = "\u{0}"
+        return text.replacingOccurrences(of: temporary + "/" + Self.segment, with: marker)
+            .replacingOccurrences(of: Self.segment, with: marker)
             .replacingOccurrences(of: temporary, with: argument)
+            .replacingOccurrences(of: marker, with: argument)
     }
+
+    /// The lone file's segment path in the temporary recording (the layout every recording is written in).
+    private static let segment = RecordingLayout.root.relativePath(ofSegment: RecordingLayout.segmentName(sequence: 1))
 }

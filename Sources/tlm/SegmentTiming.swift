@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// `--verbose` for verify and recover: how long each segment took, from the
 /// progress reports they make after each segment (segments in name order).
@@ -10,12 +11,11 @@ final class SegmentTiming {
     private var index = 0
 
     /// - Parameters:
-    ///   - directory: The recording (its `segments/*.mcap`).
+    ///   - directory: The recording (its `*.mcap`, or `segments/*.mcap` in the old layout).
     ///   - output: Where detail goes (nothing unless verbose).
     init(directory: String, output: OutputOptions) {
         self.output = output
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/segments")) ?? []
-        self.names = names.filter { $0.hasSuffix(".mcap") }.sorted().map { "segments/" + $0 }
+        self.names = (try? RecordingLayout.segmentPaths(directory: directory).paths) ?? []
     }
 
     /// Takes one progress report: the first starts the clock, each later one ends a segment.

@@ -27,7 +27,7 @@ struct VerifyCommand: ParsableCommand {
               tlm verify ride
               tlm verify ride --repair
               tlm verify ride --format json
-              tlm verify ride/segments/000001.mcap
+              tlm verify ride/000001.mcap
             """
     )
 

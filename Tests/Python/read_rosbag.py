@@ -2,8 +2,9 @@
 
 Usage: read_rosbag.py BAG EXPECTED.jsonl
 
-BAG is the recording's `segments/` directory (it holds `metadata.yaml`), or
-one MCAP file (`tlm export --format mcap`).
+BAG is the recording directory (it holds `metadata.yaml` next to the
+segments; `segments/` in a recording made in the old layout), or one MCAP
+file (`tlm export --format mcap`).
 rosbags' AnyReader opens it, registers the message types from the schemas
 the segments carry, and deserializes every message. Each message is compared,
 field by field, with the same message as our own reader exported it

@@ -77,7 +77,7 @@ import Testing
         #expect(reader.damagedChunks.first?.reason.contains("chunk at offset \(offset)") == true)
 
         // The indexed reader does the same, segment file and all.
-        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/segments/000001.mcap"))
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/000001.mcap"))
         let indexed = try RecordingReader(directory: directory)
         indexed.skipDamagedChunks = true
         let read = try indexed.messages(topics: indexed.topics)

@@ -150,7 +150,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     }
 
     static func hasSegmentFiles(_ directory: String) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/segments")) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.contains { $0.hasSuffix(".mcap") }
     }
 
@@ -370,8 +370,8 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let chunks = info.segments.reduce(0) { $0 + $1.chunkCount }
         #expect(info.segments.count >= 2 && chunks >= 6, "\(info.segments.count) segments, \(chunks) chunks")
         // At most one sync per chunk (one sync covers every chunk written
-        // before it) and one per segment at close; the recording directory
-        // once, and segments/ once per new file.
+        // before it) and one per segment at close; the recording
+        // directory's parent once, and the recording directory once per new file.
         #expect(counts.syncs > info.segments.count && counts.syncs <= chunks + info.segments.count)
         #expect(counts.directorySyncs == 1 + info.segments.count)
 

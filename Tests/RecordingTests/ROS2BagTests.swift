@@ -7,8 +7,9 @@ import Testing
 @testable import Recording
 
 /// A recording is a ROS 2 bag: topic names by the ROS 2 rule, profile `ros2`
-/// and rosbag2's QoS on every segment, and `segments/metadata.yaml` kept
-/// current; `rosbags` reads every message back equal to our reader's.
+/// and rosbag2's QoS on every segment, and `metadata.yaml` kept current next
+/// to them: the recording directory is the bag, and `rosbags` reads every
+/// message back equal to our reader's.
 @Suite struct ROS2BagTests {
     static let schema = MessageSchema(name: "tlm/msg/Value", text: "float64 value")
     /// A session name YAML would misread unquoted: it reaches metadata.yaml's custom_data intact.
@@ -147,7 +148,7 @@ import Testing
         try recorder.write(a, logTime: 10, payload: Self.value(1))
         try recorder.write(b, logTime: 11, payload: Self.value(2))
         try recorder.close(at: 12)
-        var reader = try MCAPStreamReader(bytes: try RegularFile.readAll(directory + "/segments/000001.mcap"))
+        var reader = try MCAPStreamReader(bytes: try RegularFile.readAll(directory + "/000001.mcap"))
         var profile: String?
         var channels: [String: [String: String]] = [:]
         while let record = try reader.next() {
@@ -178,7 +179,7 @@ import Testing
         let a = try recorder.addStream(StreamDescriptor(topic: "/t/d/a", kind: .typed, schema: Self.schema))
         let b = try recorder.addStream(StreamDescriptor(topic: "/t/d/b", kind: .typed, schema: Self.schema))
         _ = try recorder.addStream(StreamDescriptor(topic: "/t/d/never", kind: .typed, schema: Self.schema))
-        let yaml = directory + "/segments/metadata.yaml"
+        let yaml = directory + "/metadata.yaml"
         try recorder.write(a, logTime: 1_000, payload: Self.value(1))
         try recorder.write(b, logTime: 1_050, payload: Self.value(2))
         #expect(!FileManager.default.fileExists(atPath: yaml))  // no segment closed yet
@@ -242,10 +243,10 @@ import Testing
 
             """
         #expect(try String(contentsOfFile: yaml, encoding: .utf8) == expected)
-        // Written by rename: no temporary file is left.
+        // Written by rename: no temporary file is left, and no `segments/` directory is made.
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory + "/segments").sorted()
-                == ["000001.mcap", "000002.mcap", "metadata.yaml"])
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+                == ["000001.mcap", "000002.mcap", "index.sqlite", "metadata.yaml"])
     }
 
     @Test func yamlQuotingEscapesWhatYAMLWouldRead() {
@@ -258,7 +259,7 @@ import Testing
     @Test func recoverWritesTheBagMetadataOfACrashedRecording() throws {
         let (directory, atCrash) = try RecordingRecoveryTests.crashedRecording(notifications: 600)
         #expect(atCrash.segments.allSatisfy { $0.state == "open" })
-        let yaml = directory + "/segments/metadata.yaml"
+        let yaml = directory + "/metadata.yaml"
         #expect(!FileManager.default.fileExists(atPath: yaml))
         _ = try RecordingRecovery.recover(directory: directory)
         let text = try String(contentsOfFile: yaml, encoding: .utf8)
@@ -283,7 +284,7 @@ import Testing
         try recorder.close(at: 2)
         let expected = makeTemporaryDirectory() + "/expected.jsonl"
         try "".write(toFile: expected, atomically: false, encoding: .utf8)
-        let output = try runPython(script: "read_rosbag.py", arguments: [directory + "/segments", expected])
+        let output = try runPython(script: "read_rosbag.py", arguments: [directory, expected])
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["message_count"] as? Int == 0 && result["deserialized"] as? Int == 0)
         #expect((result["topics"] as? [String: Any])?.isEmpty == true)
@@ -291,7 +292,7 @@ import Testing
     }
 
     /// Every family, raw streams of an unknown device, loss records and
-    /// several segments: rosbags' AnyReader opens `segments/` as a ROS 2 bag
+    /// several segments: rosbags' AnyReader opens the recording directory as a ROS 2 bag
     /// and deserializes every message equal, field by field, to our reader's
     /// JSON lines export.
     @Test func rosbagsReadsEveryMessageEqualToOurReader() throws {
@@ -346,7 +347,7 @@ import Testing
         let expectedPath = makeTemporaryDirectory() + "/expected.jsonl"
         try sink.text.write(toFile: expectedPath, atomically: false, encoding: .utf8)
 
-        let output = try runPython(script: "read_rosbag.py", arguments: [directory + "/segments", expectedPath])
+        let output = try runPython(script: "read_rosbag.py", arguments: [directory, expectedPath])
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let mismatches = result["mismatches"] as? [String] ?? ["no mismatches list"]
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.prefix(8).joined(separator: "\n"))")

@@ -66,7 +66,7 @@ import Testing
         let segment = try reader.read { db in try Row.fetchOne(db, sql: "SELECT * FROM segments")! }
         #expect(segment["state"] as String == "closed")
         #expect(segment["message_count"] as Int == count)
-        let size = try FileManager.default.attributesOfItem(atPath: directory + "/segments/000001.mcap")[.size] as! Int
+        let size = try FileManager.default.attributesOfItem(atPath: directory + "/000001.mcap")[.size] as! Int
         #expect(segment["byte_size"] as Int == size)
     }
 

@@ -79,7 +79,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     }
 
     static func mutateBytes(_ directory: String, _ random: inout SplitMix64, log: inout [String]) throws {
-        let path = directory + "/segments/000001.mcap"
+        let path = directory + "/000001.mcap"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         switch random.next() % 3 {
         case 0:

@@ -76,7 +76,7 @@ import Testing
 
     @Test func aMissingSegmentIsAClearError() throws {
         let (directory, _) = try Self.makeRecording()
-        try FileManager.default.removeItem(atPath: directory + "/segments/000001.mcap")
+        try FileManager.default.removeItem(atPath: directory + "/000001.mcap")
         let error = #expect(throws: RecordingError.self) {
             _ = try RecordingReader(directory: directory).messages(topics: ["/t/d/a"])
         }

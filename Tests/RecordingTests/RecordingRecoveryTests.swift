@@ -26,7 +26,7 @@ import Testing
         return (directory, try RecordingInfo.load(from: directory))
     }
 
-    static func segment(_ directory: String) -> String { directory + "/segments/000001.mcap" }
+    static func segment(_ directory: String) -> String { directory + "/000001.mcap" }
 
     static func append(_ bytes: [UInt8], to path: String) throws {
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -121,7 +121,7 @@ import Testing
         let before = try RecordingInfo.load(from: directory)
         #expect(before.losses.count == 2)
         // In the segment: messages on /tlm/loss that any MCAP reader sees.
-        let python = try readWithPython([directory + "/segments/000001.mcap"])
+        let python = try readWithPython([directory + "/000001.mcap"])
         let messages = (python["segments"] as! [[String: Any]])[0]["messages"] as! [[String: Any]]
         let losses = messages.filter { $0["topic"] as? String == "/tlm/loss" }.map { $0["fields"] as! [String: Any] }
         #expect(losses.count == 2)

@@ -22,7 +22,7 @@ import Testing
         return directory
     }
 
-    static let segment = "/segments/000001.mcap"
+    static let segment = "/000001.mcap"
 
     static func bytes(_ directory: String) throws -> [UInt8] {
         try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + segment)))
@@ -118,7 +118,7 @@ import Testing
         try index.close()
         let report = try RecordingVerifier.verify(directory: directory)
         let messages = report.findings.filter { $0.file == "index.sqlite" }.map(\.message)
-        #expect(messages.contains { $0.contains("chunks in segments/000001.mcap; the file has") }, "\(messages)")
+        #expect(messages.contains { $0.contains("chunks in 000001.mcap; the file has") }, "\(messages)")
         #expect(messages.contains { $0.contains("acc_x has") }, "\(messages)")
         // The deleted chunk's messages also leave every stream's total one chunk short of the segments:
         // the index is checked against the bytes, stream by stream.

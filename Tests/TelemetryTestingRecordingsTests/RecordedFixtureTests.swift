@@ -52,6 +52,19 @@ import Testing
         #expect(instants == times.map { .nanoseconds(Int64(($0 - times[0]) / 2)) })
     }
 
+    /// The fixture was recorded in the old layout (its segment in `segments/`,
+    /// before the recording directory became the ROS 2 bag): it still reads
+    /// and verifies where it is.
+    @Test func theFixtureInTheOldLayoutStillVerifies() throws {
+        let url = try #require(
+            Bundle.module.url(forResource: "diot-jacquard-seed3", withExtension: nil, subdirectory: "Fixtures"))
+        let info = try RecordingInfo.load(from: url.path)
+        #expect(info.segments.map(\.path) == ["segments/000001.mcap"])
+        let report = try RecordingVerifier.verify(directory: url.path)
+        #expect(report.findings.isEmpty, "\(report.findings)")
+        #expect(report.segments == 1 && report.messages == info.messageCount && info.messageCount > 0)
+    }
+
     @Test func aMissingFixtureIsAClearError() {
         let error = #expect(throws: RecordingError.self) { _ = try RecordedFixture.replay("nope", in: .module) }
         #expect(error?.code == .notFound)

@@ -127,7 +127,7 @@ import Testing
         let verbose = try tlm("verify", Self.recording, "-v")
         #expect(verbose.status == 0)
         #expect(verbose.output.hasPrefix("OK: 1 segment(s)"))
-        #expect(verbose.errors.contains("segments/000001.mcap: ") && verbose.errors.contains(" s\n"))
+        #expect(verbose.errors.contains("000001.mcap: ") && verbose.errors.contains(" s\n"))
 
         let query = try tlm("query", Self.recording, "--topic", "**/acc_x", "--every", "1s", "--agg", "mean", "-v")
         #expect(query.status == 0)
@@ -226,7 +226,7 @@ import Testing
     }
 
     @Test func infoVerifyAndQueryReadALoneMCAPFile() throws {
-        let segment = Self.recording + "/segments/000001.mcap"
+        let segment = Self.recording + "/000001.mcap"
         let before = try Data(contentsOf: URL(fileURLWithPath: segment))
         let directoryInfo = try RecordingInfo.load(from: Self.recording)
 

@@ -29,7 +29,7 @@ import Testing
             kill(child.0.processIdentifier, SIGKILL)
             _ = try finish(child, timeout: .seconds(10))
 
-            let segmentPath = output + "/segments/000001.mcap"
+            let segmentPath = output + "/000001.mcap"
             let sizeBefore = try FileManager.default.attributesOfItem(atPath: segmentPath)[.size] as! Int
             let recover = try tlm("recover", output, "--format", "json")
             #expect(recover.status == 0, "round \(round): \(recover.errors)")

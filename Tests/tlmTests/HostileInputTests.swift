@@ -21,7 +21,7 @@ import Testing
     static func recording(withSegmentReplacedBy replacement: (String) throws -> Void) throws -> String {
         let copy = temporaryPath("hostileCopy")
         try FileManager.default.copyItem(atPath: recording, toPath: copy)
-        let segment = copy + "/segments/000001.mcap"
+        let segment = copy + "/000001.mcap"
         try FileManager.default.removeItem(atPath: segment)
         try replacement(segment)
         return copy
@@ -59,7 +59,7 @@ import Testing
                 ? "output directory is empty"
                 : "resolves to the root directory")
         #expect(!FileManager.default.fileExists(atPath: "/index.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: "/segments"))
+        #expect(!FileManager.default.fileExists(atPath: "/000001.mcap"))
     }
 
     @Test func anOutputThatIsAFileIsRefusedAndKept() throws {
@@ -217,11 +217,11 @@ import Testing
         let copy = try Self.recording(withSegmentReplacedBy: Self.makeFIFO)
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
         Self.expectOneLineError(
-            query, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
+            query, containing: "segment 000001.mcap cannot be read: it is a FIFO, not a regular file")
         let replay = try finish(
             try start(tlmPath, ["replay", copy, "--output", temporaryPath()]), timeout: .seconds(10))
         Self.expectOneLineError(
-            replay, containing: "segments/000001.mcap cannot be read: it is a FIFO, not a regular file")
+            replay, containing: "segment 000001.mcap cannot be read: it is a FIFO, not a regular file")
     }
 
     @Test func aFIFOInPlaceOfASegmentIsReportedByVerifyAndRefusedByRecover() throws {
@@ -239,7 +239,7 @@ import Testing
         })
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
         Self.expectOneLineError(
-            query, containing: "segments/000001.mcap cannot be read: it is a directory, not a regular file")
+            query, containing: "segment 000001.mcap cannot be read: it is a directory, not a regular file")
     }
 
     // MARK: - 5. Exit status of usage errors

@@ -40,7 +40,7 @@ import Testing
             #expect(table.output.contains("\n" + label) || table.output.hasPrefix(label), "missing \(label)")
         }
         #expect(table.output.contains("/acc_x") && table.output.contains("tlm/msg/DiotSample"))
-        #expect(table.output.contains("segments/000001.mcap  closed"))
+        #expect(table.output.contains("  000001.mcap  closed"))
         #expect(table.output.contains("Loss        none"))
 
         let json = try tlm("info", output, "--format", "json")

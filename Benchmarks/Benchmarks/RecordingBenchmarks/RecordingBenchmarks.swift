@@ -67,9 +67,10 @@ let benchmarks: @Sendable () -> Void = {
     let large = makeRecording(messages: 10_000_000, bytes: bytes)
     let small = makeRecording(messages: 1_000_000, bytes: bytes)
     let totalBytes =
-        (try? FileManager.default.contentsOfDirectory(atPath: large.directory + "/segments"))?
+        (try? FileManager.default.contentsOfDirectory(atPath: large.directory))?
+        .filter { $0.hasSuffix(".mcap") }
         .compactMap {
-            try? FileManager.default.attributesOfItem(atPath: large.directory + "/segments/" + $0)[.size] as? Int
+            try? FileManager.default.attributesOfItem(atPath: large.directory + "/" + $0)[.size] as? Int
         }
         .reduce(0, +) ?? 0
     do {

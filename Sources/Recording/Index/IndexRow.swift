@@ -183,15 +183,15 @@ struct IndexRow {
         try int64(column, table: table, in: 0...1) == 1
     }
 
-    /// A segment's path: `segments/<name>.mcap`, relative to the recording,
-    /// that cannot point outside it.
+    /// A segment's path, relative to the recording, that cannot point
+    /// outside it: `<name>.mcap`, or `segments/<name>.mcap` in a recording
+    /// made in the old layout (`RecordingLayout`).
     func segmentPath(_ column: String, table: String? = nil) throws(RecordingError) -> String {
         let path = try string(column, table: table)
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == "segments", parts[1].hasSuffix(".mcap"), parts[1] != ".mcap",
-            !parts[1].hasPrefix(".")
-        else {
-            throw invalid(column, table: table, "'\(path.prefix(80))' is not a segment path (segments/<name>.mcap)")
+        guard RecordingLayout.isSegmentPath(path) else {
+            throw invalid(
+                column, table: table,
+                "'\(path.prefix(80))' is not a segment path (<name>.mcap, or segments/<name>.mcap in an old recording)")
         }
         return path
     }

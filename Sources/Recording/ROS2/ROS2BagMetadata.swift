@@ -4,10 +4,12 @@ import GRDB
 import Glibc
 #endif
 
-/// What makes a recording's `segments/` directory a ROS 2 bag (rosbag2's
-/// `mcap` storage): the Header profile and channel QoS every segment
-/// carries, and the bag's `metadata.yaml`, written from the index
-/// (`docs/specs/recording.md`, "A recording is a ROS 2 bag").
+/// What makes a recording directory a ROS 2 bag (rosbag2's `mcap`
+/// storage): the Header profile and channel QoS every segment carries, and
+/// the bag's `metadata.yaml` next to the segments, written from the index
+/// (`docs/specs/recording.md`, "A recording is a ROS 2 bag"). In a recording
+/// made in the old layout (`RecordingLayout/segmentsDirectory`) the bag is
+/// its `segments/` directory, and `metadata.yaml` is kept there.
 ///
 /// `metadata.yaml` names the closed segments only (an open one has no
 /// summary or footer yet), with per-topic and per-file message counts from
@@ -19,7 +21,7 @@ package enum ROS2BagMetadata {
     package static let profile = "ros2"
     /// The channel metadata key rosbag2 keeps a topic's QoS under.
     package static let qosKey = "offered_qos_profiles"
-    /// The bag's metadata file, in the `segments/` directory.
+    /// The bag's metadata file, in the bag directory (the recording's).
     package static let fileName = "metadata.yaml"
     /// The rosbag2 metadata version written (QoS policies as names).
     package static let version = 9
@@ -87,7 +89,7 @@ package enum ROS2BagMetadata {
         ).map { row -> File in
             let path: String = row["path"]
             return File(
-                path: String(path.split(separator: "/").last ?? Substring(path)),
+                path: String(RecordingLayout.segmentName(ofPath: path)),
                 startTime: row["start_time"] ?? 0, endTime: row["end_time"] ?? 0, messageCount: row["message_count"])
         }
         var custom: [String: String] = [:]
@@ -157,14 +159,17 @@ package enum ROS2BagMetadata {
         }
     }
 
-    /// Writes `<directory>/segments/metadata.yaml` from `index`: to a
-    /// temporary file in the same directory, then renamed over the old one,
-    /// so a reader sees the old file or the new one, never a part. With
+    /// Writes `metadata.yaml` from `index` into the bag directory of the
+    /// recording in `directory` (`RecordingLayout/bagDirectory(of:)`): to a
+    /// hidden temporary file in the same directory (`.metadata.yaml.tmp`,
+    /// which rosbag2 and `rosbags` never look at: they open
+    /// `metadata.yaml` and the files it lists), then renamed over the old
+    /// one, so a reader sees the old file or the new one, never a part. With
     /// `durable`, the file and the directory are synced.
     static func write(directory: String, index: RecordingIndex, durable: Bool) throws(RecordingError) {
         let (topics, files, custom) = try index.read { db in try read(db) }
         let bytes = Array(text(topics: topics, files: files, custom: custom).utf8)
-        let folder = directory + "/segments"
+        let folder = RecordingLayout.of(directory: directory).bagDirectory(of: directory)
         let path = folder + "/" + fileName
         let temporary = folder + "/." + fileName + ".tmp"
         let storage = POSIXSegmentStorage()

@@ -16,8 +16,12 @@ import GRDB
 ///   chunks removed; if it is gone, unreadable, or still disagrees with the
 ///   segments, it is rebuilt from them (keeping its session, devices and
 ///   loss records where they are sound);
-/// - `segments/metadata.yaml`, the ROS 2 bag's metadata
-///   (`ROS2BagMetadata`), is written again from the index.
+/// - `metadata.yaml`, the ROS 2 bag's metadata (`ROS2BagMetadata`), is
+///   written again from the index.
+///
+/// A recording made in the old layout, its segments and `metadata.yaml` in
+/// `segments/` (`RecordingLayout`), is recovered where it is: its files
+/// are not moved, and a rebuilt index names them `segments/<name>.mcap`.
 ///
 /// Recovery ends with the checks of ``RecordingVerifier``: after it, `verify`
 /// passes. It takes the recording's lock (`RecordingLock`) and refuses a
@@ -56,26 +60,25 @@ public enum RecordingRecovery {
         directory: String, rebuildIndex: Bool = false,
         progress: ((_ completed: UInt64, _ total: UInt64) -> Void)? = nil
     ) throws(RecordingError) -> RecoveryReport {
-        let segmentsDirectory = directory + "/segments"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: segmentsDirectory) else {
-            throw RecordingError(.notFound, "\(directory) has no segments/ directory; is it a recording?")
+        let (layout, files) = try RecordingLayout.segmentPaths(directory: directory)
+        guard !files.isEmpty else {
+            throw RecordingError(
+                .notFound, "\(layout.bagDirectory(of: directory)) holds no .mcap segments; is it a recording?")
         }
-        let files = names.filter { $0.hasSuffix(".mcap") }.sorted()
-        guard !files.isEmpty else { throw RecordingError(.notFound, "\(segmentsDirectory) holds no .mcap segments") }
         let lock = try RecordingLock(directory: directory, purpose: rebuildIndex ? "verify --repair" : "recover")
         defer { lock.release() }
 
         var report = RecoveryReport(segments: [], indexRebuilt: false, chunksIndexed: 0, changed: false)
         let indexPath = directory + "/index.sqlite"
         let indexedCounts = Self.indexedChunkCounts(indexPath)
-        var originals: [(name: String, bytes: [UInt8], scan: SegmentScan)] = []
+        var originals: [(relative: String, bytes: [UInt8], scan: SegmentScan)] = []
         var definitions = SegmentRewrite.Definitions()
-        let sizes = files.map { Self.fileSize(segmentsDirectory + "/" + $0) }
+        let sizes = files.map { Self.fileSize(directory + "/" + $0) }
         let totalBytes = sizes.reduce(0, +)
         var scannedBytes: UInt64 = 0
         progress?(0, totalBytes)
-        for (name, fileSize) in zip(files, sizes) {
-            let bytes = try RegularFile.readAll(segmentsDirectory + "/" + name)
+        for (relative, fileSize) in zip(files, sizes) {
+            let bytes = try RegularFile.readAll(directory + "/" + relative)
             let scan = SegmentScan.scan(bytes)
             definitions.add(schemas: scan.schemas.values, channels: scan.channels.values)
             let summary = SegmentScan.summaryDefinitions(bytes)
@@ -84,7 +87,7 @@ public enum RecordingRecovery {
             } else {
                 definitions.add(unverifiedSchemas: summary.schemas, channels: summary.channels)
             }
-            originals.append((name, bytes, scan))
+            originals.append((relative, bytes, scan))
             scannedBytes += fileSize
             progress?(scannedBytes, totalBytes)
         }
@@ -94,8 +97,8 @@ public enum RecordingRecovery {
         var states: [SegmentState] = []
         var cuts:
             [(path: String, damage: SegmentScan.Damage, time: UInt64?, duration: UInt64?, count: Int, tail: Bool)] = []
-        for (name, bytes, scan) in originals {
-            let relative = "segments/" + name
+        for (relative, bytes, scan) in originals {
+            let name = RecordingLayout.segmentName(ofPath: relative)
             var state = SegmentState(
                 path: relative, sequence: Int(name.dropLast(5)) ?? states.count + 1, scan: scan,
                 size: UInt64(bytes.count), rewritten: false)

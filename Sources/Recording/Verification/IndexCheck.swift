@@ -192,7 +192,7 @@ struct IndexCheck {
                 finding("says \(segment.path) has \(segment.byteSize) bytes; it has \(facts.size)")
             }
             if segment.state != state { finding("says \(segment.path) is \(segment.state); it is \(state)") }
-            let name = segment.path.dropFirst("segments/".count).dropLast(".mcap".count)
+            let name = RecordingLayout.segmentName(ofPath: segment.path).dropLast(".mcap".count)
             if let number = Int64(name), number != segment.sequence {
                 finding("gives \(segment.path) the sequence number \(segment.sequence)")
             }

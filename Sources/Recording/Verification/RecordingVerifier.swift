@@ -20,6 +20,9 @@ import GRDB
 ///   statistics of numeric streams, recomputed by decoding every message);
 ///   streams (channel ids and topics, totals, time ranges).
 ///
+/// The segments are found in either layout (`RecordingLayout`): in the
+/// recording directory, or in `segments/` in a recording made before.
+///
 /// ```swift
 /// let report = try RecordingVerifier.verify(directory: "ride")
 /// for finding in report.findings { print(finding) }
@@ -42,22 +45,22 @@ public enum RecordingVerifier {
     public static func verify(
         directory: String, progress: ((_ completed: UInt64, _ total: UInt64) -> Void)? = nil
     ) throws(RecordingError) -> VerificationReport {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory + "/segments") else {
-            throw RecordingError(.notFound, "\(directory) has no segments/ directory; is it a recording?")
+        let files = try RecordingLayout.segmentPaths(directory: directory).paths
+        guard !files.isEmpty || FileManager.default.fileExists(atPath: directory + "/index.sqlite") else {
+            throw RecordingError(
+                .notFound, "\(directory) holds no .mcap segments and no index.sqlite; is it a recording?")
         }
         var report = VerificationReport(findings: [], segments: 0, messages: 0)
         var segmentFacts: [String: SegmentFacts] = [:]
-        let files = names.filter { $0.hasSuffix(".mcap") }.sorted()
-        let sizes = files.map { RecordingIndex.fileSize(directory + "/segments/" + $0) ?? 0 }
+        let sizes = files.map { RecordingIndex.fileSize(directory + "/" + $0) ?? 0 }
         let totalBytes = sizes.reduce(0, +)
         var checkedBytes: UInt64 = 0
         progress?(0, totalBytes)
-        for (name, fileSize) in zip(files, sizes) {
+        for (relative, fileSize) in zip(files, sizes) {
             defer {
                 checkedBytes += fileSize
                 progress?(checkedBytes, totalBytes)
             }
-            let relative = "segments/" + name
             report.segments += 1
             let bytes: [UInt8]
             do {
