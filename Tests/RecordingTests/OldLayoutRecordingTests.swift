@@ -125,7 +125,9 @@ import Testing
         let info = try RecordingInfo.load(from: directory)
         #expect(info.segments.count > 1)
         #expect(info.segments.map(\.path) == (1...info.segments.count).map(RecordingLayout.segmentName(sequence:)))
+        // SQLite may leave index.sqlite-wal and -shm beside the index.
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            .filter { !$0.hasPrefix("index.sqlite-") }
         #expect(names == (info.segments.map(\.path) + ["index.sqlite", "metadata.yaml"]).sorted())
         #expect(RecordingLayout.of(directory: directory) == .root)
     }

@@ -17,7 +17,7 @@ import Testing
             try start(
                 tlmPath,
                 [
-                    "record", "--simulate", "--scenario", "faults", "--duration", "2s", "--seed", String(seed),
+                    "record", "--simulate", "--scenario", "faults", "--duration", "3s", "--seed", String(seed),
                     "--output", output,
                 ] + segmentOptions))
         #expect([0, 3].contains(record.status), "\(record.errors)", sourceLocation: sourceLocation)  // 3: loss
@@ -78,12 +78,16 @@ import Testing
     /// ours, and `verify` passes.
     @Test func aRecordingRecoveredFromACutSegmentIsAROS2Bag() throws {
         let (output, before) = try Self.record(
-            seed: 12, segmentOptions: ["--chunk-size", "16KiB", "--segment-size", "64KiB"])
+            seed: 12, segmentOptions: ["--chunk-size", "4KiB", "--segment-size", "64KiB"])
         let last = try #require(before.segments.last)
         let path = output + "/" + last.path
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        // Cut in the middle of the data section: the Footer's summary_start
+        // is 28 bytes from the end (then summary_offset_start, the CRC and the magic).
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let summaryStart = bytes.suffix(28).prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(summaryStart > 0 && summaryStart < UInt64(bytes.count))
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(size * 3 / 5))
+        try handle.truncate(atOffset: summaryStart / 2)
         try handle.close()
         #expect(try tlm("verify", output).status == 2)
 

@@ -64,7 +64,8 @@ extension RecordingReader {
     /// recording's Metadata records.
     ///
     /// - Parameters:
-    ///   - topics: The streams to export; unknown topics are left out.
+    ///   - topics: The streams to export; unknown topics are left out, and so
+    ///     are streams with no messages whose channel no segment defines.
     ///   - from: Earliest log time (inclusive), for the context's record.
     ///   - to: Latest log time (exclusive).
     /// - Throws: ``RecordingError`` when the index or a segment's summary cannot be read.
@@ -89,6 +90,9 @@ extension RecordingReader {
             let topic: String = row["topic"]
             guard wanted.contains(topic) else { continue }
             guard let (schema, channel) = definitions[topic] else {
+                // A stream whose every message `recover` cut (its channel was
+                // defined only in the cut chunks) has nothing to export.
+                if (row["message_count"] as Int64?) == 0 { continue }
                 throw RecordingError(.corrupt, "no schema for \(topic) in the segments' summaries")
             }
             let definition =
