@@ -293,6 +293,50 @@ import Testing
         #expect((result["mismatches"] as? [String])?.isEmpty == true)
     }
 
+    /// While a recording runs, its directory holds more than the bag: the
+    /// open segment, `tlm.lock`, the index's `-wal` and `-shm`, and (after a
+    /// crash during a rewrite) `.metadata.yaml.tmp`. rosbags reads only what
+    /// `metadata.yaml` names, the closed segments, and trips on none of them.
+    @Test func rosbagsReadsTheClosedSegmentsBesideTheRecordingsOtherFiles() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        var configuration = RecorderConfiguration()
+        configuration.segmentDuration = .nanoseconds(1_000)
+        let recorder = try Recorder(
+            directory: directory, configuration: configuration, session: .init(name: "live", source: "test"),
+            startTime: 1)
+        let a = try recorder.addStream(StreamDescriptor(topic: "/t/d/a", kind: .typed, schema: Self.schema))
+        for index in 0..<50 {
+            try recorder.write(a, logTime: 1_000 + UInt64(index) * 10, payload: Self.value(Double(index)))
+        }
+        try recorder.write(a, logTime: 2_500, payload: Self.value(-1))  // rotates: segment 1 closes
+        try "not: [yaml".write(toFile: directory + "/.metadata.yaml.tmp", atomically: false, encoding: .utf8)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(
+            names.isSuperset(of: [
+                "000001.mcap", "000002.mcap", "metadata.yaml", "index.sqlite", "index.sqlite-wal",
+                RecordingLock.fileName,
+                ".metadata.yaml.tmp",
+            ]), "\(names.sorted())")
+
+        // The directory as it is now, every file included (our reader refuses a
+        // recording still being written, so the expected messages come after close).
+        let snapshot = makeTemporaryDirectory() + "/running"
+        try FileManager.default.copyItem(atPath: directory, toPath: snapshot)
+        try recorder.close(at: 3_000)
+        // The next rewrite removed the stale temporary file.
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.metadata.yaml.tmp"))
+
+        let reader = try RecordingReader(directory: directory)
+        let sink = MemoryByteSink()
+        #expect(try reader.export(topics: reader.topics, to: 2_000, into: JSONLinesExporter(sink: sink)) == 50)
+        let expectedPath = makeTemporaryDirectory() + "/expected.jsonl"
+        try sink.text.write(toFile: expectedPath, atomically: false, encoding: .utf8)
+        let output = try runPython(script: "read_rosbag.py", arguments: [snapshot, expectedPath])
+        let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        #expect((result["mismatches"] as? [String])?.isEmpty == true, "\(result["mismatches"] ?? "")")
+        #expect(result["message_count"] as? Int == 50 && result["compared"] as? Int == 50)
+    }
+
     /// Every family, raw streams of an unknown device, loss records and
     /// several segments: rosbags' AnyReader opens the recording directory as a ROS 2 bag
     /// and deserializes every message equal, field by field, to our reader's

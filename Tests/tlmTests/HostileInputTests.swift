@@ -217,11 +217,11 @@ import Testing
         let copy = try Self.recording(withSegmentReplacedBy: Self.makeFIFO)
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
         Self.expectOneLineError(
-            query, containing: "segment 000001.mcap cannot be read: it is a FIFO, not a regular file")
+            query, containing: "000001.mcap cannot be read: it is a FIFO, not a regular file")
         let replay = try finish(
             try start(tlmPath, ["replay", copy, "--output", temporaryPath()]), timeout: .seconds(10))
         Self.expectOneLineError(
-            replay, containing: "segment 000001.mcap cannot be read: it is a FIFO, not a regular file")
+            replay, containing: "000001.mcap cannot be read: it is a FIFO, not a regular file")
     }
 
     @Test func aFIFOInPlaceOfASegmentIsReportedByVerifyAndRefusedByRecover() throws {
@@ -239,7 +239,7 @@ import Testing
         })
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))
         Self.expectOneLineError(
-            query, containing: "segment 000001.mcap cannot be read: it is a directory, not a regular file")
+            query, containing: "000001.mcap cannot be read: it is a directory, not a regular file")
     }
 
     // MARK: - 5. Exit status of usage errors
