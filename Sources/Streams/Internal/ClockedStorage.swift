@@ -15,6 +15,14 @@ import Locking
 /// deadline moved when it wakes and sleeps again; a parked task (nothing
 /// armed) is resumed with the deadline. Only a deadline moved *earlier* than
 /// the one being slept towards replaces the task.
+///
+/// The timer runs only while the consumer waits. While the consumer is busy
+/// (or has not asked yet), an armed deadline is only recorded: whoever comes
+/// next past it — an upstream event, the finish, the failure, or the
+/// consumer's `next` — fires it first (``fireElapsed(before:_:effects:)``),
+/// so the consumer sees the same elements in the same order as if the timer
+/// had fired at the deadline, without a task wake per arming. When the
+/// consumer starts waiting with a deadline armed, the timer is set going.
 final class ClockedStorage<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>: IterationStorage
 where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.Instant == Machine.Instant {
     typealias Element = Machine.Output
@@ -115,6 +123,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                     }
                     precondition(state.consumer == nil, "Two concurrent next() calls on one iterator")
                     state.consumer = continuation
+                    if let deadline = state.deadline {
+                        // The timer runs while the consumer waits.
+                        runTimer(towards: deadline, &state, effects: &effects)
+                    }
                     return (nil, effects)
                 }
                 result.1.run()
@@ -188,9 +200,9 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         state.sleepingUntil = nil
     }
 
-    /// Arms the timer for `deadline`, reusing the timer task where it can.
-    private func arm(_ deadline: C.Instant, _ state: inout State, effects: inout Effects) {
-        state.deadline = deadline
+    /// Makes the timer task fire at `deadline` (the armed one), reusing the
+    /// task where it can. Called only while the consumer waits.
+    private func runTimer(towards deadline: C.Instant, _ state: inout State, effects: inout Effects) {
         if let waiter = state.timerWaiter.take() {
             state.sleepingUntil = deadline
             effects.wakeTimer = (waiter, deadline)
@@ -229,7 +241,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 // The task, if sleeping, wakes to find nothing armed and parks.
                 state.deadline = nil
             case .arm(let deadline):
-                arm(deadline, &state, effects: &effects)
+                // Recorded only; set going below if the consumer still waits.
+                state.deadline = deadline
             }
         }
         if let consumer = state.consumer {
@@ -238,6 +251,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 state.consumer = nil
                 effects.resume = (consumer, result)
                 effects.cancel += resultEffects.cancel
+            } else if let deadline = state.deadline {
+                // The consumer keeps waiting: only the timer (or the next
+                // upstream event) can end its wait.
+                runTimer(towards: deadline, &state, effects: &effects)
             }
         }
     }
@@ -261,16 +278,23 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         effects.run()
     }
 
-    /// Fires the armed timer here if its deadline is already past `now`:
-    /// an event at `now` comes after that firing, so it is processed as the
-    /// timer task would have, without waking it (it finds the deadline gone
-    /// or moved and goes round again).
+    /// Fires the armed timer here while its deadline is already past `now`:
+    /// an event at `now` comes after those firings, so it is processed as
+    /// the timer task would have, without waking it (it finds the deadline
+    /// gone or moved and goes round again). A firing that re-arms for a
+    /// later instant also past `now` (a throttle window that ended while
+    /// another one would have ended too) fires again; one that re-arms for
+    /// the same instant is left to the timer.
     private func fireElapsed(before now: C.Instant, _ state: inout State, effects: inout Effects) {
-        guard let armed = state.deadline, armed < now else {
-            return
+        var previous: C.Instant?
+        while let armed = state.deadline, armed < now, case .running = state.phase, state.end == nil {
+            if let previous, armed <= previous {
+                return
+            }
+            previous = armed
+            state.deadline = nil
+            apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
         }
-        state.deadline = nil
-        apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
     }
 
     private func startUpstream() -> Task<Void, Never> {
@@ -284,7 +308,9 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 let now = clock.now
                 handle(at: now) { $0.finish(at: now) }
             } catch {
-                handle { $0.fail(error) }
+                // A deadline passed before the failure fires first.
+                let now = clock.now
+                handle(at: now) { $0.fail(error) }
             }
         }
     }
