@@ -87,6 +87,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 /// once. A task is inserted just after it was created, so a cancel or its
 /// end can come first: a task cancelled before it was inserted is
 /// cancelled when inserted, and one that ended before is not kept.
+@usableFromInline
 final class KeyedTaskHandles: Sendable {
     private struct State {
         var tasks: [Int: Task<Void, Never>] = [:]
@@ -99,8 +100,13 @@ final class KeyedTaskHandles: Sendable {
 
     private let state = Locked(State())
 
+    /// No task yet.
+    @usableFromInline
+    init() {}
+
     /// Keeps `task` under `key` until it ends; cancels it at once if it was
     /// cancelled already.
+    @usableFromInline
     func insert(_ key: Int, _ task: Task<Void, Never>) {
         let cancel = state.withLock { state -> Bool in
             let cancelled = state.allCancelled || state.cancelledEarly.remove(key) != nil
@@ -115,6 +121,7 @@ final class KeyedTaskHandles: Sendable {
     }
 
     /// Forgets the task under `key`: it ended.
+    @usableFromInline
     func finished(_ key: Int) {
         state.withLock { state in
             if state.tasks.removeValue(forKey: key) == nil, !state.allCancelled {
@@ -124,6 +131,7 @@ final class KeyedTaskHandles: Sendable {
     }
 
     /// Cancels the task under `key`, now or when it is inserted.
+    @usableFromInline
     func cancel(_ key: Int) {
         let task = state.withLock { state -> Task<Void, Never>? in
             guard let task = state.tasks[key] else {
