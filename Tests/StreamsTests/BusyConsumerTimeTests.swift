@@ -14,7 +14,7 @@ import Testing
         let step: AsyncStream<Void>.Continuation
         var results: AsyncStream<Result<Int?, TestError>>.Iterator
 
-        init<P: Publisher & Sendable>(_ values: P) where P.Element == Int, P.Failure == TestError {
+        init<P: Publisher & Sendable>(_ values: P) where P.AsyncIterator == OperatorIterator<Int, TestError> {
             let (gate, step) = AsyncStream<Void>.makeStream()
             let (results, report) = AsyncStream<Result<Int?, TestError>>.makeStream()
             Task {
