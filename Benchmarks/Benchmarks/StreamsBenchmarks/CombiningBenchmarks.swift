@@ -170,14 +170,20 @@ func drained<S: AsyncSequence & SendableMetatype>(_ make: @escaping @Sendable ()
 
 /// A run where `consumers` consumers drain one shared sequence; on the main
 /// actor, one of them consumes there.
+///
+/// Every consumer makes its iterator (subscribes) before any of them asks
+/// for an element: a consumer that subscribed after the upstream started
+/// would miss its first elements (on both sides, by how much depending on
+/// scheduling), and the two sides would not do the same work.
 func drainedBy<S: AsyncSequence & Sendable & SendableMetatype>(
     _ consumers: Int, _ make: @escaping @Sendable () -> S
 ) -> Run where S.Element == Int {
     Run(
         nonisolated: {
             let shared = make()
+            let barrier = Barrier(consumers)
             return await withTaskGroup(of: Drained.self) { group in
-                for _ in 0..<consumers { group.addTask { await drain(shared) } }
+                for _ in 0..<consumers { group.addTask { await drainSubscribed(shared, after: barrier) } }
                 var total = Drained()
                 for await drained in group { total = total + drained }
                 return total
@@ -185,13 +191,51 @@ func drainedBy<S: AsyncSequence & Sendable & SendableMetatype>(
         },
         mainActor: {
             let shared = make()
+            let barrier = Barrier(consumers)
             return await withTaskGroup(of: Drained.self) { group in
-                for _ in 1..<consumers { group.addTask { await drain(shared) } }
-                var total = await drainOnMainActor(shared)
+                for _ in 1..<consumers { group.addTask { await drainSubscribed(shared, after: barrier) } }
+                var total = await drainSubscribedOnMainActor(shared, after: barrier)
                 for await drained in group { total = total + drained }
                 return total
             }
         })
+}
+
+/// Holds consumers until all of them arrived.
+actor Barrier {
+    private var remaining: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { remaining = count }
+
+    func arrive() async {
+        remaining -= 1
+        if remaining <= 0 {
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
+
+/// Subscribes (makes the iterator), waits for the other consumers, drains.
+func drainSubscribed<S: AsyncSequence>(_ sequence: S, after barrier: Barrier) async -> Drained
+where S.Element == Int {
+    var iterator = sequence.makeAsyncIterator()
+    await barrier.arrive()
+    var drained = Drained()
+    do { while let value = try await iterator.next(isolation: nil) { drained.add(value) } } catch {}
+    return drained
+}
+
+@MainActor func drainSubscribedOnMainActor<S: AsyncSequence>(_ sequence: S, after barrier: Barrier) async -> Drained
+where S.Element == Int {
+    var iterator = sequence.makeAsyncIterator()
+    await barrier.arrive()
+    var drained = Drained()
+    do { while let value = try await iterator.next(isolation: MainActor.shared) { drained.add(value) } } catch {}
+    return drained
 }
 
 /// A finite counter that never suspends.
