@@ -1,9 +1,11 @@
+// Public: `withLock` is inlinable, so code that specialises it in other
+// modules (Streams' storages, inlined into their clients) calls the mutex.
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// A value guarded by a POSIX mutex: the one lock of this package. Every
@@ -21,15 +23,18 @@ import Darwin
 ///
 /// The mutex and the value live in one heap block that never moves, as a
 /// pthread mutex must not be moved once initialized.
+@usableFromInline
 package struct Locked<Value: ~Copyable>: ~Copyable {
-    private let storage: UnsafeMutablePointer<Box>
+    @usableFromInline let storage: UnsafeMutablePointer<Box>
 
-    private struct Box: ~Copyable {
-        var mutex = pthread_mutex_t()
-        var value: Value
+    @usableFromInline
+    struct Box: ~Copyable {
+        @usableFromInline var mutex = pthread_mutex_t()
+        @usableFromInline var value: Value
     }
 
     /// Creates a lock guarding `value`.
+    @usableFromInline
     package init(_ value: consuming Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: Box(value: value))
@@ -48,7 +53,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
     ///   lock again.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
-    @inline(__always)
+    @inlinable @inline(__always)
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {

@@ -9,8 +9,9 @@
 /// dropping the iterator cancels every task behind it. After it returned
 /// `nil` or threw, it returns `nil`.
 public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
-    private var token: IterationToken<Element, Failure>?
+    @usableFromInline var token: IterationToken<Element, Failure>?
 
+    @inlinable
     init(_ storage: some IterationStorage<Element, Failure>) {
         token = IterationToken(storage)
     }
@@ -42,13 +43,14 @@ public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIterator
     ///   ended, the consuming task was cancelled, or the iteration already
     ///   ended.
     /// - Throws: The stream's failure, once.
+    @inlinable
     public mutating func next(
         isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
         guard let current = token else {
             return nil
         }
-        switch await current.storage.next(isolation: actor) {
+        switch await current.next(actor) {
         case .success(let element?):
             return element
         case .success(nil):
@@ -64,6 +66,7 @@ public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIterator
     ///
     /// - Returns: The next element, or `nil` once the iteration ended.
     /// - Throws: The stream's failure, once.
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
         try await next(isolation: nil)
     }

@@ -9,38 +9,51 @@
 /// ``capacity`` updates per base. A pure value: methods return what the
 /// caller must do once it has left the lock. The running state is stored
 /// outside the phase enum, so the queue is mutated in place, never copied.
+@usableFromInline
 struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
-    typealias Tuple = Values.Tuple
+    @usableFromInline typealias Tuple = Values.Tuple
 
     /// The most updates one base has queued before it waits.
+    @inlinable
     static var capacity: Int { 32 }
 
     /// An update delivered while the consumer was busy.
-    private struct Update {
-        let base: Int
-        let value: Values.Value
-        var continuation: TupleProducerContinuation?
+    @usableFromInline
+    struct Update {
+        @usableFromInline let base: Int
+        @usableFromInline let value: Values.Value
+        @usableFromInline var continuation: TupleProducerContinuation?
+
+        @inlinable
+        init(base: Int, value: Values.Value, continuation: TupleProducerContinuation?) {
+            self.base = base
+            self.value = value
+            self.continuation = continuation
+        }
     }
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
         case idle
         case running
         case terminated
     }
 
-    private var phase = Phase.idle
+    @usableFromInline var phase = Phase.idle
     /// The latest value of each base; the current tuple once every base has one.
-    private var latest = Values()
-    private var updates = Queue<Update>()
+    @usableFromInline var latest = Values()
+    @usableFromInline var updates = Queue<Update>()
     /// The updates of each base in `updates`.
-    private var queued = Array(repeating: 0, count: Values.count)
-    private var finished = Array(repeating: false, count: Values.count)
-    private var consumer: TupleConsumerContinuation<Tuple, Failure>?
+    @usableFromInline var queued = Array(repeating: 0, count: Values.count)
+    @usableFromInline var finished = Array(repeating: false, count: Values.count)
+    @usableFromInline var consumer: TupleConsumerContinuation<Tuple, Failure>?
     /// The first failure; thrown once the updates are used.
-    private var failure: Failure?
+    @usableFromInline var failure: Failure?
 
+    @inlinable
     init() {}
 
+    @inlinable
     mutating func start() -> Bool {
         guard phase == .idle else {
             return false
@@ -52,6 +65,7 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
     /// Delivers without a continuation: `nil` if the base must wait (its
     /// share of the queue is full, or the iteration is ending), then the
     /// caller delivers with one.
+    @inlinable
     mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Tuple, Failure>? {
         guard phase == .running, failure == nil else {
             return nil
@@ -73,6 +87,7 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         return .proceed(consumer: nil, producers: [])
     }
 
+    @inlinable
     mutating func deliver(
         _ base: Int,
         _ value: Values.Value,
@@ -95,6 +110,7 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         return .proceed(consumer: (waiting, snapshot), producers: [continuation])
     }
 
+    @inlinable
     mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
         switch phase {
         case .idle:
@@ -137,17 +153,20 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
 
     /// Whether applying the queued updates makes a tuple: once every base
     /// holds a value or has one queued.
-    private var canMakeTuple: Bool {
+    @inlinable
+    var canMakeTuple: Bool {
         !updates.isEmpty && (0..<Values.count).allSatisfy { latest.holds($0) || queued[$0] > 0 }
     }
 
     /// Enters the terminal phase, dropping what the running state held.
-    private mutating func terminate() {
+    @inlinable
+    mutating func terminate() {
         phase = .terminated
         updates = Queue()
         consumer = nil
     }
 
+    @inlinable
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
         guard phase == .running, failure == nil else {
             return TupleEndAction()
@@ -164,6 +183,7 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         return TupleEndAction()
     }
 
+    @inlinable
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
         guard phase == .running, failure == nil else {
             return TupleEndAction()
@@ -187,7 +207,8 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
     }
 
     /// Ends at once, discarding queued updates.
-    private mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
+    @inlinable
+    mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
         while let update = updates.popFirst() {
             if let producer = update.continuation {
@@ -201,6 +222,7 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         return action
     }
 
+    @inlinable
     mutating func cancel() -> TupleEndAction<Tuple, Failure> {
         switch phase {
         case .idle:

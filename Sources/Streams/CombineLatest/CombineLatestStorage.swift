@@ -2,5 +2,5 @@
 /// producer child task per base, started by the first `next`, cancelled by
 /// the consumer's cancellation, a dropped iterator or the end) driving a
 /// ``CombineLatestStateMachine``.
-typealias CombineLatestStorage<Values: TupleValues, Failure: Error> =
+@usableFromInline typealias CombineLatestStorage<Values: TupleValues, Failure: Error> =
     TupleStorage<CombineLatestStateMachine<Values, Failure>>

@@ -6,13 +6,15 @@
 /// open until it finishes. Each inner publisher is a producer, registered
 /// when it gets a slot. A pure value: methods return what the caller must
 /// do once it has left the lock.
+@usableFromInline
 struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
-    typealias Merge = MergeStateMachine<Element, Failure>
+    @usableFromInline typealias Merge = MergeStateMachine<Element, Failure>
     /// The outer iteration waiting for a slot: resumed with the new inner's
     /// producer identifier, or `nil` to stop.
-    typealias OuterContinuation = UnsafeContinuation<Int?, Never>
+    @usableFromInline typealias OuterContinuation = UnsafeContinuation<Int?, Never>
 
-    private enum State {
+    @usableFromInline
+    enum State {
         /// `active` inners run; the outer iteration is not waiting.
         case accepting(active: Int)
         /// Every slot is taken and the outer iteration waits for one.
@@ -23,23 +25,32 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
 
     /// The merge of the inner publishers; deliveries and the consumer go
     /// straight to it (``MergeWrapping``).
-    var merge = Merge()
-    private var state: State = .accepting(active: 0)
-    let maxConcurrency: Int
+    @usableFromInline var merge = Merge()
+    @usableFromInline var state: State = .accepting(active: 0)
+    @usableFromInline let maxConcurrency: Int
 
+    @inlinable
     init(maxConcurrency: Int) {
         self.maxConcurrency = maxConcurrency
     }
 
     /// What the caller must do: the merge's action, and the outer
     /// iteration to resume.
+    @usableFromInline
     struct Action {
-        var end: Merge.EndAction = .none
-        var outer: (OuterContinuation, Int?)?
+        @usableFromInline var end: Merge.EndAction = .none
+        @usableFromInline var outer: (OuterContinuation, Int?)?
+
+        @inlinable
+        init(end: Merge.EndAction = .none, outer: (OuterContinuation, Int?)? = nil) {
+            self.end = end
+            self.outer = outer
+        }
     }
 
     /// Starts the merge, open until the outer upstream finishes; `false` if
     /// it had started already.
+    @inlinable
     mutating func start() -> Bool {
         if case .startProducers = merge.start(producers: 0, open: true) {
             return true
@@ -48,6 +59,7 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// What `acquire` asks the caller to do.
+    @usableFromInline
     enum AcquireAction {
         /// Resume the outer iteration with this producer identifier (`nil`: stop).
         case resume(Int?)
@@ -56,6 +68,7 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// The outer iteration asks for a slot for its next inner publisher.
+    @inlinable
     mutating func acquire(_ continuation: OuterContinuation) -> AcquireAction {
         switch state {
         case .stopped:
@@ -80,10 +93,11 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// The producer registered for the inner that waits for a slot.
-    private var pendingProducer: Int?
+    @usableFromInline var pendingProducer: Int?
 
     /// Frees the slot of a finished inner; a waiting outer iteration gets it.
-    private mutating func release(into action: inout Action) {
+    @inlinable
+    mutating func release(into action: inout Action) {
         switch state {
         case .stopped:
             break
@@ -96,7 +110,8 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// Stops starting inners; a waiting outer iteration is told to stop.
-    private mutating func stop(into action: inout Action) {
+    @inlinable
+    mutating func stop(into action: inout Action) {
         if case .waiting(_, let continuation) = state {
             action.outer = (continuation, nil)
             pendingProducer = nil
@@ -105,6 +120,7 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// An inner publisher finished.
+    @inlinable
     mutating func innerFinished(_ producer: Int) -> Action {
         let wasLive = merge.isLive(producer)
         var action = Action(end: merge.producerFinished(producer))
@@ -119,6 +135,7 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
 
     /// An inner publisher failed: as a merge, buffered elements first, then
     /// the error; no inner is started any more.
+    @inlinable
     mutating func innerFailed(_ producer: Int, _ error: Failure) -> Action {
         var action = Action(end: merge.producerFailed(producer, error))
         if merge.isFailing || merge.isTerminated {
@@ -128,11 +145,13 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// The outer upstream finished: the result finishes once the inners did.
+    @inlinable
     mutating func outerFinished() -> Action {
         Action(end: merge.close())
     }
 
     /// The outer upstream or the transform failed.
+    @inlinable
     mutating func outerFailed(_ error: Failure) -> Action {
         var action = Action(end: merge.fail(error))
         stop(into: &action)
@@ -140,6 +159,7 @@ struct FlatMapStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// The consumer was cancelled or dropped its iterator.
+    @inlinable
     mutating func cancel() -> Action {
         var action = Action(end: merge.cancel())
         stop(into: &action)

@@ -1,4 +1,4 @@
-import Locking
+public import Locking
 
 /// The shared state of one flat-map iteration: the lock-protected
 /// ``FlatMapStateMachine`` and the task that iterates the outer upstream
@@ -8,17 +8,19 @@ import Locking
 /// the iterator, a failure or the end cancels it, and with it the outer
 /// iteration and every inner. Delivery and the consumer's `next` are
 /// ``MergingStorage``'s.
+@usableFromInline
 final class FlatMapStorage<Base: Publisher & Sendable, Inner: Publisher & Sendable>: MergingStorage
 where Inner.Element: Sendable, Inner.Failure == Base.Failure {
-    typealias Element = Inner.Element
-    typealias Failure = Base.Failure
-    typealias Machine = FlatMapStateMachine<Element, Failure>
+    @usableFromInline typealias Element = Inner.Element
+    @usableFromInline typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = FlatMapStateMachine<Element, Failure>
 
-    let state: Locked<Machine>
-    private let base: Base
-    private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
-    private let task = TaskHandle()
+    @usableFromInline let state: Locked<Machine>
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
+    @usableFromInline let task = TaskHandle()
 
+    @inlinable
     init(base: Base, maxConcurrency: Int, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
         self.base = base
         self.transform = transform
@@ -27,7 +29,8 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 
     /// Does what the state machine asks: the merge's end action, then the
     /// outer iteration's resumption (a freed slot, or stop).
-    private func perform(_ action: Machine.Action) {
+    @inlinable
+    func perform(_ action: Machine.Action) {
         perform(action.end)
         if let (outer, producer) = action.outer {
             outer.resume(returning: producer)
@@ -36,7 +39,8 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 
     /// Waits for a free slot; returns the new inner's producer identifier,
     /// or `nil` when the outer iteration must stop.
-    private func acquire() async -> Int? {
+    @inlinable
+    func acquire() async -> Int? {
         await withUnsafeContinuation { (continuation: Machine.OuterContinuation) in
             switch state.withLock({ $0.acquire(continuation) }) {
             case .resume(let producer):
@@ -47,17 +51,20 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
         }
     }
 
+    @inlinable
     func producerFinished(_ producer: Int) {
         perform(state.withLock { $0.innerFinished(producer) })
     }
 
+    @inlinable
     func producerFailed(_ producer: Int, _ error: Failure) {
         perform(state.withLock { $0.innerFailed(producer, error) })
     }
 
     /// Iterates the outer upstream, starting an inner child task for each
     /// element once a slot is free.
-    private func run() async {
+    @inlinable
+    func run() async {
         await withDiscardingTaskGroup { group in
             var outer = base.makeAsyncIterator()
             do throws(Failure) {
@@ -76,17 +83,20 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     }
 
     /// Ends the iteration: the consumer gets `nil`, everything stops.
+    @inlinable
     func cancel() {
         perform(state.withLock { $0.cancel() })
     }
 
+    @inlinable
     func cancelTasks() {
         task.cancel()
     }
 
+    @inlinable
     func startIfNeeded() {
         if state.withLock({ $0.start() }) {
-            task.set(Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run() })
+            task.set(Task(executorPreference: StreamsTaskExecutor.current) { await self.run() })
         }
     }
 }

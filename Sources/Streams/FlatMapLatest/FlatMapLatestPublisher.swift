@@ -47,8 +47,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     /// The failure type, shared by the base, the inners and the transform.
     public typealias Failure = Base.Failure
 
-    let base: Base
-    let transform: @Sendable (Base.Element) throws(Failure) -> Inner
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
 
     init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
         self.base = base
@@ -58,6 +58,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     /// Makes an iterator; its first `next()` starts iterating the base.
     ///
     /// - Returns: A new iterator, with its own iteration of the base.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(FlatMapLatestStorage(base: base, transform: transform))
     }

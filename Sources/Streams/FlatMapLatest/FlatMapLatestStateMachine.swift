@@ -6,10 +6,12 @@
 /// same step as it registers the new one, so no element of a superseded
 /// inner is emitted afterwards. A pure value: methods return what the
 /// caller must do once it has left the lock.
+@usableFromInline
 struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
-    typealias Merge = MergeStateMachine<Element, Failure>
+    @usableFromInline typealias Merge = MergeStateMachine<Element, Failure>
 
-    private enum State {
+    @usableFromInline
+    enum State {
         /// No inner runs (none started yet, or the latest finished).
         case noInner
         /// The latest inner is this producer.
@@ -20,11 +22,12 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
 
     /// The merge of the inner publishers; deliveries and the consumer go
     /// straight to it (``MergeWrapping``).
-    var merge = Merge()
-    private var state: State = .noInner
+    @usableFromInline var merge = Merge()
+    @usableFromInline var state: State = .noInner
 
     /// Starts the merge, open until the outer upstream finishes; `false` if
     /// it had started already.
+    @inlinable
     mutating func start() -> Bool {
         if case .startProducers = merge.start(producers: 0, open: true) {
             return true
@@ -33,6 +36,7 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// What `switchToNewInner` asks the caller to do.
+    @usableFromInline
     enum SwitchAction {
         /// Start the new inner as producer `producer`; cancel the superseded
         /// one's task, and resume its delivery with `false` if it waited.
@@ -42,6 +46,7 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// An outer element arrived: the current inner is superseded.
+    @inlinable
     mutating func switchToNewInner() -> SwitchAction {
         var superseded: Int?
         var stopped: Merge.ProducerContinuation?
@@ -63,6 +68,7 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
     }
 
     /// An inner finished; a superseded inner's finish is ignored.
+    @inlinable
     mutating func innerFinished(_ producer: Int) -> Merge.EndAction {
         if case .inner(producer) = state {
             state = .noInner
@@ -72,6 +78,7 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
 
     /// An inner failed; a superseded inner's failure (often its
     /// cancellation) is ignored.
+    @inlinable
     mutating func innerFailed(_ producer: Int, _ error: Failure) -> Merge.EndAction {
         let action = merge.producerFailed(producer, error)
         if merge.isFailing || merge.isTerminated {
@@ -82,17 +89,20 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
 
     /// The outer upstream finished: the result finishes once the latest
     /// inner did.
+    @inlinable
     mutating func outerFinished() -> Merge.EndAction {
         merge.close()
     }
 
     /// The outer upstream or the transform failed.
+    @inlinable
     mutating func outerFailed(_ error: Failure) -> Merge.EndAction {
         state = .stopped
         return merge.fail(error)
     }
 
     /// The consumer was cancelled or dropped its iterator.
+    @inlinable
     mutating func cancel() -> Merge.EndAction {
         state = .stopped
         return merge.cancel()

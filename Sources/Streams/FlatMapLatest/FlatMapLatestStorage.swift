@@ -1,4 +1,4 @@
-import Locking
+public import Locking
 
 /// The shared state of one flat-map-latest iteration: the lock-protected
 /// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,
@@ -8,40 +8,46 @@ import Locking
 /// Cancelling the consumer, dropping the iterator, a failure or the end
 /// cancels the outer task and every inner task. Delivery and the
 /// consumer's `next` are ``MergingStorage``'s.
+@usableFromInline
 final class FlatMapLatestStorage<Base: Publisher & Sendable, Inner: Publisher & Sendable>: MergingStorage
 where Inner.Element: Sendable, Inner.Failure == Base.Failure {
-    typealias Element = Inner.Element
-    typealias Failure = Base.Failure
-    typealias Machine = FlatMapLatestStateMachine<Element, Failure>
+    @usableFromInline typealias Element = Inner.Element
+    @usableFromInline typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = FlatMapLatestStateMachine<Element, Failure>
 
-    let state = Locked(Machine())
-    private let base: Base
-    private let transform: @Sendable (Base.Element) throws(Failure) -> Inner
-    private let outerTask = TaskHandle()
-    private let innerTasks = KeyedTaskHandles()
+    @usableFromInline let state = Locked(Machine())
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
+    @usableFromInline let outerTask = TaskHandle()
+    @usableFromInline let innerTasks = KeyedTaskHandles()
 
+    @inlinable
     init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
         self.base = base
         self.transform = transform
     }
 
+    @inlinable
     func producerFinished(_ producer: Int) {
         perform(state.withLock { $0.innerFinished(producer) })
     }
 
+    @inlinable
     func producerFailed(_ producer: Int, _ error: Failure) {
         perform(state.withLock { $0.innerFailed(producer, error) })
     }
 
     /// Iterates one inner publisher as producer `producer`.
-    private func runInner(_ inner: Inner, _ producer: Int) async {
+    @inlinable
+    func runInner(_ inner: Inner, _ producer: Int) async {
         defer { innerTasks.finished(producer) }
         await produce(inner, as: producer)
     }
 
     /// Iterates the outer upstream; each element supersedes the current
     /// inner and starts a new one.
-    private func run() async {
+    @inlinable
+    func run() async {
         var outer = base.makeAsyncIterator()
         do throws(Failure) {
             while let element = try await outer.next(isolation: nil) {
@@ -56,7 +62,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
                     stopped?.resume(returning: false)
                     innerTasks.insert(
                         producer,
-                        Task(executorPreference: StreamsTaskExecutor.preferred) { await self.runInner(inner, producer) }
+                        Task(executorPreference: StreamsTaskExecutor.current) { await self.runInner(inner, producer) }
                     )
                 }
             }
@@ -67,18 +73,21 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     }
 
     /// Ends the iteration: the consumer gets `nil`, everything stops.
+    @inlinable
     func cancel() {
         perform(state.withLock { $0.cancel() })
     }
 
+    @inlinable
     func cancelTasks() {
         outerTask.cancel()
         innerTasks.cancelAll()
     }
 
+    @inlinable
     func startIfNeeded() {
         if state.withLock({ $0.start() }) {
-            outerTask.set(Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run() })
+            outerTask.set(Task(executorPreference: StreamsTaskExecutor.current) { await self.run() })
         }
     }
 }
@@ -87,20 +96,27 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
 /// once. A task is inserted just after it was created, so a cancel or its
 /// end can come first: a task cancelled before it was inserted is
 /// cancelled when inserted, and one that ended before is not kept.
+@usableFromInline
 final class KeyedTaskHandles: Sendable {
-    private struct State {
-        var tasks: [Int: Task<Void, Never>] = [:]
+    @usableFromInline
+    struct State {
+        @usableFromInline var tasks: [Int: Task<Void, Never>] = [:]
         /// Tasks that ended before they were inserted.
-        var ended: Set<Int> = []
+        @usableFromInline var ended: Set<Int> = []
         /// Tasks cancelled before they were inserted.
-        var cancelledEarly: Set<Int> = []
-        var allCancelled = false
+        @usableFromInline var cancelledEarly: Set<Int> = []
+        @usableFromInline var allCancelled = false
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
+
+    /// No task yet.
+    @inlinable
+    init() {}
 
     /// Keeps `task` under `key` until it ends; cancels it at once if it was
     /// cancelled already.
+    @inlinable
     func insert(_ key: Int, _ task: Task<Void, Never>) {
         let cancel = state.withLock { state -> Bool in
             let cancelled = state.allCancelled || state.cancelledEarly.remove(key) != nil
@@ -115,6 +131,7 @@ final class KeyedTaskHandles: Sendable {
     }
 
     /// Forgets the task under `key`: it ended.
+    @inlinable
     func finished(_ key: Int) {
         state.withLock { state in
             if state.tasks.removeValue(forKey: key) == nil, !state.allCancelled {
@@ -124,6 +141,7 @@ final class KeyedTaskHandles: Sendable {
     }
 
     /// Cancels the task under `key`, now or when it is inserted.
+    @inlinable
     func cancel(_ key: Int) {
         let task = state.withLock { state -> Task<Void, Never>? in
             guard let task = state.tasks[key] else {
@@ -136,6 +154,7 @@ final class KeyedTaskHandles: Sendable {
     }
 
     /// Cancels every task, and every task inserted from now on.
+    @inlinable
     func cancelAll() {
         let tasks = state.withLock { state in
             state.allCancelled = true

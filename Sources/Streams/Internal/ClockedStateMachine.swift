@@ -4,6 +4,7 @@
 ///
 /// The machine never touches tasks, locks or continuations; a
 /// ``ClockedStorage`` drives it under its lock and carries out the actions.
+@usableFromInline
 package protocol ClockedStateMachine: SendableMetatype {
     associatedtype Input: Sendable
     associatedtype UpstreamFailure: Error
@@ -28,8 +29,10 @@ package protocol ClockedStateMachine: SendableMetatype {
 }
 
 /// What a ``ClockedStateMachine`` asks its storage to do.
+@usableFromInline
 package struct ClockedAction<Output, Failure: Error, Instant> {
     /// Elements to emit, in order.
+    @usableFromInline
     package enum Outputs {
         case none
         case one(Output)
@@ -37,6 +40,7 @@ package struct ClockedAction<Output, Failure: Error, Instant> {
     }
 
     /// How the timer changes.
+    @usableFromInline
     package enum Timer {
         /// Leave it as it is.
         case keep
@@ -47,17 +51,28 @@ package struct ClockedAction<Output, Failure: Error, Instant> {
     }
 
     /// How the stream ends, after the outputs.
+    @usableFromInline
     package enum End {
         case finish
         case fail(Failure)
     }
 
-    package var outputs: Outputs = .none
-    package var timer: Timer = .keep
-    package var end: End?
+    @usableFromInline package var outputs: Outputs
+    @usableFromInline package var timer: Timer
+    @usableFromInline package var end: End?
 
+    /// An action: outputs, then a timer change, then possibly the end.
+    @inlinable
+    package init(outputs: Outputs = .none, timer: Timer = .keep, end: End? = nil) {
+        self.outputs = outputs
+        self.timer = timer
+        self.end = end
+    }
+
+    @inlinable
     package static var none: Self { Self() }
 
+    @inlinable
     package static func emit(_ output: Output, timer: Timer = .keep) -> Self {
         Self(outputs: .one(output), timer: timer)
     }

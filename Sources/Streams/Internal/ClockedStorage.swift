@@ -1,4 +1,5 @@
-import Locking
+// Public: the storage is inlinable (specialised in its clients) and locks with `Locked`.
+public import Locking
 
 /// The shared state of one iteration of a time-based operator (the
 /// storage its ``OperatorIterator`` holds): the state machine, the elements ready for the consumer, the upstream task and the
@@ -15,13 +16,23 @@ import Locking
 /// deadline moved when it wakes and sleeps again; a parked task (nothing
 /// armed) is resumed with the deadline. Only a deadline moved *earlier* than
 /// the one being slept towards replaces the task.
+///
+/// The timer runs only while the consumer waits. While the consumer is busy
+/// (or has not asked yet), an armed deadline is only recorded: whoever comes
+/// next past it — an upstream event, the finish, the failure, or the
+/// consumer's `next` — fires it first (``fireElapsed(before:_:effects:)``),
+/// so the consumer sees the same elements in the same order as if the timer
+/// had fired at the deadline, without a task wake per arming. When the
+/// consumer starts waiting with a deadline armed, the timer is set going.
+@usableFromInline
 final class ClockedStorage<Machine: ClockedStateMachine, Base: Publisher & Sendable, C: Clock>: IterationStorage
 where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.Instant == Machine.Instant {
-    typealias Element = Machine.Output
-    typealias Output = Machine.Output
-    typealias Failure = Machine.Failure
-    typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
+    @usableFromInline typealias Element = Machine.Output
+    @usableFromInline typealias Output = Machine.Output
+    @usableFromInline typealias Failure = Machine.Failure
+    @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
 
+    @usableFromInline
     enum Phase {
         /// No `next` yet; the upstream is not started.
         case initial
@@ -31,34 +42,45 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         case done
     }
 
+    @usableFromInline
     struct State {
-        var machine: Machine
-        var phase = Phase.initial
-        var outputs = Queue<Output>()
-        var end: ClockedAction<Output, Failure, C.Instant>.End?
-        var consumer: Consumer?
-        var upstream: Task<Void, Never>?
+        @usableFromInline var machine: Machine
+        @usableFromInline var phase = Phase.initial
+        @usableFromInline var outputs = Queue<Output>()
+        @usableFromInline var end: ClockedAction<Output, Failure, C.Instant>.End?
+        @usableFromInline var consumer: Consumer?
+        @usableFromInline var upstream: Task<Void, Never>?
         /// The timer task, started on the first arming.
-        var timer: Task<Void, Never>?
+        @usableFromInline var timer: Task<Void, Never>?
         /// Which timer task is current; a replaced one exits when it sees this change.
-        var timerID = 0
+        @usableFromInline var timerID = 0
         /// The armed deadline, if any.
-        var deadline: C.Instant?
+        @usableFromInline var deadline: C.Instant?
         /// The instant the timer task sleeps towards, while it sleeps.
-        var sleepingUntil: C.Instant?
+        @usableFromInline var sleepingUntil: C.Instant?
         /// The timer task, parked because nothing was armed.
-        var timerWaiter: TimerWaiter?
+        @usableFromInline var timerWaiter: TimerWaiter?
+
+        @inlinable
+        init(machine: sending Machine) {
+            self.machine = machine
+        }
     }
 
-    typealias TimerWaiter = UnsafeContinuation<C.Instant?, Never>
+    @usableFromInline typealias TimerWaiter = UnsafeContinuation<C.Instant?, Never>
 
     /// What to do after leaving the lock.
+    @usableFromInline
     struct Effects {
-        var resume: (Consumer, Result<Output?, Failure>)?
-        var cancel: [Task<Void, Never>] = []
+        @usableFromInline var resume: (Consumer, Result<Output?, Failure>)?
+        @usableFromInline var cancel: [Task<Void, Never>] = []
         /// A parked timer task and what to wake it with (`nil`: stop).
-        var wakeTimer: (TimerWaiter, C.Instant?)?
+        @usableFromInline var wakeTimer: (TimerWaiter, C.Instant?)?
 
+        @inlinable
+        init() {}
+
+        @inlinable
         func run() {
             for task in cancel {
                 task.cancel()
@@ -72,10 +94,11 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         }
     }
 
-    private let state: Locked<State>
-    private let base: Base
-    private let clock: C
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let base: Base
+    @usableFromInline let clock: C
 
+    @inlinable
     init(machine: sending Machine, base: Base, clock: C) {
         self.state = Locked(State(machine: machine))
         self.base = base
@@ -83,6 +106,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// The consumer's next event: an element, the end (`nil`) or the failure.
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Output?, Failure> {
         if Task.isCancelled {
             cancel()
@@ -115,6 +139,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                     }
                     precondition(state.consumer == nil, "Two concurrent next() calls on one iterator")
                     state.consumer = continuation
+                    if let deadline = state.deadline {
+                        // The timer runs while the consumer waits.
+                        runTimer(towards: deadline, &state, effects: &effects)
+                    }
                     return (nil, effects)
                 }
                 result.1.run()
@@ -130,6 +158,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     /// Ends the iteration: cancels the upstream and timer tasks and ends a
     /// waiting consumer with `nil`. Used for cancellation and when the
     /// iterator is released.
+    @inlinable
     func cancel() {
         let effects = state.withLock { state -> Effects in
             var effects = Effects()
@@ -146,7 +175,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// An element, the end or nothing (the consumer must wait).
-    private func take(from state: inout State, effects: inout Effects) -> Result<Output?, Failure>? {
+    @inlinable
+    func take(from state: inout State, effects: inout Effects) -> Result<Output?, Failure>? {
         switch state.phase {
         case .done:
             return .success(nil)
@@ -168,7 +198,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Releases the tasks (to be cancelled after the lock).
-    private func finish(_ state: inout State, effects: inout Effects) {
+    @inlinable
+    func finish(_ state: inout State, effects: inout Effects) {
         if let upstream = state.upstream.take() {
             effects.cancel.append(upstream)
         }
@@ -176,7 +207,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Ends the timer task, parked or sleeping, and disarms.
-    private func stopTimer(_ state: inout State, effects: inout Effects) {
+    @inlinable
+    func stopTimer(_ state: inout State, effects: inout Effects) {
         if let timer = state.timer.take() {
             effects.cancel.append(timer)
         }
@@ -188,9 +220,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         state.sleepingUntil = nil
     }
 
-    /// Arms the timer for `deadline`, reusing the timer task where it can.
-    private func arm(_ deadline: C.Instant, _ state: inout State, effects: inout Effects) {
-        state.deadline = deadline
+    /// Makes the timer task fire at `deadline` (the armed one), reusing the
+    /// task where it can. Called only while the consumer waits.
+    @inlinable
+    func runTimer(towards deadline: C.Instant, _ state: inout State, effects: inout Effects) {
         if let waiter = state.timerWaiter.take() {
             state.sleepingUntil = deadline
             effects.wakeTimer = (waiter, deadline)
@@ -208,7 +241,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Carries out an action of the machine, then serves a waiting consumer.
-    private func apply(_ action: Machine.Action, to state: inout State, effects: inout Effects) {
+    @inlinable
+    func apply(_ action: Machine.Action, to state: inout State, effects: inout Effects) {
         switch action.outputs {
         case .none: break
         case .one(let output): state.outputs.append(output)
@@ -229,7 +263,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 // The task, if sleeping, wakes to find nothing armed and parks.
                 state.deadline = nil
             case .arm(let deadline):
-                arm(deadline, &state, effects: &effects)
+                // Recorded only; set going below if the consumer still waits.
+                state.deadline = deadline
             }
         }
         if let consumer = state.consumer {
@@ -238,12 +273,17 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 state.consumer = nil
                 effects.resume = (consumer, result)
                 effects.cancel += resultEffects.cancel
+            } else if let deadline = state.deadline {
+                // The consumer keeps waiting: only the timer (or the next
+                // upstream event) can end its wait.
+                runTimer(towards: deadline, &state, effects: &effects)
             }
         }
     }
 
     /// Runs one machine event under the lock unless the iteration ended.
-    private func handle(at now: C.Instant? = nil, _ event: (inout Machine) -> Machine.Action) {
+    @inlinable
+    func handle(at now: C.Instant? = nil, _ event: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { state -> Effects in
             var effects = Effects()
             guard case .running = state.phase, state.end == nil else {
@@ -261,20 +301,29 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         effects.run()
     }
 
-    /// Fires the armed timer here if its deadline is already past `now`:
-    /// an event at `now` comes after that firing, so it is processed as the
-    /// timer task would have, without waking it (it finds the deadline gone
-    /// or moved and goes round again).
-    private func fireElapsed(before now: C.Instant, _ state: inout State, effects: inout Effects) {
-        guard let armed = state.deadline, armed < now else {
-            return
+    /// Fires the armed timer here while its deadline is already past `now`:
+    /// an event at `now` comes after those firings, so it is processed as
+    /// the timer task would have, without waking it (it finds the deadline
+    /// gone or moved and goes round again). A firing that re-arms for a
+    /// later instant also past `now` (a throttle window that ended while
+    /// another one would have ended too) fires again; one that re-arms for
+    /// the same instant is left to the timer.
+    @inlinable
+    func fireElapsed(before now: C.Instant, _ state: inout State, effects: inout Effects) {
+        var previous: C.Instant?
+        while let armed = state.deadline, armed < now, case .running = state.phase, state.end == nil {
+            if let previous, armed <= previous {
+                return
+            }
+            previous = armed
+            state.deadline = nil
+            apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
         }
-        state.deadline = nil
-        apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
     }
 
-    private func startUpstream() -> Task<Void, Never> {
-        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
+    @inlinable
+    func startUpstream() -> Task<Void, Never> {
+        Task(executorPreference: StreamsTaskExecutor.current) { [self] in
             var iterator = base.makeAsyncIterator()
             do throws(Base.Failure) {
                 while let element = try await iterator.next(isolation: nil) {
@@ -284,7 +333,9 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 let now = clock.now
                 handle(at: now) { $0.finish(at: now) }
             } catch {
-                handle { $0.fail(error) }
+                // A deadline passed before the failure fires first.
+                let now = clock.now
+                handle(at: now) { $0.fail(error) }
             }
         }
     }
@@ -292,8 +343,9 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     /// The timer task: waits for a deadline, sleeps until it, and fires the
     /// machine if that deadline is still the armed one; until the iteration
     /// ends or the task is replaced.
-    private func startTimer(id: Int) -> Task<Void, Never> {
-        Task(executorPreference: StreamsTaskExecutor.preferred) { [self] in
+    @inlinable
+    func startTimer(id: Int) -> Task<Void, Never> {
+        Task(executorPreference: StreamsTaskExecutor.current) { [self] in
             while true {
                 let next: C.Instant? = await withUnsafeContinuation { (waiter: TimerWaiter) in
                     let armed: C.Instant?? = state.withLock { state in

@@ -4,6 +4,7 @@
 /// ``MergingStorage``, ``TupleStorage`` and ``ClockedStorage`` are
 /// iteration storages; an ``OperatorIterator`` holds one through an
 /// ``IterationToken``.
+@usableFromInline
 protocol IterationStorage<Element, Failure>: AnyObject, Sendable {
     /// The elements the iteration produces.
     associatedtype Element: Sendable

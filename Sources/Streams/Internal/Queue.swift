@@ -1,23 +1,32 @@
 /// A first-in, first-out queue with amortised O(1) `append` and `popFirst`,
 /// used for per-consumer buffers.
+@usableFromInline
 struct Queue<Element> {
     /// Slots; those before `head` are consumed and hold `nil`.
-    private var storage: [Element?] = []
+    @usableFromInline var storage: [Element?] = []
     /// Index of the first unconsumed slot.
-    private var head = 0
+    @usableFromInline var head = 0
+
+    /// An empty queue.
+    @inlinable
+    init() {}
 
     /// The number of queued elements.
+    @inlinable
     var count: Int { storage.count - head }
 
     /// Whether the queue holds no element.
+    @inlinable
     var isEmpty: Bool { head == storage.count }
 
     /// Adds an element at the back.
+    @inlinable
     mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Removes and returns the front element, or `nil` when empty.
+    @inlinable
     mutating func popFirst() -> Element? {
         guard head < storage.count else {
             return nil

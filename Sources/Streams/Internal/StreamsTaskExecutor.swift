@@ -9,8 +9,13 @@
 /// `TestScheduler` of `TelemetryTesting` binds it to its counting executor,
 /// so every task of the pipeline under test runs where the scheduler can
 /// see whether any work is left.
+@usableFromInline
 package enum StreamsTaskExecutor {
     /// The preference for the tasks started in this task's scope; inherited
     /// by the tasks started from it, as every task-local value is.
     @TaskLocal package static var preferred: (any TaskExecutor)?
+
+    /// ``preferred``, for inlinable code (which cannot name the task-local).
+    @usableFromInline
+    package static var current: (any TaskExecutor)? { preferred }
 }

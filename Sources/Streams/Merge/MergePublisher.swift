@@ -76,8 +76,8 @@ where Base1.Element: Sendable, Base1.Element == Base2.Element, Base1.Failure == 
     /// The failure type of both bases.
     public typealias Failure = Base1.Failure
 
-    let base1: Base1
-    let base2: Base2
+    @usableFromInline let base1: Base1
+    @usableFromInline let base2: Base2
 
     init(_ base1: Base1, _ base2: Base2) {
         self.base1 = base1
@@ -87,6 +87,7 @@ where Base1.Element: Sendable, Base1.Element == Base2.Element, Base1.Failure == 
     /// Makes an iterator; its first `next()` starts iterating both bases.
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
+    @inlinable
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
         MergeIterator(MergeStorage(runners: [MergeStorage.runner(base1), MergeStorage.runner(base2)]))
     }
@@ -106,9 +107,9 @@ where
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
 
-    let base1: Base1
-    let base2: Base2
-    let base3: Base3
+    @usableFromInline let base1: Base1
+    @usableFromInline let base2: Base2
+    @usableFromInline let base3: Base3
 
     init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
         self.base1 = base1
@@ -119,6 +120,7 @@ where
     /// Makes an iterator; its first `next()` starts iterating the bases.
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
+    @inlinable
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
         MergeIterator(
             MergeStorage(runners: [
@@ -137,7 +139,7 @@ public struct MergeManyPublisher<Base: Publisher & Sendable>: Publisher, Sendabl
     /// The failure type of the bases.
     public typealias Failure = Base.Failure
 
-    let bases: [Base]
+    @usableFromInline let bases: [Base]
 
     init(_ bases: [Base]) {
         self.bases = bases
@@ -146,6 +148,7 @@ public struct MergeManyPublisher<Base: Publisher & Sendable>: Publisher, Sendabl
     /// Makes an iterator; its first `next()` starts iterating every base.
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
+    @inlinable
     public func makeAsyncIterator() -> MergeIterator<Element, Failure> {
         MergeIterator(MergeStorage(runners: bases.map { MergeStorage.runner($0) }))
     }

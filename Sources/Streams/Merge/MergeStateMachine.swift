@@ -17,23 +17,33 @@
 /// must do (resume which continuations, cancel the tasks) once it has left
 /// the lock. The running state is stored outside the phase enum, so the
 /// buffer is mutated in place, never copied.
+@usableFromInline
 struct MergeStateMachine<Element, Failure: Error> {
     /// The consumer waiting in `next`.
-    typealias ConsumerContinuation = UnsafeContinuation<Result<Element?, Failure>, Never>
+    @usableFromInline typealias ConsumerContinuation = UnsafeContinuation<Result<Element?, Failure>, Never>
     /// A producer parked until the consumer took some of its elements:
     /// resumed with `true` to go on, `false` to stop.
-    typealias ProducerContinuation = UnsafeContinuation<Bool, Never>
+    @usableFromInline typealias ProducerContinuation = UnsafeContinuation<Bool, Never>
 
     /// The most elements one producer has buffered before it parks.
+    @inlinable
     static var capacity: Int { 32 }
 
     /// An element delivered while the consumer was busy.
-    private struct Entry {
-        let producer: Int
-        let element: Element
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let producer: Int
+        @usableFromInline let element: Element
+
+        @inlinable
+        init(producer: Int, element: Element) {
+            self.producer = producer
+            self.element = element
+        }
     }
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
         /// Not started: no producer runs yet.
         case idle
         case running
@@ -41,32 +51,39 @@ struct MergeStateMachine<Element, Failure: Error> {
         case terminated
     }
 
-    private var phase: Phase = .idle
-    private var nextProducer = 0
-    private var buffer = Queue<Entry>()
-    private var consumer: ConsumerContinuation?
+    @usableFromInline var phase: Phase = .idle
+    @usableFromInline var nextProducer = 0
+    @usableFromInline var buffer = Queue<Entry>()
+    @usableFromInline var consumer: ConsumerContinuation?
     /// Producers that have not finished, failed or been retired.
-    private var live: [Int: MergeProducer] = [:]
+    @usableFromInline var live: [Int: MergeProducer] = [:]
     /// Whether more producers may still be added; the merge cannot finish
     /// before this is `false`.
-    private var open = false
+    @usableFromInline var open = false
     /// The first failure; thrown once the buffer is drained.
-    private var failure: Failure?
+    @usableFromInline var failure: Failure?
     /// The producers that were live when the failure came: an element they
     /// still deliver is buffered before the error.
-    private var stopped: Set<Int> = []
+    @usableFromInline var stopped: Set<Int> = []
+
+    /// An idle merge with no producer.
+    @inlinable
+    init() {}
 
     /// Whether the merge ended (delivered its end or was cancelled).
+    @inlinable
     var isTerminated: Bool {
         phase == .terminated
     }
 
     /// Whether a failure is pending: no more elements are accepted.
+    @inlinable
     var isFailing: Bool {
         phase == .running && failure != nil
     }
 
     /// What `start` asks the caller to do.
+    @usableFromInline
     enum StartAction {
         /// Start the tasks for these producer identifiers.
         case startProducers([Int])
@@ -76,6 +93,7 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// Starts the merge with `count` producers; with `open`, more may be
     /// added later with ``addProducer()``.
+    @inlinable
     mutating func start(producers count: Int, open: Bool) -> StartAction {
         guard phase == .idle else {
             return .none
@@ -92,6 +110,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// Registers one more producer; `nil` if the merge ended or is failing.
+    @inlinable
     mutating func addProducer() -> Int? {
         guard phase == .running, failure == nil else {
             return nil
@@ -103,11 +122,13 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// Whether the producer may still deliver.
+    @inlinable
     func isLive(_ producer: Int) -> Bool {
         phase == .running && failure == nil && live[producer] != nil
     }
 
     /// What `deliver` asks the caller to do.
+    @usableFromInline
     enum DeliverAction {
         /// Hand the element to the waiting consumer; the producer goes on.
         case handOver(ConsumerContinuation)
@@ -122,6 +143,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// A producer delivers an element.
+    @inlinable
     mutating func deliver(_ producer: Int, _ element: Element) -> DeliverAction {
         guard phase == .running else {
             return .stop
@@ -149,6 +171,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// What `park` asks the caller to do.
+    @usableFromInline
     enum ParkAction {
         /// Resume the producer at once: `true` to go on, `false` to stop.
         case resume(Bool)
@@ -157,6 +180,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// A producer with a full share of the buffer waits for room.
+    @inlinable
     mutating func park(_ producer: Int, _ continuation: ProducerContinuation) -> ParkAction {
         guard phase == .running, failure == nil, let state = live[producer] else {
             return .resume(false)
@@ -169,10 +193,11 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// Tasks waiting until a number of elements is buffered (tests).
-    private var bufferWaiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+    @usableFromInline var bufferWaiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
 
     /// Registers a task that waits until `count` elements are buffered,
     /// unless that is already the case or the merge ended (then `false`).
+    @inlinable
     mutating func waitForBuffered(_ count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard phase == .running, buffer.count < count else {
             return false
@@ -181,7 +206,8 @@ struct MergeStateMachine<Element, Failure: Error> {
         return true
     }
 
-    private mutating func satisfiedBufferWaiters(_ buffered: Int) -> [UnsafeContinuation<Void, Never>] {
+    @inlinable
+    mutating func satisfiedBufferWaiters(_ buffered: Int) -> [UnsafeContinuation<Void, Never>] {
         guard !bufferWaiters.isEmpty else {
             return []
         }
@@ -195,20 +221,26 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// What ending a producer or the merge asks the caller to do.
+    @usableFromInline
     struct EndAction {
         /// The consumer to resume, and with what.
-        var consumer: (ConsumerContinuation, Result<Element?, Failure>)?
+        @usableFromInline var consumer: (ConsumerContinuation, Result<Element?, Failure>)?
         /// Producers to resume with `false` (stop).
-        var stoppedProducers: [ProducerContinuation] = []
+        @usableFromInline var stoppedProducers: [ProducerContinuation] = []
         /// Whether to cancel every producer task.
-        var cancelTasks = false
+        @usableFromInline var cancelTasks = false
 
+        @inlinable
+        init() {}
+
+        @inlinable
         static var none: EndAction { EndAction() }
     }
 
     /// Ends the merge if it has nothing more to deliver, resuming a waiting
     /// consumer with the end or the failure.
-    private mutating func settle() -> EndAction {
+    @inlinable
+    mutating func settle() -> EndAction {
         guard buffer.isEmpty else {
             return .none
         }
@@ -231,7 +263,8 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// Enters the terminal phase, dropping what the running state held.
-    private mutating func terminate() {
+    @inlinable
+    mutating func terminate() {
         phase = .terminated
         buffer = Queue()
         live = [:]
@@ -239,6 +272,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// A producer finished (its upstream ended).
+    @inlinable
     mutating func producerFinished(_ producer: Int) -> EndAction {
         guard phase == .running, live.removeValue(forKey: producer) != nil else {
             return .none
@@ -248,6 +282,7 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// No more producers will be added (the outer upstream of a flat map
     /// finished).
+    @inlinable
     mutating func close() -> EndAction {
         guard phase == .running else {
             return .none
@@ -259,6 +294,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// A producer failed: the other producers are stopped and cancelled;
     /// buffered elements are delivered before the failure. Only the first
     /// failure counts, and a retired producer's failure is ignored.
+    @inlinable
     mutating func producerFailed(_ producer: Int, _ error: Failure) -> EndAction {
         guard phase == .running, failure == nil, live[producer] != nil else {
             return .none
@@ -268,6 +304,7 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// Fails the merge with an error that does not come from a producer
     /// (a throwing transform).
+    @inlinable
     mutating func fail(_ error: Failure) -> EndAction {
         guard phase == .running, failure == nil else {
             return .none
@@ -275,7 +312,8 @@ struct MergeStateMachine<Element, Failure: Error> {
         return failMerge(error)
     }
 
-    private mutating func failMerge(_ error: Failure) -> EndAction {
+    @inlinable
+    mutating func failMerge(_ error: Failure) -> EndAction {
         failure = error
         var parked: [ProducerContinuation] = []
         stopped = []
@@ -300,6 +338,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     ///
     /// - Returns: The producer's continuation to resume with `false`, if it
     ///   was parked.
+    @inlinable
     mutating func retire(_ producer: Int) -> ProducerContinuation? {
         guard phase == .running, let retired = live.removeValue(forKey: producer) else {
             return nil
@@ -317,6 +356,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     }
 
     /// What `next` asks the caller to do.
+    @usableFromInline
     enum NextAction {
         /// Return this result; resume the producer (with `true`) if given.
         case resume(Result<Element?, Failure>, producer: ProducerContinuation?)
@@ -328,6 +368,7 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// The consumer asks for the next element; `continuation` is parked if
     /// nothing is ready.
+    @inlinable
     mutating func next(_ continuation: ConsumerContinuation?) -> NextAction? {
         switch phase {
         case .idle:
@@ -357,11 +398,13 @@ struct MergeStateMachine<Element, Failure: Error> {
 
     /// Counts an element of `producer` as taken; returns the producer's
     /// continuation if it was parked and half its share is now free.
-    private mutating func taken(from producer: Int) -> ProducerContinuation? {
+    @inlinable
+    mutating func taken(from producer: Int) -> ProducerContinuation? {
         live.take(producer, resumingAtOrBelow: Self.capacity / 2)
     }
 
     /// The consumer was cancelled or its iterator dropped: everything stops.
+    @inlinable
     mutating func cancel() -> EndAction {
         switch phase {
         case .idle:
@@ -390,18 +433,24 @@ struct MergeStateMachine<Element, Failure: Error> {
 /// A producer of a merge that has not finished, failed or been retired.
 ///
 /// Not generic, so that the merge's dictionary of producers is a concrete
-/// type the compiler specializes: the merge itself runs unspecialized
-/// (its element type is the client's), and a generic dictionary would look
-/// up type metadata and allocate on every access.
+/// type the compiler specializes: the merge may run unspecialized (the
+/// flat maps drive it from this module, where the element type is the
+/// client's), and a generic dictionary would look up type metadata and
+/// allocate on every access.
+@usableFromInline
 struct MergeProducer {
     /// Its elements in the buffer.
-    var buffered = 0
+    @usableFromInline var buffered = 0
     /// Set while it is parked with a full share of the buffer.
-    var parked: UnsafeContinuation<Bool, Never>?
+    @usableFromInline var parked: UnsafeContinuation<Bool, Never>?
+
+    @inlinable
+    init() {}
 }
 
 extension [Int: MergeProducer] {
     /// Counts one more buffered element of `producer`; returns its count.
+    @inlinable
     mutating func increment(_ producer: Int) -> Int {
         guard var state = self[producer] else {
             return 0
@@ -412,12 +461,14 @@ extension [Int: MergeProducer] {
     }
 
     /// Parks `producer` until its elements are taken.
+    @inlinable
     mutating func park(_ producer: Int, _ continuation: UnsafeContinuation<Bool, Never>) {
         self[producer]?.parked = continuation
     }
 
     /// Counts one element of `producer` as taken; returns its continuation
     /// if it was parked and no more than `threshold` of its elements remain.
+    @inlinable
     mutating func take(_ producer: Int, resumingAtOrBelow threshold: Int) -> UnsafeContinuation<Bool, Never>? {
         guard var state = self[producer] else {
             return nil

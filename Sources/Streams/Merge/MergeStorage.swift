@@ -1,5 +1,5 @@
-import Locking
-import Synchronization
+public import Locking
+public import Synchronization
 
 /// The shared state of one merge iteration: the lock-protected
 /// ``MergeStateMachine`` and the task that runs one producer per base.
@@ -9,23 +9,26 @@ import Synchronization
 /// `next`; cancelling the consumer, dropping the iterator, a failure or the
 /// end cancels it and so every producer child task. Delivery and the
 /// consumer's `next` are ``MergingStorage``'s.
+@usableFromInline
 final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     /// Iterates one base, delivering into the storage with the given producer identifier.
-    typealias Runner = @Sendable (MergeStorage, Int) async -> Void
+    @usableFromInline typealias Runner = @Sendable (MergeStorage, Int) async -> Void
 
-    let state = Locked(MergeStateMachine<Element, Failure>())
-    private let runners: [Runner]
-    private let task = TaskHandle()
+    @usableFromInline let state = Locked(MergeStateMachine<Element, Failure>())
+    @usableFromInline let runners: [Runner]
+    @usableFromInline let task = TaskHandle()
     /// Set once the producers were started, so that later `next` calls
     /// skip the lock `start` takes.
-    private let started = Atomic<Bool>(false)
+    @usableFromInline let started = Atomic<Bool>(false)
 
+    @inlinable
     init(runners: [Runner]) {
         self.runners = runners
     }
 
     /// A runner that iterates `base` and delivers each element, waiting
     /// until it was taken, then reports the finish or the failure.
+    @inlinable
     static func runner<Base: Publisher & Sendable>(
         _ base: Base
     ) -> Runner where Base.Element == Element, Base.Failure == Failure {
@@ -34,23 +37,28 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
         }
     }
 
+    @inlinable
     func producerFinished(_ producer: Int) {
         perform(state.withLock { $0.producerFinished(producer) })
     }
 
+    @inlinable
     func producerFailed(_ producer: Int, _ error: Failure) {
         perform(state.withLock { $0.producerFailed(producer, error) })
     }
 
     /// Ends the iteration: the consumer gets `nil`, every producer stops.
+    @inlinable
     func cancel() {
         perform(state.withLock { $0.cancel() })
     }
 
+    @inlinable
     func cancelTasks() {
         task.cancel()
     }
 
+    @inlinable
     func startIfNeeded() {
         guard !started.load(ordering: .acquiring) else {
             return
@@ -62,7 +70,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
         }
         let producers = runners
         task.set(
-            Task(executorPreference: StreamsTaskExecutor.preferred) {
+            Task(executorPreference: StreamsTaskExecutor.current) {
                 await withDiscardingTaskGroup { group in
                     for (runner, id) in zip(producers, ids) {
                         group.addTask { await runner(self, id) }

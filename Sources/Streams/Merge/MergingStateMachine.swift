@@ -1,6 +1,7 @@
 /// A state machine whose consumer side is a ``MergeStateMachine``: the
 /// merge itself, and the flat maps built around one (``MergeWrapping``).
 /// ``MergingStorage`` drives deliveries and the consumer through it.
+@usableFromInline
 protocol MergingStateMachine {
     /// The elements the producers deliver.
     associatedtype Element

@@ -1,4 +1,4 @@
-import Locking
+public import Locking
 
 /// The shared state of one iteration of an operator whose consumer side is
 /// a merge: ``MergeStorage``, ``FlatMapStorage`` and
@@ -8,6 +8,7 @@ import Locking
 /// tasks; this extension is the one way their producers deliver and their
 /// consumer waits. Continuations are resumed only after the lock is
 /// released.
+@usableFromInline
 protocol MergingStorage: IterationStorage where Element == Machine.Element, Failure == Machine.Failure {
     /// The state machine: a merge, or one built around a merge.
     associatedtype Machine: MergingStateMachine
@@ -32,6 +33,7 @@ extension MergingStorage {
     /// Delivers an element; returns at once while the producer has room
     /// in the buffer, otherwise once the consumer took half of its elements
     /// (`true`), or when the producer must stop (`false`).
+    @inlinable
     func deliver(_ producer: Int, _ element: Element) async -> Bool {
         switch state.withLock({ $0.deliver(producer, element) }) {
         case .handOver(let consumer):
@@ -60,6 +62,7 @@ extension MergingStorage {
     /// Iterates `upstream` as producer `producer`: delivers each element,
     /// pulling on while it has room in the buffer, then reports the finish
     /// or the failure. Returns at once, reporting nothing, when told to stop.
+    @inlinable
     func produce<Upstream: Publisher>(_ upstream: Upstream, as producer: Int) async
     where Upstream.Element == Element, Upstream.Failure == Failure {
         var iterator = upstream.makeAsyncIterator()
@@ -77,6 +80,7 @@ extension MergingStorage {
 
     /// Does what ending a producer or the merge asks: cancels the tasks,
     /// stops the producers, resumes the consumer.
+    @inlinable
     func perform(_ action: MergeStateMachine<Element, Failure>.EndAction) {
         if action.cancelTasks {
             cancelTasks()
@@ -92,6 +96,7 @@ extension MergingStorage {
     /// Waits until at least `count` delivered elements wait in the buffer
     /// for the consumer, or the iteration ended. For tests: it tells a test
     /// that an element has reached the operator.
+    @inlinable
     func waitForBuffered(atLeast count: Int) async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             if !state.withLock({ $0.waitForBuffered(count, continuation) }) {
@@ -101,6 +106,7 @@ extension MergingStorage {
     }
 
     /// The consumer's next event: an element, the end (`nil`) or the failure.
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             cancel()
@@ -126,7 +132,8 @@ extension MergingStorage {
         }
     }
 
-    private func handle(_ action: MergeStateMachine<Element, Failure>.NextAction) -> Result<Element?, Failure> {
+    @inlinable
+    func handle(_ action: MergeStateMachine<Element, Failure>.NextAction) -> Result<Element?, Failure> {
         switch action {
         case .resume(let result, let producer):
             producer?.resume(returning: true)

@@ -29,6 +29,7 @@ extension Publisher where Self: Sendable, Element: Sendable {
     /// - Parameter bufferingPolicy: Each consumer's buffer, and whether the
     ///   slowest consumer paces the upstream. Defaults to `.bounded(1)`.
     /// - Returns: A publisher whose consumers share one upstream iteration.
+    @inlinable
     public func share(bufferingPolicy: ShareBufferingPolicy = .bounded(1)) -> SharePublisher<Self> {
         SharePublisher(storage: ShareStorage(base: self, policy: bufferingPolicy, replayLimit: nil))
     }
@@ -64,6 +65,7 @@ extension Publisher where Self: Sendable, Element: Sendable {
     ///     consumer paces the upstream. Defaults to `.bounded(1)`.
     /// - Returns: A publisher whose consumers share one upstream iteration
     ///   and receive the latest elements first.
+    @inlinable
     public func replay(_ count: Int, bufferingPolicy: ShareBufferingPolicy = .bounded(1)) -> ReplayPublisher<Self> {
         ReplayPublisher(storage: ShareStorage(base: self, policy: bufferingPolicy, replayLimit: count))
     }
@@ -80,8 +82,9 @@ public struct SharePublisher<Base: Publisher & Sendable>: Publisher, Sendable wh
     /// The failure type: the base's failure.
     public typealias Failure = Base.Failure
 
-    let storage: ShareStorage<Base>
+    @usableFromInline let storage: ShareStorage<Base>
 
+    @inlinable
     init(storage: ShareStorage<Base>) {
         self.storage = storage
     }
@@ -95,6 +98,7 @@ public struct SharePublisher<Base: Publisher & Sendable>: Publisher, Sendable wh
     /// Makes an iterator, subscribed as a new consumer before this returns.
     ///
     /// - Returns: An iterator over the shared elements from now on.
+    @inlinable
     public func makeAsyncIterator() -> ShareIterator<Base> {
         ShareIterator(consumer: ShareConsumer(storage: storage))
     }
@@ -112,8 +116,9 @@ public struct ReplayPublisher<Base: Publisher & Sendable>: Publisher, Sendable w
     /// The failure type: the base's failure.
     public typealias Failure = Base.Failure
 
-    let storage: ShareStorage<Base>
+    @usableFromInline let storage: ShareStorage<Base>
 
+    @inlinable
     init(storage: ShareStorage<Base>) {
         self.storage = storage
     }
@@ -129,6 +134,7 @@ public struct ReplayPublisher<Base: Publisher & Sendable>: Publisher, Sendable w
     ///
     /// - Returns: An iterator over the replayed elements, then the shared
     ///   elements from now on.
+    @inlinable
     public func makeAsyncIterator() -> ShareIterator<Base> {
         ShareIterator(consumer: ShareConsumer(storage: storage))
     }
@@ -140,10 +146,11 @@ public struct ReplayPublisher<Base: Publisher & Sendable>: Publisher, Sendable w
 /// Dropping it unsubscribes the consumer; the last one to go cancels the
 /// upstream iteration. After it returned `nil` or threw, it returns `nil`.
 public struct ShareIterator<Base: Publisher & Sendable>: AsyncIteratorProtocol where Base.Element: Sendable {
-    private var consumer: ShareConsumer<Base>?
+    @usableFromInline var consumer: ShareConsumer<Base>?
     /// Kept after the consumer is released at the end.
-    private let dropped: ShareDropCounter
+    @usableFromInline let dropped: ShareDropCounter
 
+    @inlinable
     init(consumer: ShareConsumer<Base>) {
         self.consumer = consumer
         dropped = consumer.dropped
@@ -168,6 +175,7 @@ public struct ShareIterator<Base: Publisher & Sendable>: AsyncIteratorProtocol w
     ///   the buffer is drained), the consuming task was cancelled, or the
     ///   iteration already ended.
     /// - Throws: The upstream failure, once, after the buffer is drained.
+    @inlinable
     public mutating func next(
         isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Base.Failure) -> Base.Element? {
@@ -190,6 +198,7 @@ public struct ShareIterator<Base: Publisher & Sendable>: AsyncIteratorProtocol w
     ///
     /// - Returns: The next element, or `nil` once the iteration ended.
     /// - Throws: The upstream failure, once.
+    @inlinable
     public mutating func next() async throws(Base.Failure) -> Base.Element? {
         try await next(isolation: nil)
     }

@@ -5,16 +5,19 @@
 /// A pure value: every method mutates the state and returns what the caller
 /// must do (resume which continuations, start or cancel which upstream
 /// iteration) once it has left the lock.
+@usableFromInline
 struct ShareStateMachine<Element, Failure: Error> {
-    typealias ConsumerContinuation = UnsafeContinuation<Result<Element?, Failure>, Never>
+    @usableFromInline typealias ConsumerContinuation = UnsafeContinuation<Result<Element?, Failure>, Never>
     /// The upstream iteration waiting for demand: `true` to pull, `false` to stop.
-    typealias DemandContinuation = UnsafeContinuation<Bool, Never>
+    @usableFromInline typealias DemandContinuation = UnsafeContinuation<Bool, Never>
 
     /// How the upstream ended.
+    @usableFromInline
     enum Terminal {
         case finished
         case failed(Failure)
 
+        @inlinable
         var result: Result<Element?, Failure> {
             switch self {
             case .finished: .success(nil)
@@ -23,19 +26,33 @@ struct ShareStateMachine<Element, Failure: Error> {
         }
     }
 
-    private struct Consumer {
-        let id: Int
+    @usableFromInline
+    struct Consumer {
+        @usableFromInline let id: Int
         /// Counts what the policy dropped for this consumer; shared with
         /// its iterator, which can read it without the lock.
-        let dropped: ShareDropCounter
-        var buffer = Queue<Element>()
-        var continuation: ConsumerContinuation?
+        @usableFromInline let dropped: ShareDropCounter
+        @usableFromInline var buffer = Queue<Element>()
+        @usableFromInline var continuation: ConsumerContinuation?
         /// Set once the upstream iteration this consumer followed ended; it
         /// is delivered after the buffer.
-        var terminal: Terminal?
+        @usableFromInline var terminal: Terminal?
+
+        @inlinable
+        init(
+            id: Int, dropped: ShareDropCounter, buffer: Queue<Element> = Queue(),
+            continuation: ConsumerContinuation? = nil, terminal: Terminal? = nil
+        ) {
+            self.id = id
+            self.dropped = dropped
+            self.buffer = buffer
+            self.continuation = continuation
+            self.terminal = terminal
+        }
     }
 
-    private enum State {
+    @usableFromInline
+    enum State {
         /// No upstream iteration runs; the next consumer to ask starts one.
         case idle
         /// The upstream iteration of this generation runs.
@@ -44,19 +61,20 @@ struct ShareStateMachine<Element, Failure: Error> {
         case ended(Terminal)
     }
 
-    private var state: State = .idle
-    private var consumers: [Consumer] = []
-    private var demandWaiter: (generation: Int, continuation: DemandContinuation)?
-    private var nextID = 0
-    private var generation = 0
+    @usableFromInline var state: State = .idle
+    @usableFromInline var consumers: [Consumer] = []
+    @usableFromInline var demandWaiter: (generation: Int, continuation: DemandContinuation)?
+    @usableFromInline var nextID = 0
+    @usableFromInline var generation = 0
     /// The latest elements, at most `replayLimit` (replay only).
-    private var replayBuffer = Queue<Element>()
-    let policy: ShareBufferingPolicy
+    @usableFromInline var replayBuffer = Queue<Element>()
+    @usableFromInline let policy: ShareBufferingPolicy
     /// `nil` for share; the replay count for replay.
-    let replayLimit: Int?
+    @usableFromInline let replayLimit: Int?
     /// Elements dropped by the policy, over all consumers ever.
-    private(set) var droppedCount = 0
+    @usableFromInline var droppedCount = 0
 
+    @inlinable
     init(policy: ShareBufferingPolicy, replayLimit: Int?) {
         switch policy {
         case .bounded(let limit), .bufferingNewest(let limit), .bufferingOldest(let limit):
@@ -70,13 +88,15 @@ struct ShareStateMachine<Element, Failure: Error> {
     }
 
     /// Consumers following the running upstream iteration (not yet ended).
-    private var activeCount: Int {
+    @inlinable
+    var activeCount: Int {
         consumers.lazy.filter { $0.terminal == nil }.count
     }
 
     /// Whether the upstream may be pulled: every active consumer has room
     /// in its buffer or waits.
-    private var hasDemand: Bool {
+    @inlinable
+    var hasDemand: Bool {
         guard case .bounded(let limit) = policy else {
             return true
         }
@@ -88,6 +108,7 @@ struct ShareStateMachine<Element, Failure: Error> {
     /// Registers a consumer. While the upstream runs, it receives the replay
     /// then every later element; after a replay's upstream ended, the
     /// replay then the end.
+    @inlinable
     mutating func subscribe(_ dropped: ShareDropCounter) -> Int {
         let id = nextID
         nextID += 1
@@ -104,17 +125,22 @@ struct ShareStateMachine<Element, Failure: Error> {
     }
 
     /// What the caller must do after a consumer-side step.
+    @usableFromInline
     struct Action {
         /// Start an upstream iteration of this generation.
-        var start: Int?
+        @usableFromInline var start: Int?
         /// Cancel the upstream iteration of this generation.
-        var cancel: Int?
+        @usableFromInline var cancel: Int?
         /// Resume the waiting upstream iteration with this.
-        var demand: (DemandContinuation, Bool)?
+        @usableFromInline var demand: (DemandContinuation, Bool)?
+
+        @inlinable
+        init() {}
     }
 
     /// Resumes the demand waiter if the upstream may be pulled now.
-    private mutating func releaseDemand(into action: inout Action) {
+    @inlinable
+    mutating func releaseDemand(into action: inout Action) {
         if let waiter = demandWaiter, hasDemand {
             demandWaiter = nil
             action.demand = (waiter.continuation, true)
@@ -122,7 +148,8 @@ struct ShareStateMachine<Element, Failure: Error> {
     }
 
     /// Stops the upstream iteration when no active consumer is left.
-    private mutating func stopIfUnused(into action: inout Action) {
+    @inlinable
+    mutating func stopIfUnused(into action: inout Action) {
         guard case .running(let current) = state, activeCount == 0 else {
             return
         }
@@ -136,6 +163,7 @@ struct ShareStateMachine<Element, Failure: Error> {
     }
 
     /// What `next` asks the caller to do.
+    @usableFromInline
     enum NextAction {
         /// Return this result at once.
         case resume(Result<Element?, Failure>, Action)
@@ -145,6 +173,7 @@ struct ShareStateMachine<Element, Failure: Error> {
 
     /// A consumer asks for its next element; `continuation` is parked when
     /// nothing is ready (without a continuation, `nil` means "must wait").
+    @inlinable
     mutating func next(_ id: Int, _ continuation: ConsumerContinuation?) -> NextAction? {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return .resume(.success(nil), Action())
@@ -174,6 +203,7 @@ struct ShareStateMachine<Element, Failure: Error> {
 
     /// Removes a consumer (cancelled or dropped); returns its continuation
     /// if it was waiting, and what else to do.
+    @inlinable
     mutating func remove(_ id: Int) -> (ConsumerContinuation?, Action) {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return (nil, Action())
@@ -188,6 +218,7 @@ struct ShareStateMachine<Element, Failure: Error> {
     /// The upstream iteration waits until it may pull: `true` at once if it
     /// may, `false` if it must stop, `nil` if it was parked (or, without a
     /// continuation, would have to wait).
+    @inlinable
     mutating func waitForDemand(_ generation: Int, _ continuation: DemandContinuation?) -> Bool? {
         guard case .running(generation) = state else {
             return false
@@ -206,6 +237,7 @@ struct ShareStateMachine<Element, Failure: Error> {
     /// (appended to `resumed`, which the caller reuses so that publishing
     /// allocates nothing), buffer it for busy ones. Returns `false` if this
     /// iteration must stop.
+    @inlinable
     mutating func publish(
         _ generation: Int, _ element: Element, into resumed: inout [ConsumerContinuation]
     ) -> Bool {
@@ -252,6 +284,7 @@ struct ShareStateMachine<Element, Failure: Error> {
     /// The upstream iteration ended: every consumer following it gets the
     /// end after its buffer. Share returns to idle (a later consumer starts
     /// a new iteration); replay keeps the end for good.
+    @inlinable
     mutating func terminate(_ generation: Int, _ terminal: Terminal) -> [ConsumerContinuation] {
         guard case .running(generation) = state else {
             return []

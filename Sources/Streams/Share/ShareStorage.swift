@@ -1,5 +1,5 @@
-import Locking
-import Synchronization
+public import Locking
+public import Synchronization
 
 /// The shared state of a shared or replayed publisher: the lock-protected
 /// ``ShareStateMachine`` and the upstream iteration task of each
@@ -9,36 +9,42 @@ import Synchronization
 /// upstream iteration is a task the storage owns; it is cancelled when the
 /// last consumer goes away. Continuations are resumed only after the lock
 /// is released.
+@usableFromInline
 final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Element: Sendable {
-    typealias Element = Base.Element
-    typealias Failure = Base.Failure
-    typealias Machine = ShareStateMachine<Element, Failure>
+    @usableFromInline typealias Element = Base.Element
+    @usableFromInline typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = ShareStateMachine<Element, Failure>
 
-    private let state: Locked<Machine>
-    private let base: Base
-    private let tasks = KeyedTaskHandles()
+    @usableFromInline let state: Locked<Machine>
+    @usableFromInline let base: Base
+    @usableFromInline let tasks = KeyedTaskHandles()
 
+    @inlinable
     init(base: Base, policy: ShareBufferingPolicy, replayLimit: Int?) {
         self.base = base
         state = Locked(Machine(policy: policy, replayLimit: replayLimit))
     }
 
+    @inlinable
     var droppedCount: Int {
         state.withLock { $0.droppedCount }
     }
 
+    @inlinable
     func subscribe(_ dropped: ShareDropCounter) -> Int {
         state.withLock { $0.subscribe(dropped) }
     }
 
     /// Removes a consumer and ends its pending `next` with `nil`.
+    @inlinable
     func remove(_ id: Int) {
         let (continuation, action) = state.withLock { $0.remove(id) }
         perform(action)
         continuation?.resume(returning: .success(nil))
     }
 
-    private func perform(_ action: Machine.Action) {
+    @inlinable
+    func perform(_ action: Machine.Action) {
         if let generation = action.cancel {
             tasks.cancel(generation)
         }
@@ -47,11 +53,12 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
         }
         if let generation = action.start {
             tasks.insert(
-                generation, Task(executorPreference: StreamsTaskExecutor.preferred) { await self.run(generation) })
+                generation, Task(executorPreference: StreamsTaskExecutor.current) { await self.run(generation) })
         }
     }
 
-    private func waitForDemand(_ generation: Int) async -> Bool {
+    @inlinable
+    func waitForDemand(_ generation: Int) async -> Bool {
         if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
             return pull
         }
@@ -64,7 +71,8 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
 
     /// One upstream iteration: pull while there is demand, publish each
     /// element, then publish the end.
-    private func run(_ generation: Int) async {
+    @inlinable
+    func run(_ generation: Int) async {
         defer { tasks.finished(generation) }
         var iterator = base.makeAsyncIterator()
         // The consumers to resume with each element, reused.
@@ -93,6 +101,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     }
 
     /// A consumer's next event: an element, the end (`nil`) or the failure.
+    @inlinable
     func next(_ id: Int, isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             remove(id)
@@ -121,11 +130,13 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
 }
 
 /// A consumer of a shared publisher; releasing it unsubscribes.
+@usableFromInline
 final class ShareConsumer<Base: Publisher & Sendable>: Sendable where Base.Element: Sendable {
-    let storage: ShareStorage<Base>
-    let id: Int
-    let dropped = ShareDropCounter()
+    @usableFromInline let storage: ShareStorage<Base>
+    @usableFromInline let id: Int
+    @usableFromInline let dropped = ShareDropCounter()
 
+    @inlinable
     init(storage: ShareStorage<Base>) {
         self.storage = storage
         id = storage.subscribe(dropped)
@@ -138,13 +149,16 @@ final class ShareConsumer<Base: Publisher & Sendable>: Sendable where Base.Eleme
 
 /// The number of elements a consumer's buffering policy dropped: written
 /// under the share's lock, read by the consumer's iterator at any time.
+@usableFromInline
 final class ShareDropCounter: Sendable {
-    private let count = Atomic<Int>(0)
+    @usableFromInline let count = Atomic<Int>(0)
 
+    @inlinable
     var value: Int {
         count.load(ordering: .relaxed)
     }
 
+    @inlinable
     func increment() {
         count.add(1, ordering: .relaxed)
     }

@@ -1,22 +1,28 @@
 /// The slots of a two-base tuple operator; see ``TupleValues``.
+@usableFromInline
 struct Tuple2Values<First: Sendable, Second: Sendable>: TupleValues {
     /// One base's element, tagged with its base.
+    @usableFromInline
     enum Value: Sendable {
         case first(First)
         case second(Second)
     }
 
-    private var first: First?
-    private var second: Second?
+    @usableFromInline var first: First?
+    @usableFromInline var second: Second?
 
+    @inlinable
     static var count: Int { 2 }
 
+    @inlinable
     init() {}
 
+    @inlinable
     func holds(_ base: Int) -> Bool {
         base == 0 ? first != nil : second != nil
     }
 
+    @inlinable
     mutating func store(_ value: Value) {
         switch value {
         case .first(let element): first = element
@@ -24,6 +30,7 @@ struct Tuple2Values<First: Sendable, Second: Sendable>: TupleValues {
         }
     }
 
+    @inlinable
     var tuple: (First, Second)? {
         guard let first, let second else {
             return nil

@@ -1,20 +1,25 @@
 /// The slots of a three-base tuple operator; see ``TupleValues``.
+@usableFromInline
 struct Tuple3Values<First: Sendable, Second: Sendable, Third: Sendable>: TupleValues {
     /// One base's element, tagged with its base.
+    @usableFromInline
     enum Value: Sendable {
         case first(First)
         case second(Second)
         case third(Third)
     }
 
-    private var first: First?
-    private var second: Second?
-    private var third: Third?
+    @usableFromInline var first: First?
+    @usableFromInline var second: Second?
+    @usableFromInline var third: Third?
 
+    @inlinable
     static var count: Int { 3 }
 
+    @inlinable
     init() {}
 
+    @inlinable
     func holds(_ base: Int) -> Bool {
         switch base {
         case 0: first != nil
@@ -23,6 +28,7 @@ struct Tuple3Values<First: Sendable, Second: Sendable, Third: Sendable>: TupleVa
         }
     }
 
+    @inlinable
     mutating func store(_ value: Value) {
         switch value {
         case .first(let element): first = element
@@ -31,6 +37,7 @@ struct Tuple3Values<First: Sendable, Second: Sendable, Third: Sendable>: TupleVa
         }
     }
 
+    @inlinable
     var tuple: (First, Second, Third)? {
         guard let first, let second, let third else {
             return nil

@@ -1,12 +1,15 @@
 /// A consumer of a tuple operator waiting in `next`: resumed with a tuple,
 /// `nil` for the end, or the failure.
-typealias TupleConsumerContinuation<Tuple, Failure: Error> = UnsafeContinuation<Result<Tuple?, Failure>, Never>
+@usableFromInline typealias TupleConsumerContinuation<Tuple, Failure: Error> = UnsafeContinuation<
+    Result<Tuple?, Failure>, Never
+>
 
 /// A base's producer waiting until its value was used: resumed with `true`
 /// to go on, `false` to stop.
-typealias TupleProducerContinuation = UnsafeContinuation<Bool, Never>
+@usableFromInline typealias TupleProducerContinuation = UnsafeContinuation<Bool, Never>
 
 /// What a tuple state machine asks the caller to do when a base delivers.
+@usableFromInline
 enum TupleDeliverAction<Tuple, Failure: Error> {
     /// Resume the consumer (if given) with this tuple, and these producers with `true`.
     case proceed(consumer: (TupleConsumerContinuation<Tuple, Failure>, Tuple)?, producers: [TupleProducerContinuation])
@@ -17,6 +20,7 @@ enum TupleDeliverAction<Tuple, Failure: Error> {
 }
 
 /// What a tuple state machine asks the caller to do on `next`.
+@usableFromInline
 enum TupleNextAction<Tuple, Failure: Error> {
     /// Return this result; resume these producers with `true`. With `end`,
     /// the iteration ended: cancel the bases.
@@ -27,10 +31,21 @@ enum TupleNextAction<Tuple, Failure: Error> {
 }
 
 /// What ending a base or the iteration asks the caller to do.
+@usableFromInline
 struct TupleEndAction<Tuple, Failure: Error> {
-    var consumer: (TupleConsumerContinuation<Tuple, Failure>, Result<Tuple?, Failure>)?
-    var stoppedProducers: [TupleProducerContinuation] = []
-    var cancelTasks = false
+    @usableFromInline var consumer: (TupleConsumerContinuation<Tuple, Failure>, Result<Tuple?, Failure>)?
+    @usableFromInline var stoppedProducers: [TupleProducerContinuation] = []
+    @usableFromInline var cancelTasks = false
+
+    @inlinable
+    init(
+        consumer: (TupleConsumerContinuation<Tuple, Failure>, Result<Tuple?, Failure>)? = nil,
+        stoppedProducers: [TupleProducerContinuation] = [], cancelTasks: Bool = false
+    ) {
+        self.consumer = consumer
+        self.stoppedProducers = stoppedProducers
+        self.cancelTasks = cancelTasks
+    }
 }
 
 /// The state machine of an operator that combines the values of several
@@ -38,6 +53,7 @@ struct TupleEndAction<Tuple, Failure: Error> {
 ///
 /// Values are typed per arity by ``Values``: each base delivers its
 /// element tagged with its base, and the tuple comes out typed.
+@usableFromInline
 protocol TupleStateMachine: SendableMetatype {
     /// The slots of the bases, and the tuple they make.
     associatedtype Values: TupleValues
@@ -65,6 +81,7 @@ protocol TupleStateMachine: SendableMetatype {
 extension TupleStateMachine {
     /// By default always `nil`; ``CombineLatestStateMachine`` queues a few
     /// updates per base without waiting.
+    @inlinable
     mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Values.Tuple, Failure>? {
         nil
     }

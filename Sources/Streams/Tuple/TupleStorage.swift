@@ -1,4 +1,4 @@
-import Locking
+public import Locking
 
 /// The shared state of one iteration of a tuple operator: its
 /// lock-protected state machine and the task that runs one producer child
@@ -8,18 +8,20 @@ import Locking
 /// The task starts on the first `next`; cancelling the consumer, dropping
 /// the iterator, a failure or the end cancels it and every base.
 /// Continuations are resumed only after the lock is released.
+@usableFromInline
 final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
-    typealias Values = Machine.Values
-    typealias Element = Values.Tuple
-    typealias Failure = Machine.Failure
+    @usableFromInline typealias Values = Machine.Values
+    @usableFromInline typealias Element = Values.Tuple
+    @usableFromInline typealias Failure = Machine.Failure
     /// Iterates one base, delivering into the storage.
-    typealias Runner = @Sendable (TupleStorage) async -> Void
+    @usableFromInline typealias Runner = @Sendable (TupleStorage) async -> Void
 
-    private let state = Locked(Machine())
-    private let runners: [Runner]
-    private let task = TaskHandle()
+    @usableFromInline let state = Locked(Machine())
+    @usableFromInline let runners: [Runner]
+    @usableFromInline let task = TaskHandle()
 
     /// Creates the storage of an iteration over one runner per base, in base order.
+    @inlinable
     init(runners: [Runner]) {
         self.runners = runners
     }
@@ -27,6 +29,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
     /// A runner that iterates `base` as base `index`, delivering each
     /// element (tagged by `value`) and waiting until it was used, then
     /// reports the finish or the failure.
+    @inlinable
     static func runner<Base: Publisher & Sendable>(
         _ base: Base,
         _ index: Int,
@@ -47,7 +50,8 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
         }
     }
 
-    private func deliver(_ index: Int, _ value: Values.Value) async -> Bool {
+    @inlinable
+    func deliver(_ index: Int, _ value: Values.Value) async -> Bool {
         if case .proceed(let consumer, _) = state.withLock({ $0.deliver(index, value) }) {
             if let (consumer, tuple) = consumer {
                 consumer.resume(returning: .success(tuple))
@@ -71,7 +75,8 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
         }
     }
 
-    private func perform(_ action: TupleEndAction<Element, Failure>) {
+    @inlinable
+    func perform(_ action: TupleEndAction<Element, Failure>) {
         if action.cancelTasks {
             task.cancel()
         }
@@ -84,17 +89,19 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
     }
 
     /// Ends the iteration: the consumer gets `nil`, every base stops.
+    @inlinable
     func cancel() {
         perform(state.withLock { $0.cancel() })
     }
 
-    private func startIfNeeded() {
+    @inlinable
+    func startIfNeeded() {
         guard state.withLock({ $0.start() }) else {
             return
         }
         let producers = runners
         task.set(
-            Task(executorPreference: StreamsTaskExecutor.preferred) {
+            Task(executorPreference: StreamsTaskExecutor.current) {
                 await withDiscardingTaskGroup { group in
                     for runner in producers {
                         group.addTask { await runner(self) }
@@ -105,6 +112,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
     }
 
     /// The consumer's next event: a tuple, the end (`nil`) or the failure.
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             cancel()
@@ -133,7 +141,8 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
         }
     }
 
-    private func handle(_ action: TupleNextAction<Element, Failure>) -> Result<Element?, Failure> {
+    @inlinable
+    func handle(_ action: TupleNextAction<Element, Failure>) -> Result<Element?, Failure> {
         switch action {
         case .resume(let result, let producers, let end):
             if end {

@@ -4,6 +4,7 @@
 ///
 /// The bases deliver their elements as ``Value``, tagged with their base;
 /// ``tuple`` is there once every slot holds a value.
+@usableFromInline
 protocol TupleValues: Sendable {
     /// The tuple the operator emits: the bases' elements, in base order.
     associatedtype Tuple: Sendable

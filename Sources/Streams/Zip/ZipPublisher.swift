@@ -56,10 +56,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     public typealias Element = (Base1.Element, Base2.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
-    typealias Storage = ZipStorage<Tuple2Values<Base1.Element, Base2.Element>, Failure>
+    @usableFromInline typealias Storage = ZipStorage<Tuple2Values<Base1.Element, Base2.Element>, Failure>
 
-    let base1: Base1
-    let base2: Base2
+    @usableFromInline let base1: Base1
+    @usableFromInline let base2: Base2
 
     init(_ base1: Base1, _ base2: Base2) {
         self.base1 = base1
@@ -69,6 +69,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     /// Makes an iterator; its first `next()` starts iterating the bases.
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(
             Storage(runners: [
@@ -96,11 +97,11 @@ where
     public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
     /// The failure type of the bases.
     public typealias Failure = Base1.Failure
-    typealias Storage = ZipStorage<Tuple3Values<Base1.Element, Base2.Element, Base3.Element>, Failure>
+    @usableFromInline typealias Storage = ZipStorage<Tuple3Values<Base1.Element, Base2.Element, Base3.Element>, Failure>
 
-    let base1: Base1
-    let base2: Base2
-    let base3: Base3
+    @usableFromInline let base1: Base1
+    @usableFromInline let base2: Base2
+    @usableFromInline let base3: Base3
 
     init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
         self.base1 = base1
@@ -111,6 +112,7 @@ where
     /// Makes an iterator; its first `next()` starts iterating the bases.
     ///
     /// - Returns: A new iterator, with its own iteration of the bases.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(
             Storage(runners: [

@@ -4,17 +4,23 @@
 /// Each base's producer delivers one value and waits until a tuple used it,
 /// so a base is never more than one element ahead. A pure value: methods
 /// return what the caller must do once it has left the lock.
+@usableFromInline
 struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
-    typealias Tuple = Values.Tuple
+    @usableFromInline typealias Tuple = Values.Tuple
 
-    private struct Running {
+    @usableFromInline
+    struct Running {
         /// The value each base delivered and is waiting to be paired.
-        var values = Values()
+        @usableFromInline var values = Values()
         /// The producers waiting until their value was used, by base.
-        var producers = [TupleProducerContinuation?](repeating: nil, count: Values.count)
-        var consumer: TupleConsumerContinuation<Tuple, Failure>?
+        @usableFromInline var producers = [TupleProducerContinuation?](repeating: nil, count: Values.count)
+        @usableFromInline var consumer: TupleConsumerContinuation<Tuple, Failure>?
+
+        @inlinable
+        init() {}
 
         /// Takes a full row of values, if every base delivered one.
+        @inlinable
         mutating func takeRow() -> (Tuple, [TupleProducerContinuation])? {
             guard let tuple = values.tuple else {
                 return nil
@@ -26,7 +32,8 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         }
     }
 
-    private enum State {
+    @usableFromInline
+    enum State {
         case idle
         case running(Running)
         /// Ended by a finish or failure the consumer has not received yet.
@@ -34,10 +41,12 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         case terminated
     }
 
-    private var state = State.idle
+    @usableFromInline var state = State.idle
 
+    @inlinable
     init() {}
 
+    @inlinable
     mutating func start() -> Bool {
         guard case .idle = state else {
             return false
@@ -46,6 +55,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         return true
     }
 
+    @inlinable
     mutating func deliver(
         _ base: Int,
         _ value: Values.Value,
@@ -66,6 +76,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         return .wait
     }
 
+    @inlinable
     mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
         switch state {
         case .idle:
@@ -91,7 +102,8 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
     }
 
     /// Ends at once: the values waiting in the slots can never make a tuple.
-    private mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
+    @inlinable
+    mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         guard case .running(let running) = state else {
             return TupleEndAction()
         }
@@ -108,14 +120,17 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
 
     /// A base finished: its slot is empty (it waited until its last value
     /// was used), so no tuple can be made any more.
+    @inlinable
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
         end(with: .success(nil))
     }
 
+    @inlinable
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
         end(with: .failure(error))
     }
 
+    @inlinable
     mutating func cancel() -> TupleEndAction<Tuple, Failure> {
         switch state {
         case .idle, .ending:

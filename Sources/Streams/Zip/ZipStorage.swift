@@ -2,4 +2,6 @@
 /// task per base, started by the first `next`, cancelled by the consumer's
 /// cancellation, a dropped iterator or the end) driving a
 /// ``ZipStateMachine``.
-typealias ZipStorage<Values: TupleValues, Failure: Error> = TupleStorage<ZipStateMachine<Values, Failure>>
+@usableFromInline typealias ZipStorage<Values: TupleValues, Failure: Error> = TupleStorage<
+    ZipStateMachine<Values, Failure>
+>
