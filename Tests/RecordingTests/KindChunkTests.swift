@@ -64,14 +64,14 @@ import Testing
     /// Every chunk's messages in file order (segment, then chunk ordinal),
     /// each chunk read on its own: what a merge of the chunks must equal once
     /// stably sorted by log time.
-    static func fileOrder(_ reader: RecordingReader) throws -> [Written] {
+    static func fileOrder(_ reader: RecordingReader, segment: String? = nil) throws -> [Written] {
         let rows = try reader.index.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT c.offset, c.length, s.path FROM chunks c JOIN segments s ON s.id = c.segment_id
-                    ORDER BY s.sequence, c.ordinal
-                    """)
+                    WHERE ? IS NULL OR s.path = ? ORDER BY s.sequence, c.ordinal
+                    """, arguments: [segment, segment])
         }
         var messages: [Written] = []
         for row in rows {
@@ -203,6 +203,33 @@ import Testing
         let firstRaw = try #require(merged.firstIndex { $0.topic == "/t/raw/a" && $0.logTime == 2_000 })
         let firstValue = try #require(merged.firstIndex { $0.topic == "/t/value" && $0.logTime == 2_000 })
         #expect(firstRaw < firstValue)
+    }
+
+    @Test func aLoneSegmentFileReadsInLogTimeOrderAcrossItsOverlappingChunks() throws {
+        let directory = makeTemporaryDirectory("kinds") + "/rec"
+        _ = try Self.record(into: directory, count: 4_000)
+        let reader = try RecordingReader(directory: directory)
+        let fileOrder = try Self.fileOrder(reader)
+        var total = 0
+        for path in try reader.segmentPaths() {
+            let file = try MCAPFileReader(path: directory + "/" + path)
+            for (topics, from, to) in [
+                (file.topics, nil, nil), (["/t/value"], nil, nil),
+                (["/t/raw/a", "/t/label"], UInt64(3_000), UInt64(9_000)),
+            ] as [([String], UInt64?, UInt64?)] {
+                let cursor = try file.messageCursor(topics: topics, from: from, to: to)
+                var read: [Written] = []
+                while let message = try cursor.next() {
+                    read.append(Written(topic: message.topic, logTime: message.logTime, payload: message.payload))
+                }
+                // The segment's chunks, each read on its own, stably sorted.
+                let expected = Self.expected(
+                    try Self.fileOrder(reader, segment: path), topics: Set(topics), from: from ?? 0, to: to ?? .max)
+                #expect(read == expected, "\(path) \(topics)")
+                if topics == file.topics { total += read.count }
+            }
+        }
+        #expect(total == fileOrder.count)
     }
 
     @Test func aFollowerSeesEverySealWholeInLogTimeOrder() throws {
