@@ -20,9 +20,15 @@ import Testing
         var meetsIt: String
         var testDescription: String { "\(table).\(column) = \(value)" }
         var sql: String {
+            // chunk_streams: the rows of the first chunk that holds acc_x (the
+            // one the aggregate reads; raw notifications have chunks of their own).
             let row =
                 table == "chunk_streams"
-                ? "chunk_id = (SELECT MIN(chunk_id) FROM chunk_streams)" : "id = (SELECT MIN(id) FROM \(table))"
+                ? """
+                chunk_id = (SELECT MIN(cs.chunk_id) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                            WHERE st.topic LIKE '%/acc_x')
+                """
+                : "id = (SELECT MIN(id) FROM \(table))"
             return "UPDATE \(table) SET \(column) = \(value) WHERE \(row)"
         }
     }

@@ -8,9 +8,19 @@
 /// owner fills the next one; ``write(channelID:sequence:logTime:publishTime:payload:numericValue:)``,
 /// ``closeChunk()`` and ``harvest()`` hand back the chunks that have reached
 /// the file since, so the index only ever names bytes on disk. A crash loses
-/// at most the open chunk and the (at most three) sealed chunks not yet
+/// at most the open chunks and the (at most three) sealed chunks not yet
 /// written. What a power loss can take depends on ``Options/durability``:
 /// with ``Durability/chunk`` each chunk is synced before it is handed back.
+/// Streams are grouped into chunks by kind (``Options/separatesRaw``): raw
+/// notifications fill chunks of their own and typed and event streams
+/// others, so a read of typed topics decompresses none of the raw bytes.
+/// The open chunk is one per group (a *lane*); when one lane reaches the
+/// chunk size, or on ``closeChunk()``, every lane is sealed at once (raw
+/// first), so a seal's chunks cover about the same span of log time and
+/// overlap each other (readers merge chunks by log time). The chunks of one
+/// seal are handed back together, so the index gains them in one
+/// transaction: a follower never sees the one without the other.
+///
 /// The writer is not `Sendable`: one task owns it.
 package final class SegmentWriter {
     /// Settings for one segment.
@@ -24,6 +34,9 @@ package final class SegmentWriter {
         package var compress = true
         /// When the file is synced: after each chunk, at close, or never.
         package var durability = Durability.chunk
+        /// When true, raw streams (channel metadata `kind` = `raw`) are
+        /// written into chunks of their own, apart from typed and event streams.
+        package var separatesRaw = true
         package init() {}
     }
 
@@ -61,6 +74,12 @@ package final class SegmentWriter {
     private var uncompressedTotal: UInt64 = 0
     /// Chunks the pipeline finished before a metadata write drained it.
     private var completedEarly: [ClosedChunk] = []
+    /// Written chunks held back until the last chunk of their seal is written too.
+    private var heldBack: [ClosedChunk] = []
+    /// The ordinal of the last chunk of each seal not yet handed back, in order.
+    private var sealEnds: [Int] = []
+    /// Per lane, the schema ids whose Schema record is in that lane's chunks.
+    private var laneSchemas: [Set<UInt16>] = [[], []]
 
     /// Creates the segment file and writes its magic and Header.
     ///
@@ -180,18 +199,42 @@ package final class SegmentWriter {
     /// Waits until every sealed chunk is on disk; returns the chunks written
     /// since the last call.
     package func drain() throws(RecordingError) -> [ClosedChunk] {
-        defer { completedEarly.removeAll() }
-        return completedEarly + (try pipeline.drain())
+        let written = try pipeline.drain()
+        return handOver(written)
     }
 
-    /// Whether the open chunk holds a message.
+    /// Whether an open chunk holds a message.
     package var hasOpenChunk: Bool { open.messageCount > 0 }
 
     /// The chunks written since the last call (call it on a timer, so a quiet
-    /// recording's chunks reach the index).
+    /// recording's chunks reach the index): only whole seals, so a seal's
+    /// chunk that is written waits for the rest of its seal.
     package func harvest() throws(RecordingError) -> [ClosedChunk] {
-        defer { completedEarly.removeAll() }
-        return completedEarly + (try pipeline.harvest())
+        let written = try pipeline.harvest()
+        return handOver(written)
+    }
+
+    /// Adds newly written chunks to those held back and returns the ones
+    /// whose seal is written completely, in order.
+    private func handOver(_ written: [ClosedChunk]) -> [ClosedChunk] {
+        heldBack += completedEarly
+        heldBack += written
+        completedEarly.removeAll()
+        guard let last = heldBack.last else { return [] }
+        // Chunks are written in ordinal order: the seals that end at or before the last one written are whole.
+        var whole = -1
+        while let end = sealEnds.first, end <= last.ordinal {
+            whole = end
+            sealEnds.removeFirst()
+        }
+        guard whole >= 0 else { return [] }
+        guard heldBack.last!.ordinal != whole else {
+            defer { heldBack.removeAll(keepingCapacity: true) }
+            return heldBack
+        }
+        let count = heldBack.firstIndex { $0.ordinal > whole } ?? heldBack.count
+        defer { heldBack.removeFirst(count) }
+        return Array(heldBack[..<count])
     }
 
     /// Whether the segment has written the channel's definition.
@@ -207,15 +250,20 @@ package final class SegmentWriter {
         if id >= open.defined.count {
             open.defined.append(contentsOf: repeatElement(false, count: id + 1 - open.defined.count))
             open.channels.append(contentsOf: repeatElement(ChannelAccumulator(), count: id + 1 - open.channels.count))
+            open.lane.append(contentsOf: repeatElement(0, count: id + 1 - open.lane.count))
         }
         guard !open.defined[id] else { return }
         open.defined[id] = true
-        if schemas[channel.schemaID] == nil {
-            schemas[channel.schemaID] = channel.schema
-            Self.appendSchema(id: channel.schemaID, channel.schema, to: &open.records)
+        let lane = options.separatesRaw && channel.metadata["kind"] == StreamDescriptor.Kind.raw.rawValue ? 1 : 0
+        open.lane[id] = UInt8(lane)
+        if schemas[channel.schemaID] == nil { schemas[channel.schemaID] = channel.schema }
+        // Each lane's chunks carry the Schema records their channels use, so
+        // a reader of the chunks alone (a follower) meets every definition.
+        if laneSchemas[lane].insert(channel.schemaID).inserted {
+            Self.appendSchema(id: channel.schemaID, channel.schema, to: &open.lanes[lane].records)
         }
         channels[channel.id] = channel
-        Self.appendChannel(channel, to: &open.records)
+        Self.appendChannel(channel, to: &open.lanes[lane].records)
     }
 
     /// Seals the open chunk for the pipeline (which compresses and writes it
@@ -228,34 +276,41 @@ package final class SegmentWriter {
         return try harvest()
     }
 
-    /// Seals the open chunk (if it holds anything) for the pipeline, waiting
-    /// when the pipeline is full.
+    /// Seals every open chunk that holds anything (the raw lane's first) for
+    /// the pipeline, waiting when the pipeline is full.
     private func seal() throws(RecordingError) {
-        guard open.messageCount > 0 || open.records.count > 0 else { return }
-        open.used.sort()
+        var sealed = false
+        for lane in [1, 0] where open.lanes[lane].messageCount > 0 || open.lanes[lane].records.count > 0 {
+            try seal(lane: lane)
+            sealed = true
+        }
+        if sealed { sealEnds.append(chunkCount - 1) }
+    }
+
+    /// Seals one lane's open chunk for the pipeline.
+    private func seal(lane index: Int) throws(RecordingError) {
+        let replacement = pipeline.recordBuffer(capacity: options.chunkSize + (options.chunkSize >> 3))
+        var lane = open.lanes[index]
+        open.lanes[index] = Lane(records: replacement)
+        lane.used.sort()
         var channels: [(id: UInt16, entries: [UInt64], statistics: ChunkChannelStatistics)] = []
-        channels.reserveCapacity(open.used.count)
-        for id in open.used {
+        channels.reserveCapacity(lane.used.count)
+        for id in lane.used {
             let accumulator = open.channels[Int(id)]
             channels.append((id, accumulator.entries, accumulator.statistics(channelID: id)))
             channelMessageCounts[id, default: 0] += UInt64(accumulator.messageCount)
             open.channels[Int(id)] = ChannelAccumulator()
         }
         let job = ChunkPipeline.Job(
-            records: open.records, startTime: open.start, endTime: open.end,
-            messageCount: open.messageCount, ordinal: chunkCount, channels: channels)
+            records: lane.records, startTime: lane.start, endTime: lane.end,
+            messageCount: lane.messageCount, ordinal: chunkCount, channels: channels)
         chunkCount += 1
-        messageCount += UInt64(open.messageCount)
-        if open.messageCount > 0 {
-            messageStart = min(messageStart, open.start)
-            messageEnd = max(messageEnd, open.end)
+        messageCount += UInt64(lane.messageCount)
+        if lane.messageCount > 0 {
+            messageStart = min(messageStart, lane.start)
+            messageEnd = max(messageEnd, lane.end)
         }
-        uncompressedTotal += UInt64(open.records.count)
-        open.used.removeAll(keepingCapacity: true)
-        open.records = pipeline.recordBuffer(capacity: options.chunkSize + (options.chunkSize >> 3))
-        open.start = .max
-        open.end = .min
-        open.messageCount = 0
+        uncompressedTotal += UInt64(lane.records.count)
         try pipeline.submit(job)
     }
 
@@ -264,7 +319,7 @@ package final class SegmentWriter {
     /// segment's totals.
     package func close() throws(RecordingError) -> (lastChunks: [ClosedChunk], segment: ClosedSegment) {
         var last = try closeChunk()
-        last += try pipeline.drain()
+        last += try drain()
         open.isClosed = true
         defer { pipeline.stop() }
         let chunkIndexes = pipeline.chunkIndexes
@@ -325,25 +380,27 @@ extension SegmentChannel {
     }
 }
 
-/// A segment's open chunk (records, time range, per-channel accumulators)
-/// and which channels the segment has defined.
+/// A segment's open chunks, one per lane (records, time range), the
+/// per-channel accumulators, and which channels the segment has defined in
+/// which lane.
 private struct OpenChunk {
     enum Outcome { case appended, full, undefinedChannel }
 
-    var records = MCAPByteBuffer(capacity: 1 << 20)
-    var start = UInt64.max
-    var end = UInt64.min
-    var messageCount = 0
+    /// Lane 0: typed and event streams; lane 1: raw streams.
+    var lanes = [Lane(records: MCAPByteBuffer(capacity: 1 << 20)), Lane(records: MCAPByteBuffer())]
     /// Per-channel state, indexed by channel id.
     var channels: [ChannelAccumulator] = []
-    /// Channel ids with a message in this chunk, in first-message order.
-    var used: [UInt16] = []
     /// `defined[id]`: the channel's records are in this segment (dense, for the hot path).
     var defined: [Bool] = []
+    /// `lane[id]`: the lane of a defined channel.
+    var lane: [UInt8] = []
     /// The segment is closed: no more messages.
     var isClosed = false
 
-    /// Appends a message record and its index entry.
+    /// Messages in the open chunks.
+    var messageCount: Int { lanes[0].messageCount + lanes[1].messageCount }
+
+    /// Appends a message record and its index entry to its channel's lane.
     @inline(__always)
     mutating func append(
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
@@ -351,8 +408,29 @@ private struct OpenChunk {
     ) -> Outcome {
         let id = Int(channelID)
         guard id < defined.count, defined[id] else { return .undefinedChannel }
-        if channels[id].messageCount == 0 { used.append(channelID) }
-        channels[id].add(time: logTime, offset: UInt64(records.count), value: numericValue)
+        let index = Int(lane[id])
+        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
+        channels[id].add(time: logTime, offset: UInt64(lanes[index].records.count), value: numericValue)
+        return lanes[index].append(
+            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+            payload: payload, chunkSize: chunkSize)
+    }
+}
+
+/// One lane's open chunk: its records, time range and the channels with a message in it.
+private struct Lane {
+    var records: MCAPByteBuffer
+    var start = UInt64.max
+    var end = UInt64.min
+    var messageCount = 0
+    /// Channel ids with a message in this chunk, in first-message order.
+    var used: [UInt16] = []
+
+    @inline(__always)
+    mutating func append(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+        payload: UnsafeRawBufferPointer, chunkSize: Int
+    ) -> OpenChunk.Outcome {
         records.appendMessageRecord(
             channelID: channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime, payload: payload)
