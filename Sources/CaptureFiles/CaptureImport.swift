@@ -43,19 +43,24 @@ public struct CaptureImport: Sendable {
         var events: [CaptureEvent] = []
         var done: UInt64 = 0
         var last: UInt64 = 0
-        for reader in readers {
-            while let packet = try reader.next() {
+        // The files are read on a thread of their own, a few batches ahead.
+        let packets = CapturePacketReadAhead(readers: readers)
+        defer { packets.cancel() }
+        while let batch = try packets.next() {
+            for packet in batch.packets {
                 inventory.packetCount += 1
                 if inventory.firstTime == nil { inventory.firstTime = packet.time }
                 last = max(last, packet.time)
                 analyzer.add(packet, into: &events)
                 for event in events { inventory.add(event) }
                 events.removeAll(keepingCapacity: true)
-                if inventory.packetCount & 0x3FFF == 0 { progress?(done + reader.bytesRead, total) }
             }
-            if reader.endedInsideRecord { inventory.lossCount += 1 }
-            inventory.skippedRecords += reader.skippedRecords
-            done += reader.size
+            progress?(done + batch.bytesRead, total)
+            if batch.fileEnded {
+                if batch.endedInsideRecord { inventory.lossCount += 1 }
+                inventory.skippedRecords += batch.skippedRecords
+                done += readers[batch.file].size
+            }
         }
         analyzer.finish(at: last, into: &events)
         for event in events { inventory.add(event) }

@@ -35,6 +35,18 @@ public struct CaptureInventory: Sendable {
     /// The last peer updated and its position (values come in runs of one device).
     private var lastPeer: CapturePeer?
     private var lastPosition = 0
+    /// Values counted and not yet in their devices' `valueCounts` and
+    /// `valueKinds`: a few entries searched in order (a capture's values come
+    /// from a few handles), so counting a value hashes nothing.
+    private var valueTallies: [ValueTally] = []
+
+    /// Values of one handle of one device, of one kind.
+    private struct ValueTally {
+        var position: Int
+        var handle: UInt16
+        var kind: CaptureEvent.ValueKind
+        var count: Int
+    }
 
     /// An empty inventory.
     public init() {}
@@ -60,12 +72,10 @@ public struct CaptureInventory: Sendable {
                 device.connections[device.connections.count - 1].reason = reason
             }
         case .value(let peer, let handle, _, let kind, let time):
-            update(peer) { device in
-                device.valueCounts[handle, default: 0] += 1
-                device.valueKinds[handle, default: []].insert(kind)
-                if device.firstValueTime == nil { device.firstValueTime = time }
-                device.lastValueTime = time
-            }
+            let position = position(of: peer)
+            if seen[position].firstValueTime == nil { seen[position].firstValueTime = time }
+            seen[position].lastValueTime = time
+            tally(position: position, handle: handle, kind: kind)
         case .write(let peer, let handle, _, _):
             update(peer) { $0.writeCounts[handle, default: 0] += 1 }
         case .characteristic(let peer, let handle, let uuid):
@@ -82,7 +92,12 @@ public struct CaptureInventory: Sendable {
     }
 
     private mutating func update(_ peer: CapturePeer, _ body: (inout CapturedDevice) -> Void) {
-        if let lastPeer, lastPeer == peer { return body(&seen[lastPosition]) }
+        body(&seen[position(of: peer)])
+    }
+
+    /// `peer`'s position in `seen`, added when new.
+    private mutating func position(of peer: CapturePeer) -> Int {
+        if let lastPeer, lastPeer == peer { return lastPosition }
         let position: Int
         if let known = positions[peer] {
             position = known
@@ -93,12 +108,35 @@ public struct CaptureInventory: Sendable {
         }
         lastPeer = peer
         lastPosition = position
-        body(&seen[position])
+        return position
+    }
+
+    /// Counts one value of `handle` of the device at `position`.
+    private mutating func tally(position: Int, handle: UInt16, kind: CaptureEvent.ValueKind) {
+        for index in valueTallies.indices
+        where valueTallies[index].handle == handle && valueTallies[index].position == position
+            && valueTallies[index].kind == kind
+        {
+            valueTallies[index].count += 1
+            return
+        }
+        if valueTallies.count >= 16 { flushValueTallies() }
+        valueTallies.append(ValueTally(position: position, handle: handle, kind: kind, count: 1))
+    }
+
+    /// Moves the counted values into their devices' `valueCounts` and `valueKinds`.
+    private mutating func flushValueTallies() {
+        for tally in valueTallies {
+            seen[tally.position].valueCounts[tally.handle, default: 0] += tally.count
+            seen[tally.position].valueKinds[tally.handle, default: []].insert(tally.kind)
+        }
+        valueTallies.removeAll(keepingCapacity: true)
     }
 
     /// Names every device's family, identifier and handle table, and splits
     /// the devices with values from the others.
     mutating func resolve(families: FamilyRegistry, handleMap: HandleMap) {
+        flushValueTallies()
         var withValues: [CapturedDevice] = []
         var others: [CapturedDevice] = []
         for var device in seen {

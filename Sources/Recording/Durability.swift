@@ -9,6 +9,7 @@
 /// | ``Durability/none`` | never | anything since the kernel last wrote back |
 /// | ``Durability/chunk`` (default) | after each chunk; the recording directory once per new file | every chunk the index names |
 /// | ``Durability/segment`` | when a segment closes | every closed segment |
+/// | ``Durability/batch`` | when a segment closes, before the index names its chunks | every chunk the index names |
 ///
 /// The index (`index.sqlite`) is SQLite's business: it runs in WAL mode with
 /// `synchronous = NORMAL`, so its last commits may roll back after a power
@@ -45,4 +46,15 @@ public enum Durability: String, Sendable, Hashable, CaseIterable, Codable {
     /// the open segment may have lost any of its chunks, including ones the
     /// index names (`tlm recover` cuts them and records the loss).
     case segment
+    /// For imports and other batch writes, which are run again rather than
+    /// resumed: a segment is synced once, when it closes (then the
+    /// recording directory; its parent once, after the recording directory
+    /// is created), and only then are its chunks committed to the index. Nothing waits
+    /// for the disk while chunks are written. After a power loss (or a kill)
+    /// the index names only chunks on stable storage, as with
+    /// ``Durability/chunk``, but of the open segment it names none: `tlm
+    /// recover` indexes every complete chunk the disk kept. The chunks of
+    /// the open segment wait in memory for the index (a few hundred bytes
+    /// each, at most a segment's worth).
+    case batch
 }

@@ -13,8 +13,9 @@ import GRDB
 /// segment by the segment's pipeline thread (and with the default
 /// ``Durability/chunk``, synced to stable storage), then committed to the
 /// index in one transaction, so a crash loses at most the open chunk and the
-/// sealed ones not yet written (three at most). Call ``close(at:)`` to close
-/// the open chunk and segment.
+/// sealed ones not yet written (three at most); with ``Durability/batch``
+/// a segment's chunks are committed when it closes, synced. Call
+/// ``close(at:)`` to close the open chunk and segment.
 ///
 /// ```swift
 /// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))
@@ -98,6 +99,9 @@ public final class Recorder {
     private let segmentDurationNanoseconds: UInt64?
     /// Where segment bytes go.
     private let storage: any SegmentStorage
+    /// ``Durability/batch``: chunks of the open segment written but not yet
+    /// synced, committed to the index once the segment closes synced.
+    private var unsyncedChunks: [ClosedChunk] = []
 
     /// Creates a recording directory (it must not exist, or be empty) and
     /// starts its session.
@@ -129,9 +133,11 @@ public final class Recorder {
         } catch {
             throw RecordingError(.io, "cannot create \(directory): \(error.localizedDescription)", cause: error)
         }
-        // Durability.chunk: the recording directory's name is on stable
-        // storage before any file in it is.
-        if configuration.durability == .chunk { try storage.syncDirectory(SegmentWriter.directory(of: directory)) }
+        // Durability.chunk and .batch: the recording directory's name is on
+        // stable storage before any file in it is.
+        if configuration.durability == .chunk || configuration.durability == .batch {
+            try storage.syncDirectory(SegmentWriter.directory(of: directory))
+        }
         self.lock = try RecordingLock(directory: directory, purpose: "a second recording into it")
         self.directory = directory
         self.configuration = configuration
@@ -456,8 +462,17 @@ public final class Recorder {
         if let segment, segment.byteSize >= configuration.segmentSize { try closeSegment() }
     }
 
-    /// Commits chunks written to disk to the index, in one transaction.
-    private func commitToIndex(_ chunks: [ClosedChunk]) throws(RecordingError) {
+    /// Commits chunks written to disk to the index, in one transaction; with
+    /// ``Durability/batch`` only once their segment is closed and synced
+    /// (`synced`), until then they wait in ``unsyncedChunks``.
+    private func commitToIndex(_ written: [ClosedChunk], synced: Bool = false) throws(RecordingError) {
+        var chunks = written
+        if configuration.durability == .batch {
+            unsyncedChunks += written
+            guard synced else { return }
+            chunks = unsyncedChunks
+            unsyncedChunks = []
+        }
         guard !chunks.isEmpty else { return }
         let segmentRowID = self.segmentRowID
         let streamIDs = chunks.map { chunk in chunk.channels.map { streams[Int($0.channelID) - 1].streamID } }
@@ -526,7 +541,9 @@ public final class Recorder {
         options.library = Self.library
         options.chunkSize = configuration.chunkSize
         options.zstdLevel = configuration.zstdLevel
-        options.durability = configuration.durability
+        // Durability.batch: the writer syncs at close, as with .segment; the
+        // recorder holds the chunks back from the index until then.
+        options.durability = configuration.durability == .batch ? .segment : configuration.durability
         let writer = try SegmentWriter(
             path: directory + "/" + relative, sequence: segmentSequence, options: options,
             storage: storage)
@@ -558,7 +575,7 @@ public final class Recorder {
         segment = nil
         hot.chunkFirstTime = nil
         let (last, closedSegment) = try writer.close()
-        try commitToIndex(last)
+        try commitToIndex(last, synced: true)
         let rowID = segmentRowID
         try index.write { db in
             try db.execute(

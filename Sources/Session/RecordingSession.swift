@@ -133,7 +133,9 @@ public final class RecordingSession: Service, Sendable {
     ///
     /// The files are read twice, in bounded memory: a survey (devices,
     /// families, handles), then the values, read on a thread of their own a
-    /// few batches ahead of the recorder.
+    /// few batches ahead of the recorder. Without `options.configuration`
+    /// or a pipeline, it records with ``importConfiguration``
+    /// (``Durability/batch``).
     ///
     /// - Parameters:
     ///   - capture: The files, families and handle map.
@@ -452,7 +454,7 @@ public final class RecordingSession: Service, Sendable {
         metadata["capture_files"] = inventory.files.joined(separator: ",")
         let recorder = try Recorder(
             directory: directory,
-            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
+            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? Self.importConfiguration,
             session: pipeline?.session(name: name, source: "import", metadata: metadata)
                 ?? .init(name: name, source: "import", metadata: metadata))
         recorder.observer = options.observer
@@ -509,6 +511,16 @@ public final class RecordingSession: Service, Sendable {
             throw error
         }
         return try summary(deviceCount: devices.count, replayed: imported, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// An import's settings without a pipeline: the defaults but
+    /// ``Durability/batch`` — an import is run again rather than resumed, so
+    /// it syncs each segment once, at close, and the index names its chunks
+    /// only then (`recover` indexes what an interrupted import wrote).
+    public static var importConfiguration: RecorderConfiguration {
+        var configuration = RecorderConfiguration()
+        configuration.durability = .batch
+        return configuration
     }
 
     private func summary(deviceCount: Int, replayed: Int, derivedCount: Int) throws(RecordingError) -> RecordingSummary

@@ -1,5 +1,5 @@
 public import ArgumentParser
 public import Recording
 
-/// `--durability none|chunk|segment`.
+/// `--durability none|chunk|segment|batch`.
 extension Durability: ExpressibleByArgument {}

@@ -49,6 +49,13 @@ struct ImportCommand: AsyncParsableCommand {
         completion: .file(extensions: ["yaml", "yml"]))
     var pipeline: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "When segment bytes are synced: batch (default: each segment once, at close, and only then "
+                + "named in the index), chunk, segment or none.",
+            valueName: "level"))
+    var durability: Durability?
+
     func validate() throws {
         if captures.isEmpty { throw ValidationError("name at least one capture file") }
     }
@@ -66,9 +73,15 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let capture = CaptureImport(files: captures, families: loaded?.families ?? .builtIn, handleMap: map)
         let bar = ProgressBar("import", shown: !display.quiet, format: { InfoReport.bytes($0) })
+        // An import is run again rather than resumed: batch durability unless
+        // asked otherwise, even with a pipeline (its other settings apply).
+        var configuration = loaded?.recorderConfiguration() ?? RecordingSession.importConfiguration
+        configuration.durability = durability ?? .batch
         let session = RecordingSession(
             importing: capture, pipeline: loaded, directory: output,
-            options: .init(onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
+            options: .init(
+                configuration: configuration,
+                onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
         let summary: RecordingSummary
         do {
             summary = try await SessionRunner.run(session, showsStatus: false)

@@ -128,7 +128,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "When segment bytes are synced to disk: none (never, for throwaway data), chunk (after each chunk: the index only names chunks on disk, so a power loss loses none of them) or segment (when a segment closes). Default: chunk, or the pipeline's."
+            "When segment bytes are synced to disk: none (never, for throwaway data), chunk (after each chunk: the index only names chunks on disk, so a power loss loses none of them) segment (when a segment closes) or batch (when a segment closes, and only then in the index). Default: chunk, or the pipeline's."
     )
     var durability: Durability?
 

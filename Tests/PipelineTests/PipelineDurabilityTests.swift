@@ -32,7 +32,8 @@ import Testing
         } catch {
             #expect(error.code == .invalidValue)
             #expect(
-                error.description == "p.yaml:6:15: unknown durability 'always' (expected one of: none, chunk, segment)")
+                error.description
+                    == "p.yaml:6:15: unknown durability 'always' (expected one of: none, chunk, segment, batch)")
         }
     }
 

@@ -271,7 +271,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
     }
 
     @Test func hundredsOfPowerLossesKeepTheChunkGuaranteeAndRecoverAtEveryLevel() throws {
-        let levels: [Durability] = [.chunk, .segment, .chunk, .none]
+        let levels: [Durability] = [.chunk, .segment, .chunk, .none, .batch]
         var tallies: [Durability: Tally] = [:]
         var operationCounts: [Scenario: Int] = [:]
         var python: [(path: String, messages: Int)] = []
@@ -289,7 +289,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
             tallies[scenario.durability, default: Tally()].add(outcome)
             let context = "seed \(seed): \(scenario), power lost at operation \(crashAt)"
             if only != nil { print(([context] + outcome.log).joined(separator: "\n  ")) }
-            if scenario.durability == .chunk {
+            if scenario.durability == .chunk || scenario.durability == .batch {
                 #expect(outcome.unsyncedIndexed == 0, "\(context): the index names unsynced chunks")
                 #expect(!outcome.nothingOnDisk || outcome.indexedChunks == 0, "\(context)")
             }
@@ -310,6 +310,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
             print("power loss, durability \(level.rawValue): \(tallies[level] ?? Tally())")
         }
         #expect((tallies[.chunk]?.unsyncedIndexed ?? 0) == 0)
+        #expect((tallies[.batch]?.unsyncedIndexed ?? 0) == 0)
         if only == nil {
             // The sweep reaches the cases the levels differ in.
             #expect((tallies[.segment]?.unsyncedIndexed ?? 0) > 0)
@@ -393,6 +394,43 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         // The index named chunks the disk lost; recover cut them (and verify passed, checked in the sweep).
         #expect(tally.unsyncedIndexed > 0)
         #expect(tally.recordingsLosingNamedMessages > 0)
+    }
+
+    @Test func batchDurabilitySyncsEachSegmentOnceAndOnlyThenNamesItsChunks() throws {
+        let (counts, info) = try Self.cleanRun(.batch)
+        let chunks = info.segments.reduce(0) { $0 + $1.chunkCount }
+        #expect(info.segments.count >= 2 && chunks >= 6, "\(info.segments.count) segments, \(chunks) chunks")
+        // One sync per segment, at close; the recording directory once, segments/ once per closed segment.
+        #expect(counts.syncs == info.segments.count)
+        #expect(counts.directorySyncs == 1 + info.segments.count)
+        #expect(info.segments.allSatisfy { $0.state == "closed" })
+
+        // Power lost at every operation, nothing unsynced kept: the index never names a lost chunk.
+        let tally = try Self.sweep(.batch)
+        print("power loss sweep, durability batch: \(tally)")
+        #expect(tally.indexedChunks > 0)
+        #expect(tally.unsyncedIndexed == 0)
+        #expect(tally.lostMessages == 0 && tally.recordingsLosingNamedMessages == 0)
+
+        // Killed at every operation (everything written survives): the index
+        // names only the closed segments' chunks, and recover indexes the
+        // chunks of the open segment that were written.
+        let scenario = Scenario(
+            durability: .batch, chunkSize: 2048, notifications: 80,
+            segmentDuration: .milliseconds(300), simulatorSeed: 5)
+        var random = SplitMix64(seed: 2)
+        var restored = 0
+        for crashAt in 0...(try Self.operations(scenario)) {
+            let parent = Self.temporaryDirectory("kill-batch-\(crashAt)")
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let outcome = try Self.crash(
+                scenario, at: crashAt, directory: parent + "/rec", random: &random, fate: .keepEverything)
+            #expect(outcome.unsyncedIndexed == 0, "killed at \(crashAt)")
+            #expect(!outcome.recoverFailed && !outcome.verifyFailed, "killed at \(crashAt): \(outcome.log.suffix(3))")
+            #expect(outcome.lostMessages == 0, "killed at \(crashAt)")
+            if outcome.messagesAfter > outcome.namedMessages { restored += 1 }
+        }
+        #expect(restored > 0, "recover never indexed a chunk the index did not name")
     }
 
     @Test func noDurabilityNeverSyncsEvenAtClose() throws {

@@ -10,68 +10,72 @@
 /// ```
 public struct CDRWriter: Sendable {
     /// The encoded message, header included.
-    public private(set) var bytes: [UInt8]
+    @inlinable public var bytes: [UInt8] { storage }
+
+    /// The encoded message; the writes are `@inlinable` (a family's
+    /// `encode(into:)`, in another module, writes a few fields per message).
+    @usableFromInline var storage: [UInt8]
 
     /// Creates a writer that already holds the encapsulation header.
     public init(capacity: Int = 64) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        bytes.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
+        storage = []
+        storage.reserveCapacity(capacity)
+        storage.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
     }
 
     /// Clears the body and keeps the header and the capacity.
-    public mutating func reset() {
-        bytes.removeSubrange(4...)
+    @inlinable public mutating func reset() {
+        storage.removeSubrange(4...)
     }
 
-    @inline(__always) private mutating func align(_ size: Int) {
-        let body = bytes.count - 4
-        let padding = (size - body % size) % size
-        for _ in 0..<padding { bytes.append(0) }
+    @inlinable @inline(__always) mutating func align(_ size: Int) {
+        // Sizes are powers of two: the padding to the next multiple of `size` after the header.
+        let padding = (size &- (storage.count &- 4)) & (size &- 1)
+        for _ in 0..<padding { storage.append(0) }
     }
 
-    @inline(__always) private mutating func appendAligned<T: FixedWidthInteger>(_ value: T) {
+    @inlinable @inline(__always) mutating func appendAligned<T: FixedWidthInteger>(_ value: T) {
         align(MemoryLayout<T>.size)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
 
     /// Appends a `uint8`.
-    public mutating func write(_ value: UInt8) { bytes.append(value) }
+    @inlinable public mutating func write(_ value: UInt8) { storage.append(value) }
     /// Appends an `int8`.
-    public mutating func write(_ value: Int8) { bytes.append(UInt8(bitPattern: value)) }
+    @inlinable public mutating func write(_ value: Int8) { storage.append(UInt8(bitPattern: value)) }
     /// Appends a `bool` (one byte, 0 or 1).
-    public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    @inlinable public mutating func write(_ value: Bool) { storage.append(value ? 1 : 0) }
     /// Appends a `uint16`, aligned to 2.
-    public mutating func write(_ value: UInt16) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: UInt16) { appendAligned(value) }
     /// Appends an `int16`, aligned to 2.
-    public mutating func write(_ value: Int16) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: Int16) { appendAligned(value) }
     /// Appends a `uint32`, aligned to 4.
-    public mutating func write(_ value: UInt32) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: UInt32) { appendAligned(value) }
     /// Appends an `int32`, aligned to 4.
-    public mutating func write(_ value: Int32) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: Int32) { appendAligned(value) }
     /// Appends a `uint64`, aligned to 8.
-    public mutating func write(_ value: UInt64) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: UInt64) { appendAligned(value) }
     /// Appends an `int64`, aligned to 8.
-    public mutating func write(_ value: Int64) { appendAligned(value) }
+    @inlinable public mutating func write(_ value: Int64) { appendAligned(value) }
     /// Appends a `float32`, aligned to 4.
-    public mutating func write(_ value: Float) { appendAligned(value.bitPattern) }
+    @inlinable public mutating func write(_ value: Float) { appendAligned(value.bitPattern) }
     /// Appends a `float64`, aligned to 8.
-    public mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
+    @inlinable public mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
 
     /// A `string`: `u32` length including the NUL, the UTF-8 bytes, the NUL.
     public mutating func write(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             write(UInt32(utf8.count + 1))
-            bytes.append(contentsOf: utf8)
+            storage.append(contentsOf: utf8)
         }
-        bytes.append(0)
+        storage.append(0)
     }
 
     /// A `uint8[]` sequence: `u32` element count, then the bytes.
-    public mutating func writeSequence(_ value: some Collection<UInt8>) {
+    @inlinable public mutating func writeSequence(_ value: some Collection<UInt8>) {
         write(UInt32(value.count))
-        bytes.append(contentsOf: value)
+        storage.append(contentsOf: value)
     }
 
     /// A sequence of integers (`uint16[]`, `int32[]`, ...): `u32` count, then
@@ -94,7 +98,7 @@ public struct CDRWriter: Sendable {
     }
 
     /// A fixed-size `uint8[N]` array: the bytes, no length.
-    public mutating func writeArray(_ value: some Collection<UInt8>) {
-        bytes.append(contentsOf: value)
+    @inlinable public mutating func writeArray(_ value: some Collection<UInt8>) {
+        storage.append(contentsOf: value)
     }
 }

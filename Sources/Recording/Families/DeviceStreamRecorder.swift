@@ -19,29 +19,25 @@ public import Devices
 /// ```
 public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder where Decoder.Value: RecordableValue {
     public let device: DeviceHandle
-    public private(set) var decodedCount = 0
+    public var decodedCount: Int { hot.decodedCount }
     public private(set) var decodeErrorCount = 0
 
     private let recorder: Recorder
-    private var decoder: Decoder
     private var rawStreams: [CharacteristicUUID: RawStream] = [:]
-    /// The last raw stream written (notifications come in runs of one characteristic).
-    private var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
     /// Typed streams by ``RecordableValue/streamKey``.
     private var typedStreams: [TypedStream?] = []
-    /// What writing a typed value needs, by ``RecordableValue/streamKey``:
-    /// plain values, so a message retains nothing.
-    private var typedSlots: [TypedSlot] = []
     private let recordsTypedStream: ((String) -> Bool)?
     private let observer: ((ObservedValue) throws(RecordingError) -> Void)?
-    /// The message being encoded, reached through the pointer (no
-    /// exclusivity check per message; one task owns the recorder).
-    private let cdrStorage: UnsafeMutablePointer<CDRWriter>
-    private var cdr: CDRWriter {
-        unsafeAddress { UnsafePointer(cdrStorage) }
-        unsafeMutableAddress { cdrStorage }
+    /// What every notification and value reads and updates, and the decoder,
+    /// reached through pointers the recorder allocates itself: no exclusivity
+    /// check per message (a class's stored properties each cost a dynamic
+    /// one per access). One task owns the recorder.
+    private let hotStorage: UnsafeMutablePointer<HotState>
+    private var hot: HotState {
+        unsafeAddress { UnsafePointer(hotStorage) }
+        unsafeMutableAddress { hotStorage }
     }
-    private var failure: RecordingError?
+    private let decoderStorage: UnsafeMutablePointer<Decoder>
 
     /// Registers the device with the recorder.
     ///
@@ -62,73 +58,76 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil
     ) throws(RecordingError) {
         self.recorder = recorder
-        self.decoder = decoder
         self.recordsTypedStream = recordsTypedStream
         self.observer = observer
         self.device = try recorder.addDevice(
             family: Decoder.family, identifier: identifier, name: name,
             metadata: metadata)
-        self.cdrStorage = .allocate(capacity: 1)
-        cdrStorage.initialize(to: CDRWriter(capacity: 256))
+        self.hotStorage = .allocate(capacity: 1)
+        hotStorage.initialize(to: HotState(cdr: CDRWriter(capacity: 256)))
+        self.decoderStorage = .allocate(capacity: 1)
+        decoderStorage.initialize(to: decoder)
     }
 
     deinit {
-        cdrStorage.deinitialize(count: 1)
-        cdrStorage.deallocate()
+        hotStorage.deinitialize(count: 1)
+        hotStorage.deallocate()
+        decoderStorage.deinitialize(count: 1)
+        decoderStorage.deallocate()
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
         let rawStream = try rawStream(notification.characteristic)
         let raw = rawStream.handle
         let time = notification.receiveTime
-        RawNotificationMessage.encode(notification, characteristic: rawStream.characteristic, into: &cdr)
-        try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+        RawNotificationMessage.encode(notification, characteristic: rawStream.characteristic, into: &hot.cdr)
+        try hot.cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
             try recorder.write(raw, logTime: time, payload: payload)
         }
         do {
-            try decoder.decode(notification) { value in
-                guard failure == nil else { return }
-                do throws(RecordingError) { try write(value, at: time) } catch { failure = error }
+            try decoderStorage.pointee.decode(notification) { value in
+                guard hot.failure == nil else { return }
+                do throws(RecordingError) { try write(value, at: time) } catch { hot.failure = error }
             }
         } catch {
             decodeErrorCount += 1
             try recorder.recordLoss(stream: raw, time: time, count: 1, reason: "malformed packet: \(error)")
         }
-        if let failure {
-            self.failure = nil
+        if let failure = hot.failure {
+            hot.failure = nil
             throw failure
         }
     }
 
     private func write(_ value: Decoder.Value, at time: UInt64) throws(RecordingError) {
         let key = value.streamKey
-        var slot = key >= 0 && key < typedSlots.count ? typedSlots[key] : TypedSlot()
+        var slot = key >= 0 && key < hot.typedSlots.count ? hot.typedSlots[key] : TypedSlot()
         if !slot.isKnown {
             _ = try typedStream(for: value)
-            slot = typedSlots[key]
+            slot = hot.typedSlots[key]
         }
-        cdr.reset()
-        let numeric = value.encode(into: &cdr)
+        hot.cdr.reset()
+        let numeric = value.encode(into: &hot.cdr)
         if slot.isRecorded {
-            try cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try hot.cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
                 try recorder.write(
                     channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
                     logTime: time, publishTime: time, payload: payload, numericValue: numeric)
             }
         }
-        decodedCount += 1
+        hot.decodedCount += 1
         if let observer, let stream = typedStreams[key] {
             try observer(
                 ObservedValue(
                     topic: stream.topic, logTime: time, numericValue: numeric,
-                    schema: stream.schema, payload: cdr.bytes, isRecorded: stream.handle != nil))
+                    schema: stream.schema, payload: hot.cdr.bytes, isRecorded: stream.handle != nil))
         }
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
-        if let lastRaw, lastRaw.characteristic == characteristic { return lastRaw.stream }
+        if let lastRaw = hot.lastRaw, lastRaw.characteristic == characteristic { return lastRaw.stream }
         if let known = rawStreams[characteristic] {
-            lastRaw = (characteristic, known)
+            hot.lastRaw = (characteristic, known)
             return known
         }
         let topic = StreamDescriptor.rawTopic(
@@ -139,7 +138,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
         let raw = RawStream(handle: stream, characteristic: characteristic.description)
         rawStreams[characteristic] = raw
-        lastRaw = (characteristic, raw)
+        hot.lastRaw = (characteristic, raw)
         return raw
     }
 
@@ -158,12 +157,28 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {
             typedStreams.append(contentsOf: repeatElement(nil, count: key + 1 - typedStreams.count))
-            typedSlots.append(contentsOf: repeatElement(TypedSlot(), count: key + 1 - typedSlots.count))
+        }
+        if key >= hot.typedSlots.count {
+            hot.typedSlots.append(contentsOf: repeatElement(TypedSlot(), count: key + 1 - hot.typedSlots.count))
         }
         typedStreams[key] = stream
-        typedSlots[key] = TypedSlot(handle: handle)
+        hot.typedSlots[key] = TypedSlot(handle: handle)
         return stream
     }
+}
+
+/// A ``DeviceStreamRecorder``'s per-message state.
+private struct HotState {
+    /// The message being encoded.
+    var cdr: CDRWriter
+    /// What writing a typed value needs, by ``RecordableValue/streamKey``:
+    /// plain values, so a message retains nothing.
+    var typedSlots: [TypedSlot] = []
+    /// The last raw stream written (notifications come in runs of one characteristic).
+    var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
+    var decodedCount = 0
+    /// What writing a value threw, inside the decoder's emit.
+    var failure: RecordingError?
 }
 
 /// A raw stream of a device: its handle and its characteristic's text (in every message).

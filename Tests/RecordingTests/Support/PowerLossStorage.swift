@@ -25,6 +25,8 @@ final class PowerLossStorage: SegmentStorage {
         case random
         /// Nothing that was not synced survives.
         case dropEverythingUnsynced
+        /// Everything written survives: a killed process, not a power loss.
+        case keepEverything
     }
 
     /// One file as the storage knows it.
@@ -172,7 +174,9 @@ final class PowerLossStorage: SegmentStorage {
         var log: [String] = []
         for file in files.values.sorted(by: { $0.path < $1.path }) {
             try? fileManager.removeItem(atPath: file.path)
-            if !file.nameIsDurable, fate == .dropEverythingUnsynced || Bool.random(using: &random) {
+            if !file.nameIsDurable, fate != .keepEverything,
+                fate == .dropEverythingUnsynced || Bool.random(using: &random)
+            {
                 log.append("\(file.path): name lost")
                 continue
             }
@@ -186,7 +190,10 @@ final class PowerLossStorage: SegmentStorage {
             }
             for (offset, count) in file.unsynced {
                 let range = offset..<(offset + count)
-                guard fate == .random else { continue }
+                guard fate == .random else {
+                    if fate == .keepEverything { place(range) }
+                    continue
+                }
                 switch random.next() % 5 {
                 case 0:
                     place(range)
