@@ -400,7 +400,7 @@ private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ
         let (counts, info) = try Self.cleanRun(.batch)
         let chunks = info.segments.reduce(0) { $0 + $1.chunkCount }
         #expect(info.segments.count >= 2 && chunks >= 6, "\(info.segments.count) segments, \(chunks) chunks")
-        // One sync per segment, at close; the recording directory once, segments/ once per closed segment.
+        // One sync per segment, at close; the parent directory once, the recording directory once per closed segment.
         #expect(counts.syncs == info.segments.count)
         #expect(counts.directorySyncs == 1 + info.segments.count)
         #expect(info.segments.allSatisfy { $0.state == "closed" })
