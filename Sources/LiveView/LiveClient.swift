@@ -4,8 +4,8 @@ import NIOWebSocket
 
 /// One connected client: its subscriptions and its bounded outgoing queue.
 ///
-/// Message data is queued by the recording's task and written by the
-/// connection's event loop. Data frames queued or written but not yet taken
+/// Message data reaches it in batches from the hub's outbox and is framed
+/// and written on the connection's event loop. Data frames queued or written but not yet taken
 /// by the socket are bounded by `capacity`: beyond it a message is dropped
 /// and counted for its channel, so a slow client costs bounded memory and
 /// never stalls the recording. Control messages (advertise, status) are
@@ -80,26 +80,50 @@ final class LiveClient: Sendable {
         }
     }
 
-    /// Queues a message of `channelID` if the client subscribes to it, or
-    /// counts it dropped when the queue is full. Never waits.
-    func send(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
+    /// On the event loop: queues a batch's messages of the channels the
+    /// client subscribes to (each dropped and counted when the queue is
+    /// full), counts the batch's outbox drops of those channels, and writes.
+    /// The frames share one buffer per batch.
+    func send(_ batch: LiveOutbox.Batch) {
         let schedule = state.withLock { state -> Bool in
-            guard !state.closed, let subscription = state.subscriptionOfChannel[channelID] else { return false }
-            guard state.pendingData < capacity else {
-                state.drops[channelID, default: 0] += 1
-                state.dropsSinceStatus += 1
-                return false
+            guard !state.closed else { return false }
+            for (channelID, count) in batch.dropped where state.subscriptionOfChannel[channelID] != nil {
+                state.drops[channelID, default: 0] += count
+                state.dropsSinceStatus += count
             }
-            var buffer = allocator.buffer(capacity: FoxgloveProtocol.messageDataHeaderSize + payload.count)
-            buffer.writeInteger(FoxgloveProtocol.messageDataOpcode)
-            buffer.writeInteger(subscription, endianness: .little)
-            buffer.writeInteger(logTime, endianness: .little)
-            buffer.writeBytes(payload)
-            state.queue.append(WebSocketFrame(fin: true, opcode: .binary, data: buffer))
-            state.pendingData += 1
+            var records = batch.bytes
+            var out = allocator.buffer(capacity: records.readableBytes)
+            var spans: [(start: Int, length: Int)] = []
+            spans.reserveCapacity(batch.count)
+            while let channelID = records.readInteger(endianness: .little, as: UInt16.self),
+                let logTime = records.readInteger(endianness: .little, as: UInt64.self),
+                let length = records.readInteger(endianness: .little, as: UInt32.self),
+                var payload = records.readSlice(length: Int(length))
+            {
+                guard let subscription = state.subscriptionOfChannel[channelID] else { continue }
+                guard state.pendingData < capacity else {
+                    state.drops[channelID, default: 0] += 1
+                    state.dropsSinceStatus += 1
+                    continue
+                }
+                let start = out.writerIndex
+                out.writeInteger(FoxgloveProtocol.messageDataOpcode)
+                out.writeInteger(subscription, endianness: .little)
+                out.writeInteger(logTime, endianness: .little)
+                out.writeBuffer(&payload)
+                spans.append((start, out.writerIndex - start))
+                state.pendingData += 1
+            }
+            guard !spans.isEmpty || state.dropsSinceStatus > 0 else { return false }
+            for span in spans {
+                state.queue.append(
+                    WebSocketFrame(fin: true, opcode: .binary, data: out.getSlice(at: span.start, length: span.length)!)
+                )
+            }
             return Self.scheduleDrain(&state)
         }
-        if schedule { scheduleDrain() }
+        guard schedule else { return }
+        if channel.eventLoop.inEventLoop { drain() } else { scheduleDrain() }
     }
 
     /// Queues a JSON text message (never dropped).
