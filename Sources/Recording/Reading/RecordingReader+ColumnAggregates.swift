@@ -150,7 +150,10 @@ extension RecordingReader {
         let hasCells = try index.read { db in try db.tableExists("chunk_stream_cells") }
         guard hasCells else { return try chunkStatistics(streamID: streamID, from: from, to: to).map { ($0, nil) } }
         return try index.read { db in
-            try Row.fetchAll(
+            // Columns by position (a name lookup per value cost more than the rest of a report); the
+            // first row of each segment, and any row whose values are out of range, is checked (and
+            // reported) the ordinary way, by name.
+            let cursor = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
@@ -161,18 +164,51 @@ extension RecordingReader {
                     LEFT JOIN chunk_stream_cells cc ON cc.chunk_id = cs.chunk_id AND cc.stream_id = cs.stream_id
                     WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                     ORDER BY s.sequence, c.ordinal
-                    """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]
-            ).map { row throws in
-                let statistics = try ChunkStatisticsRow(IndexRow(row, table: "chunk_streams"), directory: directory)
-                guard let shift = row["cell_shift"] as Int?, let first = row["first_cell"] as Int64?,
-                    let packed = row["cells"] as Data?
-                else { return (statistics, nil) }
+                    """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)])
+            var sizes: [String: UInt64] = [:]
+            var result: [(ChunkStatisticsRow, ValueCells?)] = []
+            while let row = try cursor.next() {
+                let statistics: ChunkStatisticsRow
+                if let path = row[4] as String?, let size = sizes[path], let fast = Self.statistics(row, path: path),
+                    fast.offset + UInt64(fast.length) <= size
+                {
+                    statistics = fast
+                } else {
+                    statistics = try ChunkStatisticsRow(
+                        IndexRow(row.copy(), table: "chunk_streams"), directory: directory)
+                    var status = stat()
+                    if stat(directory + "/" + statistics.path, &status) == 0 {
+                        sizes[statistics.path] = UInt64(clamping: status.st_size)
+                    }
+                }
+                guard let shift = row[16] as Int?, let first = row[17] as Int64?, let packed = row[18] as Data?
+                else {
+                    result.append((statistics, nil))
+                    continue
+                }
                 guard first >= 0 else {
                     throw RecordingError(.index, "chunk_stream_cells: first_cell \(first) is negative")
                 }
-                return (statistics, try ValueCells(shift: shift, firstCell: UInt64(first), packed: [UInt8](packed)))
+                result.append(
+                    (statistics, try ValueCells(shift: shift, firstCell: UInt64(first), packed: [UInt8](packed))))
             }
+            return result
         }
+    }
+
+    /// A row of ``chunkStatisticsAndCells(streamID:from:to:)`` read by
+    /// position, or `nil` when a value is missing or out of range.
+    private static func statistics(_ row: Row, path: String) -> ChunkStatisticsRow? {
+        guard let offset = row[5] as Int64?, offset >= 8, let length = row[6] as Int64?, length > 9,
+            let firstTime = row[7] as Int64?, firstTime >= 0, let lastTime = row[8] as Int64?, lastTime >= firstTime,
+            let messageCount = row[9] as Int64?, messageCount >= 0, let valueCount = row[10] as Int64?,
+            valueCount >= 0
+        else { return nil }
+        return ChunkStatisticsRow(
+            path: path, offset: UInt64(offset), length: Int(length), firstTime: UInt64(firstTime),
+            lastTime: UInt64(lastTime), messageCount: Int(messageCount), valueCount: Int(valueCount),
+            minimum: row[11] as Double?, maximum: row[12] as Double?, sum: row[13] as Double?,
+            firstValue: row[14] as Double?, lastValue: row[15] as Double?)
     }
 }
 
