@@ -6,8 +6,9 @@
 /// Cells start `1 << initialShift` ns wide and are merged in pairs (the shift
 /// grows by one) whenever the chunk's values would span more than
 /// ``maximumCells`` cells; ``cells()`` then merges further down to one cell
-/// per ``valuesPerCell`` values, so the index holds about 1 byte per 1.1 values
-/// (28-byte cells) and a 1 kHz stream gets cells of 2^25 ns (34 ms).
+/// per ``valuesPerCell`` values, so the index holds under a byte per value
+/// (28-byte cells; 0.86 for a 1 kHz stream in 1 s chunks, whose cells are
+/// 2^25 ns, 34 ms, wide).
 struct ValueCellAccumulator {
     /// The most cells a chunk keeps.
     static let maximumCells = 64
