@@ -59,10 +59,19 @@ final class LiveOutbox: Sendable {
                 state.dropped[channelID, default: 0] += 1
                 return false
             }
-            state.bytes.writeInteger(channelID, endianness: .little)
-            state.bytes.writeInteger(logTime, endianness: .little)
-            state.bytes.writeInteger(UInt32(truncatingIfNeeded: payload.count), endianness: .little)
-            state.bytes.writeBytes(payload)
+            // One capacity check and two copies per message.
+            let size = Self.recordHeaderSize + payload.count
+            state.bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
+                out.storeBytes(of: channelID.littleEndian, toByteOffset: 0, as: UInt16.self)
+                out.storeBytes(of: logTime.littleEndian, toByteOffset: 2, as: UInt64.self)
+                out.storeBytes(
+                    of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: 10, as: UInt32.self)
+                if let base = payload.baseAddress, !payload.isEmpty {
+                    out.baseAddress!.advanced(by: Self.recordHeaderSize).copyMemory(
+                        from: base, byteCount: payload.count)
+                }
+                return size
+            }
             state.count += 1
             guard !state.scheduled else { return false }
             state.scheduled = true
