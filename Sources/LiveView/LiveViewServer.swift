@@ -111,6 +111,7 @@ public final class LiveViewServer: RecorderObserver, Sendable {
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
                             maxAccumulatedFrameSize: 1 << 20))
+                    try sync.addHandler(RawFrameWriter(), position: .first)
                     try sync.addHandler(FoxgloveHandler(hub: hub))
                 }
             })
