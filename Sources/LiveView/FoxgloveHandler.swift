@@ -13,7 +13,10 @@ final class FoxgloveHandler: ChannelInboundHandler {
     init(hub: LiveHub) { self.hub = hub }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let client = LiveClient(channel: context.channel, capacity: hub.capacity)
+        let raw = try? context.pipeline.syncOperations.handler(type: RawFrameWriter.self)
+        let client = LiveClient(
+            channel: context.channel, capacity: hub.capacity,
+            raw: raw.map { NIOLoopBound($0, eventLoop: context.eventLoop) })
         self.client = client
         hub.connect(client)
     }

@@ -1,4 +1,5 @@
 import Locking
+import NIOCore
 
 /// What the server knows: the advertised channels and the connected
 /// clients. Shared by the recording's task (advertise, publish) and the
@@ -17,12 +18,25 @@ final class LiveHub: Sendable {
     let capacity: Int
     let onEvent: (@Sendable (String) -> Void)?
     private let state = Locked(State())
+    /// Where the recording thread leaves messages; the event loop takes them in batches.
+    private let outbox: LiveOutbox
+    /// The loop that turns the outbox's batches into frames.
+    private let eventLoop: any EventLoop
+    /// How long a message may wait in the outbox: the recording thread wakes
+    /// the event loop at most once per interval.
+    static let batchInterval = TimeAmount.milliseconds(2)
 
-    init(name: String, sessionID: String, capacity: Int, onEvent: (@Sendable (String) -> Void)?) {
+    init(
+        name: String, sessionID: String, capacity: Int, eventLoop: any EventLoop,
+        onEvent: (@Sendable (String) -> Void)?
+    ) {
         self.name = name
         self.sessionID = sessionID
         self.capacity = capacity
+        self.eventLoop = eventLoop
         self.onEvent = onEvent
+        // A batch interval's worth of a fast recording, and at least every client's queue.
+        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16))
     }
 
     var channels: [LiveChannel] { state.withLock { state in state.order.compactMap { state.channels[$0] } } }
@@ -43,16 +57,27 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// Hands a message to every client that subscribes to its channel.
+    /// Hands a message to every client that subscribes to its channel: the
+    /// caller (the recording thread) only copies it into the outbox; frames
+    /// are made and sent on the event loop, a batch per ``batchInterval``.
     func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
+        if outbox.append(channelID: channelID, logTime: logTime, payload: payload) {
+            eventLoop.scheduleTask(in: Self.batchInterval) { self.flush() }
+        }
+    }
+
+    /// On the event loop: the outbox's messages to every client.
+    private func flush() {
+        let batch = outbox.take()
         let clients = state.withLock { $0.clients }
-        for client in clients { client.send(channelID: channelID, logTime: logTime, payload: payload) }
+        for client in clients { client.send(batch) }
     }
 
     /// A new client: it gets the server's info and every channel so far.
     func connect(_ client: LiveClient) {
         state.withLock { state in
             state.clients.append(client)
+            outbox.listening = true
             client.send(text: FoxgloveProtocol.serverInfo(name: name, metadata: [:], sessionID: sessionID))
             client.send(text: FoxgloveProtocol.advertise(state.order.compactMap { state.channels[$0] }))
         }
@@ -66,6 +91,7 @@ final class LiveHub: Sendable {
         let topics = state.withLock { state -> [UInt16: String] in
             guard state.clients.contains(where: { $0 === client }) else { return [:] }
             state.clients.removeAll { $0 === client }
+            if state.clients.isEmpty { outbox.listening = false }
             state.dropped += drops.values.reduce(0, +)
             return state.channels.mapValues(\.topic)
         }
@@ -127,7 +153,7 @@ final class LiveHub: Sendable {
     }
 
     /// Messages queued for or being written to every client.
-    var pending: Int { state.withLock { $0.clients }.reduce(0) { $0 + $1.pending } }
+    var pending: Int { outbox.count + state.withLock { $0.clients }.reduce(0) { $0 + $1.pending } }
 
     /// Every connected client (to close them).
     func connectedClients() -> [LiveClient] {

@@ -14,7 +14,8 @@ public import Recording
 /// Set it as a `Recorder`'s observer (it is a
 /// `RecorderObserver`) or call ``advertise(_:)`` and
 /// ``publish(channelID:logTime:payload:)`` yourself. Publishing never
-/// waits for a client: each client has a bounded queue
+/// waits for a client, and costs the caller one copy of the message: the
+/// server's event loop makes the frames, in batches every 2 ms. Each client has a bounded queue
 /// (``Options/queueCapacity`` messages); what does not fit is dropped and
 /// counted per channel, the client is told with a warning status, and the
 /// counts are reported when it disconnects.
@@ -64,10 +65,10 @@ public final class LiveViewServer: RecorderObserver, Sendable {
     ) async throws(LiveViewError)
         -> LiveViewServer
     {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = LiveHub(
             name: options.name, sessionID: String(Recorder.now()), capacity: options.queueCapacity,
-            onEvent: options.onEvent)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            eventLoop: group.next(), onEvent: options.onEvent)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -110,6 +111,7 @@ public final class LiveViewServer: RecorderObserver, Sendable {
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
                             maxAccumulatedFrameSize: 1 << 20))
+                    try sync.addHandler(RawFrameWriter(), position: .first)
                     try sync.addHandler(FoxgloveHandler(hub: hub))
                 }
             })

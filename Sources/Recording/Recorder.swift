@@ -516,6 +516,7 @@ public final class Recorder {
                 numeric ? statistics.sum : nil, numeric ? statistics.firstValue : nil,
                 numeric ? statistics.lastValue : nil,
             ])
+            try RecordingIndex.insert(statistics.cells, chunkID: chunkID, streamID: streamID, into: db)
         }
         try db.execute(
             sql: """

@@ -173,14 +173,14 @@ extension HTMLReport {
             var pad = 7, inner = height - 2 * pad, flat = spec.max === spec.min;
             function y(q) { return flat ? height / 2 : pad + inner * (1 - q / STEPS); }
             var index = chooseLevel(spec.levels, width), level = spec.levels[index], values = decode(level);
-            var columns = level.columns, w = level.width, visible = view[1] - view[0];
-            var c0 = Math.max(0, Math.floor(view[0] / w)), c1 = Math.min(columns, Math.ceil(view[1] / w));
+            var columns = level.columns, w = level.width, o = level.offset || 0, visible = view[1] - view[0];
+            var c0 = Math.max(0, Math.floor((view[0] - o) / w)), c1 = Math.min(columns, Math.ceil((view[1] - o) / w));
             var band = [], mean = [], drawn = 0;
             if ((c1 - c0) >= width) {
               // Several columns per pixel: merge them per pixel column.
               for (var px = 0; px < width; px++) {
-                var a = Math.max(c0, Math.floor((view[0] + px * visible / width) / w));
-                var b = Math.min(c1, Math.max(a + 1, Math.floor((view[0] + (px + 1) * visible / width) / w)));
+                var a = Math.max(c0, Math.floor((view[0] - o + px * visible / width) / w));
+                var b = Math.min(c1, Math.max(a + 1, Math.floor((view[0] - o + (px + 1) * visible / width) / w)));
                 var lo = EMPTY, hi = -1, sum = 0, n = 0;
                 for (var c = a; c < b; c++) {
                   var k = 3 * c;
@@ -198,7 +198,7 @@ extension HTMLReport {
               for (var col = c0; col < c1; col++) {
                 var j = 3 * col;
                 if (values[j] === EMPTY) continue;
-                var left = x(col * w, width), right = x((col + 1) * w, width);
+                var left = x(o + col * w, width), right = x(o + (col + 1) * w, width);
                 band.push([left, Math.max(right, left + 1), values[j], values[j + 1]]);
                 mean.push([(left + right) / 2, values[j + 2]]);
                 drawn++;

@@ -162,7 +162,8 @@ public struct HTMLReport: Sendable {
                 let low = stream.minimum ?? 0
                 let high = stream.maximum ?? 0
                 let levels = stream.levels.map { level in
-                    "{\"width\":\(level.width),\"columns\":\(level.columnCount),\"data\":\""
+                    "{\"width\":\(level.width),\"offset\":-\(data.from - min(data.from, level.start)),"
+                        + "\"columns\":\(level.columnCount),\"data\":\""
                         + QuantizedColumns.encode(level, low: low, high: high) + "\"}"
                 }
                 add(

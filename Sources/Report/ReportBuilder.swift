@@ -93,7 +93,8 @@ public final class ReportBuilder {
         do {
             for stream in streams where numericTopics.contains(stream.topic) {
                 let counts = columns.map { [max(1, $0)] } ?? Array(Self.levelColumns.prefix(max(1, levels)))
-                series.append(try numericSeries(stream, from: lower, to: upper, columns: counts))
+                series.append(
+                    try numericSeries(stream, from: lower, to: upper, columns: counts, aligned: columns == nil))
             }
             events = try eventSeries(
                 streams.filter { !numericTopics.contains($0.topic) && Self.isEventStream($0) }, from: lower,
@@ -118,26 +119,33 @@ public final class ReportBuilder {
     }
 
     /// A numeric stream's levels: the coarsest always; finer ones while they
-    /// refine the level above.
+    /// refine the level above. `aligned`: column edges on the index's cell
+    /// grid (``RecordingReader/alignedColumns(from:to:columns:)``), so the
+    /// levels come from the index's cells without decoding chunks; a plot of
+    /// given pixel columns is not aligned.
     private func numericSeries(
-        _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, columns: [Int]
+        _ stream: RecordingInfo.Stream, from: UInt64, to: UInt64, columns: [Int], aligned: Bool
     ) throws(RecordingError) -> ReportData.Series {
         let span = to - from
         let finest = UInt64(columns.last!)
-        let finestWidth = max(1, (span + finest - 1) / finest)
+        var origin = from
+        var finestWidth = max(1, (span + finest - 1) / finest)
+        if aligned {
+            (origin, finestWidth) = RecordingReader.alignedColumns(from: from, to: to, columns: columns.last!)
+        }
         let factor = UInt64(columns.last! / columns.first!)
         var coarse: PlotLevel
         var finer: [PlotLevel] = []
         if columns.count > 1, stream.messageCount > columns[0] {
             // A busy stream: the finest level is read once and the coarser ones are merged from it, so no
             // chunk is decoded twice.
-            finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+            finer = [try level(stream.topic, from: from, to: to, origin: origin, width: finestWidth)]
             for _ in 1..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
             coarse = finer.removeFirst()
         } else {
-            coarse = try level(stream.topic, from: from, to: to, width: finestWidth * factor)
+            coarse = try level(stream.topic, from: from, to: to, origin: origin, width: finestWidth * factor)
             if columns.count > 1, coarse.counts.contains(where: { $0 > 1 }) {
-                finer = [try level(stream.topic, from: from, to: to, width: finestWidth)]
+                finer = [try level(stream.topic, from: from, to: to, origin: origin, width: finestWidth)]
                 for _ in 2..<columns.count { finer.insert(finer[0].merged(by: 4), at: 0) }
             }
         }
@@ -156,14 +164,16 @@ public final class ReportBuilder {
 
     /// One level, from the index's per-chunk statistics and the chunks that straddle a column edge
     /// (decompressed on two threads).
-    private func level(_ topic: String, from: UInt64, to: UInt64, width: UInt64) throws(RecordingError) -> PlotLevel {
-        let (columns, _) = try reader.columnAggregates(topic: topic, from: from, to: to, width: width)
+    private func level(
+        _ topic: String, from: UInt64, to: UInt64, origin: UInt64, width: UInt64
+    ) throws(RecordingError) -> PlotLevel {
+        let (columns, _) = try reader.columnAggregates(topic: topic, from: from, to: to, width: width, origin: origin)
         var means = columns.sums
         for index in means.indices {
             means[index] = columns.counts[index] > 0 ? columns.sums[index] / Double(columns.counts[index]) : .nan
         }
         return PlotLevel(
-            start: from, width: width, counts: columns.counts, minimums: columns.minimums,
+            start: columns.start, width: width, counts: columns.counts, minimums: columns.minimums,
             maximums: columns.maximums, means: means)
     }
 

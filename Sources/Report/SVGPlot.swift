@@ -231,6 +231,8 @@ public struct SVGPlot: Sendable {
         var result: [PixelColumn] = []
         let pixels = plotWidth
         let span = Double(data.to - data.from)
+        // The level's first column may start before the range (aligned to the index's cell grid).
+        let offset = -Double(data.from - min(data.from, level.start))
         var column = 0
         for pixel in 0..<pixels {
             let end = Double(pixel + 1) / Double(pixels) * span
@@ -238,7 +240,7 @@ public struct SVGPlot: Sendable {
             var minimum = Double.infinity
             var maximum = -Double.infinity
             var sum = 0.0
-            while column < level.columnCount, Double(column) * Double(level.width) < end {
+            while column < level.columnCount, offset + Double(column) * Double(level.width) < end {
                 if level.counts[column] > 0 {
                     count += level.counts[column]
                     minimum = min(minimum, level.minimums[column])

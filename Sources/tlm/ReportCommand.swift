@@ -11,8 +11,9 @@ struct ReportCommand: ParsableCommand {
             The file needs no network (inline canvas plots and script): it opens from disk and can be mailed. \
             It shows the session and devices; a plot per numeric stream on a shared time axis, grouped per \
             device, with units; events as marks; loss records and gaps shaded on every lane; rates and counts \
-            per stream. Plots are min/max/mean per time column from the index's per-chunk statistics, in up to \
-            three levels of detail (2,048, 8,192 and 32,768 columns), so zooming reads nothing again and the \
+            per stream. Plots are min/max/mean per time column from the index's per-chunk and per-cell \
+            statistics, in up to three levels of detail (about 2,048, 8,192 and 32,768 columns, aligned to the \
+            index's time grid so long recordings are not decoded), so zooming reads nothing again and the \
             file's size is bounded by the columns (at most about 340 KiB per numeric stream), not the samples.
 
             Examples:

@@ -112,6 +112,7 @@ import Testing
         try index.write { db in
             let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM chunks")!
             try db.execute(sql: "DELETE FROM chunk_streams WHERE chunk_id = ?", arguments: [last])
+            try db.execute(sql: "DELETE FROM chunk_stream_cells WHERE chunk_id = ?", arguments: [last])
             try db.execute(sql: "DELETE FROM chunks WHERE id = ?", arguments: [last])
             try db.execute(sql: "UPDATE streams SET message_count = message_count + 7 WHERE topic LIKE '%acc_x'")
         }

@@ -194,6 +194,23 @@ package final class RecordingIndex: Sendable {
             // restart) keeps how long the gap lasted; NULL for counted drops.
             try db.execute(sql: "ALTER TABLE losses ADD COLUMN duration_ns INTEGER")
         }
+        migrator.registerMigration("v6") { db in
+            // A numeric stream's values in a chunk per cell of a global time
+            // grid (ValueCells): plots whose column edges fall on the grid
+            // merge cells instead of decoding the chunks the edges cut. Older
+            // recordings have no rows here; readers decode those chunks.
+            try db.execute(
+                sql: """
+                    CREATE TABLE chunk_stream_cells (
+                        chunk_id INTEGER NOT NULL REFERENCES chunks(id),
+                        stream_id INTEGER NOT NULL REFERENCES streams(id),
+                        cell_shift INTEGER NOT NULL,
+                        first_cell INTEGER NOT NULL,
+                        cells BLOB NOT NULL,
+                        PRIMARY KEY (chunk_id, stream_id)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }()
 
@@ -234,4 +251,19 @@ extension RecordingIndex {
                                    value_count, value_min, value_max, value_sum, value_first, value_last)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+
+    /// The statement that adds one stream's cells of a chunk (chunk id,
+    /// stream id, shift, first cell, packed cells), shared by the recorder
+    /// and the index rebuild.
+    static let insertChunkStreamCells = """
+        INSERT INTO chunk_stream_cells (chunk_id, stream_id, cell_shift, first_cell, cells) VALUES (?, ?, ?, ?, ?)
+        """
+
+    /// Adds `cells`' row for a chunk's stream (nothing when `nil`).
+    static func insert(_ cells: ValueCells?, chunkID: Int64, streamID: Int64, into db: Database) throws {
+        guard let cells else { return }
+        try db.cachedStatement(sql: insertChunkStreamCells).execute(arguments: [
+            chunkID, streamID, cells.shift, Int64(clamping: cells.firstCell), Data(cells.packed),
+        ])
+    }
 }

@@ -33,6 +33,8 @@ package struct ChunkChannelStatistics: Sendable, Hashable {
     /// message; for equal times, the first and the last written).
     package var firstValue: Double?
     package var lastValue: Double?
+    /// The numeric values per cell of the global time grid, when there are at least two.
+    package var cells: ValueCells? = nil
 }
 
 /// A chunk that the writer has closed and written, as the index records it.

@@ -299,7 +299,7 @@ package final class SegmentWriter {
             let accumulator = open.channels[Int(id)]
             channels.append((id, accumulator.entries, accumulator.statistics(channelID: id)))
             channelMessageCounts[id, default: 0] += UInt64(accumulator.messageCount)
-            open.channels[Int(id)] = ChannelAccumulator()
+            open.channels[Int(id)] = ChannelAccumulator(cells: ValueCellAccumulator(shift: accumulator.cells.nextShift))
         }
         let job = ChunkPipeline.Job(
             records: lane.records, startTime: lane.start, endTime: lane.end,
@@ -455,6 +455,8 @@ private struct ChannelAccumulator {
     var sum = 0.0
     var firstValue: Double?
     var lastValue: Double?
+    /// The values per cell of the global time grid (``ValueCells``).
+    var cells = ValueCellAccumulator()
 
     @inline(__always) mutating func add(time: UInt64, offset: UInt64, value: Double?) {
         entries.append(time)
@@ -473,6 +475,7 @@ private struct ChannelAccumulator {
             minimum = min(minimum, value)
             maximum = max(maximum, value)
             sum += value
+            cells.add(time: time, value: value)
         }
     }
 
@@ -480,7 +483,7 @@ private struct ChannelAccumulator {
         ChunkChannelStatistics(
             channelID: channelID, messageCount: messageCount, firstTime: firstTime, lastTime: lastTime,
             numericCount: numericCount, minimum: minimum, maximum: maximum, sum: sum,
-            firstValue: firstValue, lastValue: lastValue)
+            firstValue: firstValue, lastValue: lastValue, cells: numericCount > 0 ? cells.cells() : nil)
     }
 
     mutating func reset() {

@@ -103,6 +103,10 @@ enum IndexRebuild {
                     try db.execute(
                         sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
                         arguments: [segmentID])
+                    try db.execute(
+                        sql:
+                            "DELETE FROM chunk_stream_cells WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
+                        arguments: [segmentID])
                     try db.execute(sql: "DELETE FROM chunks WHERE segment_id = ?", arguments: [segmentID])
                     start = 0
                 }
@@ -135,6 +139,10 @@ enum IndexRebuild {
             for id in stale {
                 try db.execute(
                     sql: "DELETE FROM chunk_streams WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
+                    arguments: [id])
+                try db.execute(
+                    sql:
+                        "DELETE FROM chunk_stream_cells WHERE chunk_id IN (SELECT id FROM chunks WHERE segment_id = ?)",
                     arguments: [id])
                 try db.execute(sql: "DELETE FROM chunks WHERE segment_id = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM segments WHERE id = ?", arguments: [id])
@@ -170,6 +178,13 @@ enum IndexRebuild {
                     Int64(clamping: facts.lastTime), facts.valueCount, facts.minimum, facts.maximum, facts.sum,
                     facts.firstValue, facts.lastValue,
                 ])
+            if let offset = valueOffsets[channelID] {
+                let cells = ValueCells.of(
+                    chunk.messages.lazy.filter { $0.channelID == channelID }.compactMap { message in
+                        NumericSchemas.value(at: offset, payload: message.data).map { (message.logTime, $0) }
+                    })
+                try RecordingIndex.insert(cells, chunkID: chunkID, streamID: streamID, into: db)
+            }
         }
     }
 

@@ -1,0 +1,93 @@
+import Locking
+import NIOCore
+
+/// The recording thread's side of the live view: each published message is
+/// appended, under one lock, to one byte buffer (channel id, log time,
+/// length, payload); the hub takes the whole buffer on its event loop every
+/// ``LiveHub/batchInterval`` and encodes frames for the clients there. So
+/// the recording thread copies a message and never allocates a frame, takes
+/// a client's lock, or wakes the event loop more than once per batch.
+///
+/// When the event loop falls behind, the outbox holds at most `capacity`
+/// messages; what does not fit is dropped and counted per channel (the
+/// hub charges those drops to the clients subscribed to the channel).
+final class LiveOutbox: Sendable {
+    /// What the event loop takes: the records and the drops since the last batch.
+    struct Batch {
+        var bytes: ByteBuffer
+        var count: Int
+        var dropped: [UInt16: Int]
+    }
+
+    private struct State {
+        var bytes: ByteBuffer
+        var count = 0
+        var dropped: [UInt16: Int] = [:]
+        var scheduled = false
+        /// Whether there is a client to publish to (set by the hub).
+        var listening = false
+    }
+
+    /// Bytes before a record's payload: channel id, log time, payload length.
+    static let recordHeaderSize = 2 + 8 + 4
+    /// At most this many messages wait for the event loop.
+    let capacity: Int
+    private let state: Locked<State>
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        state = Locked(State(bytes: ByteBufferAllocator().buffer(capacity: 1 << 16)))
+    }
+
+    /// Whether messages are kept (a client is connected).
+    var listening: Bool {
+        get { state.withLock { $0.listening } }
+        set { state.withLock { $0.listening = newValue } }
+    }
+
+    /// Messages waiting for the event loop.
+    var count: Int { state.withLock { $0.count } }
+
+    /// Appends a message (or counts it dropped when the outbox is full);
+    /// returns whether the caller must schedule a batch (the first message
+    /// since the last one). Nothing is kept while no client listens.
+    @inline(__always)
+    func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.listening else { return false }
+            guard state.count < capacity else {
+                state.dropped[channelID, default: 0] += 1
+                return false
+            }
+            // One capacity check and two copies per message.
+            let size = Self.recordHeaderSize + payload.count
+            state.bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
+                out.storeBytes(of: channelID.littleEndian, toByteOffset: 0, as: UInt16.self)
+                out.storeBytes(of: logTime.littleEndian, toByteOffset: 2, as: UInt64.self)
+                out.storeBytes(
+                    of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: 10, as: UInt32.self)
+                if let base = payload.baseAddress, !payload.isEmpty {
+                    out.baseAddress!.advanced(by: Self.recordHeaderSize).copyMemory(
+                        from: base, byteCount: payload.count)
+                }
+                return size
+            }
+            state.count += 1
+            guard !state.scheduled else { return false }
+            state.scheduled = true
+            return true
+        }
+    }
+
+    /// Takes what is waiting (on the event loop); the next append schedules a new batch.
+    func take() -> Batch {
+        state.withLock { state in
+            let batch = Batch(bytes: state.bytes, count: state.count, dropped: state.dropped)
+            state.bytes = ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
+            state.count = 0
+            state.dropped = [:]
+            state.scheduled = false
+            return batch
+        }
+    }
+}
