@@ -20,13 +20,13 @@ import Recording
 /// outputs hold every sample before anything is timed.
 ///
 /// Issue 13 asks for at least 3× DuckDB. Last measured on an idle machine
-/// (hyperfine, 10M samples, 5 runs of each in one run): tlm 1.5 s against
-/// DuckDB 2.9 s, 1.9× (CPU time 2.4 s against 5.3 s, 2.2×). On the same
-/// machine loaded by other builds (load average 8.5) the ratio was 4.2×:
-/// DuckDB slows down more than we do under load, so quote idle runs. What
-/// remains is mostly zstd: decompressing the recording's chunks (they hold
-/// the raw notifications too; about 40% of the CPU time) and compressing
-/// the pages (about 18%).
+/// (hyperfine, 10M samples, 5 runs of each in one run): tlm 1.20 s against
+/// DuckDB 2.89 s, 2.4× (CPU time 1.88 s against 5.39 s, 2.9×). Under load
+/// DuckDB slows down more than we do (the ratio reached 4–5×), so quote
+/// idle runs. Raw notifications have chunks of their own, so only the
+/// typed chunks are decompressed; zstd is still over half the CPU time
+/// (compressing the pages now the larger share), and the two cores are not
+/// busy all the time (1.56 cores used on average).
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

@@ -18,10 +18,17 @@ public struct SampleRecordingFixture: Sendable {
     /// The stream's CSV export (one file).
     public let csv: String
 
+    /// The recording's layout, part of the cache's name: raise it whenever
+    /// the recorder writes recordings differently (2: segments in the
+    /// recording's root, raw notifications in chunks of their own), so a
+    /// cached recording of an older layout is not measured by mistake.
+    static let layout = 2
+
     /// Makes the recording and its CSV export with `tlm` unless a complete
-    /// one of the same size is cached.
+    /// one of the same size, layout and index schema is cached.
     public init(samples: Int, tlm: String) {
-        let base = NSTemporaryDirectory() + "tlm-query-bench-\(samples)"
+        let base =
+            NSTemporaryDirectory() + "tlm-query-bench-\(samples)-layout\(Self.layout)-\(RecordingIndexSchema.current)"
         directory = base + "/recording"
         csv = base + "/acc_x.csv"
         guard !FileManager.default.fileExists(atPath: base + "/complete") else { return }
