@@ -151,6 +151,12 @@ import Testing
         ("UPDATE segments SET end_time = end_time + 5", "spans"),
         ("UPDATE chunks SET compressed_size = 1 WHERE id = (SELECT MIN(id) FROM chunks)", "sizes"),
         ("DELETE FROM chunk_streams WHERE chunk_id = (SELECT MIN(id) FROM chunks)", "has no statistics"),
+        ("UPDATE chunk_stream_cells SET first_cell = first_cell + 1", "value cells of"),
+        ("UPDATE chunk_stream_cells SET cell_shift = cell_shift + 1", "value cells of"),
+        ("UPDATE chunk_stream_cells SET cells = zeroblob(length(cells))", "value cells of"),
+        ("UPDATE chunk_stream_cells SET cells = substr(cells, 1, length(cells) - 28)", "value cells of"),
+        ("UPDATE chunk_stream_cells SET cells = 'abc'", "is not a blob"),
+        ("UPDATE chunk_stream_cells SET cell_shift = 99", "outside 0...63"),
     ])
     func everyIndexFactIsCheckedAndRepairRebuildsIt(_ sql: String, _ named: String) throws {
         let directory = try Self.makeRecording()
@@ -164,6 +170,33 @@ import Testing
         #expect(repair.indexRebuilt && repair.discardedBytes == 0)
         let after = try RecordingVerifier.verify(directory: directory)
         #expect(after.isClean, "\(after.findings)")
+    }
+
+    /// A cell whose minimum lies (the value a plot would draw) is named,
+    /// with the cell and what decoding the chunk gives.
+    @Test func aLyingValueCellIsNamed() throws {
+        let directory = try Self.makeRecording()
+        let index = try DatabaseQueue(path: directory + "/index.sqlite")
+        try index.write { db in
+            let row = try #require(
+                try Row.fetchOne(db, sql: "SELECT chunk_id, stream_id, cells FROM chunk_stream_cells LIMIT 1"))
+            var cells = [UInt8](row["cells"] as Data)
+            let offset = try #require(
+                stride(from: 0, to: cells.count, by: ValueCells.cellSize).first { at in
+                    cells[at..<at + 4].contains { $0 != 0 }  // a cell holding values
+                })
+            withUnsafeBytes(of: (-1e300).bitPattern.littleEndian) {
+                cells.replaceSubrange(offset + 4..<offset + 12, with: $0)
+            }
+            try db.execute(
+                sql: "UPDATE chunk_stream_cells SET cells = ? WHERE chunk_id = ? AND stream_id = ?",
+                arguments: [Data(cells), row["chunk_id"] as Int64, row["stream_id"] as Int64])
+        }
+        try index.close()
+        let report = try RecordingVerifier.verify(directory: directory)
+        let named = report.findings.filter { $0.message.contains("value cells of") }
+        #expect(named.count == 1, "\(report.findings)")
+        #expect(named.first?.message.contains("min -1e+300") == true, "\(report.findings)")
     }
 
     @Test func aMissingIndexIsNamedNotThrown() throws {

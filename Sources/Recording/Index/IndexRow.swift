@@ -159,6 +159,15 @@ struct IndexRow {
         }
     }
 
+    /// A blob's bytes; any other value (NULL included) is an error.
+    func blob(_ column: String, table: String? = nil) throws(RecordingError) -> [UInt8] {
+        let stored = try value(column, table: table)
+        guard case .blob(let data) = stored.storage else {
+            throw invalid(column, table: table, "\(Self.describe(stored)) is not a blob")
+        }
+        return [UInt8](data)
+    }
+
     /// A text value.
     func string(_ column: String, table: String? = nil) throws(RecordingError) -> String {
         guard let text = try optionalString(column, table: table) else {

@@ -327,6 +327,83 @@ struct IndexCheck {
                         + "offset \(chunk.offset), which holds none of its messages")
             }
         }
+        // Per chunk and numeric stream: the value cells (schema v6) against
+        // the chunk's values, put on the row's own grid. An index without
+        // cells (older, or a chunk of one value) is fine: readers decode.
+        guard try db.tableExists("chunk_stream_cells") else { return }
+        let cellRows = try rows(
+            db, "SELECT * FROM chunk_stream_cells ORDER BY chunk_id, stream_id", table: "chunk_stream_cells"
+        ) { row throws(RecordingError) in
+            let chunkID = try row.int64("chunk_id")
+            let streamID = try row.int64("stream_id")
+            let cells = try ValueCells(
+                shift: Int(try row.int64("cell_shift", in: 0...63)), firstCell: try row.uint64("first_cell"),
+                packed: try row.blob("cells"))
+            return (chunkID: chunkID, streamID: streamID, cells: cells)
+        }
+        for item in cellRows {
+            guard chunkIDs.contains(item.chunkID) else {
+                finding("has value cells of chunk id \(item.chunkID), which has no chunks row")
+                continue
+            }
+            guard let (chunk, offsets) = chunkFacts[item.chunkID] else { continue }  // its chunk row is named above
+            guard let stream = streamByID[item.streamID] else {
+                finding("has value cells of stream id \(item.streamID), which has no streams row")
+                continue
+            }
+            guard let offset = offsets[stream.channelID], chunk.channels.contains(where: { $0.0 == stream.channelID })
+            else {
+                finding(
+                    "has value cells of \(stream.topic) in the chunk at offset \(chunk.offset), "
+                        + "which holds no numeric value of it")
+                continue
+            }
+            let values = chunk.messages.lazy.filter { $0.channelID == stream.channelID }.compactMap { message in
+                NumericSchemas.value(at: offset, payload: message.data).map { (message.logTime, $0) }
+            }
+            if let problem = Self.compare(item.cells, values) {
+                finding(
+                    "the value cells of \(stream.topic) in the chunk at offset \(chunk.offset) are wrong: \(problem)")
+            }
+        }
+    }
+
+    /// What differs between stored value cells and the values they
+    /// summarize (NaN skipped), or `nil`. Sums agree within rounding.
+    private static func compare(_ cells: ValueCells, _ values: some Sequence<(UInt64, Double)>) -> String? {
+        var counts = [UInt32](repeating: 0, count: cells.count)
+        var minimums = [Double](repeating: .infinity, count: cells.count)
+        var maximums = [Double](repeating: -.infinity, count: cells.count)
+        var sums = [Double](repeating: 0, count: cells.count)
+        var magnitudes = [Double](repeating: 0, count: cells.count)
+        let width = UInt64(1) << UInt64(cells.shift)
+        for (time, value) in values where !value.isNaN {
+            let cell = time >> UInt64(cells.shift)
+            guard cell >= cells.firstCell, cell - cells.firstCell < UInt64(cells.count) else {
+                return
+                    "the value at \(time) lies outside its \(cells.count) cells of \(width) ns from cell \(cells.firstCell)"
+            }
+            let index = Int(cell - cells.firstCell)
+            counts[index] += 1
+            minimums[index] = min(minimums[index], value)
+            maximums[index] = max(maximums[index], value)
+            sums[index] += value
+            magnitudes[index] += abs(value)
+        }
+        for index in 0..<cells.count {
+            let cell = cells.firstCell + UInt64(index)
+            guard counts[index] == cells.counts[index] else {
+                return "cell \(cell) counts \(cells.counts[index]) values, the chunk has \(counts[index])"
+            }
+            guard counts[index] > 0 else { continue }
+            let sumAgrees = abs(cells.sums[index] - sums[index]) <= 1e-9 * max(1, magnitudes[index])
+            if cells.minimums[index] != minimums[index] || cells.maximums[index] != maximums[index] || !sumAgrees {
+                return
+                    "cell \(cell): min \(cells.minimums[index]), max \(cells.maximums[index]), sum \(cells.sums[index]); "
+                    + "decoding gives \(minimums[index]), \(maximums[index]), \(sums[index])"
+            }
+        }
+        return nil
     }
 
     /// What differs between the index's row and the recomputed facts, or `nil`.
