@@ -135,7 +135,7 @@ public final class RecordingSession: Service, Sendable {
     /// families, handles), then the values, read on a thread of their own a
     /// few batches ahead of the recorder. Without `options.configuration`
     /// or a pipeline, it records with ``importConfiguration``
-    /// (``Durability/batch``).
+    /// (`Durability.batch`).
     ///
     /// - Parameters:
     ///   - capture: The files, families and handle map.
@@ -514,7 +514,7 @@ public final class RecordingSession: Service, Sendable {
     }
 
     /// An import's settings without a pipeline: the defaults but
-    /// ``Durability/batch`` — an import is run again rather than resumed, so
+    /// `Durability.batch` — an import is run again rather than resumed, so
     /// it syncs each segment once, at close, and the index names its chunks
     /// only then (`recover` indexes what an interrupted import wrote).
     public static var importConfiguration: RecorderConfiguration {
