@@ -31,12 +31,7 @@ final class CapturePacketReadAhead: @unchecked Sendable {
     static let maximumBatches = 4
 
     private let readers: [CaptureFileReader]
-    // Shared, under `condition`.
-    private let condition = NSCondition()
-    private var ready: [Batch] = []
-    private var readerDone = false
-    private var failure: CaptureFileError?
-    private var cancelled = false
+    private let queue = ReadAheadQueue<Batch>(capacity: maximumBatches)
 
     /// Starts reading `readers`, one after the other (they are the thread's from now on).
     init(readers: [CaptureFileReader]) {
@@ -50,28 +45,12 @@ final class CapturePacketReadAhead: @unchecked Sendable {
     ///
     /// - Throws: ``CaptureFileError`` for a damaged file, after the packets read before the damage.
     func next() throws(CaptureFileError) -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty, !readerDone { condition.wait() }
-        if ready.isEmpty {
-            if let failure {
-                self.failure = nil
-                throw failure
-            }
-            return nil
-        }
-        let batch = ready.removeFirst()
-        condition.broadcast()
-        return batch
+        try queue.next()
     }
 
     /// Stops the reader (the consumer stopped early).
     func cancel() {
-        condition.withLock {
-            cancelled = true
-            ready.removeAll()
-            condition.broadcast()
-        }
+        queue.cancel()
     }
 
     private func read() {
@@ -84,39 +63,24 @@ final class CapturePacketReadAhead: @unchecked Sendable {
                     packets.append(packet)
                     if packets.count == Self.batchSize {
                         let batch = Batch(file: file, packets: packets, bytesRead: reader.bytesRead, fileEnded: false)
-                        guard hand(batch) else { return }
+                        guard queue.hand(batch) else { return }
                         packets.removeAll(keepingCapacity: true)
                     }
                 }
                 let batch = Batch(
                     file: file, packets: packets, bytesRead: reader.bytesRead, fileEnded: true,
                     endedInsideRecord: reader.endedInsideRecord, skippedRecords: reader.skippedRecords)
-                guard hand(batch) else { return }
+                guard queue.hand(batch) else { return }
                 packets.removeAll(keepingCapacity: true)
             } catch let caught {
                 // What was read before the error is analysed first.
                 if !packets.isEmpty {
-                    _ = hand(Batch(file: file, packets: packets, bytesRead: reader.bytesRead, fileEnded: false))
+                    _ = queue.hand(Batch(file: file, packets: packets, bytesRead: reader.bytesRead, fileEnded: false))
                 }
                 error = caught
                 break files
             }
         }
-        condition.withLock {
-            readerDone = true
-            failure = error
-            condition.broadcast()
-        }
-    }
-
-    /// Queues a batch, waiting while the queue is full; `false` once cancelled.
-    private func hand(_ batch: Batch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.count >= Self.maximumBatches, !cancelled { condition.wait() }
-        if cancelled { return false }
-        ready.append(batch)
-        condition.broadcast()
-        return true
+        queue.finish(error)
     }
 }

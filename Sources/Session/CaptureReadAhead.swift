@@ -16,13 +16,9 @@ final class CaptureReadAhead: @unchecked Sendable {
     /// Batches read and not yet taken before the reader waits.
     static let maximumBatches = 4
 
-    // Shared, under `condition`.
-    private let condition = NSCondition()
-    private var ready: [(outputs: [CaptureOutput], bytesRead: UInt64)] = []
-    private var readerDone = false
-    private var failure: CaptureFileError?
-    private var cancelled = false
-    /// Bytes of the files read when the last batch taken was complete.
+    private let queue = ReadAheadQueue<(outputs: [CaptureOutput], bytesRead: UInt64)>(capacity: maximumBatches)
+    /// Bytes of the files read when the last batch taken was complete
+    /// (the consumer's: only ``next()`` sets it).
     private(set) var bytesRead: UInt64 = 0
 
     /// Starts reading `capture`'s values of `inventory`'s devices.
@@ -36,29 +32,14 @@ final class CaptureReadAhead: @unchecked Sendable {
     ///
     /// - Throws: ``CaptureFileError`` for a file that cannot be opened or is damaged.
     func next() throws(CaptureFileError) -> [CaptureOutput]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty, !readerDone { condition.wait() }
-        if ready.isEmpty {
-            if let failure {
-                self.failure = nil
-                throw failure
-            }
-            return nil
-        }
-        let batch = ready.removeFirst()
+        guard let batch = try queue.next() else { return nil }
         bytesRead = batch.bytesRead
-        condition.broadcast()
         return batch.outputs
     }
 
     /// Stops the reader (the consumer stopped early).
     func cancel() {
-        condition.withLock {
-            cancelled = true
-            ready.removeAll()
-            condition.broadcast()
-        }
+        queue.cancel()
     }
 
     private func read(_ capture: CaptureImport, _ inventory: CaptureInventory) {
@@ -71,35 +52,16 @@ final class CaptureReadAhead: @unchecked Sendable {
                 batch.append(output)
                 if batch.count == Self.batchSize {
                     bytes = extractor.bytesRead
-                    guard hand(batch, bytesRead: bytes) else { return }
+                    guard queue.hand((batch, bytes)) else { return }
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty { _ = hand(batch, bytesRead: extractor.bytesRead) }
-            finish(nil)
+            if !batch.isEmpty { _ = queue.hand((batch, extractor.bytesRead)) }
+            queue.finish(nil)
         } catch {
             // What was read before the error is recorded first.
-            if !batch.isEmpty { _ = hand(batch, bytesRead: bytes) }
-            finish(error)
-        }
-    }
-
-    /// Queues a batch, waiting while the queue is full; `false` once cancelled.
-    private func hand(_ outputs: [CaptureOutput], bytesRead: UInt64) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.count >= Self.maximumBatches, !cancelled { condition.wait() }
-        if cancelled { return false }
-        ready.append((outputs, bytesRead))
-        condition.broadcast()
-        return true
-    }
-
-    private func finish(_ error: CaptureFileError?) {
-        condition.withLock {
-            readerDone = true
-            failure = error
-            condition.broadcast()
+            if !batch.isEmpty { _ = queue.hand((batch, bytes)) }
+            queue.finish(error)
         }
     }
 }

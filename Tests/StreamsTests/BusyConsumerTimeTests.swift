@@ -64,10 +64,10 @@ import Testing
         #expect(try await consumer.results.next()?.get() == 3)
     }
 
-    /// A debounced element whose deadline passed while the consumer was busy
-    /// comes out at the consumer's next call, without the timer; a later
-    /// element waits for its own deadline.
-    @Test func debounceDeadlinePassedWhileBusyIsEmittedAtTheNextCall() async throws {
+    /// A 2 s debounce of a subject whose first element (1, sent at 0) the
+    /// consumer received at 2, on the timer; the consumer is busy now.
+    static func debouncedPastTheFirstElement() async throws -> (PassthroughSubject<Int, TestError>, ManualClock, Gated)
+    {
         let subject = PassthroughSubject<Int, TestError>()
         let clock = ManualClock()
         var consumer = Gated(subject.subscribe().debounce(for: .seconds(2), clock: clock))
@@ -76,6 +76,15 @@ import Testing
         await clock.waitForSleepers(atLeast: 1)
         await clock.advance(by: .seconds(2))
         #expect(try await consumer.results.next()?.get() == 1)
+        return (subject, clock, consumer)
+    }
+
+    /// A debounced element whose deadline passed while the consumer was busy
+    /// comes out at the consumer's next call, without the timer; a later
+    /// element waits for its own deadline.
+    @Test func debounceDeadlinePassedWhileBusyIsEmittedAtTheNextCall() async throws {
+        let (subject, clock, gated) = try await Self.debouncedPastTheFirstElement()
+        var consumer = gated
         // Busy: 2 arrives at 2 and its deadline (4) passes with no timer running.
         subject.send(2)
         await subject.waitForSuspendedConsumers(atLeast: 1)
@@ -96,14 +105,8 @@ import Testing
     /// comes out before an upstream failure that arrived after that
     /// deadline; the failure follows, then the end.
     @Test func debounceDeadlinePassedBeforeAFailureIsEmittedFirst() async throws {
-        let subject = PassthroughSubject<Int, TestError>()
-        let clock = ManualClock()
-        var consumer = Gated(subject.subscribe().debounce(for: .seconds(2), clock: clock))
-        subject.send(1)
-        consumer.step.yield()
-        await clock.waitForSleepers(atLeast: 1)
-        await clock.advance(by: .seconds(2))
-        #expect(try await consumer.results.next()?.get() == 1)
+        let (subject, clock, gated) = try await Self.debouncedPastTheFirstElement()
+        var consumer = gated
         subject.send(2)
         await subject.waitForSuspendedConsumers(atLeast: 1)
         await clock.advance(by: .seconds(3))
