@@ -15,7 +15,7 @@ import Testing
         return bytes
     }
 
-    private static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) async throws {
+    static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else { throw PythonFailure("timed out") }
@@ -38,7 +38,7 @@ import Testing
         // Reads one message, then nothing for 3 s (the server must drop), then all it can.
         let client = try RunningProcess.foxgloveClient([
             "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/a", "--slow-first", "3",
-            "--max-seconds", "8", "--keep-field", "value",
+            "--idle-seconds", "3", "--max-seconds", "120", "--keep-field", "value",
         ])
         try await Self.waitFor { server.subscriptionCount == 1 }
 
@@ -79,7 +79,8 @@ import Testing
         let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
         server.advertise(LiveChannel(id: 7, topic: "/test/c", schemaName: "test/msg/V", schema: "float64 value\n"))
         let client = try RunningProcess.foxgloveClient([
-            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/c", "--max-seconds", "3",
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/c", "--until-messages", "10",
+            "--max-seconds", "120",
         ])
         try await Self.waitFor { server.subscriptionCount == 1 }
         for index in 0..<10 {
@@ -114,7 +115,8 @@ final class EventLog: @unchecked Sendable {
         server.advertise(LiveChannel(id: 4, topic: "/test/e", schemaName: "test/msg/V", schema: "float64 value\n"))
         // The client subscribes to /test/d as id 0, then sends these as they are.
         let client = try RunningProcess.foxgloveClient([
-            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/d", "--max-seconds", "3",
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/d", "--idle-seconds", "2",
+            "--max-seconds", "120",
             "--send", #"{"op": "subscribe", "subscriptions": [{"id": 5, "channelId": 99}]}"#,
             "--send", #"{"op": "subscribe", "subscriptions": [{"id": 0, "channelId": 4}]}"#,
             "--send", #"{"op": "subscribe", "subscriptions": [{"id": 6, "channelId": 3}]}"#,
@@ -122,12 +124,8 @@ final class EventLog: @unchecked Sendable {
             "--send", "not json",
             "--send", #"{"op": "unsubscribe", "subscriptionIds": [0, 42]}"#,
         ])
-        let deadline = ContinuousClock.now + .seconds(30)
-        while server.subscriptionCount < 1, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        // Give the requests sent after the subscription time to arrive; then nothing is subscribed.
-        try await Task.sleep(for: .milliseconds(500))
+        // The sixth status answers the last request, the unsubscribe: then nothing is subscribed.
+        try await LiveViewServerTests.waitFor { client.errors.contains("status 6\n") || !client.process.isRunning }
         var payload: [UInt8] = [0, 1, 0, 0]
         withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { payload += $0 }
         payload.withUnsafeBytes { server.publish(channelID: 3, logTime: 1, payload: $0) }

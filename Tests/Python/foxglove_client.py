@@ -44,14 +44,20 @@ def fail(message):
     sys.exit(2)
 
 def read(ws, args, out, channels, decoders, deadline):
-    """Reads until the server closes, the deadline, or --disconnect-after."""
+    """Reads until the server closes, the deadline, --disconnect-after, --until-messages,
+    or --idle-seconds without a frame once anything arrived."""
     factory = DecoderFactory()
     next_subscription = 0
     if ws.subprotocol != SUBPROTOCOL:
         fail(f"the server chose subprotocol {ws.subprotocol!r}")
     while time.monotonic() < deadline:
+        if args.until_messages and len(out["messages"]) >= args.until_messages:
+            break
+        timeout = max(0.01, deadline - time.monotonic())
+        if args.idle_seconds and (out["messages"] or out["statuses"]):
+            timeout = min(timeout, args.idle_seconds)
         try:
-            frame = ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+            frame = ws.recv(timeout=timeout)
         except TimeoutError:
             break
         if isinstance(frame, str):
@@ -85,6 +91,8 @@ def read(ws, args, out, channels, decoders, deadline):
                 args.send = []
             elif op == "status":
                 out["statuses"].append(message)
+                # Progress a test can wait for (the server answered this many requests).
+                print(f"status {len(out['statuses'])}", file=sys.stderr, flush=True)
             else:
                 out.setdefault("other", []).append(message)
             continue
@@ -119,6 +127,9 @@ def main():
     parser.add_argument("--slow-first", type=float, default=0.0)
     parser.add_argument("--keep-field", default=None)
     parser.add_argument("--send", action="append", default=[])
+    # Ends that do not depend on how fast the machine is (a test's --max-seconds is only a guard).
+    parser.add_argument("--until-messages", type=int, default=0)
+    parser.add_argument("--idle-seconds", type=float, default=0.0)
     args = parser.parse_args()
 
     out = {"server_info": None, "channels": [], "statuses": [], "messages": []}
