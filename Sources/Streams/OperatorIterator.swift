@@ -10,6 +10,9 @@
 /// `nil` or threw, it returns `nil`.
 public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
     @usableFromInline var token: IterationToken<Element, Failure>?
+    /// Elements the storage handed over in one go, returned before it is
+    /// asked again.
+    @usableFromInline var batch = Queue<Element>()
 
     @inlinable
     init(_ storage: some IterationStorage<Element, Failure>) {
@@ -50,7 +53,17 @@ public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIterator
         guard let current = token else {
             return nil
         }
-        switch await current.next(actor) {
+        if let element = batch.popFirst() {
+            guard !Task.isCancelled else {
+                // Cancelled: the batch is discarded and the iteration ends
+                // (releasing the token cancels the work behind it).
+                batch = Queue()
+                token = nil
+                return nil
+            }
+            return element
+        }
+        switch await current.next(actor, &batch) {
         case .success(let element?):
             return element
         case .success(nil):

@@ -108,23 +108,51 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     /// The consumer's next event: an element, the end (`nil`) or the failure.
     @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Output?, Failure> {
+        var unused = Queue<Output>()
+        return await next(isolation: actor, batch: &unused, batching: false)
+    }
+
+    /// The consumer's next event; when several outputs are ready, the ones
+    /// after the returned one move to `batch`.
+    @inlinable
+    func next(isolation actor: isolated (any Actor)?, batch: inout Queue<Output>) async -> Result<Output?, Failure> {
+        await next(isolation: actor, batch: &batch, batching: true)
+    }
+
+    /// The consumer's next event; with `batching`, when several outputs are
+    /// ready, the ones after the returned one move to `batch` in the same lock (the queue's
+    /// storage is swapped, not copied), so the consumer takes a burst for
+    /// one lock and no suspension.
+    @inlinable
+    func next(
+        isolation actor: isolated (any Actor)?, batch: inout Queue<Output>, batching: Bool
+    ) async -> Result<Output?, Failure> {
         if Task.isCancelled {
             cancel()
             return .success(nil)
         }
-        let effects = state.withLock { state -> Effects in
-            guard case .initial = state.phase else {
-                return Effects()
-            }
-            state.phase = .running
+        let (effects, ready) = state.withLock { state -> (Effects, Output?) in
             var effects = Effects()
-            apply(state.machine.start(at: clock.now), to: &state, effects: &effects)
-            if case .running = state.phase, state.end == nil {
-                state.upstream = startUpstream()
+            if case .initial = state.phase {
+                state.phase = .running
+                apply(state.machine.start(at: clock.now), to: &state, effects: &effects)
+                if case .running = state.phase, state.end == nil {
+                    state.upstream = startUpstream()
+                }
             }
-            return effects
+            guard case .running = state.phase else {
+                return (effects, nil)
+            }
+            if batching, state.outputs.count > 1 {
+                swap(&state.outputs, &batch)
+                return (effects, batch.popFirst())
+            }
+            return (effects, state.outputs.popFirst())
         }
         effects.run()
+        if let ready {
+            return .success(ready)
+        }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Consumer) in
                 let now = clock.now
@@ -241,8 +269,19 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Carries out an action of the machine, then serves a waiting consumer.
+    ///
+    /// If the consumer still waits with a deadline armed, the deadline is
+    /// fired here when it has already passed (read against the clock unless
+    /// it is later than `now`, the instant of the event), rather than by
+    /// waking the timer task: a zero interval or a deadline that passed
+    /// while the event was handled costs no task wake. Otherwise the timer
+    /// is set going. The firings of ``fireElapsed(before:_:effects:)`` pass
+    /// `firing: true` and leave this to their caller.
     @inlinable
-    func apply(_ action: Machine.Action, to state: inout State, effects: inout Effects) {
+    func apply(
+        _ action: Machine.Action, to state: inout State, effects: inout Effects, at now: C.Instant? = nil,
+        firing: Bool = false
+    ) {
         switch action.outputs {
         case .none: break
         case .one(let output): state.outputs.append(output)
@@ -273,12 +312,32 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                 state.consumer = nil
                 effects.resume = (consumer, result)
                 effects.cancel += resultEffects.cancel
-            } else if let deadline = state.deadline {
+            } else if !firing {
                 // The consumer keeps waiting: only the timer (or the next
                 // upstream event) can end its wait.
-                runTimer(towards: deadline, &state, effects: &effects)
+                serveWaitingConsumer(at: now, &state, effects: &effects)
             }
         }
+    }
+
+    /// The consumer waits with nothing to take: fires an armed deadline
+    /// that already passed, then sets the timer going towards the one armed
+    /// after that, if the consumer still waits.
+    @inlinable
+    func serveWaitingConsumer(at eventInstant: C.Instant?, _ state: inout State, effects: inout Effects) {
+        guard let deadline = state.deadline else {
+            return
+        }
+        if eventInstant.map({ deadline <= $0 }) ?? true {
+            let now = clock.now
+            if deadline < now {
+                fireElapsed(before: now, &state, effects: &effects)
+            }
+        }
+        guard state.consumer != nil, case .running = state.phase, state.end == nil, let armed = state.deadline else {
+            return
+        }
+        runTimer(towards: armed, &state, effects: &effects)
     }
 
     /// Runs one machine event under the lock unless the iteration ended.
@@ -295,7 +354,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                     return effects
                 }
             }
-            apply(event(&state.machine), to: &state, effects: &effects)
+            apply(event(&state.machine), to: &state, effects: &effects, at: now)
             return effects
         }
         effects.run()
@@ -317,7 +376,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             }
             previous = armed
             state.deadline = nil
-            apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
+            apply(state.machine.timerFired(at: armed), to: &state, effects: &effects, firing: true)
         }
     }
 

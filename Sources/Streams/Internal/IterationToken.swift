@@ -9,13 +9,14 @@
 @usableFromInline
 final class IterationToken<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline let storage: any IterationStorage<Element, Failure>
-    /// The storage's `next`.
-    @usableFromInline let next: @Sendable (isolated (any Actor)?) async -> Result<Element?, Failure>
+    /// The storage's `next`, which may fill the batch.
+    @usableFromInline let next:
+        @Sendable (isolated (any Actor)?, inout Queue<Element>) async -> Result<Element?, Failure>
 
     @inlinable
     init(_ storage: some IterationStorage<Element, Failure>) {
         self.storage = storage
-        self.next = { actor in await storage.next(isolation: actor) }
+        self.next = { actor, batch in await storage.next(isolation: actor, batch: &batch) }
     }
 
     deinit {

@@ -43,3 +43,7 @@ struct Queue<Element> {
         return element
     }
 }
+
+/// A queue of sendable elements is sendable: its iterator-side batches move
+/// in and out of lock-protected state.
+extension Queue: Sendable where Element: Sendable {}

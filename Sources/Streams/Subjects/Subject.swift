@@ -23,7 +23,7 @@ public class Subject<Element: Sendable, Failure: Error>: Publisher, @unchecked S
     /// The iterator type: one consumer of the subject.
     public typealias AsyncIterator = SubjectIterator<Element, Failure>
 
-    let storage: SubjectStorage<Element, Failure>
+    @usableFromInline let storage: SubjectStorage<Element, Failure>
 
     init(storage: SubjectStorage<Element, Failure>) {
         self.storage = storage
@@ -48,6 +48,7 @@ public class Subject<Element: Sendable, Failure: Error>: Publisher, @unchecked S
     /// - Parameter element: The element to send.
     /// - Returns: What happened to the element; see ``SubjectSendResult``.
     @discardableResult
+    @inlinable
     public final func send(_ element: Element) -> SubjectSendResult {
         storage.send(element)
     }

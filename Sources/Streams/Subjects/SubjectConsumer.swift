@@ -1,7 +1,8 @@
 /// A registered consumer of a subject; releasing it unsubscribes.
+@usableFromInline
 final class SubjectConsumer<Element: Sendable, Failure: Error>: Sendable {
-    let storage: SubjectStorage<Element, Failure>
-    let id: Int
+    @usableFromInline let storage: SubjectStorage<Element, Failure>
+    @usableFromInline let id: Int
 
     init(storage: SubjectStorage<Element, Failure>) {
         self.storage = storage

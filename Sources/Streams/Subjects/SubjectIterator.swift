@@ -4,7 +4,10 @@
 /// no executor hop. Dropping the iterator unsubscribes the consumer.
 public struct SubjectIterator<Element: Sendable, Failure: Error>: AsyncIteratorProtocol {
     /// The consumer; `nil` once the iteration ended.
-    private var consumer: SubjectConsumer<Element, Failure>?
+    @usableFromInline var consumer: SubjectConsumer<Element, Failure>?
+    /// Elements taken from the consumer's buffer in one go (unbounded
+    /// buffers only), returned before the buffer is asked again.
+    @usableFromInline var batch = Queue<Element>()
 
     init(consumer: SubjectConsumer<Element, Failure>) {
         self.consumer = consumer
@@ -17,13 +20,24 @@ public struct SubjectIterator<Element: Sendable, Failure: Error>: AsyncIteratorP
     ///   the buffer is drained), the consuming task was cancelled, or the
     ///   iteration already ended.
     /// - Throws: The subject's failure, once, after the buffer is drained.
+    @inlinable
     public mutating func next(
         isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
         guard let current = consumer else {
             return nil
         }
-        switch await current.storage.next(current.id, isolation: actor) {
+        if let element = batch.popFirst() {
+            guard !Task.isCancelled else {
+                // Cancelled: the batch is discarded with the rest of the buffer.
+                batch = Queue()
+                consumer = nil
+                current.storage.remove(current.id)
+                return nil
+            }
+            return element
+        }
+        switch await current.storage.next(current.id, batch: &batch, isolation: actor) {
         case .success(let element?):
             return element
         case .success(nil):
@@ -39,6 +53,7 @@ public struct SubjectIterator<Element: Sendable, Failure: Error>: AsyncIteratorP
     ///
     /// - Returns: The next element, or `nil` once the iteration ended.
     /// - Throws: The subject's failure, once.
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
         try await next(isolation: nil)
     }

@@ -3,14 +3,17 @@
 ///
 /// A pure value: every method mutates the state and returns what the caller
 /// must do (resume which continuations with what) once it has left the lock.
+@usableFromInline
 struct SubjectStateMachine<Element: Sendable, Failure: Error> {
-    typealias Continuation = UnsafeContinuation<Result<Element?, Failure>, Never>
+    @usableFromInline typealias Continuation = UnsafeContinuation<Result<Element?, Failure>, Never>
 
     /// How the subject ended.
-    enum Terminal {
+    @usableFromInline
+    enum Terminal: Sendable {
         case finished
         case failed(Failure)
 
+        @inlinable
         var result: Result<Element?, Failure> {
             switch self {
             case .finished: .success(nil)
@@ -20,19 +23,27 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// One consumer (iterator) and what it has not received yet.
+    @usableFromInline
     struct Consumer {
-        let id: Int
-        var buffer = Queue<Element>()
+        @usableFromInline let id: Int
+        @usableFromInline var buffer = Queue<Element>()
         /// Set while the consumer is suspended in `next`; its buffer is then empty.
-        var continuation: Continuation?
+        @usableFromInline var continuation: Continuation?
+
+        @inlinable
+        init(id: Int) {
+            self.id = id
+        }
     }
 
     /// Continuations to resume, outside the lock, all with the same result.
+    @usableFromInline
     enum Resumption {
         case none
         case one(Continuation)
         case many([Continuation])
 
+        @inlinable
         func resume(with result: Result<Element?, Failure>) {
             switch self {
             case .none:
@@ -46,6 +57,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
             }
         }
 
+        @inlinable
         mutating func append(_ continuation: Continuation) {
             switch self {
             case .none: self = .one(continuation)
@@ -59,38 +71,48 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// A task waiting until at least `count` consumers are suspended.
+    @usableFromInline
     struct SuspensionWaiter {
-        let id: Int
-        let count: Int
-        let continuation: UnsafeContinuation<Void, Never>
+        @usableFromInline let id: Int
+        @usableFromInline let count: Int
+        @usableFromInline let continuation: UnsafeContinuation<Void, Never>
+
+        @inlinable
+        init(id: Int, count: Int, continuation: UnsafeContinuation<Void, Never>) {
+            self.id = id
+            self.count = count
+            self.continuation = continuation
+        }
     }
 
-    let policy: SubjectBufferingPolicy
-    private(set) var consumers: [Consumer] = []
-    private var suspensionWaiters: [SuspensionWaiter] = []
-    private var nextID = 0
-    private(set) var terminal: Terminal?
+    @usableFromInline let policy: SubjectBufferingPolicy
+    @usableFromInline var consumers: [Consumer] = []
+    @usableFromInline var suspensionWaiters: [SuspensionWaiter] = []
+    @usableFromInline var nextID = 0
+    @usableFromInline var terminal: Terminal?
     /// Elements dropped by the buffering policy, over all consumers.
-    private(set) var droppedCount = 0
+    @usableFromInline var droppedCount = 0
     /// How many of the latest sent elements a new consumer receives first
     /// (`0` for a passthrough subject).
-    let replayLimit: Int
+    @usableFromInline let replayLimit: Int
     /// Whether a consumer subscribing after the end still receives the
     /// replayed elements before the end (a replay subject), or only the end
     /// (a current-value subject).
-    let replaysAfterTermination: Bool
+    @usableFromInline let replaysAfterTermination: Bool
     /// The latest sent elements, at most `replayLimit`, as a ring: once
     /// full, the oldest is at `replayHead`.
-    private var replayRing: [Element] = []
-    private var replayHead = 0
+    @usableFromInline var replayRing: [Element] = []
+    @usableFromInline var replayHead = 0
 
     /// The latest sent elements, oldest first, at most `replayLimit`.
+    @inlinable
     var replayBuffer: [Element] {
         Array(replayRing[replayHead...] + replayRing[..<replayHead])
     }
 
     /// Keeps `element` for replay, forgetting the oldest beyond the limit.
-    private mutating func keepForReplay(_ element: Element) {
+    @inlinable
+    mutating func keepForReplay(_ element: Element) {
         guard replayLimit > 0 else {
             return
         }
@@ -102,6 +124,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         }
     }
 
+    @inlinable
     init(
         policy: SubjectBufferingPolicy,
         replayLimit: Int = 0,
@@ -122,10 +145,12 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// The number of consumers suspended in `next`.
+    @inlinable
     var suspendedCount: Int {
         consumers.lazy.filter { $0.continuation != nil }.count
     }
 
+    @inlinable
     mutating func makeID() -> Int {
         defer { nextID += 1 }
         return nextID
@@ -136,6 +161,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     /// With a replay limit, the consumer's buffer starts with the replayed
     /// elements (not subject to the buffering policy), so it receives them
     /// first, without a gap or duplicate against later sends.
+    @inlinable
     mutating func subscribe() -> Int {
         let id = makeID()
         var consumer = Consumer(id: id)
@@ -150,6 +176,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
 
     /// Registers a task that waits until `count` consumers are suspended,
     /// unless that is already the case (then returns `false`).
+    @inlinable
     mutating func waitForSuspended(_ id: Int, count: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard suspendedCount < count else {
             return false
@@ -159,6 +186,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// Removes a suspension waiter (cancelled); returns it if it was waiting.
+    @inlinable
     mutating func removeSuspensionWaiter(_ id: Int) -> SuspensionWaiter? {
         guard let index = suspensionWaiters.firstIndex(where: { $0.id == id }) else {
             return nil
@@ -167,7 +195,8 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// Removes and returns the suspension waiters now satisfied.
-    private mutating func satisfiedSuspensionWaiters() -> [SuspensionWaiter] {
+    @inlinable
+    mutating func satisfiedSuspensionWaiters() -> [SuspensionWaiter] {
         guard !suspensionWaiters.isEmpty else {
             return []
         }
@@ -184,6 +213,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// Offers an element to every consumer.
+    @inlinable
     mutating func send(_ element: Element) -> (SubjectSendResult, Resumption) {
         if terminal != nil {
             return (.terminated, .none)
@@ -228,6 +258,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
 
     /// Ends the subject, if it has not ended yet; consumers drain their
     /// buffers, then receive the terminal event.
+    @inlinable
     mutating func terminate(_ end: Terminal) -> Resumption {
         guard terminal == nil else {
             return .none
@@ -248,6 +279,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     ///
     /// A consumer that received its terminal event, was cancelled or
     /// unsubscribed receives `nil` (end) forever.
+    @inlinable
     mutating func poll(_ id: Int) -> Result<Element?, Failure>? {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return .success(nil)
@@ -262,7 +294,39 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         return nil
     }
 
+    /// What a consumer receives now without waiting, as ``poll(_:)``, and
+    /// with an unbounded buffer the rest of its buffer too: the buffered
+    /// elements after the returned one move to `batch` (which must be
+    /// empty; its storage is handed to the consumer's buffer for reuse), so
+    /// the consumer takes them without the lock.
+    ///
+    /// A bounded buffer is left in place: its limit counts what the
+    /// consumer has not taken, and a batch it took would be room freed
+    /// early.
+    @inlinable
+    mutating func pollBatch(_ id: Int, into batch: inout Queue<Element>) -> Result<Element?, Failure>? {
+        guard case .unbounded = policy else {
+            return poll(id)
+        }
+        guard let index = consumers.firstIndex(where: { $0.id == id }) else {
+            return .success(nil)
+        }
+        if consumers[index].buffer.count > 1 {
+            swap(&consumers[index].buffer, &batch)
+            return .success(batch.popFirst())
+        }
+        if let element = consumers[index].buffer.popFirst() {
+            return .success(element)
+        }
+        if let terminal {
+            consumers.remove(at: index)
+            return terminal.result
+        }
+        return nil
+    }
+
     /// What `suspend` asks the caller to do after leaving the lock.
+    @usableFromInline
     enum SuspendAction {
         /// Resume the consumer at once with this result.
         case resume(Result<Element?, Failure>)
@@ -271,6 +335,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     }
 
     /// Parks a consumer's continuation, unless it can be served at once.
+    @inlinable
     mutating func suspend(_ id: Int, _ continuation: Continuation) -> SuspendAction {
         if let result = poll(id) {
             return .resume(result)
@@ -284,6 +349,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
 
     /// Removes a consumer (cancelled or dropped), discarding its buffer;
     /// returns its continuation if it was waiting.
+    @inlinable
     mutating func remove(_ id: Int) -> Continuation? {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return nil
