@@ -105,16 +105,17 @@ where Base.Element: Sendable {
     /// The failure type.
     public typealias Failure = Base.Failure
 
-    typealias Machine = ChunkedByTimeStateMachine<Base.Element, Base.Failure, C.Instant>
+    @usableFromInline typealias Machine = ChunkedByTimeStateMachine<Base.Element, Base.Failure, C.Instant>
 
-    let base: Base
-    let clock: C
-    let interval: C.Duration
-    let count: Int?
+    @usableFromInline let base: Base
+    @usableFromInline let clock: C
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let count: Int?
 
     /// Makes an iterator; the upstream starts with its first `next`.
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(ClockedStorage(machine: Machine(interval: interval, count: count), base: base, clock: clock))
     }

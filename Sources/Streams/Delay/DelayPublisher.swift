@@ -52,15 +52,16 @@ public struct DelayPublisher<Base: Publisher & Sendable, C: Clock>: Publisher, S
     /// The failure type.
     public typealias Failure = Base.Failure
 
-    typealias Machine = DelayStateMachine<Base.Element, Base.Failure, C.Instant>
+    @usableFromInline typealias Machine = DelayStateMachine<Base.Element, Base.Failure, C.Instant>
 
-    let base: Base
-    let clock: C
-    let interval: C.Duration
+    @usableFromInline let base: Base
+    @usableFromInline let clock: C
+    @usableFromInline let interval: C.Duration
 
     /// Makes an iterator; the upstream starts with its first `next`.
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(ClockedStorage(machine: Machine(interval: interval), base: base, clock: clock))
     }

@@ -1,28 +1,32 @@
 /// The logic of ``DelayPublisher``: each element is emitted the interval
 /// after it arrived; the finish follows the last delayed element.
+@usableFromInline
 struct DelayStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    typealias Input = Element
-    typealias UpstreamFailure = Failure
-    typealias Output = Element
-    typealias Action = ClockedAction<Output, Failure, Instant>
+    @usableFromInline typealias Input = Element
+    @usableFromInline typealias UpstreamFailure = Failure
+    @usableFromInline typealias Output = Element
+    @usableFromInline typealias Action = ClockedAction<Output, Failure, Instant>
 
     /// Elements waiting for their instant, oldest first; their deadlines
     /// never decrease.
-    private var waiting: [(element: Element, deadline: Instant)] = []
+    @usableFromInline var waiting: [(element: Element, deadline: Instant)] = []
     /// Index of the first waiting element in `waiting`.
-    private var head = 0
+    @usableFromInline var head = 0
     /// Whether the upstream finished (the finish waits for the last element).
-    private var finished = false
-    let interval: Instant.Duration
+    @usableFromInline var finished = false
+    @usableFromInline let interval: Instant.Duration
 
+    @inlinable
     init(interval: Instant.Duration) {
         self.interval = interval
     }
 
+    @inlinable
     mutating func start(at now: Instant) -> Action {
         .none
     }
 
+    @inlinable
     mutating func receive(_ input: Element, at now: Instant) -> Action {
         let deadline = now.advanced(by: interval)
         let wasEmpty = head == waiting.count
@@ -31,6 +35,7 @@ struct DelayStateMachine<Element: Sendable, Failure: Error, Instant: InstantProt
     }
 
     /// With elements still waiting, the finish follows the last one.
+    @inlinable
     mutating func finish(at now: Instant) -> Action {
         guard head == waiting.count else {
             finished = true
@@ -40,12 +45,14 @@ struct DelayStateMachine<Element: Sendable, Failure: Error, Instant: InstantProt
     }
 
     /// Waiting elements are dropped; the error ends the stream at once.
+    @inlinable
     mutating func fail(_ error: Failure) -> Action {
         waiting = []
         head = 0
         return Action(end: .fail(error))
     }
 
+    @inlinable
     mutating func timerFired(at deadline: Instant) -> Action {
         var due: [Element] = []
         while head < waiting.count, waiting[head].deadline <= deadline {

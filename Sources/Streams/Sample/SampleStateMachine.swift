@@ -4,32 +4,37 @@
 ///
 /// The timer runs only while a new element waits for its tick, so an idle
 /// upstream costs no wake-ups.
+@usableFromInline
 package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: InstantProtocol>: ClockedStateMachine {
-    package typealias Input = Element
-    package typealias UpstreamFailure = Failure
-    package typealias Output = Element
-    package typealias Action = ClockedAction<Output, Failure, Instant>
+    @usableFromInline package typealias Input = Element
+    @usableFromInline package typealias UpstreamFailure = Failure
+    @usableFromInline package typealias Output = Element
+    @usableFromInline package typealias Action = ClockedAction<Output, Failure, Instant>
 
-    private enum State {
+    @usableFromInline
+    enum State {
         case initial
         /// The next tick of the grid; `latest` is the element that arrived
         /// since the previous tick (the timer is armed when it is set).
         case running(nextTick: Instant, latest: Element?)
     }
 
-    private var state = State.initial
-    package let interval: Instant.Duration
+    @usableFromInline var state = State.initial
+    @usableFromInline package let interval: Instant.Duration
 
+    @inlinable
     package init(interval: Instant.Duration) {
         self.interval = interval
     }
 
+    @inlinable
     package mutating func start(at now: Instant) -> Action {
         state = .running(nextTick: now.advanced(by: interval), latest: nil)
         return .none
     }
 
     /// An element at a tick's instant belongs to that tick.
+    @inlinable
     package mutating func receive(_ input: Element, at now: Instant) -> Action {
         guard case .running(var nextTick, let latest) = state else {
             return .none
@@ -52,6 +57,7 @@ package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: In
 
     /// An element that arrived since the last tick is emitted at the finish
     /// instant, then the finish.
+    @inlinable
     package mutating func finish(at now: Instant) -> Action {
         guard case .running(_, let latest?) = state else {
             return Action(timer: .cancel, end: .finish)
@@ -62,11 +68,13 @@ package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: In
 
     /// An element waiting for its tick is dropped; the error ends the stream
     /// at once.
+    @inlinable
     package mutating func fail(_ error: Failure) -> Action {
         state = .initial
         return Action(end: .fail(error))
     }
 
+    @inlinable
     package mutating func timerFired(at deadline: Instant) -> Action {
         guard case .running(_, let latest) = state else {
             return .none

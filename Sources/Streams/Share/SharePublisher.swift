@@ -196,11 +196,15 @@ public struct ShareIterator<Base: Publisher & Sendable>: AsyncIteratorProtocol w
 
     /// Returns the next element.
     ///
+    /// It runs on the caller's actor (`nonisolated(nonsending)`), as
+    /// `next(isolation:)` does: an explicit `next()` on the main actor costs
+    /// no executor hop per element.
+    ///
     /// - Returns: The next element, or `nil` once the iteration ended.
     /// - Throws: The upstream failure, once.
     @inlinable
-    public mutating func next() async throws(Base.Failure) -> Base.Element? {
-        try await next(isolation: nil)
+    nonisolated(nonsending) public mutating func next() async throws(Base.Failure) -> Base.Element? {
+        try await next(isolation: #isolation)
     }
 }
 

@@ -59,15 +59,16 @@ public struct TimeoutPublisher<Base: Publisher & Sendable, C: Clock>: Publisher,
     /// The failure type.
     public typealias Failure = TimeoutFailure<Base.Failure>
 
-    typealias Machine = TimeoutStateMachine<Base.Element, Base.Failure, C.Instant>
+    @usableFromInline typealias Machine = TimeoutStateMachine<Base.Element, Base.Failure, C.Instant>
 
-    let base: Base
-    let clock: C
-    let interval: C.Duration
+    @usableFromInline let base: Base
+    @usableFromInline let clock: C
+    @usableFromInline let interval: C.Duration
 
     /// Makes an iterator; the upstream starts with its first `next`.
     ///
     /// - Returns: A new iterator with its own upstream iteration and timer.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(ClockedStorage(machine: Machine(interval: interval), base: base, clock: clock))
     }
