@@ -74,17 +74,17 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
             // The consumer waits, so no update is queued: apply this one now.
             latest.store(value)
             guard let snapshot = latest.tuple else {
-                return .proceed(consumer: nil, producers: [])
+                return .proceed(consumer: nil, producers: TupleProducers())
             }
             consumer = nil
-            return .proceed(consumer: (waiting, snapshot), producers: [])
+            return .proceed(consumer: (waiting, snapshot), producers: TupleProducers())
         }
         guard queued[base] < Self.capacity else {
             return nil
         }
         queued[base] += 1
         updates.append(Update(base: base, value: value, continuation: nil))
-        return .proceed(consumer: nil, producers: [])
+        return .proceed(consumer: nil, producers: TupleProducers())
     }
 
     @inlinable
@@ -104,10 +104,10 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         // The consumer waits, so no update is queued: apply this one now.
         latest.store(value)
         guard let snapshot = latest.tuple else {
-            return .proceed(consumer: nil, producers: [continuation])
+            return .proceed(consumer: nil, producers: TupleProducers(continuation))
         }
         consumer = nil
-        return .proceed(consumer: (waiting, snapshot), producers: [continuation])
+        return .proceed(consumer: (waiting, snapshot), producers: TupleProducers(continuation))
     }
 
     @inlinable
@@ -116,14 +116,14 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         case .idle:
             return nil
         case .terminated:
-            return .resume(.success(nil), producers: [], end: false)
+            return .resume(.success(nil), producers: TupleProducers(), end: false)
         case .running:
             if continuation == nil, failure == nil, finished.contains(false), !canMakeTuple {
                 // Nothing to return yet: leave the updates queued (they are
                 // applied when the consumer parks).
                 return nil
             }
-            var applied: [TupleProducerContinuation] = []
+            var applied = TupleProducers()
             while let update = updates.popFirst() {
                 queued[update.base] -= 1
                 latest.store(update.value)

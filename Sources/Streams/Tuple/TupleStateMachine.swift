@@ -12,7 +12,7 @@
 @usableFromInline
 enum TupleDeliverAction<Tuple, Failure: Error> {
     /// Resume the consumer (if given) with this tuple, and these producers with `true`.
-    case proceed(consumer: (TupleConsumerContinuation<Tuple, Failure>, Tuple)?, producers: [TupleProducerContinuation])
+    case proceed(consumer: (TupleConsumerContinuation<Tuple, Failure>, Tuple)?, producers: TupleProducers)
     /// The value is kept; the producer stays suspended.
     case wait
     /// The producer must stop; the value is dropped.
@@ -24,10 +24,10 @@ enum TupleDeliverAction<Tuple, Failure: Error> {
 enum TupleNextAction<Tuple, Failure: Error> {
     /// Return this result; resume these producers with `true`. With `end`,
     /// the iteration ended: cancel the bases.
-    case resume(Result<Tuple?, Failure>, producers: [TupleProducerContinuation], end: Bool)
+    case resume(Result<Tuple?, Failure>, producers: TupleProducers, end: Bool)
     /// The consumer is parked; resume these producers (their updates were
     /// applied without making a tuple) with `true`.
-    case suspended(producers: [TupleProducerContinuation])
+    case suspended(producers: TupleProducers)
 }
 
 /// What ending a base or the iteration asks the caller to do.

@@ -64,9 +64,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
                 if let (consumer, tuple) = consumer {
                     consumer.resume(returning: .success(tuple))
                 }
-                for producer in producers {
-                    producer.resume(returning: true)
-                }
+                producers.resume(returning: true)
             case .wait:
                 break
             case .stop(let producer):
@@ -129,9 +127,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
                     return
                 }
                 if case .suspended(let producers) = action {
-                    for producer in producers {
-                        producer.resume(returning: true)
-                    }
+                    producers.resume(returning: true)
                     return
                 }
                 continuation.resume(returning: handle(action))
@@ -148,9 +144,7 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
             if end {
                 task.cancel()
             }
-            for producer in producers {
-                producer.resume(returning: true)
-            }
+            producers.resume(returning: true)
             return result
         case .suspended:
             preconditionFailure("handled by the caller")

@@ -13,7 +13,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         /// The value each base delivered and is waiting to be paired.
         @usableFromInline var values = Values()
         /// The producers waiting until their value was used, by base.
-        @usableFromInline var producers = [TupleProducerContinuation?](repeating: nil, count: Values.count)
+        @usableFromInline var producers = TupleProducers()
         @usableFromInline var consumer: TupleConsumerContinuation<Tuple, Failure>?
 
         @inlinable
@@ -21,13 +21,13 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
 
         /// Takes a full row of values, if every base delivered one.
         @inlinable
-        mutating func takeRow() -> (Tuple, [TupleProducerContinuation])? {
+        mutating func takeRow() -> (Tuple, TupleProducers)? {
             guard let tuple = values.tuple else {
                 return nil
             }
-            let row = producers.compactMap { $0 }
+            let row = producers
             values = Values()
-            producers = Array(repeating: nil, count: Values.count)
+            producers = TupleProducers()
             return (tuple, row)
         }
     }
@@ -82,10 +82,10 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         case .idle:
             return nil
         case .terminated:
-            return .resume(.success(nil), producers: [], end: false)
+            return .resume(.success(nil), producers: TupleProducers(), end: false)
         case .ending(let result):
             state = .terminated
-            return .resume(result, producers: [], end: true)
+            return .resume(result, producers: TupleProducers(), end: true)
         case .running(var running):
             if let (tuple, producers) = running.takeRow() {
                 state = .running(running)
@@ -97,7 +97,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
             precondition(running.consumer == nil, "Two concurrent next() calls on one iterator")
             running.consumer = continuation
             state = .running(running)
-            return .suspended(producers: [])
+            return .suspended(producers: TupleProducers())
         }
     }
 
@@ -108,7 +108,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
             return TupleEndAction()
         }
         var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
-        action.stoppedProducers = running.producers.compactMap { $0 }
+        action.stoppedProducers = running.producers.all
         if let consumer = running.consumer {
             action.consumer = (consumer, result)
             state = .terminated
