@@ -51,6 +51,11 @@ public struct CaptureImport: Sendable {
                 inventory.packetCount += 1
                 if inventory.firstTime == nil { inventory.firstTime = packet.time }
                 last = max(last, packet.time)
+                // Most packets are one whole notification: counted without an event.
+                if let value = analyzer.addValue(packet, keepingBytes: false) {
+                    inventory.addValue(peer: value.peer, handle: value.handle, kind: value.kind, time: packet.time)
+                    continue
+                }
                 analyzer.add(packet, into: &events)
                 for event in events { inventory.add(event) }
                 events.removeAll(keepingCapacity: true)

@@ -125,9 +125,9 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
-        if let lastRaw = hot.lastRaw, lastRaw.characteristic == characteristic { return lastRaw.stream }
+        for recent in hot.recentRaw where recent.characteristic == characteristic { return recent.stream }
         if let known = rawStreams[characteristic] {
-            hot.lastRaw = (characteristic, known)
+            hot.remember(characteristic, known)
             return known
         }
         let topic = StreamDescriptor.rawTopic(
@@ -138,7 +138,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
         let raw = RawStream(handle: stream, characteristic: characteristic.description)
         rawStreams[characteristic] = raw
-        hot.lastRaw = (characteristic, raw)
+        hot.remember(characteristic, raw)
         return raw
     }
 
@@ -174,11 +174,18 @@ private struct HotState {
     /// What writing a typed value needs, by ``RecordableValue/streamKey``:
     /// plain values, so a message retains nothing.
     var typedSlots: [TypedSlot] = []
-    /// The last raw stream written (notifications come in runs of one characteristic).
-    var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
+    /// The raw streams written last, searched in order before the
+    /// dictionary (a device notifies a few characteristics, often in turn).
+    var recentRaw: [(characteristic: CharacteristicUUID, stream: RawStream)] = []
     var decodedCount = 0
     /// What writing a value threw, inside the decoder's emit.
     var failure: RecordingError?
+
+    /// Keeps `stream` among the recent raw streams (the oldest of eight goes).
+    mutating func remember(_ characteristic: CharacteristicUUID, _ stream: RawStream) {
+        if recentRaw.count >= 8 { recentRaw.removeFirst() }
+        recentRaw.append((characteristic, stream))
+    }
 }
 
 /// A raw stream of a device: its handle and its characteristic's text (in every message).
