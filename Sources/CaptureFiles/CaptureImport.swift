@@ -89,6 +89,14 @@ public struct CaptureImport: Sendable {
         return CaptureExtractor(readers: readers, inventory: inventory, only: only)
     }
 
+    /// The files in the order they are read: by their first packet's time
+    /// (a file without packets first; ties in the order given).
+    ///
+    /// - Throws: ``CaptureFileError`` for a file that cannot be read.
+    public func orderedFiles() throws(CaptureFileError) -> [String] {
+        try ordered()
+    }
+
     /// The files in the order of their first packet's time (a file without packets first).
     private func ordered() throws(CaptureFileError) -> [String] {
         guard files.count > 1 else { return files }
