@@ -78,33 +78,30 @@ final class CaptureByteSource {
     func peek(_ at: Int) -> UInt8 { buffer[start + at] }
 
     /// A little- or big-endian 16-bit value `at` positions ahead (after `require`).
-    @inline(__always)
     func uint16(at: Int, bigEndian: Bool) -> UInt16 {
-        let value = load(UInt16.self, at: at)
-        return bigEndian ? UInt16(bigEndian: value) : UInt16(littleEndian: value)
+        let a = UInt16(buffer[start + at])
+        let b = UInt16(buffer[start + at + 1])
+        return bigEndian ? a << 8 | b : b << 8 | a
     }
 
     /// A little- or big-endian 32-bit value `at` positions ahead (after `require`).
-    @inline(__always)
     func uint32(at: Int, bigEndian: Bool) -> UInt32 {
-        let value = load(UInt32.self, at: at)
-        return bigEndian ? UInt32(bigEndian: value) : UInt32(littleEndian: value)
+        var value: UInt32 = 0
+        for index in 0..<4 {
+            let byte = UInt32(buffer[start + at + (bigEndian ? index : 3 - index)])
+            value = value << 8 | byte
+        }
+        return value
     }
 
     /// A little- or big-endian 64-bit value `at` positions ahead (after `require`).
-    @inline(__always)
     func uint64(at: Int, bigEndian: Bool) -> UInt64 {
-        let value = load(UInt64.self, at: at)
-        return bigEndian ? UInt64(bigEndian: value) : UInt64(littleEndian: value)
-    }
-
-    /// The bytes of a `T` `at` positions ahead, as they are in the file (one
-    /// unaligned load, bounds checked once).
-    @inline(__always)
-    private func load<T: FixedWidthInteger>(_: T.Type, at: Int) -> T {
-        let offset = start + at
-        precondition(at >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "read past the buffered bytes")
-        return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        var value: UInt64 = 0
+        for index in 0..<8 {
+            let byte = UInt64(buffer[start + at + (bigEndian ? index : 7 - index)])
+            value = value << 8 | byte
+        }
+        return value
     }
 
     /// A copy of `count` bytes `at` positions ahead (after `require`).
