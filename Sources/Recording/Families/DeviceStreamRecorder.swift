@@ -125,7 +125,10 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
-        for recent in hot.recentRaw where recent.characteristic == characteristic { return recent.stream }
+        // The keys are searched apart from the streams: comparing them copies (retains) nothing.
+        for index in hot.recentCharacteristics.indices where hot.recentCharacteristics[index] == characteristic {
+            return hot.recentRaw[index]
+        }
         if let known = rawStreams[characteristic] {
             hot.remember(characteristic, known)
             return known
@@ -174,17 +177,23 @@ private struct HotState {
     /// What writing a typed value needs, by ``RecordableValue/streamKey``:
     /// plain values, so a message retains nothing.
     var typedSlots: [TypedSlot] = []
-    /// The raw streams written last, searched in order before the
-    /// dictionary (a device notifies a few characteristics, often in turn).
-    var recentRaw: [(characteristic: CharacteristicUUID, stream: RawStream)] = []
+    /// The raw streams written last and their characteristics, searched in
+    /// order before the dictionary (a device notifies a few
+    /// characteristics, often in turn).
+    var recentCharacteristics: [CharacteristicUUID] = []
+    var recentRaw: [RawStream] = []
     var decodedCount = 0
     /// What writing a value threw, inside the decoder's emit.
     var failure: RecordingError?
 
     /// Keeps `stream` among the recent raw streams (the oldest of eight goes).
     mutating func remember(_ characteristic: CharacteristicUUID, _ stream: RawStream) {
-        if recentRaw.count >= 8 { recentRaw.removeFirst() }
-        recentRaw.append((characteristic, stream))
+        if recentRaw.count >= 8 {
+            recentCharacteristics.removeFirst()
+            recentRaw.removeFirst()
+        }
+        recentCharacteristics.append(characteristic)
+        recentRaw.append(stream)
     }
 }
 
