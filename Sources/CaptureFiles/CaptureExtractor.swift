@@ -17,6 +17,8 @@ public struct CaptureExtractor {
     /// The last peer looked up and its index (values come in runs of one connection).
     private var lastPeer: CapturePeer?
     private var lastIndex: Int?
+    /// The characteristics looked up last.
+    private var recentCharacteristics: [(index: Int, handle: UInt16, uuid: CharacteristicUUID)] = []
     private var current = 0
     private var analyzer = HCITrafficAnalyzer()
     private var events: [CaptureEvent] = []
@@ -46,6 +48,17 @@ public struct CaptureExtractor {
         return lastIndex
     }
 
+    /// The characteristic of `handle` of the device at `index` (the last few
+    /// looked up are kept, searched in order: values come from a few handles).
+    @inline(__always)
+    private mutating func characteristic(_ index: Int, _ handle: UInt16) -> CharacteristicUUID {
+        for known in recentCharacteristics where known.handle == handle && known.index == index { return known.uuid }
+        let uuid = handleTables[index][handle] ?? CapturedDevice.standIn(for: handle)
+        if recentCharacteristics.count >= 8 { recentCharacteristics.removeFirst() }
+        recentCharacteristics.append((index, handle, uuid))
+        return uuid
+    }
+
     /// Bytes read so far, every file.
     public var bytesRead: UInt64 {
         bytesBefore + (current < readers.count ? readers[current].bytesRead : 0)
@@ -56,33 +69,88 @@ public struct CaptureExtractor {
     /// - Throws: ``CaptureFileError`` for a damaged file.
     public mutating func next() throws(CaptureFileError) -> CaptureOutput? {
         while queueStart == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueStart = 0
-            if finished { return nil }
-            guard current < readers.count else {
-                analyzer.finish(at: lastTime, into: &events)
-                convert()
-                finished = true
-                continue
-            }
-            let reader = readers[current]
-            if let packet = try reader.next() {
-                lastTime = max(lastTime, packet.time)
-                analyzer.add(packet, into: &events)
-                convert()
-            } else {
-                if reader.endedInsideRecord, only == nil {
-                    queue.append(
-                        .loss(
-                            device: nil, time: lastTime, count: 1, duration: nil,
-                            reason: "\(reader.name) ends inside a record (the capture was cut short)"))
-                }
-                bytesBefore += reader.size
-                current += 1
+            switch try step() {
+            case .output(let output): return output
+            case .more: continue
+            case .finished: return nil
             }
         }
         defer { queueStart += 1 }
         return queue[queueStart]
+    }
+
+    /// Appends the next notifications and losses to `outputs` until it holds
+    /// `limit` of them or the last file ends: what as many ``next()`` calls
+    /// return, without handling each twice.
+    ///
+    /// - Returns: `false` when the last file ended (its outputs are appended).
+    /// - Throws: ``CaptureFileError`` for a damaged file; the outputs before
+    ///   the damage are appended.
+    public mutating func next(into outputs: inout [CaptureOutput], upTo limit: Int) throws(CaptureFileError) -> Bool {
+        while outputs.count < limit {
+            if queueStart < queue.count {
+                outputs.append(queue[queueStart])
+                queueStart += 1
+                continue
+            }
+            switch try step() {
+            case .output(let output): outputs.append(output)
+            case .more: continue
+            case .finished: return false
+            }
+        }
+        return true
+    }
+
+    /// What one step of reading gave.
+    private enum Step {
+        /// A value's notification (the common case: not queued).
+        case output(CaptureOutput)
+        /// Nothing, or outputs in the queue.
+        case more
+        /// The last file ended and every output was taken.
+        case finished
+    }
+
+    /// Reads one packet, or ends a file or the capture (call it when the
+    /// queue is taken): a packet that is one notification of a device
+    /// extracted is returned, other outputs are queued.
+    private mutating func step() throws(CaptureFileError) -> Step {
+        queue.removeAll(keepingCapacity: true)
+        queueStart = 0
+        if finished { return .finished }
+        guard current < readers.count else {
+            analyzer.finish(at: lastTime, into: &events)
+            convert()
+            finished = true
+            return .more
+        }
+        let reader = readers[current]
+        if let packet = try reader.next() {
+            lastTime = max(lastTime, packet.time)
+            // Most packets are one whole notification: converted without an event.
+            if let value = analyzer.addValue(packet, keepingBytes: true) {
+                guard let index = index(of: value.peer), only == nil || only == index else { return .more }
+                return .output(
+                    .notification(
+                        device: index,
+                        RawNotification(
+                            characteristic: characteristic(index, value.handle), bytes: value.bytes,
+                            receiveTime: packet.time)))
+            }
+            analyzer.add(packet, into: &events)
+            convert()
+        } else {
+            if reader.endedInsideRecord, only == nil {
+                queue.append(
+                    .loss(
+                        device: nil, time: lastTime, count: 1, duration: nil,
+                        reason: "\(reader.name) ends inside a record (the capture was cut short)"))
+            }
+            bytesBefore += reader.size
+            current += 1
+        }
+        return .more
     }
 
     private mutating func convert() {
@@ -90,12 +158,11 @@ public struct CaptureExtractor {
             switch event {
             case .value(let peer, let handle, let bytes, _, let time):
                 guard let index = index(of: peer), only == nil || only == index else { continue }
-                let characteristic = handleTables[index][handle] ?? CapturedDevice.standIn(for: handle)
                 queue.append(
                     .notification(
                         device: index,
                         RawNotification(
-                            characteristic: characteristic,
+                            characteristic: characteristic(index, handle),
                             bytes: bytes, receiveTime: time)))
             case .loss(let peer, let time, let count, let reason):
                 let index = peer.flatMap { indices[$0] }

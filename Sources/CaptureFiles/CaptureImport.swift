@@ -43,24 +43,30 @@ public struct CaptureImport: Sendable {
         var events: [CaptureEvent] = []
         var done: UInt64 = 0
         var last: UInt64 = 0
-        // The files are read on a thread of their own, a few batches ahead.
-        let packets = CapturePacketReadAhead(readers: readers)
-        defer { packets.cancel() }
-        while let batch = try packets.next() {
-            for packet in batch.packets {
+        // Read and analysed on this thread: the packets' arrays are freed
+        // where they were made (handing them to another thread cost more in
+        // malloc than the reading it took off this one).
+        for reader in readers {
+            var count = 0
+            while let packet = try reader.next() {
                 inventory.packetCount += 1
                 if inventory.firstTime == nil { inventory.firstTime = packet.time }
                 last = max(last, packet.time)
+                count += 1
+                if count & 0xFFF == 0 { progress?(done + reader.bytesRead, total) }
+                // Most packets are one whole notification: counted without an event.
+                if let value = analyzer.addValue(packet, keepingBytes: false) {
+                    inventory.addValue(peer: value.peer, handle: value.handle, kind: value.kind, time: packet.time)
+                    continue
+                }
                 analyzer.add(packet, into: &events)
                 for event in events { inventory.add(event) }
                 events.removeAll(keepingCapacity: true)
             }
-            progress?(done + batch.bytesRead, total)
-            if batch.fileEnded {
-                if batch.endedInsideRecord { inventory.lossCount += 1 }
-                inventory.skippedRecords += batch.skippedRecords
-                done += readers[batch.file].size
-            }
+            if reader.endedInsideRecord { inventory.lossCount += 1 }
+            inventory.skippedRecords += reader.skippedRecords
+            done += reader.size
+            progress?(done, total)
         }
         analyzer.finish(at: last, into: &events)
         for event in events { inventory.add(event) }
@@ -82,6 +88,14 @@ public struct CaptureImport: Sendable {
         var readers: [CaptureFileReader] = []
         for file in inventory.files { readers.append(try CaptureFileReader(path: file)) }
         return CaptureExtractor(readers: readers, inventory: inventory, only: only)
+    }
+
+    /// The files in the order they are read: by their first packet's time
+    /// (a file without packets first; ties in the order given).
+    ///
+    /// - Throws: ``CaptureFileError`` for a file that cannot be read.
+    public func orderedFiles() throws(CaptureFileError) -> [String] {
+        try ordered()
     }
 
     /// The files in the order of their first packet's time (a file without packets first).

@@ -72,10 +72,7 @@ public struct CaptureInventory: Sendable {
                 device.connections[device.connections.count - 1].reason = reason
             }
         case .value(let peer, let handle, _, let kind, let time):
-            let position = position(of: peer)
-            if seen[position].firstValueTime == nil { seen[position].firstValueTime = time }
-            seen[position].lastValueTime = time
-            tally(position: position, handle: handle, kind: kind)
+            addValue(peer: peer, handle: handle, kind: kind, time: time)
         case .write(let peer, let handle, _, _):
             update(peer) { $0.writeCounts[handle, default: 0] += 1 }
         case .characteristic(let peer, let handle, let uuid):
@@ -89,6 +86,15 @@ public struct CaptureInventory: Sendable {
         case .loss:
             lossCount += 1
         }
+    }
+
+    /// Adds a value of `peer`'s `handle` (what a `.value` event says, without its bytes).
+    @inline(__always)
+    mutating func addValue(peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, time: UInt64) {
+        let position = position(of: peer)
+        if seen[position].firstValueTime == nil { seen[position].firstValueTime = time }
+        seen[position].lastValueTime = time
+        tally(position: position, handle: handle, kind: kind)
     }
 
     private mutating func update(_ peer: CapturePeer, _ body: (inout CapturedDevice) -> Void) {

@@ -92,6 +92,28 @@ public struct HCITrafficAnalyzer {
         }
     }
 
+    /// Adds one packet when it is the common case of a capture — one ACL
+    /// packet holding a whole notification or indication, no frame under
+    /// way, no new drops — and returns its value's peer, handle and kind
+    /// (what a survey counts); `nil`, having done nothing, for any other
+    /// packet, which ``add(_:into:)`` then takes.
+    ///
+    /// The value's bytes are copied out with `keepingBytes` (an extraction), else left empty.
+    @inline(__always)
+    mutating func addValue(
+        _ packet: CapturedPacket, keepingBytes: Bool
+    ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+        guard packet.kind == .acl, packet.direction == .received, reassembler.isIdle, !packet.isTruncated,
+            packet.cumulativeDrops == nil || packet.cumulativeDrops == drops,
+            let (link, handle, opcode, end) = Self.notification(in: packet.bytes)
+        else { return nil }
+        packetCount += 1
+        return (
+            peer(on: CaptureLink(adapter: packet.adapter, handle: link)), handle,
+            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(packet.bytes[11..<end]) : []
+        )
+    }
+
     /// Ends the capture at `time`: frames never completed and long reads under way become events.
     public mutating func finish(at time: UInt64, into events: inout [CaptureEvent]) {
         for link in Set(reassembler.pendingLinks) {
@@ -233,6 +255,11 @@ public struct HCITrafficAnalyzer {
     // MARK: - ACL, L2CAP, ATT
 
     private mutating func acl(_ packet: CapturedPacket, into events: inout [CaptureEvent]) {
+        if packet.direction == .received, reassembler.isIdle, !packet.isTruncated,
+            notification(packet, into: &events)
+        {
+            return
+        }
         guard packet.direction != .unknown,
             let step = reassembler.add(
                 packet.bytes, adapter: packet.adapter,
@@ -252,6 +279,41 @@ public struct HCITrafficAnalyzer {
                 payload, link: step.link, fromDevice: packet.direction == .received, time: packet.time,
                 into: &events)
         }
+    }
+
+    /// The common case of both passes, read in place: a received ACL packet
+    /// that is a whole L2CAP frame on the attribute channel holding a
+    /// notification or indication, with no frame under way (so the
+    /// reassembler would return it as it is). Appends its value and returns
+    /// `true`; `false` (nothing done) for any other packet.
+    @inline(__always)
+    private mutating func notification(_ packet: CapturedPacket, into events: inout [CaptureEvent]) -> Bool {
+        guard let (link, handle, opcode, end) = Self.notification(in: packet.bytes) else { return false }
+        events.append(
+            .value(
+                peer: peer(on: CaptureLink(adapter: packet.adapter, handle: link)), handle: handle,
+                bytes: keepsValueBytes ? Array(packet.bytes[11..<end]) : [],
+                kind: opcode == 0x1B ? .notification : .indication, time: packet.time))
+        return true
+    }
+
+    /// The connection handle, attribute handle, opcode and end of the value
+    /// of an ACL packet that is one whole L2CAP frame on the attribute
+    /// channel holding a notification (0x1B) or indication (0x1D); `nil` for
+    /// any other packet.
+    @inline(__always)
+    private static func notification(in bytes: [UInt8]) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
+        // ACL header (4), L2CAP header (4), opcode and attribute handle (3).
+        guard bytes.count >= 11 else { return nil }
+        let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+        let declared = Int(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
+        let length = Int(UInt16(bytes[4]) | UInt16(bytes[5]) << 8)
+        let channel = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
+        let opcode = bytes[8]
+        guard (header >> 12) & 3 != 1, declared <= bytes.count - 4, declared == length + 4, length >= 3,
+            channel == 4, opcode == 0x1B || opcode == 0x1D
+        else { return nil }
+        return (header & 0x0FFF, UInt16(bytes[9]) | UInt16(bytes[10]) << 8, opcode, 4 + declared)
     }
 
     /// One ATT PDU on `link`; `fromDevice` when the remote device sent it.

@@ -28,6 +28,10 @@ struct L2CAPReassembler {
     /// The frames under way, for the end of a capture.
     var pendingLinks: [CaptureLink] { partials.keys.map(\.link) }
 
+    /// No frame is under way on any link (a packet holding a whole frame then completes it alone).
+    @inline(__always)
+    var isIdle: Bool { partials.isEmpty }
+
     /// Adds the ACL packet `bytes` (handle, flags, length, data) of `adapter` going `direction`
     /// and returns what it completed or broke. `truncated` marks a packet the capture cut.
     mutating func add(_ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool) -> Step? {

@@ -487,8 +487,8 @@ public final class Recorder {
     private static func insert(
         _ chunk: ClosedChunk, streamIDs: [Int64], segmentRowID: Int64, into db: Database
     ) throws {
-        try db.execute(
-            sql: RecordingIndex.insertChunk,
+        // Cached statements: an import commits hundreds of chunks in one transaction.
+        try db.cachedStatement(sql: RecordingIndex.insertChunk).execute(
             arguments: [
                 segmentRowID, chunk.ordinal, Int64(chunk.offset), Int64(chunk.length),
                 Int64(chunk.messageIndexLength), Int64(clamping: chunk.startTime),
@@ -518,14 +518,15 @@ public final class Recorder {
             ])
             try RecordingIndex.insert(statistics.cells, chunkID: chunkID, streamID: streamID, into: db)
         }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE segments SET
                     start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
                     byte_size = ?, uncompressed_size = uncompressed_size + ?,
                     message_count = message_count + ?, chunk_count = chunk_count + 1
                 WHERE id = ?
-                """,
+                """
+        ).execute(
             arguments: [
                 Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
                 Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),

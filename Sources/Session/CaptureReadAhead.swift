@@ -48,13 +48,10 @@ final class CaptureReadAhead: @unchecked Sendable {
         var bytes: UInt64 = 0
         do throws(CaptureFileError) {
             var extractor = try capture.extractor(for: inventory)
-            while let output = try extractor.next() {
-                batch.append(output)
-                if batch.count == Self.batchSize {
-                    bytes = extractor.bytesRead
-                    guard queue.hand((batch, bytes)) else { return }
-                    batch.removeAll(keepingCapacity: true)
-                }
+            while try extractor.next(into: &batch, upTo: Self.batchSize) {
+                bytes = extractor.bytesRead
+                guard queue.hand((batch, bytes)) else { return }
+                batch.removeAll(keepingCapacity: true)
             }
             if !batch.isEmpty { _ = queue.hand((batch, extractor.bytesRead)) }
             queue.finish(nil)

@@ -437,26 +437,46 @@ public final class RecordingSession: Service, Sendable {
         var capture = capture
         if let pipeline { capture.families = pipeline.families }
         let progress = options.onReplayProgress
-        let inventory = try capture.survey { done, total in
-            progress?(Int(clamping: done / 2), Int(clamping: total))
+        // The survey reads the files on threads of its own while the recorder
+        // sets the recording up; the survey's error comes first, and a
+        // recording set up for a capture that fails is removed again.
+        let files = try capture.orderedFiles()
+        let surveyed = BackgroundWork(name: "tlm-survey") { [capture] in
+            try capture.survey { done, total in
+                progress?(Int(clamping: done / 2), Int(clamping: total))
+            }
         }
-        state.withLock { $0.inventory = inventory }
-        guard !inventory.devices.isEmpty else {
-            throw CaptureFileError(
-                .malformed,
-                "\(inventory.files.joined(separator: ", ")): no device with values "
-                    + "(notifications, indications or reads) in \(inventory.packetCount) packets"
-                    + (inventory.otherPeers.isEmpty
-                        ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
-        }
+        let existed = FileManager.default.fileExists(atPath: directory)
         let name = URL(fileURLWithPath: directory).lastPathComponent
         var metadata = options.metadata
-        metadata["capture_files"] = inventory.files.joined(separator: ",")
-        let recorder = try Recorder(
-            directory: directory,
-            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? Self.importConfiguration,
-            session: pipeline?.session(name: name, source: "import", metadata: metadata)
-                ?? .init(name: name, source: "import", metadata: metadata))
+        metadata["capture_files"] = files.joined(separator: ",")
+        let made = Result { () throws(RecordingError) -> Recorder in
+            try Recorder(
+                directory: directory,
+                configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? Self.importConfiguration,
+                session: pipeline?.session(name: name, source: "import", metadata: metadata)
+                    ?? .init(name: name, source: "import", metadata: metadata))
+        }
+        let inventory: CaptureInventory
+        do {
+            inventory = try surveyed.wait()
+            state.withLock { $0.inventory = inventory }
+            guard !inventory.devices.isEmpty else {
+                throw CaptureFileError(
+                    .malformed,
+                    "\(inventory.files.joined(separator: ", ")): no device with values "
+                        + "(notifications, indications or reads) in \(inventory.packetCount) packets"
+                        + (inventory.otherPeers.isEmpty
+                            ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
+            }
+        } catch {
+            if case .success(let recorder) = made {
+                try? recorder.close()
+                Self.removeRecording(at: directory, existed: existed)
+            }
+            throw error
+        }
+        let recorder = try made.get()
         recorder.observer = options.observer
         let engine = try pipeline.map { pipeline throws(RecordingError) in
             try PipelineEngine(pipeline: pipeline, recorder: recorder)
@@ -511,6 +531,19 @@ public final class RecordingSession: Service, Sendable {
             throw error
         }
         return try summary(deviceCount: devices.count, replayed: imported, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// Removes what a recorder set up in `directory` (the directory too,
+    /// unless it `existed`, empty, before).
+    private static func removeRecording(at directory: String, existed: Bool) {
+        let files = FileManager.default
+        if !existed {
+            try? files.removeItem(atPath: directory)
+            return
+        }
+        for entry in (try? files.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? files.removeItem(atPath: directory + "/" + entry)
+        }
     }
 
     /// An import's settings without a pipeline: the defaults but

@@ -125,9 +125,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
-        if let lastRaw = hot.lastRaw, lastRaw.characteristic == characteristic { return lastRaw.stream }
+        // The keys are searched apart from the streams: comparing them copies (retains) nothing.
+        for index in hot.recentCharacteristics.indices where hot.recentCharacteristics[index] == characteristic {
+            return hot.recentRaw[index]
+        }
         if let known = rawStreams[characteristic] {
-            hot.lastRaw = (characteristic, known)
+            hot.remember(characteristic, known)
             return known
         }
         let topic = StreamDescriptor.rawTopic(
@@ -138,7 +141,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
         let raw = RawStream(handle: stream, characteristic: characteristic.description)
         rawStreams[characteristic] = raw
-        hot.lastRaw = (characteristic, raw)
+        hot.remember(characteristic, raw)
         return raw
     }
 
@@ -174,11 +177,24 @@ private struct HotState {
     /// What writing a typed value needs, by ``RecordableValue/streamKey``:
     /// plain values, so a message retains nothing.
     var typedSlots: [TypedSlot] = []
-    /// The last raw stream written (notifications come in runs of one characteristic).
-    var lastRaw: (characteristic: CharacteristicUUID, stream: RawStream)?
+    /// The raw streams written last and their characteristics, searched in
+    /// order before the dictionary (a device notifies a few
+    /// characteristics, often in turn).
+    var recentCharacteristics: [CharacteristicUUID] = []
+    var recentRaw: [RawStream] = []
     var decodedCount = 0
     /// What writing a value threw, inside the decoder's emit.
     var failure: RecordingError?
+
+    /// Keeps `stream` among the recent raw streams (the oldest of eight goes).
+    mutating func remember(_ characteristic: CharacteristicUUID, _ stream: RawStream) {
+        if recentRaw.count >= 8 {
+            recentCharacteristics.removeFirst()
+            recentRaw.removeFirst()
+        }
+        recentCharacteristics.append(characteristic)
+        recentRaw.append(stream)
+    }
 }
 
 /// A raw stream of a device: its handle and its characteristic's text (in every message).

@@ -370,6 +370,9 @@ final class ChunkPipeline: @unchecked Sendable {
         let chunkOffset = file.offset
         let messageIndexLength = UInt64(bytes.count) - chunk.chunkLength
         try file.write(bytes.bytes)
+        // Without a sync per chunk, the disk starts on the chunk now rather
+        // than all at once in the sync at the segment's close.
+        if !syncsEachChunk { file.startWriteback(from: chunkOffset) }
 
         // Chunk Index for the summary.
         let slot = chunkIndexes.beginRecord(.chunkIndex)

@@ -39,6 +39,25 @@ package struct POSIXSegmentStorage: SegmentStorage {
         if Glibc.close(descriptor) != 0 { throw RecordingError.errno("close of \(path) failed") }
     }
 
+    /// `sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE)` on Linux
+    /// (looked up once: Glibc's Swift module does not declare it); nothing
+    /// where the system lacks it.
+    package func startWriteback(_ descriptor: Int32, offset: UInt64, count: Int) {
+        guard let syncFileRange = Self.syncFileRange, count > 0 else { return }
+        // SYNC_FILE_RANGE_WRITE: start writing the dirty pages of the range, do not wait.
+        _ = syncFileRange(descriptor, Int64(clamping: offset), Int64(count), 2)
+    }
+
+    private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+    private static let syncFileRange: SyncFileRange? = {
+        #if os(Linux)
+        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: SyncFileRange.self)
+        #else
+        return nil
+        #endif
+    }()
+
     package func syncDirectory(_ path: String) throws(RecordingError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw RecordingError.errno("cannot open directory \(path) to sync it") }

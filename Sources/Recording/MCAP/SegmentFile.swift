@@ -46,6 +46,14 @@ package final class SegmentFile {
         try bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in try write(raw) }
     }
 
+    /// Starts writing the file's bytes from `offset` to its end to disk
+    /// without waiting (see `SegmentStorage.startWriteback`), so the sync at
+    /// close has little left to write.
+    package func startWriteback(from offset: UInt64) {
+        guard descriptor >= 0, offset < self.offset else { return }
+        storage.startWriteback(descriptor, offset: offset, count: Int(self.offset - offset))
+    }
+
     /// Returns once the file's bytes so far are on stable storage.
     package func sync() throws(RecordingError) {
         guard descriptor >= 0 else { return }

@@ -28,4 +28,15 @@ package protocol SegmentStorage: Sendable {
     /// Returns once the directory's entries (the names of the files created
     /// in it so far) are on stable storage.
     func syncDirectory(_ path: String) throws(RecordingError)
+
+    /// Asks the system to start writing `count` bytes of the file from
+    /// `offset` to disk, without waiting for them: a later ``sync(_:path:)``
+    /// then has less left to write. It promises nothing about durability
+    /// (the bytes count as unsynced until a sync), so failing is silent.
+    func startWriteback(_ descriptor: Int32, offset: UInt64, count: Int)
+}
+
+extension SegmentStorage {
+    /// Does nothing (storages that only record operations).
+    package func startWriteback(_ descriptor: Int32, offset: UInt64, count: Int) {}
 }
