@@ -71,6 +71,7 @@ final class LiveHub: Sendable {
         let batch = outbox.take()
         let clients = state.withLock { $0.clients }
         for client in clients { client.send(batch) }
+        outbox.recycle(batch)
     }
 
     /// A new client: it gets the server's info and every channel so far.

@@ -23,6 +23,8 @@ final class LiveOutbox: Sendable {
         var bytes: ByteBuffer
         var count = 0
         var dropped: [UInt16: Int] = [:]
+        /// A taken buffer given back, for the next batch (no allocation per batch).
+        var spare: ByteBuffer?
         var scheduled = false
         /// Whether there is a client to publish to (set by the hub).
         var listening = false
@@ -83,11 +85,19 @@ final class LiveOutbox: Sendable {
     func take() -> Batch {
         state.withLock { state in
             let batch = Batch(bytes: state.bytes, count: state.count, dropped: state.dropped)
-            state.bytes = ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
+            state.bytes =
+                state.spare.take() ?? ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
             state.count = 0
             state.dropped = [:]
             state.scheduled = false
             return batch
         }
+    }
+
+    /// Gives a taken batch's buffer back (on the event loop, once every client encoded it).
+    func recycle(_ batch: consuming Batch) {
+        var bytes = batch.bytes
+        bytes.clear()
+        state.withLock { $0.spare = bytes }
     }
 }
