@@ -123,7 +123,7 @@ final class LiveClient: Sendable {
             var spans: [(start: Int, length: Int)] = []
             var frames = 0
             let room = max(0, capacity - state.pendingData)
-            batch.bytes.withUnsafeReadableBytes { records in
+            _ = batch.bytes.withUnsafeReadableBytes { records in
                 out.writeWithUnsafeMutableBytes(minimumWritableBytes: records.count + batch.count * 9) { output in
                     Self.encode(
                         records, into: output, framed: framed, room: room, frames: &frames, spans: &spans,
