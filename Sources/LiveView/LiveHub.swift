@@ -78,7 +78,7 @@ final class LiveHub: Sendable {
         }
         let clients = state.withLock { $0.clients }
         for client in clients { client.send(batch) }
-        outbox.recycle(batch)
+        outbox.recycle(consume batch)
     }
 
     /// A new client: it gets the server's info and every channel so far.

@@ -113,7 +113,8 @@ final class LiveOutbox: Sendable {
 
     /// Gives a taken batch's buffer back (on the event loop, once every client encoded it).
     func recycle(_ batch: consuming Batch) {
-        var bytes = batch.bytes
+        // The batch consumed first, so the buffer is unique and keeps its storage when cleared.
+        var bytes = (consume batch).bytes
         bytes.clear()
         state.withLock { $0.spare = bytes }
     }
