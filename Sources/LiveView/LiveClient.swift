@@ -21,11 +21,14 @@ final class LiveClient: Sendable {
         /// Subscription id to channel id, and back (one subscription per channel).
         var channelOfSubscription: [UInt32: UInt16] = [:]
         var subscriptionOfChannel: [UInt16: UInt32] = [:]
+        /// The data path's lookup: by channel id, its subscription id + 1 (0: not subscribed).
+        var subscriptionTable: [UInt64] = []
         var queue: [Outgoing] = []
         /// Data frames queued or handed to the channel and not yet written.
         var pendingData = 0
         var drainScheduled = false
-        var drops: [UInt16: Int] = [:]
+        /// Messages dropped, by channel id (a flat table: a drop is one increment).
+        var dropTable: [Int] = []
         var dropsSinceStatus = 0
         var lastStatus: NIODeadline?
         var closed = false
@@ -61,7 +64,13 @@ final class LiveClient: Sendable {
     }
 
     /// The messages dropped for this client, by channel id.
-    var drops: [UInt16: Int] { state.withLock { $0.drops } }
+    var drops: [UInt16: Int] {
+        state.withLock { state in
+            var drops: [UInt16: Int] = [:]
+            for (channel, count) in state.dropTable.enumerated() where count > 0 { drops[UInt16(channel)] = count }
+            return drops
+        }
+    }
 
     /// Messages queued or being written (data and control).
     var pending: Int { state.withLock { $0.closed ? 0 : $0.pendingData + $0.queue.count } }
@@ -76,6 +85,11 @@ final class LiveClient: Sendable {
             if state.subscriptionOfChannel[channel] != nil { return .channelSubscribed(channel) }
             state.channelOfSubscription[id] = channel
             state.subscriptionOfChannel[channel] = id
+            if state.subscriptionTable.count <= Int(channel) {
+                state.subscriptionTable.append(
+                    contentsOf: repeatElement(0, count: Int(channel) + 1 - state.subscriptionTable.count))
+            }
+            state.subscriptionTable[Int(channel)] = UInt64(id) + 1
             return nil
         }
         if let problem { throw problem }
@@ -86,6 +100,7 @@ final class LiveClient: Sendable {
         state.withLock { state in
             guard let channel = state.channelOfSubscription.removeValue(forKey: id) else { return false }
             state.subscriptionOfChannel[channel] = nil
+            state.subscriptionTable[Int(channel)] = 0
             return true
         }
     }
@@ -93,54 +108,32 @@ final class LiveClient: Sendable {
     /// On the event loop: queues a batch's messages of the channels the
     /// client subscribes to (each dropped and counted when the queue is
     /// full), counts the batch's outbox drops of those channels, and writes.
-    /// The frames share one buffer per batch.
+    /// The frames are encoded into one buffer per batch, with no work per
+    /// message beyond a table lookup and a copy.
     func send(_ batch: LiveOutbox.Batch) {
         let schedule = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             for (channelID, count) in batch.dropped where state.subscriptionOfChannel[channelID] != nil {
-                state.drops[channelID, default: 0] += count
-                state.dropsSinceStatus += count
+                Self.countDrops(count, of: channelID, in: &state)
             }
-            var records = batch.bytes
-            var out = allocator.buffer(capacity: records.readableBytes + batch.count * 4)
+            let framed = raw != nil
+            // Per message at most 10 bytes of WebSocket header and 13 of
+            // message-data header, against the record's 14.
+            var out = allocator.buffer(capacity: batch.bytes.readableBytes + batch.count * 9)
             var spans: [(start: Int, length: Int)] = []
-            spans.reserveCapacity(batch.count)
-            while let channelID = records.readInteger(endianness: .little, as: UInt16.self),
-                let logTime = records.readInteger(endianness: .little, as: UInt64.self),
-                let length = records.readInteger(endianness: .little, as: UInt32.self),
-                var payload = records.readSlice(length: Int(length))
-            {
-                guard let subscription = state.subscriptionOfChannel[channelID] else { continue }
-                guard state.pendingData < capacity else {
-                    state.drops[channelID, default: 0] += 1
-                    state.dropsSinceStatus += 1
-                    continue
+            var frames = 0
+            let room = max(0, capacity - state.pendingData)
+            _ = batch.bytes.withUnsafeReadableBytes { records in
+                out.writeWithUnsafeMutableBytes(minimumWritableBytes: records.count + batch.count * 9) { output in
+                    Self.encode(
+                        records, into: output, framed: framed, room: room, frames: &frames, spans: &spans,
+                        state: &state)
                 }
-                if raw != nil {
-                    // The WebSocket frame header: FIN + binary, unmasked length.
-                    let length = FoxgloveProtocol.messageDataHeaderSize + payload.readableBytes
-                    out.writeInteger(UInt8(0x82))
-                    if length < 126 {
-                        out.writeInteger(UInt8(length))
-                    } else if length <= 0xFFFF {
-                        out.writeInteger(UInt8(126))
-                        out.writeInteger(UInt16(length))
-                    } else {
-                        out.writeInteger(UInt8(127))
-                        out.writeInteger(UInt64(length))
-                    }
-                }
-                let start = out.writerIndex
-                out.writeInteger(FoxgloveProtocol.messageDataOpcode)
-                out.writeInteger(subscription, endianness: .little)
-                out.writeInteger(logTime, endianness: .little)
-                out.writeBuffer(&payload)
-                spans.append((start, out.writerIndex - start))
-                state.pendingData += 1
             }
-            guard !spans.isEmpty || state.dropsSinceStatus > 0 else { return false }
-            if raw != nil {
-                if !spans.isEmpty { state.queue.append(.frames(out, count: spans.count)) }
+            state.pendingData += frames
+            guard frames > 0 || state.dropsSinceStatus > 0 else { return false }
+            if framed {
+                if frames > 0 { state.queue.append(.frames(out, count: frames)) }
             } else {
                 for span in spans {
                     state.queue.append(
@@ -153,6 +146,76 @@ final class LiveClient: Sendable {
         }
         guard schedule else { return }
         if channel.eventLoop.inEventLoop { drain() } else { scheduleDrain() }
+    }
+
+    /// Encodes the outbox records (channel id, log time, length, payload;
+    /// little-endian) of subscribed channels as message-data frames into
+    /// `output`, at most `room` of them (the others counted as drops), each
+    /// with its WebSocket header when `framed`, else noting its span.
+    /// Returns the bytes written.
+    private static func encode(
+        _ records: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, framed: Bool, room: Int,
+        frames: inout Int, spans: inout [(start: Int, length: Int)], state: inout State
+    ) -> Int {
+        let header = LiveOutbox.recordHeaderSize
+        var read = 0
+        var written = 0
+        while read + header <= records.count {
+            let channelID = UInt16(littleEndian: records.loadUnaligned(fromByteOffset: read, as: UInt16.self))
+            let logTime = records.loadUnaligned(fromByteOffset: read + 2, as: UInt64.self)
+            let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: read + 10, as: UInt32.self)))
+            let payload = read + header
+            read = payload + length
+            let channel = Int(channelID)
+            guard channel < state.subscriptionTable.count else { continue }
+            let subscription = state.subscriptionTable[channel]
+            guard subscription != 0 else { continue }
+            guard frames < room else {
+                countDrops(1, of: channelID, in: &state)
+                continue
+            }
+            let size = FoxgloveProtocol.messageDataHeaderSize + length
+            if framed {
+                // The WebSocket frame header: FIN + binary, unmasked length (big-endian).
+                output.storeBytes(of: 0x82, toByteOffset: written, as: UInt8.self)
+                if size < 126 {
+                    output.storeBytes(of: UInt8(size), toByteOffset: written + 1, as: UInt8.self)
+                    written += 2
+                } else if size <= 0xFFFF {
+                    output.storeBytes(of: 126, toByteOffset: written + 1, as: UInt8.self)
+                    output.storeBytes(of: UInt16(size).bigEndian, toByteOffset: written + 2, as: UInt16.self)
+                    written += 4
+                } else {
+                    output.storeBytes(of: 127, toByteOffset: written + 1, as: UInt8.self)
+                    output.storeBytes(of: UInt64(size).bigEndian, toByteOffset: written + 2, as: UInt64.self)
+                    written += 10
+                }
+            } else {
+                spans.append((written, size))
+            }
+            output.storeBytes(of: FoxgloveProtocol.messageDataOpcode, toByteOffset: written, as: UInt8.self)
+            output.storeBytes(
+                of: UInt32(truncatingIfNeeded: subscription - 1).littleEndian, toByteOffset: written + 1,
+                as: UInt32.self)
+            // The record's log time is little-endian already.
+            output.storeBytes(of: logTime, toByteOffset: written + 5, as: UInt64.self)
+            if length > 0 {
+                (output.baseAddress! + written + FoxgloveProtocol.messageDataHeaderSize).copyMemory(
+                    from: records.baseAddress! + payload, byteCount: length)
+            }
+            written += size
+            frames += 1
+        }
+        return written
+    }
+
+    private static func countDrops(_ count: Int, of channelID: UInt16, in state: inout State) {
+        let channel = Int(channelID)
+        if state.dropTable.count <= channel {
+            state.dropTable.append(contentsOf: repeatElement(0, count: channel + 1 - state.dropTable.count))
+        }
+        state.dropTable[channel] += count
+        state.dropsSinceStatus += count
     }
 
     /// Queues a JSON text message (never dropped).

@@ -36,7 +36,8 @@ final class LiveHub: Sendable {
         self.eventLoop = eventLoop
         self.onEvent = onEvent
         // A batch interval's worth of a fast recording, and at least every client's queue.
-        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16))
+        // Woken early at half a client's queue: a batch fits the queue.
+        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16), wakeCount: max(64, capacity / 2))
     }
 
     var channels: [LiveChannel] { state.withLock { state in state.order.compactMap { state.channels[$0] } } }
@@ -61,16 +62,23 @@ final class LiveHub: Sendable {
     /// caller (the recording thread) only copies it into the outbox; frames
     /// are made and sent on the event loop, a batch per ``batchInterval``.
     func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
-        if outbox.append(channelID: channelID, logTime: logTime, payload: payload) {
-            eventLoop.scheduleTask(in: Self.batchInterval) { self.flush() }
+        switch outbox.append(channelID: channelID, logTime: logTime, payload: payload) {
+        case .none: break
+        case .later: eventLoop.scheduleTask(in: Self.batchInterval) { self.flush() }
+        case .now: eventLoop.execute { self.flush() }
         }
     }
 
     /// On the event loop: the outbox's messages to every client.
     private func flush() {
         let batch = outbox.take()
+        guard batch.count > 0 || !batch.dropped.isEmpty else {
+            outbox.recycle(batch)
+            return
+        }
         let clients = state.withLock { $0.clients }
         for client in clients { client.send(batch) }
+        outbox.recycle(consume batch)
     }
 
     /// A new client: it gets the server's info and every channel so far.

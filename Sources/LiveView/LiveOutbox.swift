@@ -23,6 +23,8 @@ final class LiveOutbox: Sendable {
         var bytes: ByteBuffer
         var count = 0
         var dropped: [UInt16: Int] = [:]
+        /// A taken buffer given back, for the next batch (no allocation per batch).
+        var spare: ByteBuffer?
         var scheduled = false
         /// Whether there is a client to publish to (set by the hub).
         var listening = false
@@ -32,10 +34,15 @@ final class LiveOutbox: Sendable {
     static let recordHeaderSize = 2 + 8 + 4
     /// At most this many messages wait for the event loop.
     let capacity: Int
+    /// When this many messages wait, the event loop is woken at once (not
+    /// after the batch interval), so a fast recording is sent in batches a
+    /// client's queue can take.
+    let wakeCount: Int
     private let state: Locked<State>
 
-    init(capacity: Int) {
+    init(capacity: Int, wakeCount: Int) {
         self.capacity = max(1, capacity)
+        self.wakeCount = max(1, wakeCount)
         state = Locked(State(bytes: ByteBufferAllocator().buffer(capacity: 1 << 16)))
     }
 
@@ -48,16 +55,26 @@ final class LiveOutbox: Sendable {
     /// Messages waiting for the event loop.
     var count: Int { state.withLock { $0.count } }
 
-    /// Appends a message (or counts it dropped when the outbox is full);
-    /// returns whether the caller must schedule a batch (the first message
-    /// since the last one). Nothing is kept while no client listens.
+    /// What the caller of ``append(channelID:logTime:payload:)`` must do.
+    enum Wake {
+        /// Nothing: a batch is due already.
+        case none
+        /// Schedule a batch after ``LiveHub/batchInterval`` (the first message since the last batch).
+        case later
+        /// Take a batch now: `wakeCount` messages wait.
+        case now
+    }
+
+    /// Appends a message (or counts it dropped when the outbox is full) and
+    /// says whether the caller must schedule a batch. Nothing is kept while
+    /// no client listens.
     @inline(__always)
-    func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Bool {
-        state.withLock { state -> Bool in
-            guard state.listening else { return false }
+    func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Wake {
+        state.withLock { state -> Wake in
+            guard state.listening else { return .none }
             guard state.count < capacity else {
                 state.dropped[channelID, default: 0] += 1
-                return false
+                return .none
             }
             // One capacity check and two copies per message.
             let size = Self.recordHeaderSize + payload.count
@@ -73,9 +90,11 @@ final class LiveOutbox: Sendable {
                 return size
             }
             state.count += 1
-            guard !state.scheduled else { return false }
-            state.scheduled = true
-            return true
+            guard state.scheduled else {
+                state.scheduled = true
+                return .later
+            }
+            return state.count == wakeCount ? .now : .none
         }
     }
 
@@ -83,11 +102,20 @@ final class LiveOutbox: Sendable {
     func take() -> Batch {
         state.withLock { state in
             let batch = Batch(bytes: state.bytes, count: state.count, dropped: state.dropped)
-            state.bytes = ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
+            state.bytes =
+                state.spare.take() ?? ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
             state.count = 0
             state.dropped = [:]
             state.scheduled = false
             return batch
         }
+    }
+
+    /// Gives a taken batch's buffer back (on the event loop, once every client encoded it).
+    func recycle(_ batch: consuming Batch) {
+        // The batch consumed first, so the buffer is unique and keeps its storage when cleared.
+        var bytes = (consume batch).bytes
+        bytes.clear()
+        state.withLock { $0.spare = bytes }
     }
 }
