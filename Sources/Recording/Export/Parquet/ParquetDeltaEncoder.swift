@@ -14,8 +14,16 @@ enum ParquetDeltaEncoder {
 
     /// Encodes PLAIN little-endian values of `width` bytes (4: INT32, 8: INT64).
     static func encode(_ values: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
+        encode(values, width: width, limit: .max)!
+    }
+
+    /// Encodes PLAIN little-endian values of `width` bytes (4: INT32, 8: INT64),
+    /// giving up (`nil`) as soon as the encoding is longer than `limit` bytes:
+    /// values that do not shrink cost only the blocks up to that point.
+    static func encode(_ values: UnsafeRawBufferPointer, width: Int, limit: Int) -> [UInt8]? {
         precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
-        return width == 8 ? encode(values, as: UInt64.self) : encode(values, as: UInt32.self)
+        return width == 8
+            ? encode(values, as: UInt64.self, limit: limit) : encode(values, as: UInt32.self, limit: limit)
     }
 
     /// What ``encode(_:width:)`` gives for values that are all the same,
@@ -51,8 +59,8 @@ enum ParquetDeltaEncoder {
 
     /// Encodes PLAIN values of the physical type `T` (`UInt32`: INT32, `UInt64`: INT64).
     private static func encode<T: FixedWidthInteger & UnsignedInteger>(
-        _ values: UnsafeRawBufferPointer, as _: T.Type
-    ) -> [UInt8] {
+        _ values: UnsafeRawBufferPointer, as _: T.Type, limit: Int
+    ) -> [UInt8]? {
         let count = values.count / MemoryLayout<T>.size
         let wide = T.bitWidth == 64
         var out: [UInt8] = []
@@ -64,10 +72,11 @@ enum ParquetDeltaEncoder {
         appendZigZag(first, to: &out)
         // Each delta above the block's minimum, as an unsigned number of the type's width.
         let mask: UInt64 = wide ? .max : UInt64(UInt32.max)
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: blockSize) { above in
+        let complete = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: blockSize) { above -> Bool in
             var previous = first
             var index = 1
             while index < count {
+                guard out.count <= limit else { return false }
                 let n = min(blockSize, count - index)
                 var minimum = Int64.max
                 for k in 0..<n {
@@ -104,8 +113,9 @@ enum ParquetDeltaEncoder {
                 }
                 index += n
             }
+            return true
         }
-        return out
+        return complete && out.count <= limit ? out : nil
     }
 
     /// Bit-packs one miniblock of deltas (above the minimum) at `bits` bits
