@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test(arguments: [4, 8])
-    func deltaEncodingGivesUpPastItsLimitAndIsExactWithin(width: Int) {
+    func deltaEncodingGivesUpPastItsLimitAndIsExactWithin(width: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let noise = (0..<4_000).map { _ in Int64(Int32.random(in: .min ... .max, using: &generator)) }
         let even = (0..<4_000).map { Int64($0) * 3 }
@@ -85,6 +85,40 @@ import Testing
             #expect(chosen == encoding)
             if chosen == 5, let page {
                 #expect(try ParquetDeltaEncodingTests.decode(page, width: width) == values)
+            }
+        }
+    }
+
+    /// Values that step evenly (wrapping in the type's width too) take the
+    /// shortcut, which gives exactly the full encoding; others are refused.
+    @Test(arguments: [4, 8])
+    func anEvenStepIsTheFullEncodingWithoutPacking(width: Int) throws {
+        let top = width == 8 ? Int64.max : Int64(Int32.max)
+        let cases: [[Int64]] = [
+            [7, 7], [1, 2], (0..<129).map { $0 }, (0..<1_000).map { 1_700_000_000 - $0 * 1_000_003 },
+            (0..<300).map { top &- 100 &+ $0 },  // wraps past the largest value
+            (0..<257).map { $0 &* (top / 200) },  // a large step, wrapping past the largest value
+        ]
+        for values in cases {
+            let wrapped = values.map { width == 8 ? $0 : Int64(Int32(truncatingIfNeeded: $0)) }
+            let plain = ParquetDeltaEncodingTests.plain(wrapped, width: width)
+            try plain.withUnsafeBytes { plain in
+                let shortcut = try #require(ParquetDeltaEncoder.encodeEvenStep(of: plain, width: width))
+                #expect(shortcut == ParquetDeltaEncoder.encode(plain, width: width), "\(values.prefix(3))")
+                #expect(try ParquetDeltaEncodingTests.decode(shortcut, width: width) == wrapped)
+            }
+        }
+        for values: [Int64] in [[1, 2, 4], (0..<600).map { $0 == 599 ? 0 : $0 }, [5, 6, 7, 9]] {
+            ParquetDeltaEncodingTests.plain(values, width: width).withUnsafeBytes { plain in
+                #expect(ParquetDeltaEncoder.encodeEvenStep(of: plain, width: width) == nil)
+            }
+        }
+        // Fewer than two values: what the full encoding gives.
+        for values: [Int64] in [[], [42]] {
+            ParquetDeltaEncodingTests.plain(values, width: width).withUnsafeBytes { plain in
+                #expect(
+                    ParquetDeltaEncoder.encodeEvenStep(of: plain, width: width)
+                        == ParquetDeltaEncoder.encode(plain, width: width))
             }
         }
     }

@@ -313,7 +313,8 @@ final class ParquetColumnWriter {
             let delta = values.withBytes { values in
                 constant
                     ? ParquetDeltaEncoder.encodeConstant(of: values, width: width)
-                    : ParquetDeltaEncoder.encode(values, width: width, limit: limit)
+                    : ParquetDeltaEncoder.encodeEvenStep(of: values, width: width)
+                        ?? ParquetDeltaEncoder.encode(values, width: width, limit: limit)
             }
             if let delta, delta.count <= limit { return (delta, 5) }
         }
