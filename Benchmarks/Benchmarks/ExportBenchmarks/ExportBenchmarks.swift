@@ -26,13 +26,14 @@ import Recording
 /// times faster than PLAIN doubles, and smaller), row groups are compressed
 /// and written in the background while the next fills, an evenly stepping
 /// integer column is delta-encoded from one comparing pass, and the start
-/// (summaries, read plan) takes a fraction of what it took. tlm now takes
-/// 0.72 s of wall time and 1.20 s of CPU time (hyperfine on a nearly idle
-/// machine; the previous tlm 1.26 s and 1.66 s in the same run), 4.8× less
-/// CPU than DuckDB (5.70 s); quote DuckDB's wall time only from idle runs,
-/// as it slows down far more than we do under load (7.6 s in that run). Both
-/// compress pages with zstd level 3 (DuckDB's default: its file is the same
-/// with `COMPRESSION_LEVEL 3`); our file is 58.2 MB, DuckDB's 87.9 MB (its
+/// (summaries, read plan) takes a fraction of what it took. Measured in
+/// one hyperfine run (5 runs each, load average about 2, the quietest of
+/// three): DuckDB 3.51 s, tlm 0.76 s, 4.6× (CPU time 5.58 s against 1.20 s,
+/// 4.7×); the previous tlm in the same run 1.30 s, 2.7× (1.58 s of CPU,
+/// 3.5×). DuckDB slows down far more than we do under load, so quote quiet
+/// runs only (in busier runs the ratio was 3.5–10×). Both compress pages
+/// with zstd level 3 (DuckDB's default: its file is the same with
+/// `COMPRESSION_LEVEL 3`); our file is 58.2 MB, DuckDB's 87.9 MB (its
 /// integers PLAIN INT64), the previous tlm's 63.7 MB. Peak RSS 64 MB (55 MB
 /// before: a second row group's columns fill while the first is written).
 /// zstd is still half the CPU time, decompressing the chunks (35%) more than
