@@ -75,7 +75,23 @@ extension RecordingReader {
         -> ExportContext
     {
         let wanted = Set(topics)
-        let definitions = try channelDefinitions()
+        // One read of each segment's summary: its schemas, channels and metadata indexes (no chunk index parsed).
+        var definitions: [String: (MCAPRecord.Schema, MCAPRecord.Channel)] = [:]
+        var metadataIndexes: [(path: String, indexes: [MCAPRecord.MetadataIndex])] = []
+        for relative in try segmentPaths() {
+            let path = directory + "/" + relative
+            let summary = try Self.summaryRecords(
+                of: path,
+                only: [MCAPOpcode.schema.rawValue, MCAPOpcode.channel.rawValue, MCAPOpcode.metadataIndex.rawValue])
+            Self.addChannelDefinitions(summary, to: &definitions)
+            metadataIndexes.append(
+                (
+                    path,
+                    summary.compactMap { record -> MCAPRecord.MetadataIndex? in
+                        if case .metadataIndex(let index) = record { index } else { nil }
+                    }
+                ))
+        }
         let rows = try index.read { db in
             try Row.fetchAll(
                 db,
@@ -115,7 +131,7 @@ extension RecordingReader {
         }
         exported.sort { ($0.firstTime ?? .max, $0.topic) < ($1.firstTime ?? .max, $1.topic) }
         return ExportContext(
-            directory: directory, topics: exported, metadata: try metadataRecords(), from: from, to: to)
+            directory: directory, topics: exported, metadata: try metadataRecords(metadataIndexes), from: from, to: to)
     }
 
     /// At most how many messages of `topics` an export with `from <= logTime < to`
@@ -144,15 +160,14 @@ extension RecordingReader {
         }
     }
 
-    /// The Metadata records of every segment, each distinct one once, in segment then file order.
-    func metadataRecords() throws(RecordingError) -> [ExportMetadata] {
+    /// The Metadata records the segments' Metadata Index records point to,
+    /// each distinct one once, in segment then file order.
+    private func metadataRecords(
+        _ segments: [(path: String, indexes: [MCAPRecord.MetadataIndex])]
+    ) throws(RecordingError) -> [ExportMetadata] {
         var result: [ExportMetadata] = []
         var seen = Set<ExportMetadata>()
-        for relative in try segmentPaths() {
-            let path = directory + "/" + relative
-            let indexes = try Self.summaryRecords(of: path).compactMap { record -> MCAPRecord.MetadataIndex? in
-                if case .metadataIndex(let index) = record { index } else { nil }
-            }
+        for (path, indexes) in segments {
             guard !indexes.isEmpty else { continue }
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw RecordingError(.notFound, "segment \(path) is missing")

@@ -55,7 +55,8 @@ extension RecordingReader {
     func schemaDefinitions() throws(RecordingError) -> [String: (String, ROS2MessageDefinition)] {
         var result: [String: (String, ROS2MessageDefinition)] = [:]
         for path in try segmentPaths() {
-            let summary = try Self.summaryRecords(of: directory + "/" + path)
+            let summary = try Self.summaryRecords(
+                of: directory + "/" + path, only: [MCAPOpcode.schema.rawValue, MCAPOpcode.channel.rawValue])
             let schemas = Dictionary(
                 summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
                 uniquingKeysWith: { first, _ in first })
@@ -72,29 +73,47 @@ extension RecordingReader {
     package func channelDefinitions() throws(RecordingError) -> [String: (MCAPRecord.Schema, MCAPRecord.Channel)] {
         var result: [String: (MCAPRecord.Schema, MCAPRecord.Channel)] = [:]
         for path in try segmentPaths() {
-            let summary = try Self.summaryRecords(of: directory + "/" + path)
-            let schemas = Dictionary(
-                summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
-                uniquingKeysWith: { first, _ in first })
-            for case .channel(let channel) in summary where result[channel.topic] == nil {
-                if let schema = schemas[channel.schemaID] { result[channel.topic] = (schema, channel) }
-            }
+            let summary = try Self.summaryRecords(
+                of: directory + "/" + path, only: [MCAPOpcode.schema.rawValue, MCAPOpcode.channel.rawValue])
+            Self.addChannelDefinitions(summary, to: &result)
         }
         return result
     }
 
+    /// Adds the topics of a segment's summary records that `definitions` lacks, with their schemas.
+    static func addChannelDefinitions(
+        _ summary: [MCAPRecord], to definitions: inout [String: (MCAPRecord.Schema, MCAPRecord.Channel)]
+    ) {
+        let schemas = Dictionary(
+            summary.compactMap { if case .schema(let s) = $0 { (s.id, s) } else { nil } },
+            uniquingKeysWith: { first, _ in first })
+        for case .channel(let channel) in summary where definitions[channel.topic] == nil {
+            if let schema = schemas[channel.schemaID] { definitions[channel.topic] = (schema, channel) }
+        }
+    }
+
     /// The summary records of a closed segment, read from its tail.
-    static func summaryRecords(of path: String) throws(RecordingError) -> [MCAPRecord] {
+    ///
+    /// - Parameters:
+    ///   - path: The segment.
+    ///   - opcodes: The opcodes of the records wanted (`nil`: all): the
+    ///     others are framed (their lengths checked) but not parsed, so
+    ///     asking for the few Schema and Channel records costs no Chunk
+    ///     Index parse.
+    static func summaryRecords(of path: String, only opcodes: Set<UInt8>? = nil) throws(RecordingError) -> [MCAPRecord]
+    {
         let handle = try openSegment(path)
         defer { try? handle.close() }
         return try summaryRecords(
-            of: handle, path: path, missing: "has no summary: " + RecordingLock.openSegmentAdvice(segment: path))
+            of: handle, path: path, missing: "has no summary: " + RecordingLock.openSegmentAdvice(segment: path),
+            only: opcodes)
     }
 
     /// The summary records of the MCAP file open at `handle`, found through
-    /// its Footer; `missing` ends the error for a file without one.
+    /// its Footer; `missing` ends the error for a file without one; only
+    /// those with one of `opcodes` when given.
     static func summaryRecords(
-        of handle: FileHandle, path: String, missing: String
+        of handle: FileHandle, path: String, missing: String, only opcodes: Set<UInt8>? = nil
     ) throws(RecordingError) -> [MCAPRecord] {
         do {
             let size = try handle.seekToEnd()
@@ -111,11 +130,40 @@ extension RecordingReader {
             guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary")
+            guard let opcodes else { return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary") }
+            return try wantedRecords(bytes, opcodes: opcodes, context: "\(path) summary")
         } catch let error as RecordingError {
             throw error
         } catch {
             throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)", cause: error)
         }
+    }
+
+    /// The records of `bytes` with one of `opcodes`, parsed; every record
+    /// is framed as `MCAPRecord.parseAll` frames them (with its errors).
+    private static func wantedRecords(
+        _ bytes: [UInt8], opcodes: Set<UInt8>, context: String
+    ) throws(RecordingError) -> [MCAPRecord] {
+        var records: [MCAPRecord] = []
+        var position = 0
+        while position < bytes.count {
+            guard bytes.count - position >= 9 else {
+                throw RecordingError(.corrupt, "\(context): truncated record at \(position)")
+            }
+            let opcode = bytes[position]
+            let length = bytes.withUnsafeBytes {
+                UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
+            }
+            let body = position + 9
+            guard length <= UInt64(bytes.count - body) else {
+                throw RecordingError(.corrupt, "\(context): record at \(position) overruns its bytes")
+            }
+            let end = body + Int(length)
+            if opcodes.contains(opcode) {
+                records.append(try MCAPRecord.parse(opcode: opcode, body: bytes[body..<end]))
+            }
+            position = end
+        }
+        return records
     }
 }

@@ -142,28 +142,55 @@ public final class RecordingReader {
         guard !wanted.isEmpty, lower < upper else { return ([], lower, upper, []) }
         let channelList = wanted.sorted().map { String($0) }.joined(separator: ",")
         let bounds = [Int64(clamping: lower), Int64(clamping: upper)]
-        let rows = try index.read { db in
-            try Row.fetchAll(
+        let directory = directory
+        let chunks = try index.read { db -> [RecordedMessageIterator.ChunkLocation] in
+            // Only the chunks with a wanted stream in the range (the join finds them
+            // through chunk_streams_by_stream), each once, with its first wanted time.
+            let cursor = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT c.id, c.offset, c.length, s.id AS "segments.id", s.path,
-                           (SELECT MIN(cs.first_time) FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
-                            WHERE cs.chunk_id = c.id AND st.channel_id IN (\(channelList))
-                              AND cs.last_time >= ? AND cs.first_time < ?) AS first_time
-                    FROM chunks c JOIN segments s ON s.id = c.segment_id
-                    WHERE c.end_time >= ? AND c.start_time < ?
-                    ORDER BY s.sequence, c.ordinal
+                           MIN(cs.first_time) AS first_time
+                    FROM chunk_streams cs JOIN streams st ON st.id = cs.stream_id
+                    JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    WHERE st.channel_id IN (\(channelList)) AND cs.last_time >= ? AND cs.first_time < ?
+                      AND c.end_time >= ? AND c.start_time < ?
+                    GROUP BY c.id ORDER BY s.sequence, c.ordinal
                     """, arguments: StatementArguments(bounds + bounds))
-        }
-        var chunks: [RecordedMessageIterator.ChunkLocation] = []
-        for row in rows {
-            let checked = IndexRow(row, table: "chunks")
-            guard let first = try checked.optionalTime("first_time", table: "chunk_streams") else { continue }
-            let (path, offset, length) = try checked.chunkLocation(directory: directory)
-            chunks.append(
-                .init(
-                    path: path, offset: offset, length: length, firstTime: max(lower, first),
-                    rank: chunks.count))
+            var chunks: [RecordedMessageIterator.ChunkLocation] = []
+            // Each segment's checked path and file size, from its first row (a stat per segment, not per chunk).
+            var segments: [Int64: (path: String, size: UInt64)] = [:]
+            while let row = try cursor.next() {
+                // The usual row, read by position: integers in range, a segment already checked.
+                if case .int64(let offset) = (row[1] as DatabaseValue).storage,
+                    case .int64(let length) = (row[2] as DatabaseValue).storage,
+                    case .int64(let segment) = (row[3] as DatabaseValue).storage,
+                    case .int64(let first) = (row[5] as DatabaseValue).storage,
+                    let file = segments[segment], offset >= 8, length > 9, first >= 0,
+                    offset <= IndexRow.maximumBytes, length <= IndexRow.maximumBytes,
+                    UInt64(offset) + UInt64(length) <= file.size
+                {
+                    chunks.append(
+                        .init(
+                            path: file.path, offset: UInt64(offset), length: Int(length),
+                            firstTime: max(lower, UInt64(first)), rank: chunks.count))
+                    continue
+                }
+                // Any other: checked by name, which names what is wrong.
+                let checked = IndexRow(row.copy(), table: "chunks")
+                guard let first = try checked.optionalTime("first_time", table: "chunk_streams") else { continue }
+                let (path, offset, length) = try checked.chunkLocation(directory: directory)
+                if case .int64(let segment) = (row[3] as DatabaseValue).storage, segments[segment] == nil {
+                    var status = stat()
+                    if stat(directory + "/" + path, &status) == 0 {
+                        segments[segment] = (path, UInt64(clamping: status.st_size))
+                    }
+                }
+                chunks.append(
+                    .init(
+                        path: path, offset: offset, length: length, firstTime: max(lower, first), rank: chunks.count))
+            }
+            return chunks
         }
         return (wanted, lower, upper, chunks)
     }

@@ -297,19 +297,53 @@ final class ParquetColumnWriter {
     ///
     /// An INT32 or INT64 column's values are DELTA_BINARY_PACKED instead of
     /// PLAIN when that takes at most half the bytes (timestamps, counters,
-    /// constants): `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED).
+    /// constants); a FLOAT or DOUBLE column's are BYTE_STREAM_SPLIT (each
+    /// byte position of the values a stream of its own, so the exponents'
+    /// bytes and the zero low bytes of a widened `Float` lie together: zstd
+    /// compresses that several times faster, and smaller, than PLAIN):
+    /// `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT).
     func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
+        if !isList, type == .float || type == .double {
+            return (values.withBytes { Self.byteStreamSplit($0, width: type == .double ? 8 : 4) }, 9)
+        }
         if !isList, let width = deltaWidth, valueCount > 0 {
             // A column of one value (its minimum is its maximum) has every delta 0.
             let constant = unsigned ? minimumUnsigned == maximumUnsigned : minimumSigned == maximumSigned
+            let limit = values.count / 2
             let delta = values.withBytes { values in
                 constant
                     ? ParquetDeltaEncoder.encodeConstant(of: values, width: width)
-                    : ParquetDeltaEncoder.encode(values, width: width)
+                    : ParquetDeltaEncoder.encodeEvenStep(of: values, width: width)
+                        ?? ParquetDeltaEncoder.encode(values, width: width, limit: limit)
             }
-            if delta.count <= values.count / 2 { return (delta, 5) }
+            if let delta, delta.count <= limit { return (delta, 5) }
         }
         return (plainPageBody(), 0)
+    }
+
+    /// BYTE_STREAM_SPLIT of PLAIN values of `width` bytes: byte `k` of value
+    /// `i` goes to position `k * count + i`.
+    static func byteStreamSplit(_ plain: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
+        let count = plain.count / width
+        return [UInt8](unsafeUninitializedCapacity: count * width) { out, initialized in
+            guard let source = plain.baseAddress, let target = out.baseAddress else { return }
+            if width == 8 {
+                for index in 0..<count {
+                    let bits = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+                    for byte in 0..<8 {
+                        target[byte &* count &+ index] = UInt8(truncatingIfNeeded: bits &>> UInt64(byte &* 8))
+                    }
+                }
+            } else {
+                for index in 0..<count {
+                    let bits = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+                    for byte in 0..<4 {
+                        target[byte &* count &+ index] = UInt8(truncatingIfNeeded: bits &>> UInt32(byte &* 8))
+                    }
+                }
+            }
+            initialized = count * width
+        }
     }
 
     /// The byte width DELTA_BINARY_PACKED would encode this column's values at (`nil`: not an integer column).

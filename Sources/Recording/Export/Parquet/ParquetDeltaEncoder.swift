@@ -14,8 +14,16 @@ enum ParquetDeltaEncoder {
 
     /// Encodes PLAIN little-endian values of `width` bytes (4: INT32, 8: INT64).
     static func encode(_ values: UnsafeRawBufferPointer, width: Int) -> [UInt8] {
+        encode(values, width: width, limit: .max)!
+    }
+
+    /// Encodes PLAIN little-endian values of `width` bytes (4: INT32, 8: INT64),
+    /// giving up (`nil`) as soon as the encoding is longer than `limit` bytes:
+    /// values that do not shrink cost only the blocks up to that point.
+    static func encode(_ values: UnsafeRawBufferPointer, width: Int, limit: Int) -> [UInt8]? {
         precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
-        return width == 8 ? encode(values, as: UInt64.self) : encode(values, as: UInt32.self)
+        return width == 8
+            ? encode(values, as: UInt64.self, limit: limit) : encode(values, as: UInt32.self, limit: limit)
     }
 
     /// What ``encode(_:width:)`` gives for values that are all the same,
@@ -38,6 +46,52 @@ enum ParquetDeltaEncoder {
         return out
     }
 
+    /// What ``encode(_:width:)`` gives for values that step evenly (every
+    /// delta, wrapped in the physical type's width, the same: sequence
+    /// numbers, clock ticks), from one comparing pass: every block's minimum
+    /// delta is the step and its miniblocks 0 bits wide. `nil` when the
+    /// values do not step evenly.
+    static func encodeEvenStep(of values: UnsafeRawBufferPointer, width: Int) -> [UInt8]? {
+        precondition(width == 4 || width == 8, "DELTA_BINARY_PACKED encodes INT32 or INT64 values")
+        return width == 8 ? encodeEvenStep(of: values, as: UInt64.self) : encodeEvenStep(of: values, as: UInt32.self)
+    }
+
+    private static func encodeEvenStep<T: FixedWidthInteger & UnsignedInteger>(
+        of values: UnsafeRawBufferPointer, as _: T.Type
+    ) -> [UInt8]? {
+        let count = values.count / MemoryLayout<T>.size
+        guard count >= 2 else { return encode(values, as: T.self, limit: .max) }
+        @inline(__always) func raw(_ index: Int) -> T {
+            T(littleEndian: values.loadUnaligned(fromByteOffset: index &* MemoryLayout<T>.size, as: T.self))
+        }
+        let step = raw(1) &- raw(0)
+        // In stretches of 256 values, so uneven values stop the pass early.
+        var start = 1
+        while start < count - 1 {
+            let end = Swift.min(start + 256, count - 1)
+            var even = true
+            for index in start..<end { even = even && raw(index + 1) &- raw(index) == step }
+            guard even else { return nil }
+            start = end
+        }
+        var out: [UInt8] = []
+        appendULEB128(UInt64(blockSize), to: &out)
+        appendULEB128(UInt64(miniblocksPerBlock), to: &out)
+        appendULEB128(UInt64(count), to: &out)
+        appendZigZag(value(values, 0, as: T.self), to: &out)
+        // The delta as the full encoding takes it: sign-extended from the type's width.
+        var minimum: [UInt8] = []
+        appendZigZag(
+            T.bitWidth == 64 ? Int64(truncatingIfNeeded: step) : Int64(Int32(truncatingIfNeeded: step)), to: &minimum)
+        let blocks = (count - 1 + blockSize - 1) / blockSize
+        out.reserveCapacity(out.count + blocks * (minimum.count + miniblocksPerBlock))
+        for _ in 0..<blocks {
+            out.append(contentsOf: minimum)
+            out.append(contentsOf: repeatElement(0, count: miniblocksPerBlock))
+        }
+        return out
+    }
+
     /// The value at `index`, sign-extended from the physical type's width.
     @inline(__always)
     private static func value<T: FixedWidthInteger>(
@@ -51,8 +105,8 @@ enum ParquetDeltaEncoder {
 
     /// Encodes PLAIN values of the physical type `T` (`UInt32`: INT32, `UInt64`: INT64).
     private static func encode<T: FixedWidthInteger & UnsignedInteger>(
-        _ values: UnsafeRawBufferPointer, as _: T.Type
-    ) -> [UInt8] {
+        _ values: UnsafeRawBufferPointer, as _: T.Type, limit: Int
+    ) -> [UInt8]? {
         let count = values.count / MemoryLayout<T>.size
         let wide = T.bitWidth == 64
         var out: [UInt8] = []
@@ -64,10 +118,11 @@ enum ParquetDeltaEncoder {
         appendZigZag(first, to: &out)
         // Each delta above the block's minimum, as an unsigned number of the type's width.
         let mask: UInt64 = wide ? .max : UInt64(UInt32.max)
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: blockSize) { above in
+        let complete = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: blockSize) { above -> Bool in
             var previous = first
             var index = 1
             while index < count {
+                guard out.count <= limit else { return false }
                 let n = min(blockSize, count - index)
                 var minimum = Int64.max
                 for k in 0..<n {
@@ -104,8 +159,9 @@ enum ParquetDeltaEncoder {
                 }
                 index += n
             }
+            return true
         }
-        return out
+        return complete && out.count <= limit ? out : nil
     }
 
     /// Bit-packs one miniblock of deltas (above the minimum) at `bits` bits

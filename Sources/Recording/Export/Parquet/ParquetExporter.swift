@@ -15,17 +15,19 @@ import Foundation
 /// Files are written by hand to the Apache Parquet format (there is no
 /// Parquet library underneath): row groups of ``rowGroupRows`` rows or
 /// ``rowGroupBytes`` buffered bytes, whichever comes first; per column chunk
-/// one data page (v1; values PLAIN, or DELTA_BINARY_PACKED for an integer
-/// column where that halves them; levels RLE/bit-packed), zstd-compressed, with
-/// min/max/null-count statistics; logical types in the schema; the topic,
-/// schema and recording in the footer's key/value metadata. A row group's
-/// pages are compressed on all cores at once, and an export from a
-/// recording reads ahead: worker threads decompress, check and scan the
-/// next chunks while the current ones are encoded (see
+/// one data page (v1; values PLAIN, DELTA_BINARY_PACKED for an integer
+/// column where that halves them, BYTE_STREAM_SPLIT for a float or double
+/// column; levels RLE/bit-packed), zstd-compressed, with min/max/null-count
+/// statistics; logical types in the schema; the topic, schema and
+/// recording in the footer's key/value metadata. A full row group is
+/// compressed and written in the background, its pages on all cores at
+/// once, while the next one fills; and an export from a recording reads
+/// ahead: worker threads decompress, check and scan the next chunks while
+/// the current ones are encoded (see
 /// ``RecordingReader/export(topics:from:to:into:progress:)``). Memory is
-/// bounded by one row group per open file, and all files' buffered rows
-/// together by ``memoryBudget``: past it, the largest row group is written
-/// out early.
+/// bounded by one row group per open file plus the one being written, and
+/// all files' buffered rows together by ``memoryBudget``: past it, the
+/// largest row group is written out early.
 ///
 /// Layout under the output directory (created if missing; a file that
 /// exists is never overwritten):
@@ -108,8 +110,8 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     private var lastChannel: UInt16?
     private var recordingName = "recording"
     private var metadataPairs: [(key: String, value: String)] = []
-    /// zstd contexts, one per thread a row group's pages are compressed on.
-    private let compressors: [ZstdCompressor]
+    /// Compresses and writes full row groups in the background (zstd contexts, one per thread).
+    private let flusher: ParquetRowGroupFlusher
     private var messagesSinceBudgetCheck = 0
     private let datePartitioned: Bool
 
@@ -141,7 +143,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         for _ in 0..<min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
             compressors.append(try ZstdCompressor(level: zstdLevel))
         }
-        self.compressors = compressors
+        self.flusher = ParquetRowGroupFlusher(compressors: compressors)
         self.datePartitioned = partitionKeys.contains(.date)
     }
 
@@ -295,7 +297,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         if let unit = output.topic.unit { pairs.append(("tlm.unit", unit)) }
         let created = self.created
         output.file = ParquetFileWriter(
-            columns: output.layout.makeColumnWriters(), metadata: pairs, compressors: compressors
+            columns: output.layout.makeColumnWriters(), metadata: pairs, flusher: flusher
         ) {
             () throws(RecordingError) -> any ByteSink in
             let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)

@@ -12,13 +12,19 @@ import Foundation
 ///
 /// Values go into the ``columns`` (one row = one value, or one list, per
 /// column, then ``endRow()``); ``flushRowGroup()`` writes the buffered rows
-/// as a row group: per column one data page (v1, PLAIN values, RLE/bit-packed
-/// levels for list columns), zstd-compressed, with min/max/null-count
-/// statistics in the column chunk's metadata. Memory is the buffered row
-/// group; the output is opened with the first row group (or at
-/// ``finish()``), so a file that never receives a row holds no descriptor.
+/// as a row group: per column one data page (v1; values PLAIN,
+/// DELTA_BINARY_PACKED or BYTE_STREAM_SPLIT, see
+/// ``ParquetColumnWriter/pageBody()``; RLE/bit-packed levels for list
+/// columns), zstd-compressed, with min/max/null-count statistics in the
+/// column chunk's metadata. A full row group is encoded, compressed and
+/// written by the exporter's ``ParquetRowGroupFlusher`` in the background
+/// while the next one fills a second set of columns (the two sets take
+/// turns). Memory is the buffered row group and the one in flight; the
+/// output is opened with the first row group (or at ``finish()``), so a
+/// file that never receives a row holds no descriptor.
 ///
-/// Not `Sendable`: one writer belongs to one exporter.
+/// Not `Sendable`: one writer belongs to one exporter (its row groups in
+/// flight belong to the flusher until it is idle).
 final class ParquetFileWriter {
     /// What the footer records of one written column chunk.
     private struct ColumnChunk {
@@ -26,7 +32,7 @@ final class ParquetFileWriter {
         var uncompressedSize: Int64
         var compressedSize: Int64
         var dataPageOffset: Int64
-        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED).
+        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT).
         var encoding: Int32
         var statistics: (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?)
     }
@@ -38,20 +44,24 @@ final class ParquetFileWriter {
         var fileOffset: Int64
     }
 
-    /// The columns, in schema order.
-    let columns: [ParquetColumnWriter]
+    /// The columns the current row group fills, in schema order.
+    private(set) var columns: [ParquetColumnWriter]
     /// The same columns without reference counting, for the per-value
-    /// appends (``columns`` keeps them alive as long as the writer).
-    let unretainedColumns: [Unmanaged<ParquetColumnWriter>]
+    /// appends (``columns`` keeps them alive while they are current).
+    private(set) var unretainedColumns: [Unmanaged<ParquetColumnWriter>]
+    /// The other set of columns: the row group in flight (the flusher's
+    /// until it is idle), then emptied for the row group after the current one.
+    private var otherColumns: [ParquetColumnWriter]?
     /// Rows buffered in the current row group.
     private(set) var bufferedRows = 0
     /// Rows written to the file so far (buffered ones not included).
     private(set) var writtenRows: Int64 = 0
     private let metadata: [(key: String, value: String)]
     private let openSink: () throws(RecordingError) -> any ByteSink
-    /// The zstd contexts pages are compressed with, one per thread.
-    private let compressors: [ZstdCompressor]
+    /// Compresses and writes the full row groups (shared by an exporter's files).
+    private let flusher: ParquetRowGroupFlusher
     private var sink: (any ByteSink)?
+    // Written by the row group in flight: read only when the flusher is idle.
     private var offset: Int64 = 0
     private var rowGroups: [RowGroup] = []
     private var finished = false
@@ -61,18 +71,16 @@ final class ParquetFileWriter {
     /// - Parameters:
     ///   - columns: The file's columns, empty.
     ///   - metadata: Key/value pairs for the footer.
-    ///   - compressors: The zstd contexts pages are compressed with (shared by an
-    ///     exporter's files), one per thread a row group's pages are spread over.
+    ///   - flusher: Compresses and writes the row groups (shared by an exporter's files).
     ///   - openSink: Opens the output, when the first row group (or the footer) is written.
     init(
-        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], compressors: [ZstdCompressor],
+        columns: [ParquetColumnWriter], metadata: [(key: String, value: String)], flusher: ParquetRowGroupFlusher,
         openSink: @escaping () throws(RecordingError) -> any ByteSink
     ) {
         self.columns = columns
         self.unretainedColumns = columns.map { Unmanaged.passUnretained($0) }
         self.metadata = metadata
-        precondition(!compressors.isEmpty, "a Parquet file writer needs a zstd context")
-        self.compressors = compressors
+        self.flusher = flusher
         self.openSink = openSink
     }
 
@@ -87,23 +95,55 @@ final class ParquetFileWriter {
     /// Bytes buffered in the current row group.
     var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
 
-    /// Writes the buffered rows as a row group (nothing when there are none).
+    /// Hands the buffered rows to the flusher, to be written as a row group
+    /// in the background (nothing when there are none); the next rows go to
+    /// the other set of columns.
     ///
-    /// - Throws: ``RecordingError`` when the output cannot be opened or written, or zstd fails.
+    /// - Throws: ``RecordingError`` when the output cannot be opened, or a
+    ///   row group written before could not be (its output, or zstd, failed).
     func flushRowGroup() throws(RecordingError) {
         guard bufferedRows > 0 else { return }
+        // The row group in flight (of any file) is written first: the other columns are free again.
+        try flusher.waitUntilIdle()
         let sink = try openedSink()
+        let full = columns
+        let next = otherColumns ?? full.map { ParquetColumnWriter(name: $0.name, type: $0.type, isList: $0.isList) }
+        columns = next
+        unretainedColumns = next.map { Unmanaged.passUnretained($0) }
+        otherColumns = full
+        let rows = bufferedRows
+        writtenRows += Int64(rows)
+        bufferedRows = 0
+        let job = RowGroupJob(writer: self, columns: full, rows: rows, sink: sink)
+        try flusher.submit { () throws(RecordingError) in try job.run() }
+    }
+
+    /// A full row group on its way to the output: what the flusher's job touches.
+    ///
+    /// `@unchecked Sendable`: the writer does not touch the columns, its
+    /// output, its offset or its row groups until the flusher is idle.
+    private struct RowGroupJob: @unchecked Sendable {
+        let writer: ParquetFileWriter
+        let columns: [ParquetColumnWriter]
+        let rows: Int
+        let sink: any ByteSink
+
+        func run() throws(RecordingError) { try writer.writeRowGroup(columns, rows: rows, to: sink) }
+    }
+
+    /// Compresses and writes a row group's column chunks (on the flusher's queue), then empties the columns.
+    private func writeRowGroup(
+        _ columns: [ParquetColumnWriter], rows: Int, to sink: any ByteSink
+    ) throws(RecordingError) {
         let start = offset
-        let pages = try compressedPages()
+        let pages = try compressedPages(columns)
         var chunks: [ColumnChunk] = []
         chunks.reserveCapacity(columns.count)
         for (column, page) in zip(columns, pages) {
             chunks.append(try writeChunk(column, page: page, to: sink))
             column.reset()
         }
-        rowGroups.append(RowGroup(columns: chunks, rowCount: Int64(bufferedRows), fileOffset: start))
-        writtenRows += Int64(bufferedRows)
-        bufferedRows = 0
+        rowGroups.append(RowGroup(columns: chunks, rowCount: Int64(rows), fileOffset: start))
     }
 
     /// Writes the last row group and the footer, and closes the output.
@@ -112,6 +152,7 @@ final class ParquetFileWriter {
     func finish() throws(RecordingError) {
         guard !finished else { return }
         try flushRowGroup()
+        try flusher.waitUntilIdle()
         let sink = try openedSink()
         let footer = footerBytes()
         try sink.write(footer)
@@ -138,7 +179,7 @@ final class ParquetFileWriter {
     private struct CompressedPage {
         var uncompressedSize = 0
         var bytes: [UInt8] = []
-        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED.
+        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT.
         var encoding: Int32 = 0
         var failure: RecordingError?
     }
@@ -205,11 +246,11 @@ final class ParquetFileWriter {
     }
 
     /// Every column's page of the row group, compressed on up to
-    /// `compressors.count` threads at once, so a row group's zstd work is
-    /// spread over the cores; the bytes are the same as compressing them one
-    /// by one.
-    private func compressedPages() throws(RecordingError) -> [CompressedPage] {
-        let job = PageCompression(columns: columns, compressors: compressors)
+    /// as many threads as the flusher has compressors, so a row group's zstd
+    /// work is spread over the cores; the bytes are the same as compressing
+    /// them one by one.
+    private func compressedPages(_ columns: [ParquetColumnWriter]) throws(RecordingError) -> [CompressedPage] {
+        let job = PageCompression(columns: columns, compressors: flusher.compressors)
         if job.lanes <= 1 {
             job.run(lane: 0)
         } else {
@@ -238,7 +279,7 @@ final class ParquetFileWriter {
             encoding: page.encoding, statistics: column.statistics())
     }
 
-    /// A data page (v1) header: values in `encoding` (0 PLAIN, 5 DELTA_BINARY_PACKED), RLE levels.
+    /// A data page (v1) header: values in `encoding` (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT), RLE levels.
     static func pageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int, encoding: Int32 = 0) -> [UInt8]
     {
         var thrift = ThriftCompactWriter()
@@ -247,7 +288,7 @@ final class ParquetFileWriter {
         thrift.i32(3, Int32(clamping: compressedSize))
         thrift.beginStruct(5)  // data_page_header
         thrift.i32(1, Int32(clamping: valueCount))
-        thrift.i32(2, encoding)  // encoding: PLAIN or DELTA_BINARY_PACKED
+        thrift.i32(2, encoding)  // encoding: PLAIN, DELTA_BINARY_PACKED or BYTE_STREAM_SPLIT
         thrift.i32(3, 3)  // definition_level_encoding: RLE
         thrift.i32(4, 3)  // repetition_level_encoding: RLE
         thrift.endStruct()
