@@ -255,11 +255,6 @@ public struct HCITrafficAnalyzer {
     // MARK: - ACL, L2CAP, ATT
 
     private mutating func acl(_ packet: CapturedPacket, into events: inout [CaptureEvent]) {
-        if packet.direction == .received, reassembler.isIdle, !packet.isTruncated,
-            notification(packet, into: &events)
-        {
-            return
-        }
         guard packet.direction != .unknown,
             let step = reassembler.add(
                 packet.bytes, adapter: packet.adapter,
@@ -279,22 +274,6 @@ public struct HCITrafficAnalyzer {
                 payload, link: step.link, fromDevice: packet.direction == .received, time: packet.time,
                 into: &events)
         }
-    }
-
-    /// The common case of both passes, read in place: a received ACL packet
-    /// that is a whole L2CAP frame on the attribute channel holding a
-    /// notification or indication, with no frame under way (so the
-    /// reassembler would return it as it is). Appends its value and returns
-    /// `true`; `false` (nothing done) for any other packet.
-    @inline(__always)
-    private mutating func notification(_ packet: CapturedPacket, into events: inout [CaptureEvent]) -> Bool {
-        guard let (link, handle, opcode, end) = Self.notification(in: packet.bytes) else { return false }
-        events.append(
-            .value(
-                peer: peer(on: CaptureLink(adapter: packet.adapter, handle: link)), handle: handle,
-                bytes: keepsValueBytes ? Array(packet.bytes[11..<end]) : [],
-                kind: opcode == 0x1B ? .notification : .indication, time: packet.time))
-        return true
     }
 
     /// The connection handle, attribute handle, opcode and end of the value

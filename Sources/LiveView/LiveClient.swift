@@ -18,10 +18,9 @@ final class LiveClient: Sendable {
     }
 
     private struct State {
-        /// Subscription id to channel id, and back (one subscription per channel).
+        /// Subscription id to channel id (one subscription per channel).
         var channelOfSubscription: [UInt32: UInt16] = [:]
-        var subscriptionOfChannel: [UInt16: UInt32] = [:]
-        /// The data path's lookup: by channel id, its subscription id + 1 (0: not subscribed).
+        /// The way back, for the data path: by channel id, its subscription id + 1 (0: not subscribed).
         var subscriptionTable: [UInt64] = []
         var queue: [Outgoing] = []
         /// Data frames queued or handed to the channel and not yet written.
@@ -32,6 +31,20 @@ final class LiveClient: Sendable {
         var dropsSinceStatus = 0
         var lastStatus: NIODeadline?
         var closed = false
+
+        /// The subscription of `channel`, if the client subscribes to it.
+        func subscription(of channel: UInt16) -> UInt32? {
+            let index = Int(channel)
+            guard index < subscriptionTable.count, subscriptionTable[index] != 0 else { return nil }
+            return UInt32(truncatingIfNeeded: subscriptionTable[index] - 1)
+        }
+
+        /// Grows a table indexed by channel id to hold `channel`.
+        static func grow<Value: BinaryInteger>(_ table: inout [Value], toHold channel: UInt16) {
+            if table.count <= Int(channel) {
+                table.append(contentsOf: repeatElement(0, count: Int(channel) + 1 - table.count))
+            }
+        }
     }
 
     /// The connection.
@@ -76,19 +89,15 @@ final class LiveClient: Sendable {
     var pending: Int { state.withLock { $0.closed ? 0 : $0.pendingData + $0.queue.count } }
 
     /// The channels the client subscribes to.
-    var subscribedChannels: Set<UInt16> { state.withLock { Set($0.subscriptionOfChannel.keys) } }
+    var subscribedChannels: Set<UInt16> { state.withLock { Set($0.channelOfSubscription.values) } }
 
     /// Adds a subscription.
     func subscribe(id: UInt32, channel: UInt16) throws(SubscribeProblem) {
         let problem: SubscribeProblem? = state.withLock { state in
             if state.channelOfSubscription[id] != nil { return .idInUse(id) }
-            if state.subscriptionOfChannel[channel] != nil { return .channelSubscribed(channel) }
+            if state.subscription(of: channel) != nil { return .channelSubscribed(channel) }
             state.channelOfSubscription[id] = channel
-            state.subscriptionOfChannel[channel] = id
-            if state.subscriptionTable.count <= Int(channel) {
-                state.subscriptionTable.append(
-                    contentsOf: repeatElement(0, count: Int(channel) + 1 - state.subscriptionTable.count))
-            }
+            State.grow(&state.subscriptionTable, toHold: channel)
             state.subscriptionTable[Int(channel)] = UInt64(id) + 1
             return nil
         }
@@ -99,7 +108,6 @@ final class LiveClient: Sendable {
     func unsubscribe(id: UInt32) -> Bool {
         state.withLock { state in
             guard let channel = state.channelOfSubscription.removeValue(forKey: id) else { return false }
-            state.subscriptionOfChannel[channel] = nil
             state.subscriptionTable[Int(channel)] = 0
             return true
         }
@@ -113,7 +121,7 @@ final class LiveClient: Sendable {
     func send(_ batch: LiveOutbox.Batch) {
         let schedule = state.withLock { state -> Bool in
             guard !state.closed else { return false }
-            for (channelID, count) in batch.dropped where state.subscriptionOfChannel[channelID] != nil {
+            for (channelID, count) in batch.dropped where state.subscription(of: channelID) != nil {
                 Self.countDrops(count, of: channelID, in: &state)
             }
             let framed = raw != nil
@@ -166,10 +174,7 @@ final class LiveClient: Sendable {
             let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: read + 10, as: UInt32.self)))
             let payload = read + header
             read = payload + length
-            let channel = Int(channelID)
-            guard channel < state.subscriptionTable.count else { continue }
-            let subscription = state.subscriptionTable[channel]
-            guard subscription != 0 else { continue }
+            guard let subscription = state.subscription(of: channelID) else { continue }
             guard frames < room else {
                 countDrops(1, of: channelID, in: &state)
                 continue
@@ -195,8 +200,7 @@ final class LiveClient: Sendable {
             }
             output.storeBytes(of: FoxgloveProtocol.messageDataOpcode, toByteOffset: written, as: UInt8.self)
             output.storeBytes(
-                of: UInt32(truncatingIfNeeded: subscription - 1).littleEndian, toByteOffset: written + 1,
-                as: UInt32.self)
+                of: subscription.littleEndian, toByteOffset: written + 1, as: UInt32.self)
             // The record's log time is little-endian already.
             output.storeBytes(of: logTime, toByteOffset: written + 5, as: UInt64.self)
             if length > 0 {
@@ -210,11 +214,8 @@ final class LiveClient: Sendable {
     }
 
     private static func countDrops(_ count: Int, of channelID: UInt16, in state: inout State) {
-        let channel = Int(channelID)
-        if state.dropTable.count <= channel {
-            state.dropTable.append(contentsOf: repeatElement(0, count: channel + 1 - state.dropTable.count))
-        }
-        state.dropTable[channel] += count
+        State.grow(&state.dropTable, toHold: channelID)
+        state.dropTable[Int(channelID)] += count
         state.dropsSinceStatus += count
     }
 

@@ -437,7 +437,7 @@ public final class RecordingSession: Service, Sendable {
         var capture = capture
         if let pipeline { capture.families = pipeline.families }
         let progress = options.onReplayProgress
-        // The survey reads the files on threads of its own while the recorder
+        // The survey reads the files on a thread of its own while the recorder
         // sets the recording up; the survey's error comes first, and a
         // recording set up for a capture that fails is removed again.
         let files = try capture.orderedFiles()

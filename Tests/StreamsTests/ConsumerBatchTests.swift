@@ -35,15 +35,7 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         let values = subject.subscribe()
         for value in 0..<100 { subject.send(value) }
-        let consumer = Task {
-            var iterator = values.makeAsyncIterator()
-            var received: [Int?] = [await iterator.next(), await iterator.next()]
-            withUnsafeCurrentTask { $0?.cancel() }
-            received.append(await iterator.next())
-            received.append(await iterator.next())
-            return received
-        }
-        #expect(await consumer.value == [0, 1, nil, nil])
+        #expect(await Self.twoThenCancelled(values) == [0, 1, nil, nil])
         #expect(subject.consumerCount == 0, "the cancelled consumer is unsubscribed")
         #expect(subject.send(100) == .noConsumers)
     }
@@ -74,15 +66,26 @@ import Testing
     @Test func cancellingATimeOperatorsConsumerEndsItAtTheNextNext() async {
         let probe = Probe()
         let throttled = ProbePublisher<Never>(Array(0..<10_000), probe: probe).throttle(for: .zero)
-        let consumer = Task {
-            var iterator = throttled.makeAsyncIterator()
-            var received: [Int?] = [await iterator.next(), await iterator.next()]
-            withUnsafeCurrentTask { $0?.cancel() }
-            received.append(await iterator.next())
-            received.append(await iterator.next())
-            return received
+        #expect(await Self.twoThenCancelled(throttled) == [0, 1, nil, nil])
+        // The work behind it stops: the upstream iterator is released.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while probe.iteratorsReleased == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
         }
-        #expect(await consumer.value == [0, 1, nil, nil])
+        #expect(probe.counts.iteratorsMade == 1 && probe.iteratorsReleased == 1)
+    }
+
+    /// What a consumer gets from two `next()` calls, then two more after its task cancelled itself.
+    private static func twoThenCancelled<S: AsyncSequence & Sendable>(_ sequence: S) async -> [Int?]
+    where S.Element == Int, S.Failure == Never {
+        await Task {
+            var iterator = sequence.makeAsyncIterator()
+            var received: [Int?] = [try? await iterator.next(), try? await iterator.next()]
+            withUnsafeCurrentTask { $0?.cancel() }
+            received.append(try? await iterator.next())
+            received.append(try? await iterator.next())
+            return received
+        }.value
     }
 
     @Test @MainActor func aMainActorConsumerCallingNextWithoutIsolationGetsEveryElement() async {

@@ -12,11 +12,14 @@ extension MCAPRecord {
     }
 
     /// Parses the records that fill `bytes` exactly (a chunk's records, a
-    /// summary section).
+    /// summary section); with `opcodes`, only the records with one of them
+    /// are parsed (every record is still framed and checked).
     ///
     /// - Throws: ``RecordingError`` (`.corrupt`) naming `context` and the
     ///   offset when a record is torn or overruns the bytes.
-    static func parseAll(_ bytes: ArraySlice<UInt8>, context: String) throws(RecordingError) -> [MCAPRecord] {
+    static func parseAll(
+        _ bytes: ArraySlice<UInt8>, context: String, only opcodes: Set<UInt8>? = nil
+    ) throws(RecordingError) -> [MCAPRecord] {
         var records: [MCAPRecord] = []
         var cursor = ByteCursor(bytes)
         while !cursor.isAtEnd {
@@ -35,6 +38,7 @@ extension MCAPRecord {
             } catch {
                 throw RecordingError(.corrupt, "\(context): record at \(offset) overruns its bytes", cause: error)
             }
+            if let opcodes, !opcodes.contains(opcode) { continue }
             let start = bytes.startIndex
             records.append(
                 try parse(opcode: opcode, body: bytes[(start + body.lowerBound)..<(start + body.upperBound)]))

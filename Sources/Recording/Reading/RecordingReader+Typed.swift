@@ -130,40 +130,11 @@ extension RecordingReader {
             guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            guard let opcodes else { return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary") }
-            return try wantedRecords(bytes, opcodes: opcodes, context: "\(path) summary")
+            return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes)
         } catch let error as RecordingError {
             throw error
         } catch {
             throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)", cause: error)
         }
-    }
-
-    /// The records of `bytes` with one of `opcodes`, parsed; every record
-    /// is framed as `MCAPRecord.parseAll` frames them (with its errors).
-    private static func wantedRecords(
-        _ bytes: [UInt8], opcodes: Set<UInt8>, context: String
-    ) throws(RecordingError) -> [MCAPRecord] {
-        var records: [MCAPRecord] = []
-        var position = 0
-        while position < bytes.count {
-            guard bytes.count - position >= 9 else {
-                throw RecordingError(.corrupt, "\(context): truncated record at \(position)")
-            }
-            let opcode = bytes[position]
-            let length = bytes.withUnsafeBytes {
-                UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
-            }
-            let body = position + 9
-            guard length <= UInt64(bytes.count - body) else {
-                throw RecordingError(.corrupt, "\(context): record at \(position) overruns its bytes")
-            }
-            let end = body + Int(length)
-            if opcodes.contains(opcode) {
-                records.append(try MCAPRecord.parse(opcode: opcode, body: bytes[body..<end]))
-            }
-            position = end
-        }
-        return records
     }
 }

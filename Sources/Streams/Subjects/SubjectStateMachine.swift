@@ -284,6 +284,12 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return .success(nil)
         }
+        return poll(at: index)
+    }
+
+    /// ``poll(_:)`` for the consumer at `index` in ``consumers``.
+    @inlinable
+    mutating func poll(at index: Int) -> Result<Element?, Failure>? {
         if let element = consumers[index].buffer.popFirst() {
             return .success(element)
         }
@@ -305,24 +311,14 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     /// early.
     @inlinable
     mutating func pollBatch(_ id: Int, into batch: inout Queue<Element>) -> Result<Element?, Failure>? {
-        guard case .unbounded = policy else {
-            return poll(id)
-        }
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return .success(nil)
         }
-        if consumers[index].buffer.count > 1 {
+        if case .unbounded = policy, consumers[index].buffer.count > 1 {
             swap(&consumers[index].buffer, &batch)
             return .success(batch.popFirst())
         }
-        if let element = consumers[index].buffer.popFirst() {
-            return .success(element)
-        }
-        if let terminal {
-            consumers.remove(at: index)
-            return terminal.result
-        }
-        return nil
+        return poll(at: index)
     }
 
     /// What `suspend` asks the caller to do after leaving the lock.

@@ -1,3 +1,4 @@
+import CaptureFiles
 import Foundation
 
 /// The hand-over between a thread that reads capture files ahead and the
@@ -9,7 +10,7 @@ import Foundation
 /// The reader calls ``hand(_:)`` per batch and ``finish(_:)`` once; the
 /// consumer calls ``next()`` until it returns `nil`, and ``cancel()`` when it
 /// stops early (the reader's next ``hand(_:)`` then returns `false`).
-package final class ReadAheadQueue<Batch>: @unchecked Sendable {
+final class ReadAheadQueue<Batch>: @unchecked Sendable {
     private let capacity: Int
     // Shared, under `condition`.
     private let condition = NSCondition()
@@ -19,7 +20,7 @@ package final class ReadAheadQueue<Batch>: @unchecked Sendable {
     private var cancelled = false
 
     /// A queue holding at most `capacity` batches.
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = capacity
     }
 
@@ -27,7 +28,7 @@ package final class ReadAheadQueue<Batch>: @unchecked Sendable {
     ///
     /// - Throws: The reader's ``CaptureFileError``, once, after the batches
     ///   handed before it.
-    package func next() throws(CaptureFileError) -> Batch? {
+    func next() throws(CaptureFileError) -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty, !readerDone { condition.wait() }
@@ -44,7 +45,7 @@ package final class ReadAheadQueue<Batch>: @unchecked Sendable {
     }
 
     /// Stops the reader (the consumer stopped early) and drops what waits.
-    package func cancel() {
+    func cancel() {
         condition.withLock {
             cancelled = true
             ready.removeAll()
@@ -53,7 +54,7 @@ package final class ReadAheadQueue<Batch>: @unchecked Sendable {
     }
 
     /// Queues a batch, waiting while the queue is full; `false` once cancelled.
-    package func hand(_ batch: Batch) -> Bool {
+    func hand(_ batch: Batch) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while ready.count >= capacity, !cancelled { condition.wait() }
@@ -65,7 +66,7 @@ package final class ReadAheadQueue<Batch>: @unchecked Sendable {
 
     /// Ends the queue: ``next()`` returns `nil` (or throws `error`) once the
     /// batches handed so far are taken.
-    package func finish(_ error: CaptureFileError?) {
+    func finish(_ error: CaptureFileError?) {
         condition.withLock {
             readerDone = true
             failure = error
