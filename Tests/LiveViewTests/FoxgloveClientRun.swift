@@ -111,13 +111,15 @@ struct ClientReport: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case serverInfo = "server_info"
-        case channels, statuses, messages
+        case channels, statuses, messages, end
     }
 
     var serverInfo: ServerInfo?
     var channels: [Channel]
     var statuses: [Status]
     var messages: [Message]
+    /// Why the client stopped reading (idle, max-seconds, connection closed: …).
+    var end: String?
 }
 
 /// Any JSON value, compared structurally.

@@ -17,7 +17,7 @@ NAME keeps only that field of each decoded message; --send TEXT sends TEXT
 as is after the first advertise (repeatable). Prints one JSON document on stdout:
 
   {"server_info": {...}, "channels": [...], "statuses": [...],
-   "messages": [{"topic", "log_time", "fields"}]}
+   "messages": [{"topic", "log_time", "fields"}], "end": "why reading stopped"}
 
 Decoded floats are written as Python's repr (bit-exact text), like
 read_mcap.py. Exits non-zero with a message on stderr on a protocol error.
@@ -50,15 +50,19 @@ def read(ws, args, out, channels, decoders, deadline):
     next_subscription = 0
     if ws.subprotocol != SUBPROTOCOL:
         fail(f"the server chose subprotocol {ws.subprotocol!r}")
+    out["end"] = "max-seconds"
     while time.monotonic() < deadline:
         if args.until_messages and len(out["messages"]) >= args.until_messages:
+            out["end"] = "until-messages"
             break
         timeout = max(0.01, deadline - time.monotonic())
-        if args.idle_seconds and (out["messages"] or out["statuses"]):
-            timeout = min(timeout, args.idle_seconds)
+        idle = bool(args.idle_seconds and (out["messages"] or out["statuses"]) and args.idle_seconds < timeout)
+        if idle:
+            timeout = args.idle_seconds
         try:
             frame = ws.recv(timeout=timeout)
         except TimeoutError:
+            out["end"] = "idle" if idle else "max-seconds"
             break
         if isinstance(frame, str):
             message = json.loads(frame)
@@ -112,6 +116,7 @@ def read(ws, args, out, channels, decoders, deadline):
             # Gone without a closing handshake, as a crashed viewer would be.
             ws.socket.shutdown(socket.SHUT_RDWR)
             ws.socket.close()
+            out["end"] = "disconnect-after"
             break
         if args.slow:
             time.sleep(args.slow)
@@ -132,7 +137,7 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=0.0)
     args = parser.parse_args()
 
-    out = {"server_info": None, "channels": [], "statuses": [], "messages": []}
+    out = {"server_info": None, "channels": [], "statuses": [], "messages": [], "end": None}
     channels = {}  # channel id -> advertised channel
     decoders = {}  # subscription id -> (topic, decode)
     deadline = time.monotonic() + args.max_seconds
@@ -140,12 +145,13 @@ def main():
     try:
         with connect(args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10) as ws:
             read(ws, args, out, channels, decoders, deadline)
-    except ConnectionClosed:
-        pass
+    except ConnectionClosed as closed:
+        out["end"] = f"connection closed: {closed}"
     except OSError:
         # Closing after the socket was dropped on purpose (--disconnect-after).
         if not args.disconnect_after:
             raise
+    print(f"foxglove_client: {len(out['messages'])} message(s), ended: {out['end']}", file=sys.stderr)
     json.dump(out, sys.stdout)
 
 
