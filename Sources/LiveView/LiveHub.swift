@@ -36,8 +36,10 @@ final class LiveHub: Sendable {
         self.eventLoop = eventLoop
         self.onEvent = onEvent
         // A batch interval's worth of a fast recording, and at least every client's queue.
-        // Woken early at half a client's queue: a batch fits the queue.
-        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16), wakeCount: max(64, capacity / 2))
+        // Woken early when a client's queue's worth waits: a batch fits the queue
+        // (written at once on a local socket, so the queue is empty again when
+        // the next batch comes), and a fast recording wakes the loop once a queue.
+        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16), wakeCount: max(64, capacity))
     }
 
     var channels: [LiveChannel] { state.withLock { state in state.order.compactMap { state.channels[$0] } } }
@@ -64,7 +66,11 @@ final class LiveHub: Sendable {
     func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
         switch outbox.append(channelID: channelID, logTime: logTime, payload: payload) {
         case .none: break
-        case .later: eventLoop.scheduleTask(in: Self.batchInterval) { self.flush() }
+        case .later:
+            eventLoop.scheduleTask(in: Self.batchInterval) {
+                self.outbox.timerFired()
+                self.flush()
+            }
         case .now: eventLoop.execute { self.flush() }
         }
     }

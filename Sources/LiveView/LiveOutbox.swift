@@ -25,7 +25,11 @@ final class LiveOutbox: Sendable {
         var dropped: [UInt16: Int] = [:]
         /// A taken buffer given back, for the next batch (no allocation per batch).
         var spare: ByteBuffer?
+        /// A batch is due: the interval's timer is set or the event loop was woken.
         var scheduled = false
+        /// The interval's timer is set (it outlives a batch taken early, so
+        /// a fast recording sets one timer per interval, not one per batch).
+        var timerSet = false
         /// Whether there is a client to publish to (set by the hub).
         var listening = false
     }
@@ -59,7 +63,9 @@ final class LiveOutbox: Sendable {
     enum Wake {
         /// Nothing: a batch is due already.
         case none
-        /// Schedule a batch after ``LiveHub/batchInterval`` (the first message since the last batch).
+        /// Schedule a batch after ``LiveHub/batchInterval`` (the first
+        /// message since the last batch, and no interval's timer is set), then
+        /// call ``timerFired()`` before taking it.
         case later
         /// Take a batch now: `wakeCount` messages wait.
         case now
@@ -90,12 +96,23 @@ final class LiveOutbox: Sendable {
                 return size
             }
             state.count += 1
-            guard state.scheduled else {
+            if state.count == wakeCount {
                 state.scheduled = true
-                return .later
+                return .now
             }
-            return state.count == wakeCount ? .now : .none
+            guard !state.scheduled else { return .none }
+            state.scheduled = true
+            // A timer set for an earlier batch (taken early) takes this one.
+            guard !state.timerSet else { return .none }
+            state.timerSet = true
+            return .later
         }
+    }
+
+    /// The interval's timer fired (on the event loop, before its ``take()``):
+    /// the next batch sets a new one.
+    func timerFired() {
+        state.withLock { $0.timerSet = false }
     }
 
     /// Takes what is waiting (on the event loop); the next append schedules a new batch.
