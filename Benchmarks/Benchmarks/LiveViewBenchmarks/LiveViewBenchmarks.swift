@@ -22,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
     let messages = 1_000_000
     let payload: [UInt8] = [0, 1, 0, 0, 1, 0, 9, 0, 0, 0, 0x80, 0x3F, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F]
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock], maxDuration: .seconds(20), maxIterations: 10)
+        metrics: [.throughput, .wallClock, .cpuTotal], maxDuration: .seconds(20), maxIterations: 10)
     var recorderConfiguration = RecorderConfiguration()
     recorderConfiguration.durability = .none
 
