@@ -64,6 +64,27 @@ import Testing
         #expect(unpacked == input)
     }
 
+    /// One level-3 compressor given inputs of several sizes in turn (its
+    /// match-finder tables are sized to each input) produces, for each, the
+    /// frame a fresh compressor produces for it alone, and each round-trips.
+    @Test func zstdReusedAcrossInputSizesMatchesAFreshCompressor() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Half noise, half repeats: something for both literals and matches.
+        func sample(_ count: Int) -> [UInt8] {
+            (0..<count).map { $0 % 64 < 32 ? UInt8.random(in: 0...255, using: &generator) : UInt8($0 % 13) }
+        }
+        let inputs = [sample(1 << 20), sample(280_000), sample(3_000), sample(1 << 20), sample(70_000)]
+        let reused = try ZstdCompressor(level: 3)
+        for input in inputs {
+            let packed = try input.withUnsafeBytes { raw in try reused.compress(raw) { Array($0) } }
+            let fresh = try input.withUnsafeBytes { raw in try ZstdCompressor(level: 3).compress(raw) { Array($0) } }
+            #expect(packed == fresh)
+            #expect(packed.count < input.count * 3 / 4)
+            let unpacked = try packed.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: input.count) }
+            #expect(unpacked == input)
+        }
+    }
+
     @Test func zstdRejectsAnOutOfRangeLevel() {
         #expect(throws: RecordingError.self) { _ = try ZstdCompressor(level: 99) }
     }
@@ -81,6 +102,44 @@ import Testing
             _ = try packed.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: 400) }
         }
         #expect(error?.code == .corrupt)
+    }
+
+    /// Every field size after every body offset 0...7: padded with zeros to
+    /// the field's size (relative to the header's end), then little-endian.
+    @Test func cdrPadsEachFieldSizeFromEveryOffset() {
+        for lead in 0..<8 {
+            var cdr = CDRWriter()
+            for _ in 0..<lead { cdr.write(UInt8(0xAA)) }
+            cdr.write(UInt16(0x0102))
+            cdr.write(UInt32(0x0304_0506))
+            cdr.write(UInt64(0x0708_090A_0B0C_0D0E))
+            cdr.write(Int16(-2))
+            cdr.write(Float(1))
+            var expected: [UInt8] = [0x00, 0x01, 0x00, 0x00] + Array(repeating: 0xAA, count: lead)
+            func pad(_ size: Int) {
+                while (expected.count - 4) % size != 0 { expected.append(0) }
+            }
+            pad(2)
+            expected += [0x02, 0x01]
+            pad(4)
+            expected += [0x06, 0x05, 0x04, 0x03]
+            pad(8)
+            expected += [0x0E, 0x0D, 0x0C, 0x0B, 0x0A, 0x09, 0x08, 0x07]
+            pad(2)
+            expected += [0xFE, 0xFF]
+            pad(4)
+            expected += [0x00, 0x00, 0x80, 0x3F]
+            #expect(cdr.bytes == expected, "after \(lead) leading bytes")
+            // A reset writer lays the same fields out the same way.
+            cdr.reset()
+            for _ in 0..<lead { cdr.write(UInt8(0xAA)) }
+            cdr.write(UInt16(0x0102))
+            cdr.write(UInt32(0x0304_0506))
+            cdr.write(UInt64(0x0708_090A_0B0C_0D0E))
+            cdr.write(Int16(-2))
+            cdr.write(Float(1))
+            #expect(cdr.bytes == expected, "after a reset and \(lead) leading bytes")
+        }
     }
 
     @Test func cdrAlignsFieldsToTheirSizeAfterTheHeader() {

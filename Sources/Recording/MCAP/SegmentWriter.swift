@@ -299,7 +299,10 @@ package final class SegmentWriter {
             let accumulator = open.channels[Int(id)]
             channels.append((id, accumulator.entries, accumulator.statistics(channelID: id)))
             channelMessageCounts[id, default: 0] += UInt64(accumulator.messageCount)
-            open.channels[Int(id)] = ChannelAccumulator(cells: ValueCellAccumulator(shift: accumulator.cells.nextShift))
+            // The next chunk's entries start at this one's size: a steady stream appends without regrowing.
+            var next = ChannelAccumulator(cells: ValueCellAccumulator(shift: accumulator.cells.nextShift))
+            next.entries.reserveCapacity(accumulator.entries.count + accumulator.entries.count >> 4)
+            open.channels[Int(id)] = next
         }
         let job = ChunkPipeline.Job(
             records: lane.records, startTime: lane.start, endTime: lane.end,
