@@ -6,7 +6,8 @@ notifications, decoding each one's bytes and nothing more.
 
     dbus_python_receiver.py BUS_ADDRESS DEVICE_PATH CHAR_UUID COUNT
 
-Prints one JSON line: {"count": N, "seconds": first-to-last receive time, "rate": N/s}.
+Prints one JSON line: {"count": N, "seconds": first-to-last receive time, "rate": N/s,
+"cpu": this process's CPU seconds over the same span}.
 """
 import json
 import sys
@@ -62,8 +63,10 @@ def counter(conn, msg):
             state["count"] += 1
             if state["count"] == 1:
                 state["t0"] = time.monotonic()
+                state["cpu0"] = time.process_time()
             if state["count"] == total:
                 state["t1"] = time.monotonic()
+                state["cpu1"] = time.process_time()
     return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
 
 
@@ -73,4 +76,5 @@ bus.add_message_filter(counter)
 dbus.Interface(bus.get_object("org.bluez", char_path), "org.bluez.GattCharacteristic1").StartNotify()
 until(lambda: state["t1"] is not None, timeout=120)
 seconds = state["t1"] - state["t0"]
-print(json.dumps({"count": state["count"], "seconds": seconds, "rate": (total - 1) / seconds}))
+print(json.dumps({"count": state["count"], "seconds": seconds, "rate": (total - 1) / seconds,
+                  "cpu": state["cpu1"] - state["cpu0"]}))

@@ -15,7 +15,7 @@
 /// Values are checked before they are sent (object paths, strings, element
 /// signatures…); a bad value makes the call throw
 /// ``DBusError/Code/invalidArgument`` and nothing reaches libdbus.
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
     /// `y`: an unsigned 8-bit integer.
     case byte(UInt8)
     /// `b`: a boolean.
@@ -64,8 +64,11 @@ public indirect enum DBusValue: Sendable, Hashable {
     case dictionary(keySignature: String, valueSignature: String, [DBusDictionaryEntry])
     /// `(…)`: a structure of one or more fields.
     case structure([DBusValue])
+    // The one recursive case is the one boxed: the others hold their
+    // payload inline, so reading a signal's values allocates only for
+    // strings and arrays, not once per value.
     /// `v`: a value of any type, with its type carried alongside.
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// The value's D-Bus type signature.
     ///

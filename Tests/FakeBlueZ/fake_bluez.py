@@ -29,8 +29,10 @@ Faithfulness notes (what BlueZ 5.66 + libdbus 1.14 do, and so what this does):
 import argparse
 import json
 import os
+import select
 import signal
 import socket
+import struct
 import sys
 import time
 
@@ -74,6 +76,8 @@ LE_ABORT = "le-connection-abort-by-local"
 BATCH_MAX = 1000
 BATCH_SECONDS = 0.004
 PREBUILD_MAX = 500_000
+# With --batch-signals: Value signals written to the bus socket per write.
+RAW_CHUNK = 64
 
 NOT_HANDLED = dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
 HANDLED = dbus.lowlevel.HANDLER_RESULT_HANDLED
@@ -435,6 +439,10 @@ class FakeBluez:
         self.address = args.address
         self.scale = float(args.time_scale)
         self.log = EventLog(args.log)
+        # --batch-signals: the stream's Value signals are marshalled here and written to
+        # the bus socket RAW_CHUNK at a time instead of one libdbus send (one write) each.
+        self.batch_signals = bool(getattr(args, "batch_signals", False))
+        self.raw_serial = 1 << 30  # serials of our own messages, clear of libdbus's
         self.loop = GLib.MainLoop()
         self.conn = None
         self.unique_name = None
@@ -1181,9 +1189,10 @@ class FakeBluez:
         start = time.monotonic()
         sent = 0
         lines = []
+        raw = [] if self.batch_signals else None
         try:
             while d.pos < n:
-                if not self.fire_faults(d, d.pos, lines):
+                if not self.fire_faults(d, d.pos, lines, raw):
                     return False
                 at, c, data, hx = stream[d.pos]
                 now = time.monotonic()
@@ -1197,26 +1206,32 @@ class FakeBluez:
                 msg = d.prebuilt[d.pos]
                 if msg is not None:
                     d.prebuilt[d.pos] = None
-                if not self.notify(d, c, data, d.pos, "scenario", lines, msg, hx):
+                if not self.notify(d, c, data, d.pos, "scenario", lines, msg, hx, raw):
                     return False  # waiting for the fd to drain
                 d.pos += 1
                 sent += 1
-            if not self.fire_faults(d, n, lines):
+                if raw and len(raw) >= RAW_CHUNK:
+                    self.write_raw(raw)
+            if not self.fire_faults(d, n, lines, raw):
                 return False
             d.stream_state = "done"
             lines.append(json.dumps({"kind": "stream_done", "device": d.address, "sent": d.pos,
                                      "t_ns": now_ns()}, separators=(",", ":")) + "\n")
             return False
         finally:
+            if raw:
+                self.write_raw(raw)
             if lines:
                 self.log.raw("".join(lines))
 
-    def fire_faults(self, d, pos, lines):
+    def fire_faults(self, d, pos, lines, raw=None):
         """Faults whose `after` is pos; False when the stream must stop here."""
         for f in d.faults:
             if f["fired"] or f["kind"] == "in_progress" or int(f.get("after", 0)) != pos:
                 continue
             f["fired"] = True
+            if raw:
+                self.write_raw(raw)
             if lines:
                 self.log.raw("".join(lines))
                 del lines[:]
@@ -1244,8 +1259,10 @@ class FakeBluez:
                 return False
         return True
 
-    def notify(self, d, c, data, index, source, lines=None, prebuilt=None, hx=None):
-        """One notification; False only when fd back-pressure says wait."""
+    def notify(self, d, c, data, index, source, lines=None, prebuilt=None, hx=None, raw=None):
+        """One notification; False only when fd back-pressure says wait. With `raw` (a
+        list, --batch-signals), a Value signal is appended to it, marshalled, for
+        `write_raw` to send, rather than sent; `prebuilt` is then its bytes."""
         if hx is None:
             hx = data.hex()
         if c.removed or c.path not in self.objects or not c.notifying:
@@ -1272,6 +1289,10 @@ class FakeBluez:
                            '"source":"%s","reason":"fd closed","t_ns":%d}\n'
                            % (d.address, c.uuid, hx, _idx(index), source, now_ns()))
                 return True
+        elif raw is not None:
+            raw.append(prebuilt if prebuilt is not None else self.value_bytes(c.path, data))
+            c.value = data
+            via = "signal"
         else:
             self.conn.send_message(prebuilt if prebuilt is not None else value_message(c.path, data))
             c.value = data
@@ -1282,6 +1303,30 @@ class FakeBluez:
                    '"seq":%d,"via":"%s","source":"%s","t_ns":%d}\n'
                    % (d.address, c.uuid, hx, _idx(index), seq, via, source, now_ns()))
         return True
+
+    def value_bytes(self, path, data):
+        """The Value signal of `path`, marshalled, with the next serial of our own."""
+        self.raw_serial += 1
+        return value_signal_bytes(path, data, self.raw_serial)
+
+    def write_raw(self, raw):
+        """Writes the marshalled signals in `raw` (and empties it) to the bus socket,
+        after whatever libdbus has queued, so messages never interleave; blocks while the
+        socket is full (the bus daemon drains it). A lost bus is left to libdbus to notice."""
+        data = b"".join(raw)
+        del raw[:]
+        if self.conn is None:
+            return
+        self.conn.flush()
+        fd = self.conn.get_unix_fd()
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                select.select([], [fd], [])
+            except OSError:
+                return
 
     def _line(self, lines, text):
         if lines is None:
@@ -1399,7 +1444,8 @@ class FakeBluez:
             end = min(len(d.stream), PREBUILD_MAX)
             while upto < end and budget > 0:
                 _, c, data, _ = d.stream[upto]
-                d.prebuilt[upto] = value_message(c.path, data)
+                d.prebuilt[upto] = (self.value_bytes(c.path, data) if self.batch_signals
+                                    else value_message(c.path, data))
                 upto += 1
                 budget -= 1
             d.prebuilt_upto = upto
@@ -1439,6 +1485,46 @@ def value_message(path, data):
 
 
 EMPTY_AS = dbus.Array([], signature="s")
+
+
+def _pad(buffer, alignment):
+    buffer += b"\0" * (-len(buffer) % alignment)
+
+
+def _string(buffer, text):
+    _pad(buffer, 4)
+    data = text.encode()
+    buffer += struct.pack("<I", len(data)) + data + b"\0"
+
+
+def value_signal_bytes(path, data, serial):
+    """The message `value_message(path, data)` builds, marshalled as libdbus marshals it
+    (little-endian, NO_REPLY_EXPECTED, header fields path, interface, member, signature),
+    with `serial`: PropertiesChanged("org.bluez.GattCharacteristic1", {"Value": <ay>}, [])."""
+    body = bytearray()
+    _string(body, I_CHAR)
+    _pad(body, 4)
+    length_at = len(body)
+    body += b"\0\0\0\0"  # the a{sv}'s length, below
+    _pad(body, 8)
+    entries_at = len(body)
+    _string(body, "Value")
+    body += b"\x02ay\0"
+    _pad(body, 4)
+    body += struct.pack("<I", len(data)) + bytes(data)
+    struct.pack_into("<I", body, length_at, len(body) - entries_at)
+    _pad(body, 4)
+    body += struct.pack("<I", 0)  # as: empty
+    fields = bytearray(16)  # the fixed header and the fields' length come first
+    for code, kind, value in ((1, "o", path), (2, "s", I_PROPS), (3, "s", "PropertiesChanged")):
+        _pad(fields, 8)
+        fields += bytes((code, 1, ord(kind), 0))
+        _string(fields, value)
+    _pad(fields, 8)
+    fields += b"\x08\x01g\x00\x08sa{sv}as\x00"
+    struct.pack_into("<cBBBIII", fields, 0, b"l", 4, 1, 1, len(body), serial, len(fields) - 16)
+    _pad(fields, 8)
+    return bytes(fields + body)
 
 
 def _idx(index):
@@ -1548,6 +1634,10 @@ def main(argv=None):
     p.add_argument("--log", required=True, help="event log (JSON lines) to write")
     p.add_argument("--time-scale", type=float, default=1.0,
                    help="multiplies every *_ms of the scenario (default 1)")
+    p.add_argument("--batch-signals", action="store_true",
+                   help="write the stream's Value signals to the bus socket many per write "
+                        "(the same messages; for benchmarks, where libdbus's one write per "
+                        "message would bound the rate)")
     args = p.parse_args(argv)
     # A child started from a thread that blocks signals (libdispatch's workers do, so
     # Foundation's Process from a Swift test) inherits that mask: SIGTERM would never arrive.

@@ -79,7 +79,7 @@ def _die_with_us():
 class Harness:
     """A private dbus-daemon, the fake on it, and a recording dbus-python client."""
 
-    def __init__(self, scenario, time_scale=1.0):
+    def __init__(self, scenario, time_scale=1.0, extra_args=()):
         self.dir = tempfile.mkdtemp(prefix="fake-bluez-test-")
         self.daemon = subprocess.Popen(
             [DAEMON, "--session", "--nofork", "--nopidfile", "--print-address=1",
@@ -93,7 +93,7 @@ class Harness:
         self.stderr = open(os.path.join(self.dir, "stderr"), "w+")
         self.fake = subprocess.Popen(
             [PY, FAKE, "--address", self.address, "--scenario", scenario_path,
-             "--log", self.log_path, "--time-scale", str(time_scale)],
+             "--log", self.log_path, "--time-scale", str(time_scale)] + list(extra_args),
             stdout=subprocess.PIPE, stderr=self.stderr, text=True, preexec_fn=_die_with_us)
         line = self.fake.stdout.readline()
         if not line.startswith("ready "):
@@ -207,8 +207,8 @@ class Harness:
 
 
 class FakeBluezTests(unittest.TestCase):
-    def start(self, scenario, time_scale=1.0):
-        h = Harness(scenario, time_scale)
+    def start(self, scenario, time_scale=1.0, extra_args=()):
+        h = Harness(scenario, time_scale, extra_args)
         self.addCleanup(h.close)
         return h
 
@@ -311,6 +311,42 @@ class FakeBluezTests(unittest.TestCase):
         h.call(d001, "org.bluez.GattCharacteristic1", "StopNotify")
         self.assertEqual(h.error_of(d001, "org.bluez.GattCharacteristic1", "StopNotify"),
                          ("org.bluez.Error.Failed", "No notify session started"))
+
+    def test_batch_signals_are_the_same_messages(self):
+        # --batch-signals writes the stream's Value signals to the socket many at a time,
+        # marshalled by the fake: each must arrive as libdbus would have sent it (values of
+        # every length 0-20, so every padding), in order, around a fault's own signal.
+        notes = [{"at_ms": 0, "char": "D001", "hex": bytes(range(i % 21)).hex()} for i in range(300)]
+        faults = [{"kind": "empty_notification", "char": "D001", "after": 150}]
+        received = []
+        for extra in ((), ("--batch-signals",)):
+            h = self.start({"adapter": {}, "devices": [diot_device(notifications=notes, faults=faults)]},
+                           extra_args=extra)
+            messages = []
+
+            def keep(conn, msg, messages=messages):
+                if msg.get_member() == "PropertiesChanged" and msg.get_path().startswith(DEV1_PATH + "/"):
+                    messages.append(msg)
+                return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
+            h.bus.add_message_filter(keep)
+            h.discover()
+            h.until(lambda: DEV1_PATH in h.objects())
+            h.connect()
+            d001 = h.char_path("D001")
+            h.call(d001, "org.bluez.GattCharacteristic1", "StartNotify")
+            h.until(lambda: len(h.values(d001)) == 301, what="301 values")
+            self.assertEqual(h.values(d001)[:150], [n["hex"] for n in notes[:150]])
+            self.assertEqual(h.values(d001)[150], "")
+            self.assertEqual(h.values(d001)[151:], [n["hex"] for n in notes[150:]])
+            h.until(lambda: len(h.events("notify")) == 301, what="301 notify events")
+            self.assertEqual([e["hex"] for e in h.events("notify")], h.values(d001))
+            received.append([(m.get_path() == d001, m.get_interface(), m.get_signature(), m.get_no_reply(),
+                              m.get_auto_start(), m.get_sender(), m.get_args_list(byte_arrays=True))
+                             for m in messages])
+            self.assertTrue(all(m.get_serial() != 0 for m in messages))
+        # The first is PropertiesChanged(Notifying); the senders are the two fakes' own names.
+        self.assertEqual(len(received[0]), 302)
+        self.assertEqual([r[:5] + r[6:] for r in received[1]], [r[:5] + r[6:] for r in received[0]])
 
     def test_acquire_notify_datagrams_and_release(self):
         h = self.start({"adapter": {}, "devices": [diot_device(notifications=stream(30, step_ms=0.5))]})

@@ -19,6 +19,11 @@ import Recording
 /// Each iteration starts its own dbus-daemon and fake (by process id), waits
 /// for the fake to build its signals ahead (about 1 s per 100,000, as its
 /// README says), and then lets the client find, connect and subscribe. The
+/// fake runs with `--batch-signals`: its Value signals, marshalled ahead, go
+/// to the bus socket many per write, where libdbus's one write per message
+/// made the Python sender, not the receivers, the limit (same messages, same
+/// count, for both sides). Each run prints the CPU time of the daemon, the
+/// fake and the receiver over the stream, to show which one bounds it. The
 /// rate is (N − 1) / (time of the N-th − time of the first), on both sides:
 /// for ours the N-th is the moment the recorder recorded it, for the peer
 /// the moment its filter saw it. The benchmark's own clock cannot time a
@@ -100,7 +105,8 @@ enum CaptureRun {
               "notifications": [\(notifications.joined(separator: ","))]}]}
             """
         let fake = try FakeLauncher.start(
-            scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py")
+            scenario: Data(scenario.utf8), script: root + "/Tests/FakeBlueZ/fake_bluez.py",
+            batchSignals: ProcessInfo.processInfo.environment["TLM_CAPTURE_BENCH_UNBATCHED"] == nil)
         // Let the fake build its PropertiesChanged messages ahead (about 1 s per 100,000).
         Thread.sleep(forTimeInterval: 0.5 + Double(count) / 100_000 * 1.2)
         return fake
@@ -128,7 +134,9 @@ enum CaptureRun {
             }
         }
         let deadline = ContinuousClock.now + .seconds(120)
+        let before = fake.cpuSeconds()
         while !clock.isDone, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let after = fake.cpuSeconds()
         capture.cancel()
         _ = await capture.result
         service.finish()
@@ -136,6 +144,9 @@ enum CaptureRun {
         check(
             clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
         fake.reportSendRate(count: count)
+        FakeLauncher.reportCPU(
+            daemon: after.daemon - before.daemon, fake: after.fake - before.fake, receiver: clock.cpuSeconds,
+            stream: clock.seconds)
         return clock.rate
     }
 
@@ -143,6 +154,7 @@ enum CaptureRun {
     static func peer(count: Int) throws -> Double {
         let fake = try startFake(count: count)
         defer { fake.stop() }
+        let before = fake.cpuSeconds()
         let output = try FakeLauncher.run(
             "/usr/bin/python3",
             [
@@ -150,22 +162,29 @@ enum CaptureRun {
                 fake.address, devicePath, characteristic.description,
                 String(count),
             ])
+        let after = fake.cpuSeconds()
         fake.reportSendRate(count: count)
         guard let data = output.split(separator: "\n").last.map({ Data($0.utf8) }),
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let rate = json["rate"] as? Double, json["count"] as? Int == count
+            let rate = json["rate"] as? Double, json["count"] as? Int == count,
+            let seconds = json["seconds"] as? Double, let cpu = json["cpu"] as? Double
         else { fatalError("unexpected output of the dbus-python receiver: \(output)") }
+        FakeLauncher.reportCPU(
+            daemon: after.daemon - before.daemon, fake: after.fake - before.fake, receiver: cpu, stream: seconds)
         return rate
     }
 }
 
-/// Times the stream at the recorder: the first and the N-th notification recorded.
+/// Times the stream at the recorder: the first and the N-th notification
+/// recorded, and the process's CPU time between them.
 final class StreamClock: @unchecked Sendable {
     let expected: Int
     private let lock = NSLock()
     private var count = 0
     private var first: UInt64 = 0
     private var last: UInt64 = 0
+    private var firstCPU: Double = 0
+    private var lastCPU: Double = 0
 
     init(expected: Int) { self.expected = expected }
 
@@ -173,14 +192,29 @@ final class StreamClock: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         lock.withLock {
             count += 1
-            if count == 1 { first = now }
-            if count == expected { last = now }
+            if count == 1 {
+                first = now
+                firstCPU = Self.processCPU()
+            }
+            if count == expected {
+                last = now
+                lastCPU = Self.processCPU()
+            }
         }
     }
 
     var recorded: Int { lock.withLock { count } }
     var isDone: Bool { lock.withLock { count >= expected } }
     var rate: Double { lock.withLock { Double(expected - 1) / (Double(last - first) / 1e9) } }
+    var seconds: Double { lock.withLock { Double(last - first) / 1e9 } }
+    var cpuSeconds: Double { lock.withLock { lastCPU - firstCPU } }
+
+    /// This process's CPU time (all threads), in seconds.
+    static func processCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 }
 
 /// A device recorder that notes when each notification of the device was recorded.
@@ -226,7 +260,7 @@ final class FakeLauncher {
         self.directory = directory
     }
 
-    static func start(scenario: Data, script: String) throws -> FakeLauncher {
+    static func start(scenario: Data, script: String, batchSignals: Bool) throws -> FakeLauncher {
         let directory = NSTemporaryDirectory() + "tlm-capture-bench-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let daemon = Process()
@@ -253,10 +287,11 @@ final class FakeLauncher {
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         let fake = Process()
         fake.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        fake.arguments = [
-            script, "--address", address, "--scenario", directory + "/scenario.json",
-            "--log", directory + "/events.jsonl",
-        ]
+        fake.arguments =
+            [
+                script, "--address", address, "--scenario", directory + "/scenario.json",
+                "--log", directory + "/events.jsonl",
+            ] + (batchSignals ? ["--batch-signals"] : [])
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = nil
         environment["PYTHONHOME"] = nil
@@ -294,6 +329,31 @@ final class FakeLauncher {
         guard times.count >= 2, let first = times.first, let last = times.last, last > first else { return }
         let rate = Double(times.count - 1) / (Double(last - first) / 1e9)
         FileHandle.standardError.write(Data("    fake sent: \(Int(rate)) notifications/s\n".utf8))
+    }
+
+    /// The CPU time (user and system, seconds) the daemon and the fake used so far.
+    func cpuSeconds() -> (daemon: Double, fake: Double) {
+        (Self.cpuSeconds(of: daemon.processIdentifier), Self.cpuSeconds(of: fake.processIdentifier))
+    }
+
+    private static func cpuSeconds(of pid: Int32) -> Double {
+        // /proc/PID/stat: utime and stime are the 14th and 15th fields, after the ")" of the name.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Prints each process's CPU time over the stream as a share of one core: the one
+    /// near 100 % bounds the rate (on this 2-core machine, so does their sum near 200 %).
+    static func reportCPU(daemon: Double, fake: Double, receiver: Double, stream: Double) {
+        func share(_ seconds: Double) -> String { "\(Int((seconds / stream * 100).rounded())) %" }
+        FileHandle.standardError.write(
+            Data(
+                "    CPU over the \(String(format: "%.2f", stream)) s stream: dbus-daemon \(share(daemon)), fake \(share(fake)), receiver \(share(receiver))\n"
+                    .utf8))
     }
 
     func stop() {

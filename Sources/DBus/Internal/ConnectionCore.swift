@@ -275,7 +275,25 @@ final class ConnectionCore: @unchecked Sendable {
                 cdbus_eventfd_drain(wakeFD)
             }
             _ = dbus_connection_read_write(raw, 0)
+            loopReadAhead(busFD)
             loopDispatch()
+        }
+    }
+
+    /// Reads at most this many times more before a dispatch burst.
+    private static let readsAheadPerBurst = 15
+
+    /// Reads what is already waiting on the bus socket beyond libdbus's one
+    /// read (2 KiB, about a dozen notification signals), a bounded number of
+    /// times: under a flood of signals, one dispatch burst then covers a few
+    /// hundred, so intercepts hand them on (and wake their consumers) once
+    /// per burst instead of once per dozen, and the loop polls less often.
+    private func loopReadAhead(_ busFD: Int32) {
+        guard busFD >= 0 else { return }
+        for _ in 0..<Self.readsAheadPerBurst {
+            var waiting: Int32 = 0
+            guard ioctl(busFD, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return }
+            _ = dbus_connection_read_write(raw, 0)
         }
     }
 

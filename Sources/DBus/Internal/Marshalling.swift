@@ -214,23 +214,8 @@ enum Marshalling {
             return .bytes(Array(UnsafeRawBufferPointer(start: base, count: Int(count))))
         }
 
-        // The array's own signature ("a{sv}", "as", …) gives the element type
-        // even when the array is empty.
-        guard let raw = dbus_message_iter_get_signature(&iter) else {
-            throw .outOfMemory("reading an array signature")
-        }
-        let signature = String(cString: raw)
-        dbus_free(raw)
-        let elementSignature = String(signature.dropFirst())
-
         if elementType == TypeCode.dictEntry {
-            // "a{kv}": the key is one basic type character, the value the rest.
-            let inner = elementSignature.dropFirst().dropLast()
-            guard let keyCharacter = inner.first else {
-                throw .unexpectedReply("malformed dictionary signature \(signature)")
-            }
-            let keySignature = String(keyCharacter)
-            let valueSignature = String(inner.dropFirst())
+            let (keySignature, valueSignature) = try entrySignatures(&iter, first: sub)
             var entries: [DBusDictionaryEntry] = []
             while dbus_message_iter_get_arg_type(&sub) == TypeCode.dictEntry {
                 var pair = DBusMessageIter()
@@ -244,11 +229,60 @@ enum Marshalling {
             return .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries)
         }
 
+        let elementSignature: String
+        if let single = singleCharacterSignature(elementType) {
+            elementSignature = single
+        } else {
+            elementSignature = String(try signature(of: &iter).dropFirst())
+        }
         var elements: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&sub) != TypeCode.invalid {
             elements.append(try read(&sub))
             dbus_message_iter_next(&sub)
         }
         return .array(elementSignature: elementSignature, elements)
+    }
+
+    /// The key and value signatures of the dictionary at `iter`, whose
+    /// elements `first` iterates: read off the first entry when its key and
+    /// value are single characters (`a{sv}`, `a{qv}`, `a{ss}`…), the usual
+    /// case, else from the array's signature (which libdbus allocates).
+    private static func entrySignatures(
+        _ iter: inout DBusMessageIter, first: DBusMessageIter
+    ) throws(DBusError) -> (key: String, value: String) {
+        var first = first
+        if dbus_message_iter_get_arg_type(&first) == TypeCode.dictEntry {
+            var pair = DBusMessageIter()
+            dbus_message_iter_recurse(&first, &pair)
+            let key = singleCharacterSignature(dbus_message_iter_get_arg_type(&pair))
+            dbus_message_iter_next(&pair)
+            if let key, let value = singleCharacterSignature(dbus_message_iter_get_arg_type(&pair)) {
+                return (key, value)
+            }
+        }
+        // "a{kv}": the key is one basic type character, the value the rest.
+        let signature = try signature(of: &iter)
+        let inner = signature.dropFirst(2).dropLast()
+        guard let keyCharacter = inner.first else {
+            throw .unexpectedReply("malformed dictionary signature \(signature)")
+        }
+        return (String(keyCharacter), String(inner.dropFirst()))
+    }
+
+    /// The signature of a basic type or a variant, one character; `nil` for containers.
+    private static func singleCharacterSignature(_ type: Int32) -> String? {
+        switch type {
+        case TypeCode.array, TypeCode.structure, TypeCode.dictEntry, TypeCode.invalid: nil
+        default: UInt8(exactly: type).map { String(UnicodeScalar($0)) }
+        }
+    }
+
+    /// The signature of the value at `iter`, such as `a{sv}`.
+    private static func signature(of iter: inout DBusMessageIter) throws(DBusError) -> String {
+        guard let raw = dbus_message_iter_get_signature(&iter) else {
+            throw .outOfMemory("reading an array signature")
+        }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
     }
 }
