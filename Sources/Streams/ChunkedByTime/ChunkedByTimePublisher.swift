@@ -117,7 +117,13 @@ where Base.Element: Sendable {
     /// - Returns: A new iterator with its own upstream iteration and timer.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(ClockedStorage(machine: Machine(interval: interval, count: count), base: base, clock: clock))
+        if let offsetClock = OffsetClock(clock), let interval = interval as? Duration {
+            // The same machine over instants of known layout (see `OffsetClock`).
+            let machine = ChunkedByTimeStateMachine<Base.Element, Base.Failure, OffsetClock<C>.Instant>(
+                interval: interval, count: count)
+            return Iterator(ClockedStorage(machine: machine, base: base, clock: offsetClock))
+        }
+        return Iterator(ClockedStorage(machine: Machine(interval: interval, count: count), base: base, clock: clock))
     }
 
     /// The iterator: ``OperatorIterator``. Releasing it before the end cancels the upstream task and the timer.

@@ -69,7 +69,12 @@ public struct SamplePublisher<Base: Publisher & Sendable, C: Clock>: Publisher, 
     /// - Returns: A new iterator with its own upstream iteration and timer.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(ClockedStorage(machine: Machine(interval: interval), base: base, clock: clock))
+        if let offsetClock = OffsetClock(clock), let interval = interval as? Duration {
+            // The same machine over instants of known layout (see `OffsetClock`).
+            let machine = SampleStateMachine<Base.Element, Base.Failure, OffsetClock<C>.Instant>(interval: interval)
+            return Iterator(ClockedStorage(machine: machine, base: base, clock: offsetClock))
+        }
+        return Iterator(ClockedStorage(machine: Machine(interval: interval), base: base, clock: clock))
     }
 
     /// The iterator: ``OperatorIterator``. Releasing it before the end cancels the upstream task and the timer.
