@@ -121,8 +121,9 @@ final class LiveClient: Sendable {
     func send(_ batch: LiveOutbox.Batch) {
         let schedule = state.withLock { state -> Bool in
             guard !state.closed else { return false }
-            for (channelID, count) in batch.dropped where state.subscription(of: channelID) != nil {
-                Self.countDrops(count, of: channelID, in: &state)
+            for (index, count) in batch.dropped.enumerated() where count > 0 {
+                let channelID = UInt16(truncatingIfNeeded: index)
+                if state.subscription(of: channelID) != nil { Self.countDrops(count, of: channelID, in: &state) }
             }
             let framed = raw != nil
             // Per message at most 10 bytes of WebSocket header and 13 of

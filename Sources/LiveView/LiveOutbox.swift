@@ -16,13 +16,15 @@ final class LiveOutbox: Sendable {
     struct Batch {
         var bytes: ByteBuffer
         var count: Int
-        var dropped: [UInt16: Int]
+        /// Drops by channel id (a flat table; empty when nothing was dropped).
+        var dropped: [Int]
     }
 
     private struct State {
         var bytes: ByteBuffer
         var count = 0
-        var dropped: [UInt16: Int] = [:]
+        /// Drops by channel id: a drop is one increment, not a dictionary update.
+        var dropped: [Int] = []
         /// A taken buffer given back, for the next batch (no allocation per batch).
         var spare: ByteBuffer?
         /// A batch is due: the interval's timer is set or the event loop was woken.
@@ -79,7 +81,11 @@ final class LiveOutbox: Sendable {
         state.withLock { state -> Wake in
             guard state.listening else { return .none }
             guard state.count < capacity else {
-                state.dropped[channelID, default: 0] += 1
+                let index = Int(channelID)
+                if index >= state.dropped.count {
+                    state.dropped.append(contentsOf: repeatElement(0, count: index + 1 - state.dropped.count))
+                }
+                state.dropped[index] += 1
                 return .none
             }
             // One capacity check and two copies per message.
@@ -122,7 +128,7 @@ final class LiveOutbox: Sendable {
             state.bytes =
                 state.spare.take() ?? ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
             state.count = 0
-            state.dropped = [:]
+            state.dropped = []
             state.scheduled = false
             return batch
         }
