@@ -1,5 +1,5 @@
 import Locking
-import NIOCore
+package import NIOCore
 
 /// The recording thread's side of the live view: each published message is
 /// appended, under one lock, to one byte buffer (channel id, log time,
@@ -11,13 +11,13 @@ import NIOCore
 /// When the event loop falls behind, the outbox holds at most `capacity`
 /// messages; what does not fit is dropped and counted per channel (the
 /// hub charges those drops to the clients subscribed to the channel).
-final class LiveOutbox: Sendable {
+package final class LiveOutbox: Sendable {
     /// What the event loop takes: the records and the drops since the last batch.
-    struct Batch {
-        var bytes: ByteBuffer
-        var count: Int
+    package struct Batch {
+        package var bytes: ByteBuffer
+        package var count: Int
         /// Drops by channel id (a flat table; empty when nothing was dropped).
-        var dropped: [Int]
+        package var dropped: [Int]
     }
 
     private struct State {
@@ -37,32 +37,32 @@ final class LiveOutbox: Sendable {
     }
 
     /// Bytes before a record's payload: channel id, log time, payload length.
-    static let recordHeaderSize = 2 + 8 + 4
+    package static let recordHeaderSize = 2 + 8 + 4
     /// At most this many messages wait for the event loop.
-    let capacity: Int
+    package let capacity: Int
     /// When this many messages wait, the event loop is woken at once (not
     /// after the batch interval), so a fast recording is sent in batches a
     /// client's queue can take.
-    let wakeCount: Int
+    package let wakeCount: Int
     private let state: Locked<State>
 
-    init(capacity: Int, wakeCount: Int) {
+    package init(capacity: Int, wakeCount: Int) {
         self.capacity = max(1, capacity)
         self.wakeCount = max(1, wakeCount)
         state = Locked(State(bytes: ByteBufferAllocator().buffer(capacity: 1 << 16)))
     }
 
     /// Whether messages are kept (a client is connected).
-    var listening: Bool {
+    package var listening: Bool {
         get { state.withLock { $0.listening } }
         set { state.withLock { $0.listening = newValue } }
     }
 
     /// Messages waiting for the event loop.
-    var count: Int { state.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.count } }
 
     /// What the caller of ``append(channelID:logTime:payload:)`` must do.
-    enum Wake {
+    package enum Wake {
         /// Nothing: a batch is due already.
         case none
         /// Schedule a batch after ``LiveHub/batchInterval`` (the first
@@ -77,7 +77,7 @@ final class LiveOutbox: Sendable {
     /// says whether the caller must schedule a batch. Nothing is kept while
     /// no client listens.
     @inline(__always)
-    func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Wake {
+    package func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Wake {
         state.withLock { state -> Wake in
             guard state.listening else { return .none }
             guard state.count < capacity else {
@@ -117,12 +117,12 @@ final class LiveOutbox: Sendable {
 
     /// The interval's timer fired (on the event loop, before its ``take()``):
     /// the next batch sets a new one.
-    func timerFired() {
+    package func timerFired() {
         state.withLock { $0.timerSet = false }
     }
 
     /// Takes what is waiting (on the event loop); the next append schedules a new batch.
-    func take() -> Batch {
+    package func take() -> Batch {
         state.withLock { state in
             let batch = Batch(bytes: state.bytes, count: state.count, dropped: state.dropped)
             state.bytes =
@@ -135,7 +135,7 @@ final class LiveOutbox: Sendable {
     }
 
     /// Gives a taken batch's buffer back (on the event loop, once every client encoded it).
-    func recycle(_ batch: consuming Batch) {
+    package func recycle(_ batch: consuming Batch) {
         // The batch consumed first, so the buffer is unique and keeps its storage when cleared.
         var bytes = (consume batch).bytes
         bytes.clear()
