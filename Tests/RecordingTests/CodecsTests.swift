@@ -107,14 +107,17 @@ import Testing
     /// Every field size after every body offset 0...7: padded with zeros to
     /// the field's size (relative to the header's end), then little-endian.
     @Test func cdrPadsEachFieldSizeFromEveryOffset() {
-        for lead in 0..<8 {
-            var cdr = CDRWriter()
+        func writeFields(after lead: Int, into cdr: inout CDRWriter) {
             for _ in 0..<lead { cdr.write(UInt8(0xAA)) }
             cdr.write(UInt16(0x0102))
             cdr.write(UInt32(0x0304_0506))
             cdr.write(UInt64(0x0708_090A_0B0C_0D0E))
             cdr.write(Int16(-2))
             cdr.write(Float(1))
+        }
+        for lead in 0..<8 {
+            var cdr = CDRWriter()
+            writeFields(after: lead, into: &cdr)
             var expected: [UInt8] = [0x00, 0x01, 0x00, 0x00] + Array(repeating: 0xAA, count: lead)
             func pad(_ size: Int) {
                 while (expected.count - 4) % size != 0 { expected.append(0) }
@@ -132,12 +135,7 @@ import Testing
             #expect(cdr.bytes == expected, "after \(lead) leading bytes")
             // A reset writer lays the same fields out the same way.
             cdr.reset()
-            for _ in 0..<lead { cdr.write(UInt8(0xAA)) }
-            cdr.write(UInt16(0x0102))
-            cdr.write(UInt32(0x0304_0506))
-            cdr.write(UInt64(0x0708_090A_0B0C_0D0E))
-            cdr.write(Int16(-2))
-            cdr.write(Float(1))
+            writeFields(after: lead, into: &cdr)
             #expect(cdr.bytes == expected, "after a reset and \(lead) leading bytes")
         }
     }

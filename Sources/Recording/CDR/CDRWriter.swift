@@ -28,17 +28,12 @@ public struct CDRWriter: Sendable {
         storage.removeSubrange(4...)
     }
 
-    @inlinable @inline(__always) mutating func align(_ size: Int) {
-        // Sizes are powers of two: the padding to the next multiple of `size` after the header.
-        let padding = (size &- (storage.count &- 4)) & (size &- 1)
-        for _ in 0..<padding { storage.append(0) }
-    }
-
     /// Appends the padding to `T`'s alignment and the value in one append:
     /// both are laid out in 16 bytes on the stack (padding < size ≤ 8), so a
     /// field costs one capacity check rather than one per padding byte.
     @inlinable @inline(__always) mutating func appendAligned<T: FixedWidthInteger>(_ value: T) {
         let size = MemoryLayout<T>.size
+        // Sizes are powers of two: the padding to the next multiple of `size` after the header.
         let padding = (size &- (storage.count &- 4)) & (size &- 1)
         var staged: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &staged) { raw in
