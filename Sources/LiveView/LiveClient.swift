@@ -113,73 +113,115 @@ final class LiveClient: Sendable {
         }
     }
 
-    /// On the event loop: queues a batch's messages of the channels the
-    /// client subscribes to (each dropped and counted when the queue is
-    /// full), counts the batch's outbox drops of those channels, and writes.
-    /// The frames are encoded into one buffer per batch, with no work per
-    /// message beyond a table lookup and a copy.
+    /// At most this many pieces of a batch are written before what is left
+    /// of it is dropped (a socket that takes a few frames at a time).
+    static let piecesPerBatch = 8
+
+    /// On the event loop: sends a batch's messages of the channels the
+    /// client subscribes to and counts the batch's outbox drops of those
+    /// channels. The frames are encoded into one buffer per piece, with no
+    /// work per message beyond a table lookup and a copy. A piece holds at
+    /// most what the client's queue has room for; it is written at once (on
+    /// a local socket it is taken at once, and the queue is empty again), so
+    /// a batch larger than the queue goes out in pieces. What finds no room
+    /// is dropped and counted, never waited for.
     func send(_ batch: LiveOutbox.Batch) {
-        let schedule = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            for (index, count) in batch.dropped.enumerated() where count > 0 {
-                let channelID = UInt16(truncatingIfNeeded: index)
-                if state.subscription(of: channelID) != nil { Self.countDrops(count, of: channelID, in: &state) }
-            }
-            let framed = raw != nil
-            // Per message at most 10 bytes of WebSocket header and 13 of
-            // message-data header, against the record's 14.
-            var out = allocator.buffer(capacity: batch.byteCount + batch.count * 9)
-            var spans: [(start: Int, length: Int)] = []
-            var frames = 0
-            let room = max(0, capacity - state.pendingData)
-            batch.withRecords { records in
-                _ = out.writeWithUnsafeMutableBytes(minimumWritableBytes: records.count + batch.count * 9) { output in
-                    Self.encode(
-                        records, into: output, framed: framed, room: room, frames: &frames, spans: &spans,
-                        state: &state)
+        var offset = 0
+        var piece = 0
+        while true {
+            // Off the event loop the piece is written later: it is the only one.
+            let last = piece == Self.piecesPerBatch - 1 || !channel.eventLoop.inEventLoop
+            let (schedule, next) = state.withLock { state -> (Bool, Int) in
+                guard !state.closed else { return (false, batch.byteCount) }
+                if piece == 0 {
+                    for (index, count) in batch.dropped.enumerated() where count > 0 {
+                        let channelID = UInt16(truncatingIfNeeded: index)
+                        if state.subscription(of: channelID) != nil {
+                            Self.countDrops(count, of: channelID, in: &state)
+                        }
+                    }
                 }
+                let room = max(0, capacity - state.pendingData)
+                var read = offset
+                let frames = encodePiece(
+                    batch, from: &read, room: room, dropsBeyondRoom: last || room == 0, state: &state)
+                return (frames > 0 || state.dropsSinceStatus > 0 ? Self.scheduleDrain(&state) : false, read)
             }
-            state.pendingData += frames
-            guard frames > 0 || state.dropsSinceStatus > 0 else { return false }
-            if framed {
-                if frames > 0 { state.queue.append(.frames(out, count: frames)) }
-            } else {
-                for span in spans {
-                    state.queue.append(
-                        .frame(
-                            WebSocketFrame(
-                                fin: true, opcode: .binary, data: out.getSlice(at: span.start, length: span.length)!)))
-                }
+            if schedule {
+                // One event loop serves the hub and every connection: the piece is written now.
+                if channel.eventLoop.inEventLoop { drain() } else { scheduleDrain() }
             }
-            return Self.scheduleDrain(&state)
+            guard next < batch.byteCount, channel.eventLoop.inEventLoop else { return }
+            offset = next
+            piece += 1
         }
-        guard schedule else { return }
-        if channel.eventLoop.inEventLoop { drain() } else { scheduleDrain() }
+    }
+
+    /// Encodes the batch's records from byte `read` into one buffer of at
+    /// most `room` frames and queues it; stops at the first subscribed
+    /// record beyond `room` (leaving `read` there), or with
+    /// `dropsBeyondRoom` counts those as drops and reads to the end.
+    /// Returns the frames queued.
+    private func encodePiece(
+        _ batch: LiveOutbox.Batch, from read: inout Int, room: Int, dropsBeyondRoom: Bool, state: inout State
+    ) -> Int {
+        let framed = raw != nil
+        // Per message at most 10 bytes of WebSocket header and 13 of
+        // message-data header, against the record's 14.
+        let bound = batch.byteCount - read + min(batch.count, room) * 9
+        var out = allocator.buffer(capacity: bound)
+        var spans: [(start: Int, length: Int)] = []
+        var frames = 0
+        batch.withRecords { records in
+            _ = out.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { output in
+                Self.encode(
+                    records, from: &read, into: output, framed: framed, room: room, dropsBeyondRoom: dropsBeyondRoom,
+                    frames: &frames, spans: &spans, state: &state)
+            }
+        }
+        state.pendingData += frames
+        if framed {
+            if frames > 0 { state.queue.append(.frames(out, count: frames)) }
+        } else {
+            for span in spans {
+                state.queue.append(
+                    .frame(
+                        WebSocketFrame(
+                            fin: true, opcode: .binary, data: out.getSlice(at: span.start, length: span.length)!)))
+            }
+        }
+        return frames
     }
 
     /// Encodes the outbox records (channel id, log time, length, payload;
-    /// little-endian) of subscribed channels as message-data frames into
-    /// `output`, at most `room` of them (the others counted as drops), each
-    /// with its WebSocket header when `framed`, else noting its span.
-    /// Returns the bytes written.
+    /// little-endian) from byte `read` of subscribed channels as
+    /// message-data frames into `output`, at most `room` of them, each with
+    /// its WebSocket header when `framed`, else noting its span. Beyond
+    /// `room` it stops at the next subscribed record, or with
+    /// `dropsBeyondRoom` counts each as a drop. Returns the bytes written.
     private static func encode(
-        _ records: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, framed: Bool, room: Int,
-        frames: inout Int, spans: inout [(start: Int, length: Int)], state: inout State
+        _ records: UnsafeRawBufferPointer, from read: inout Int, into output: UnsafeMutableRawBufferPointer,
+        framed: Bool, room: Int, dropsBeyondRoom: Bool, frames: inout Int, spans: inout [(start: Int, length: Int)],
+        state: inout State
     ) -> Int {
         let header = LiveOutbox.recordHeaderSize
-        var read = 0
         var written = 0
         while read + header <= records.count {
             let channelID = UInt16(littleEndian: records.loadUnaligned(fromByteOffset: read, as: UInt16.self))
             let logTime = records.loadUnaligned(fromByteOffset: read + 2, as: UInt64.self)
             let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: read + 10, as: UInt32.self)))
             let payload = read + header
-            read = payload + length
-            guard let subscription = state.subscription(of: channelID) else { continue }
-            guard frames < room else {
-                countDrops(1, of: channelID, in: &state)
+            guard let subscription = state.subscription(of: channelID) else {
+                read = payload + length
                 continue
             }
+            guard frames < room else {
+                guard dropsBeyondRoom else { return written }
+                countDrops(1, of: channelID, in: &state)
+                read = payload + length
+                continue
+            }
+            read = payload + length
             let size = FoxgloveProtocol.messageDataHeaderSize + length
             if framed {
                 // The WebSocket frame header: FIN + binary, unmasked length (big-endian).

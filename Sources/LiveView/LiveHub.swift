@@ -36,10 +36,13 @@ final class LiveHub: Sendable {
         self.eventLoop = eventLoop
         self.onEvent = onEvent
         // A batch interval's worth of a fast recording, and at least every client's queue.
-        // Woken early when a client's queue's worth waits: a batch fits the queue
-        // (written at once on a local socket, so the queue is empty again when
-        // the next batch comes), and a fast recording wakes the loop once a queue.
-        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16), wakeCount: max(64, capacity))
+        // Woken early when four clients' queues' worth wait: a client takes
+        // such a batch in pieces of its queue's size (each written at once;
+        // on a local socket the queue is empty again for the next), and a
+        // fast recording wakes the loop once per four queues, not once per
+        // queue (each wake is a syscall and a context switch on the
+        // recording thread's side).
+        outbox = LiveOutbox(capacity: max(1 << 16, capacity * 16), wakeCount: max(64, capacity * 4))
     }
 
     var channels: [LiveChannel] { state.withLock { state in state.order.compactMap { state.channels[$0] } } }

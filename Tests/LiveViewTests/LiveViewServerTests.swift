@@ -139,6 +139,51 @@ import Testing
         }
     }
 
+    @Test func aBurstLargerThanAClientsQueueReachesAReadingClientInPiecesWithNoDrop() async throws {
+        // A queue of 16: the event loop is woken at 64 waiting messages and
+        // writes them in pieces of 16, each taken by the socket at once.
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0), options: .init(queueCapacity: 16))
+        server.advertise(LiveChannel(id: 3, topic: "/test/p", schemaName: "test/msg/V", schema: "float64 value\n"))
+        let client = try RawFoxgloveClient(port: server.address.port)
+        try await Self.waitFor { server.subscriptionCount == 1 }
+        let payload = Self.message(1.5, padding: 0)
+        var expected: [RawFoxgloveClient.Message] = []
+        for burst in 0..<5 {
+            let times = (0..<64).map { UInt64(burst * 1_000 + $0) }
+            payload.withUnsafeBytes { bytes in
+                for time in times { server.publish(channelID: 3, logTime: time, payload: bytes) }
+            }
+            expected += times.map { RawFoxgloveClient.Message(subscription: 3, logTime: $0) }
+            let arrived = client.waitFor { $0.count >= expected.count || server.droppedCount > 0 }
+            #expect(arrived && client.messages == expected, "burst \(burst): \(client.messages.count) arrived")
+        }
+        #expect(server.droppedCount == 0)
+        client.close()
+        await server.close()
+    }
+
+    @Test func theServersThreadRunsAtALowerPriorityThanTheRecordingAndTheCallerIsUnchanged() async throws {
+        // Each thread of this process with its name and nice value (/proc/self/task/*/stat, field 19).
+        func threads() -> [(name: String, nice: Int)] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.compactMap { task in
+                guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                    let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+                else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                // After the name: state is field 3, so nice (field 19) is the 17th.
+                guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+                return (String(stat[stat.index(after: open)..<close]), nice)
+            }
+        }
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        try await Self.waitFor { threads().contains { $0.name.hasPrefix("NIO-ELT") && $0.nice == 10 } }
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+        #expect(threads().contains { !$0.name.hasPrefix("NIO-ELT") && $0.nice == before })
+        await server.close()
+    }
+
     @Test func aSubscriberGetsEveryMessageInOrderWithItsLogTime() async throws {
         let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
         server.advertise(LiveChannel(id: 7, topic: "/test/c", schemaName: "test/msg/V", schema: "float64 value\n"))
