@@ -173,7 +173,10 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             return .success(ready)
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Consumer) in
+            // Passing (capturing) `actor` keeps this closure on the caller's actor: a
+            // closure that does not capture it runs nonisolated, and a main-actor
+            // consumer hopped off and back on for every wait.
+            await withUnsafeContinuation(isolation: actor) { (continuation: Consumer) in
                 let now = clock.now
                 let result = state.withLock { state -> (Result<Output?, Failure>?, Effects) in
                     var effects = Effects()
