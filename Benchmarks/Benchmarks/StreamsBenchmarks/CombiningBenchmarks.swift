@@ -163,8 +163,13 @@ func checkEqualWork(_ name: String, ours: Run, peer: Run) async {
 }
 
 /// Shorter runs than ``streamsConfiguration``: there are many benchmarks.
+/// `STREAMS_BENCH_ITERATIONS=N` runs N iterations instead (for a profiler
+/// to see more than a fraction of a second of one row).
 var combiningConfiguration: Benchmark.Configuration {
-    .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 20)
+    let iterations = ProcessInfo.processInfo.environment["STREAMS_BENCH_ITERATIONS"].flatMap { Int($0) }
+    return .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        maxDuration: .seconds(iterations == nil ? 2 : 600), maxIterations: iterations ?? 20)
 }
 
 /// A run that drains a sequence made afresh each time.

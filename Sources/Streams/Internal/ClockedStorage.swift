@@ -60,6 +60,9 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         @usableFromInline var sleepingUntil: C.Instant?
         /// The timer task, parked because nothing was armed.
         @usableFromInline var timerWaiter: TimerWaiter?
+        /// Tasks released under the lock, to be cancelled after it (see
+        /// ``Effects/cancelTasks``).
+        @usableFromInline var released: [Task<Void, Never>] = []
 
         @inlinable
         init(machine: sending Machine) {
@@ -69,28 +72,44 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
 
     @usableFromInline typealias TimerWaiter = UnsafeContinuation<C.Instant?, Never>
 
-    /// What to do after leaving the lock.
+    /// What to do after leaving the lock (``perform(_:)``).
+    ///
+    /// It is built and dropped for every upstream event, so it holds no
+    /// reference: the tasks to cancel wait in `State.released`, and
+    /// `cancelTasks` says to take them. With trivial elements the value is
+    /// then trivial too, and dropping it costs nothing (holding the tasks
+    /// here, it was destroyed through its value witness per element).
     @usableFromInline
     struct Effects {
         @usableFromInline var resume: (Consumer, Result<Output?, Failure>)?
-        @usableFromInline var cancel: [Task<Void, Never>] = []
         /// A parked timer task and what to wake it with (`nil`: stop).
         @usableFromInline var wakeTimer: (TimerWaiter, C.Instant?)?
+        /// Tasks were released into `State.released`.
+        @usableFromInline var cancelTasks = false
 
         @inlinable
         init() {}
+    }
 
-        @inlinable
-        func run() {
-            for task in cancel {
+    /// Carries out `effects` after leaving the lock: cancels the released
+    /// tasks, wakes a parked timer, resumes the consumer, in that order.
+    @inlinable
+    func perform(_ effects: Effects) {
+        if effects.cancelTasks {
+            let tasks = state.withLock { state in
+                var tasks: [Task<Void, Never>] = []
+                swap(&tasks, &state.released)
+                return tasks
+            }
+            for task in tasks {
                 task.cancel()
             }
-            if let (waiter, deadline) = wakeTimer {
-                waiter.resume(returning: deadline)
-            }
-            if let (consumer, result) = resume {
-                consumer.resume(returning: result)
-            }
+        }
+        if let (waiter, deadline) = effects.wakeTimer {
+            waiter.resume(returning: deadline)
+        }
+        if let (consumer, result) = effects.resume {
+            consumer.resume(returning: result)
         }
     }
 
@@ -149,12 +168,15 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             }
             return (effects, state.outputs.popFirst())
         }
-        effects.run()
+        perform(effects)
         if let ready {
             return .success(ready)
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Consumer) in
+            // Passing (capturing) `actor` keeps this closure on the caller's actor: a
+            // closure that does not capture it runs nonisolated, and a main-actor
+            // consumer hopped off and back on for every wait.
+            await withUnsafeContinuation(isolation: actor) { (continuation: Consumer) in
                 let now = clock.now
                 let result = state.withLock { state -> (Result<Output?, Failure>?, Effects) in
                     var effects = Effects()
@@ -173,7 +195,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                     }
                     return (nil, effects)
                 }
-                result.1.run()
+                perform(result.1)
                 if let value = result.0 {
                     continuation.resume(returning: value)
                 }
@@ -199,7 +221,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             }
             return effects
         }
-        effects.run()
+        perform(effects)
     }
 
     /// An element, the end or nothing (the consumer must wait).
@@ -229,7 +251,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     @inlinable
     func finish(_ state: inout State, effects: inout Effects) {
         if let upstream = state.upstream.take() {
-            effects.cancel.append(upstream)
+            state.released.append(upstream)
+            effects.cancelTasks = true
         }
         stopTimer(&state, effects: &effects)
     }
@@ -238,7 +261,8 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     @inlinable
     func stopTimer(_ state: inout State, effects: inout Effects) {
         if let timer = state.timer.take() {
-            effects.cancel.append(timer)
+            state.released.append(timer)
+            effects.cancelTasks = true
         }
         if let waiter = state.timerWaiter.take() {
             effects.wakeTimer = (waiter, nil)
@@ -311,7 +335,12 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             if let result = take(from: &state, effects: &resultEffects) {
                 state.consumer = nil
                 effects.resume = (consumer, result)
-                effects.cancel += resultEffects.cancel
+                if resultEffects.cancelTasks {
+                    effects.cancelTasks = true
+                }
+                if let wake = resultEffects.wakeTimer {
+                    effects.wakeTimer = wake
+                }
             } else if !firing {
                 // The consumer keeps waiting: only the timer (or the next
                 // upstream event) can end its wait.
@@ -357,7 +386,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             apply(event(&state.machine), to: &state, effects: &effects, at: now)
             return effects
         }
-        effects.run()
+        perform(effects)
     }
 
     /// Fires the armed timer here while its deadline is already past `now`:
@@ -446,7 +475,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
                     apply(state.machine.timerFired(at: armed), to: &state, effects: &effects)
                     return effects
                 }
-                effects.run()
+                perform(effects)
                 if Task.isCancelled {
                     return
                 }

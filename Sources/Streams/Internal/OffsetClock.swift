@@ -4,7 +4,7 @@
 ///
 /// It keeps the other clock's time exactly — an instant is `origin` advanced
 /// by its offset, and a sleep sleeps on the other clock until that instant —
-/// but its `Instant` is a plain `Duration`, so the machine, its actions and
+/// but its `Instant` is a plain attosecond count, so the machine, its actions and
 /// the storage's armed deadlines have a layout the compiler knows.
 /// `ContinuousClock.Instant` is a resilient type of the standard library:
 /// held directly, every copy, destruction and optional test of a deadline went
@@ -13,28 +13,57 @@
 @usableFromInline
 struct OffsetClock<Base: Clock>: Clock {
     /// An instant: the time elapsed since the clock's origin.
+    ///
+    /// It holds the elapsed time as attoseconds in an `Int128`, whose
+    /// comparisons and sums are inlined: the machines compare and advance
+    /// instants several times per element, and `Duration`'s operators are
+    /// calls into the standard library.
     @usableFromInline
     struct Instant: InstantProtocol {
-        @usableFromInline var offset: Swift.Duration
+        /// The time since the origin, in attoseconds.
+        @usableFromInline var attoseconds: Int128
 
         @inlinable
         init(offset: Swift.Duration) {
-            self.offset = offset
+            attoseconds = offset.attoseconds
+        }
+
+        /// The time since the clock's origin.
+        @inlinable
+        var offset: Swift.Duration {
+            Swift.Duration(attoseconds: attoseconds)
         }
 
         @inlinable
         func advanced(by duration: Swift.Duration) -> Instant {
-            Instant(offset: offset + duration)
+            var instant = self
+            instant.attoseconds += duration.attoseconds
+            return instant
         }
 
         @inlinable
         func duration(to other: Instant) -> Swift.Duration {
-            other.offset - offset
+            Swift.Duration(attoseconds: other.attoseconds - attoseconds)
         }
 
         @inlinable
         static func < (lhs: Instant, rhs: Instant) -> Bool {
-            lhs.offset < rhs.offset
+            lhs.attoseconds < rhs.attoseconds
+        }
+
+        @inlinable
+        static func <= (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.attoseconds <= rhs.attoseconds
+        }
+
+        @inlinable
+        static func > (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.attoseconds > rhs.attoseconds
+        }
+
+        @inlinable
+        static func >= (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.attoseconds >= rhs.attoseconds
         }
     }
 

@@ -112,7 +112,10 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             return result
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Machine.ConsumerContinuation) in
+            // Passing (capturing) `actor` keeps this closure on the caller's actor: a
+            // closure that does not capture it runs nonisolated, and a main-actor
+            // consumer hopped off and back on for every wait.
+            await withUnsafeContinuation(isolation: actor) { (continuation: Machine.ConsumerContinuation) in
                 switch state.withLock({ $0.next(id, continuation) }) {
                 case .resume(let result, let action):
                     perform(action)

@@ -119,7 +119,10 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
             return result
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
+            // Passing (capturing) `actor` keeps this closure on the caller's actor: a
+            // closure that does not capture it runs nonisolated, and a main-actor
+            // consumer hopped off and back on for every wait.
+            await withUnsafeContinuation(isolation: actor) { continuation in
                 switch state.withLock({ $0.suspend(id, continuation) }) {
                 case .resume(let result):
                     continuation.resume(returning: result)

@@ -121,7 +121,11 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
             return handle(action)
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: TupleConsumerContinuation<Element, Failure>) in
+            // Passing (capturing) `actor` keeps this closure on the caller's actor: a
+            // closure that does not capture it runs nonisolated, and a main-actor
+            // consumer hopped off and back on for every wait.
+            await withUnsafeContinuation(isolation: actor) {
+                (continuation: TupleConsumerContinuation<Element, Failure>) in
                 guard let action = state.withLock({ $0.next(continuation) }) else {
                     continuation.resume(returning: .success(nil))
                     return
