@@ -109,6 +109,13 @@ final class CaptureByteSource {
         Array(buffer[(start + at)..<(start + at + count)])
     }
 
+    /// `body` given `count` bytes `at` positions ahead, in place (after `require`).
+    @inline(__always)
+    func withBytes<Result>(at: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        buffer.withUnsafeBytes { all in body(UnsafeRawBufferPointer(rebasing: all[(start + at)..<(start + at + count)]))
+        }
+    }
+
     /// Consumes `count` bytes (after `require`).
     func skip(_ count: Int) {
         start += count

@@ -126,20 +126,22 @@ public struct CaptureExtractor {
             return .more
         }
         let reader = readers[current]
-        if let packet = try reader.next() {
-            lastTime = max(lastTime, packet.time)
-            // Most packets are one whole notification: converted without an event.
-            if let value = analyzer.addValue(packet, keepingBytes: true) {
-                guard let index = index(of: value.peer), only == nil || only == index else { return .more }
+        if let record = try reader.next(analyzing: &analyzer, keepingBytes: true) {
+            switch record {
+            case .value(let peer, let handle, _, let bytes, let time):
+                // Most packets are one whole notification: converted without an event.
+                lastTime = max(lastTime, time)
+                guard let index = index(of: peer), only == nil || only == index else { return .more }
                 return .output(
                     .notification(
                         device: index,
                         RawNotification(
-                            characteristic: characteristic(index, value.handle), bytes: value.bytes,
-                            receiveTime: packet.time)))
+                            characteristic: characteristic(index, handle), bytes: bytes, receiveTime: time)))
+            case .packet(let packet):
+                lastTime = max(lastTime, packet.time)
+                analyzer.add(packet, into: &events)
+                convert()
             }
-            analyzer.add(packet, into: &events)
-            convert()
         } else {
             if reader.endedInsideRecord, only == nil {
                 queue.append(

@@ -103,14 +103,29 @@ public struct HCITrafficAnalyzer {
     mutating func addValue(
         _ packet: CapturedPacket, keepingBytes: Bool
     ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
-        guard packet.kind == .acl, packet.direction == .received, reassembler.isIdle, !packet.isTruncated,
-            packet.cumulativeDrops == nil || packet.cumulativeDrops == drops,
-            let (link, handle, opcode, end) = Self.notification(in: packet.bytes)
+        guard packet.kind == .acl, packet.direction == .received, !packet.isTruncated else { return nil }
+        return packet.bytes.withUnsafeBytes { bytes in
+            addValue(
+                acl: bytes, adapter: packet.adapter, cumulativeDrops: packet.cumulativeDrops, keepingBytes: keepingBytes
+            )
+        }
+    }
+
+    /// ``addValue(_:keepingBytes:)`` for a received ACL packet the capture
+    /// kept whole, read in place from the file's buffer (`acl`: from the
+    /// ACL header on): a reader's fast path, which makes a packet only when
+    /// this returns `nil`.
+    @inline(__always)
+    mutating func addValue(
+        acl: UnsafeRawBufferPointer, adapter: UInt16, cumulativeDrops: UInt64?, keepingBytes: Bool
+    ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+        guard reassembler.isIdle, cumulativeDrops == nil || cumulativeDrops == drops,
+            let (link, handle, opcode, end) = Self.notification(in: acl)
         else { return nil }
         packetCount += 1
         return (
-            peer(on: CaptureLink(adapter: packet.adapter, handle: link)), handle,
-            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(packet.bytes[11..<end]) : []
+            peer(on: CaptureLink(adapter: adapter, handle: link)), handle,
+            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(acl[11..<end]) : []
         )
     }
 
@@ -281,7 +296,9 @@ public struct HCITrafficAnalyzer {
     /// channel holding a notification (0x1B) or indication (0x1D); `nil` for
     /// any other packet.
     @inline(__always)
-    private static func notification(in bytes: [UInt8]) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
+    private static func notification(
+        in bytes: UnsafeRawBufferPointer
+    ) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
         // ACL header (4), L2CAP header (4), opcode and attribute handle (3).
         guard bytes.count >= 11 else { return nil }
         let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
