@@ -128,12 +128,12 @@ final class LiveClient: Sendable {
             let framed = raw != nil
             // Per message at most 10 bytes of WebSocket header and 13 of
             // message-data header, against the record's 14.
-            var out = allocator.buffer(capacity: batch.bytes.readableBytes + batch.count * 9)
+            var out = allocator.buffer(capacity: batch.byteCount + batch.count * 9)
             var spans: [(start: Int, length: Int)] = []
             var frames = 0
             let room = max(0, capacity - state.pendingData)
-            _ = batch.bytes.withUnsafeReadableBytes { records in
-                out.writeWithUnsafeMutableBytes(minimumWritableBytes: records.count + batch.count * 9) { output in
+            batch.withRecords { records in
+                _ = out.writeWithUnsafeMutableBytes(minimumWritableBytes: records.count + batch.count * 9) { output in
                     Self.encode(
                         records, into: output, framed: framed, room: room, frames: &frames, spans: &spans,
                         state: &state)

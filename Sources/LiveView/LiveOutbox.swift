@@ -1,32 +1,67 @@
 import Locking
-package import NIOCore
 
 /// The recording thread's side of the live view: each published message is
-/// appended, under one lock, to one byte buffer (channel id, log time,
-/// length, payload); the hub takes the whole buffer on its event loop every
-/// ``LiveHub/batchInterval`` and encodes frames for the clients there. So
-/// the recording thread copies a message and never allocates a frame, takes
-/// a client's lock, or wakes the event loop more than once per batch.
+/// appended, under one lock, to one block of raw memory (channel id, log
+/// time, length, payload); the hub takes the whole block on its event loop
+/// every ``LiveHub/batchInterval`` and encodes frames for the clients there.
+/// So the recording thread copies a message and never allocates, takes a
+/// client's lock, or wakes the event loop more than once per batch.
+///
+/// The block is plain memory, not a `ByteBuffer`: a message costs the lock,
+/// a bounds check and two copies — no uniqueness check, no capacity
+/// bookkeeping of a shared buffer, no exclusivity check of a class's
+/// property (perf had those at half the recording thread's live-view cost).
 ///
 /// When the event loop falls behind, the outbox holds at most `capacity`
 /// messages; what does not fit is dropped and counted per channel (the
 /// hub charges those drops to the clients subscribed to the channel).
 package final class LiveOutbox: Sendable {
+    /// A block of memory records are appended to; freed with its last reference.
+    package final class Block: @unchecked Sendable {
+        /// The block's memory.
+        let base: UnsafeMutableRawPointer
+        /// Its size in bytes.
+        let size: Int
+
+        init(size: Int) {
+            self.size = size
+            base = .allocate(byteCount: size, alignment: 16)
+        }
+
+        deinit { base.deallocate() }
+    }
+
     /// What the event loop takes: the records and the drops since the last batch.
     package struct Batch {
-        package var bytes: ByteBuffer
+        /// The block holding the records (kept alive by the batch).
+        package let block: Block
+        /// The records' bytes in ``block``.
+        package let byteCount: Int
         package var count: Int
         /// Drops by channel id (a flat table; empty when nothing was dropped).
         package var dropped: [Int]
+
+        /// Calls `body` with the records: channel id (2 bytes), log time (8),
+        /// payload length (4), payload; little-endian. The pointer is valid
+        /// only during the call.
+        package func withRecords<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+            try withExtendedLifetime(block) { try body(UnsafeRawBufferPointer(start: block.base, count: byteCount)) }
+        }
     }
 
     private struct State {
-        var bytes: ByteBuffer
+        /// The block being filled, and its memory and size (copied out of
+        /// the block so an append reads plain values).
+        var block: Block
+        var base: UnsafeMutableRawPointer
+        var size: Int
+        /// Bytes of `block` used.
+        var used = 0
         var count = 0
         /// Drops by channel id: a drop is one increment, not a dictionary update.
         var dropped: [Int] = []
-        /// A taken buffer given back, for the next batch (no allocation per batch).
-        var spare: ByteBuffer?
+        /// A taken block given back, for the next batch (no allocation per batch).
+        var spare: Block?
         /// A batch is due: the interval's timer is set or the event loop was woken.
         var scheduled = false
         /// The interval's timer is set (it outlives a batch taken early, so
@@ -34,10 +69,26 @@ package final class LiveOutbox: Sendable {
         var timerSet = false
         /// Whether there is a client to publish to (set by the hub).
         var listening = false
+
+        init(block: Block) {
+            self.block = block
+            base = block.base
+            size = block.size
+        }
+
+        /// Makes `block` the one being filled.
+        mutating func use(_ block: Block) {
+            self.block = block
+            base = block.base
+            size = block.size
+            used = 0
+        }
     }
 
     /// Bytes before a record's payload: channel id, log time, payload length.
     package static let recordHeaderSize = 2 + 8 + 4
+    /// The first block's size; a block grows (doubling) when a batch needs more.
+    static let initialBlockSize = 1 << 16
     /// At most this many messages wait for the event loop.
     package let capacity: Int
     /// When this many messages wait, the event loop is woken at once (not
@@ -49,7 +100,7 @@ package final class LiveOutbox: Sendable {
     package init(capacity: Int, wakeCount: Int) {
         self.capacity = max(1, capacity)
         self.wakeCount = max(1, wakeCount)
-        state = Locked(State(bytes: ByteBufferAllocator().buffer(capacity: 1 << 16)))
+        state = Locked(State(block: Block(size: Self.initialBlockSize)))
     }
 
     /// Whether messages are kept (a client is connected).
@@ -78,29 +129,27 @@ package final class LiveOutbox: Sendable {
     /// no client listens.
     @inline(__always)
     package func append(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) -> Wake {
-        state.withLock { state -> Wake in
+        // The payload is only read, during the call, into the block's
+        // memory: passed as an address, so region analysis does not tie the
+        // locked state to the caller's task.
+        let source = UInt(bitPattern: payload.baseAddress)
+        let length = payload.count
+        return state.withLock { state -> Wake in
             guard state.listening else { return .none }
             guard state.count < capacity else {
-                let index = Int(channelID)
-                if index >= state.dropped.count {
-                    state.dropped.append(contentsOf: repeatElement(0, count: index + 1 - state.dropped.count))
-                }
-                state.dropped[index] += 1
+                Self.countDrop(of: channelID, in: &state.dropped)
                 return .none
             }
-            // One capacity check and two copies per message.
-            let size = Self.recordHeaderSize + payload.count
-            state.bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
-                out.storeBytes(of: channelID.littleEndian, toByteOffset: 0, as: UInt16.self)
-                out.storeBytes(of: logTime.littleEndian, toByteOffset: 2, as: UInt64.self)
-                out.storeBytes(
-                    of: UInt32(truncatingIfNeeded: payload.count).littleEndian, toByteOffset: 10, as: UInt32.self)
-                if let base = payload.baseAddress, !payload.isEmpty {
-                    out.baseAddress!.advanced(by: Self.recordHeaderSize).copyMemory(
-                        from: base, byteCount: payload.count)
-                }
-                return size
+            let size = Self.recordHeaderSize + length
+            if state.used + size > state.size { Self.grow(&state, toHold: size) }
+            let out = state.base + state.used
+            out.storeBytes(of: channelID.littleEndian, toByteOffset: 0, as: UInt16.self)
+            out.storeBytes(of: logTime.littleEndian, toByteOffset: 2, as: UInt64.self)
+            out.storeBytes(of: UInt32(truncatingIfNeeded: length).littleEndian, toByteOffset: 10, as: UInt32.self)
+            if length > 0, let source = UnsafeRawPointer(bitPattern: source) {
+                (out + Self.recordHeaderSize).copyMemory(from: source, byteCount: length)
             }
+            state.used += size
             state.count += 1
             if state.count == wakeCount {
                 state.scheduled = true
@@ -115,6 +164,24 @@ package final class LiveOutbox: Sendable {
         }
     }
 
+    /// Counts a message of `channelID` dropped (off the common path: it may grow the table).
+    @inline(never)
+    private static func countDrop(of channelID: UInt16, in dropped: inout [Int]) {
+        let index = Int(channelID)
+        if index >= dropped.count { dropped.append(contentsOf: repeatElement(0, count: index + 1 - dropped.count)) }
+        dropped[index] += 1
+    }
+
+    /// Moves the records so far into a block with room for `size` more bytes (at least double the size).
+    @inline(never)
+    private static func grow(_ state: inout State, toHold size: Int) {
+        let block = Block(size: max(state.size * 2, state.used + size))
+        block.base.copyMemory(from: state.base, byteCount: state.used)
+        let used = state.used
+        state.use(block)
+        state.used = used
+    }
+
     /// The interval's timer fired (on the event loop, before its ``take()``):
     /// the next batch sets a new one.
     package func timerFired() {
@@ -124,9 +191,13 @@ package final class LiveOutbox: Sendable {
     /// Takes what is waiting (on the event loop); the next append schedules a new batch.
     package func take() -> Batch {
         state.withLock { state in
-            let batch = Batch(bytes: state.bytes, count: state.count, dropped: state.dropped)
-            state.bytes =
-                state.spare.take() ?? ByteBufferAllocator().buffer(capacity: max(1 << 16, batch.bytes.readableBytes))
+            let batch = Batch(block: state.block, byteCount: state.used, count: state.count, dropped: state.dropped)
+            // The spare when it is big enough for a batch like this one.
+            if let spare = state.spare.take(), spare.size >= state.used {
+                state.use(spare)
+            } else {
+                state.use(Block(size: max(Self.initialBlockSize, state.size)))
+            }
             state.count = 0
             state.dropped = []
             state.scheduled = false
@@ -134,11 +205,9 @@ package final class LiveOutbox: Sendable {
         }
     }
 
-    /// Gives a taken batch's buffer back (on the event loop, once every client encoded it).
+    /// Gives a taken batch's block back (on the event loop, once every client encoded it).
     package func recycle(_ batch: consuming Batch) {
-        // The batch consumed first, so the buffer is unique and keeps its storage when cleared.
-        var bytes = (consume batch).bytes
-        bytes.clear()
-        state.withLock { $0.spare = bytes }
+        let block = (consume batch).block
+        state.withLock { $0.spare = block }
     }
 }

@@ -57,10 +57,11 @@ public final class Recorder {
     public let configuration: RecorderConfiguration
     /// Sees each stream as it is registered and each message as it is written
     /// (after the segment took it); `nil` for none. Set it before the first
-    /// ``addStream(_:)`` for the observer to see every stream.
+    /// ``addStream(_:)`` for the observer to see every stream, and not from
+    /// within the observer's own callbacks.
     public var observer: (any RecorderObserver)? {
-        get { hot.observer }
-        set { hot.observer = newValue }
+        get { hot.observerBox?.observer }
+        set { hot.observerBox = newValue.map(ObserverBox.init) }
     }
     /// The library string written into every segment's Header.
     public static let library = "tlm \(TelemetryRecorderVersion.current)"
@@ -335,8 +336,12 @@ public final class Recorder {
         let filled = try writer.append(
             channelID: channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime, payload: payload, numericValue: numericValue)
-        if let observer = hot.observer {
-            observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
+        if let observer = hot.observerCall {
+            // Unretained: `hot.observerBox` owns the box, and only the
+            // recorder's owner replaces it, never during this call.
+            observer._withUnsafeGuaranteedRef {
+                $0.observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
+            }
         }
         // The message filled the chunk: it was sealed, a new one starts.
         if filled {
@@ -599,6 +604,13 @@ public final class Recorder {
     }
 }
 
+/// A recorder's observer, in a box its hot path calls through unretained:
+/// the observer is a constant of the box, so no retain is needed to call it.
+private final class ObserverBox {
+    let observer: any RecorderObserver
+    init(_ observer: any RecorderObserver) { self.observer = observer }
+}
+
 /// A registered stream's writer-side state.
 private struct StreamRecord {
     var descriptor: StreamDescriptor
@@ -622,7 +634,13 @@ private struct WriteState {
     var chunkFirstTime: UInt64?
     var segment: SegmentWriter?
     var closed = false
-    var observer: (any RecorderObserver)?
+    /// The observer, owned here.
+    var observerBox: ObserverBox? {
+        didSet { observerCall = observerBox.map { Unmanaged.passUnretained($0) } }
+    }
+    /// The same box, called without a retain and release per message (an
+    /// existential loaded from memory is retained for the call).
+    var observerCall: Unmanaged<ObserverBox>?
 
     /// Whether `slot` holds the stream with row id `streamID`.
     func knows(slot: Int, streamID: Int64) -> Bool {

@@ -26,16 +26,8 @@ struct LiveOutboxTests {
         #expect(batch.dropped[2] == 1 && batch.dropped[7] == 1 && batch.dropped[300] == 2)
         #expect(batch.dropped.reduce(0, +) == 4)
         // The records: channel id, log time, length (little-endian), payload.
-        var bytes = batch.bytes
-        var records: [(UInt16, UInt64, [UInt8])] = []
-        while bytes.readableBytes >= LiveOutbox.recordHeaderSize {
-            let channel = bytes.readInteger(endianness: .little, as: UInt16.self)
-            let time = bytes.readInteger(endianness: .little, as: UInt64.self)
-            let length = bytes.readInteger(endianness: .little, as: UInt32.self)
-            let payload = bytes.readBytes(length: Int(length ?? 0))
-            records.append((try #require(channel), try #require(time), try #require(payload)))
-        }
-        #expect(bytes.readableBytes == 0)
+        let records = Self.records(of: batch)
+        #expect(batch.withRecords(\.count) == records.reduce(0) { $0 + LiveOutbox.recordHeaderSize + $1.2.count })
         #expect(records.map(\.0) == [2, 300, 2])
         #expect(records.map(\.1) == [10, 11, 12])
         #expect(records.map(\.2) == [[1, 2, 3], [], [9]])
@@ -50,7 +42,7 @@ struct LiveOutboxTests {
         let outbox = LiveOutbox(capacity: 1, wakeCount: 1)
         for time in 0..<5 as Range<UInt64> { #expect(Self.append(outbox, channel: 1, time: time, [1]) == .none) }
         let batch = outbox.take()
-        #expect(batch.count == 0 && batch.dropped.isEmpty && batch.bytes.readableBytes == 0)
+        #expect(batch.count == 0 && batch.dropped.isEmpty && batch.byteCount == 0)
     }
 
     @Test func theEventLoopIsWokenAtOnceWhenTheWakeCountWaits() {
@@ -65,5 +57,41 @@ struct LiveOutboxTests {
         outbox.timerFired()
         #expect(outbox.take().count == 1)
         #expect(Self.append(outbox, channel: 1, time: 4, [1]) == .later)
+    }
+
+    /// The records of a batch, decoded.
+    private static func records(of batch: LiveOutbox.Batch) -> [(UInt16, UInt64, [UInt8])] {
+        var bytes = batch.withRecords { ByteBuffer(bytes: $0) }
+        var records: [(UInt16, UInt64, [UInt8])] = []
+        while let channel = bytes.readInteger(endianness: .little, as: UInt16.self),
+            let time = bytes.readInteger(endianness: .little, as: UInt64.self),
+            let length = bytes.readInteger(endianness: .little, as: UInt32.self),
+            let payload = bytes.readBytes(length: Int(length))
+        {
+            records.append((channel, time, payload))
+        }
+        return records
+    }
+
+    @Test func aBatchLargerThanTheBlockGrowsItAndKeepsEveryRecordAndTheNextBatchFitsAgain() {
+        let outbox = LiveOutbox(capacity: 1_000, wakeCount: 1_000)
+        outbox.listening = true
+        // 40 payloads of 5,000 bytes: three times the first block, so it grows twice mid-batch.
+        let payloads = (0..<40).map { index in [UInt8](repeating: UInt8(index), count: 5_000) }
+        for (index, payload) in payloads.enumerated() {
+            _ = Self.append(outbox, channel: UInt16(index % 3), time: UInt64(index), payload)
+        }
+        let batch = outbox.take()
+        #expect(batch.count == 40)
+        let records = Self.records(of: batch)
+        #expect(records.map(\.0) == (0..<40).map { UInt16($0 % 3) })
+        #expect(records.map(\.1) == (0..<40).map { UInt64($0) })
+        #expect(records.map(\.2) == payloads)
+        outbox.recycle(batch)
+        // The recycled block is reused for a batch as large, and one larger still grows it.
+        for index in 0..<60 { _ = Self.append(outbox, channel: 9, time: UInt64(100 + index), payloads[index % 40]) }
+        let next = outbox.take()
+        #expect(Self.records(of: next).map(\.1) == (0..<60).map { UInt64(100 + $0) })
+        #expect(Self.records(of: next).map(\.2) == (0..<60).map { payloads[$0 % 40] })
     }
 }
