@@ -85,23 +85,26 @@ final class CaptureByteSource {
     }
 
     /// A little- or big-endian 32-bit value `at` positions ahead (after `require`).
+    @inline(__always)
     func uint32(at: Int, bigEndian: Bool) -> UInt32 {
-        var value: UInt32 = 0
-        for index in 0..<4 {
-            let byte = UInt32(buffer[start + at + (bigEndian ? index : 3 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        let value = load(UInt32.self, at: at)
+        return bigEndian ? UInt32(bigEndian: value) : UInt32(littleEndian: value)
     }
 
     /// A little- or big-endian 64-bit value `at` positions ahead (after `require`).
+    @inline(__always)
     func uint64(at: Int, bigEndian: Bool) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<8 {
-            let byte = UInt64(buffer[start + at + (bigEndian ? index : 7 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        let value = load(UInt64.self, at: at)
+        return bigEndian ? UInt64(bigEndian: value) : UInt64(littleEndian: value)
+    }
+
+    /// The bytes of a `T` `at` positions ahead, as they lie in the file (one
+    /// unaligned load, bounds checked once).
+    @inline(__always)
+    private func load<T: FixedWidthInteger>(_: T.Type, at: Int) -> T {
+        let offset = start + at
+        precondition(at >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "read past the buffered bytes")
+        return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
     }
 
     /// A copy of `count` bytes `at` positions ahead (after `require`).
