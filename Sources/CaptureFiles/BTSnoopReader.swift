@@ -131,7 +131,7 @@ final class BTSnoopReader: CapturePacketReader {
                     let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
                     source.skip(24 + includedLength)
                     return .value(
-                        peer: value.peer, handle: value.handle, kind: value.kind, bytes: value.bytes, time: time)
+                        link: value.link, handle: value.handle, kind: value.kind, bytes: value.bytes, time: time)
                 }
             }
         }

@@ -41,6 +41,10 @@ public struct CaptureImport: Sendable {
         var analyzer = HCITrafficAnalyzer()
         analyzer.keepsValueBytes = false  // counted, not kept
         var events: [CaptureEvent] = []
+        // The device of the last value's link, kept while its peer cannot change.
+        var valueLink: CaptureLink?
+        var valueEpoch = 0
+        var valuePosition = 0
         var done: UInt64 = 0
         var last: UInt64 = 0
         // Read and analysed on this thread: the packets' arrays are freed
@@ -54,11 +58,16 @@ public struct CaptureImport: Sendable {
                 if count & 0xFFF == 0 { progress?(done + reader.bytesRead, total) }
                 let packet: CapturedPacket
                 switch record {
-                case .value(let peer, let handle, let kind, _, let time):
+                case .value(let link, let handle, let kind, _, let time):
                     // Most packets are one whole notification: counted without an event.
                     if inventory.firstTime == nil { inventory.firstTime = time }
                     last = max(last, time)
-                    inventory.addValue(peer: peer, handle: handle, kind: kind, time: time)
+                    if link != valueLink || analyzer.peerEpoch != valueEpoch {
+                        valuePosition = inventory.position(of: analyzer.peer(on: link))
+                        valueLink = link
+                        valueEpoch = analyzer.peerEpoch
+                    }
+                    inventory.addValue(position: valuePosition, handle: handle, kind: kind, time: time)
                     continue
                 case .packet(let other):
                     packet = other

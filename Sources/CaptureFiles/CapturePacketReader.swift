@@ -34,7 +34,7 @@ extension CaptureRecord {
     init(_ packet: CapturedPacket, analyzing analyzer: inout HCITrafficAnalyzer, keepingBytes: Bool) {
         if let value = analyzer.addValue(packet, keepingBytes: keepingBytes) {
             self = .value(
-                peer: value.peer, handle: value.handle, kind: value.kind, bytes: value.bytes, time: packet.time)
+                link: value.link, handle: value.handle, kind: value.kind, bytes: value.bytes, time: packet.time)
         } else {
             self = .packet(packet)
         }

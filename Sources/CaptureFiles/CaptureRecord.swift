@@ -4,8 +4,9 @@
 /// packet, for the analyzer's ``HCITrafficAnalyzer/add(_:into:)``.
 enum CaptureRecord {
     /// A value the analyzer took, with its packet's host time (its bytes
-    /// only when asked to keep them).
-    case value(peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8], time: UInt64)
+    /// only when asked to keep them); the analyzer's
+    /// ``HCITrafficAnalyzer/peer(on:)`` names the link's peer.
+    case value(link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8], time: UInt64)
     /// Any other packet, not yet given to the analyzer.
     case packet(CapturedPacket)
 }

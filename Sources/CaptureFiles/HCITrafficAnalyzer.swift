@@ -40,6 +40,10 @@ public struct HCITrafficAnalyzer {
     /// forgotten whenever a connection opens or closes.
     private var cachedLink: CaptureLink?
     private var cachedPeer: CapturePeer?
+    /// Changes whenever a connection opens or closes (a link's peer may then
+    /// change): a caller that keeps what it looked up for a link's peer keeps
+    /// it while this stays the same.
+    private(set) var peerEpoch = 0
     /// Whether values keep their bytes; a survey, which only counts them, turns this off.
     var keepsValueBytes = true
     /// Packets seen.
@@ -75,6 +79,7 @@ public struct HCITrafficAnalyzer {
                     events.append(event)
                 case .connected(let link, let peer, let time):
                     cachedLink = nil
+                    peerEpoch &+= 1
                     connections[link] = Connection(peer: peer)
                     events.append(.connected(link: link, peer: peer, time: time))
                 case .disconnected(let link, let time):
@@ -94,15 +99,16 @@ public struct HCITrafficAnalyzer {
 
     /// Adds one packet when it is the common case of a capture — one ACL
     /// packet holding a whole notification or indication, no frame under
-    /// way, no new drops — and returns its value's peer, handle and kind
-    /// (what a survey counts); `nil`, having done nothing, for any other
-    /// packet, which ``add(_:into:)`` then takes.
+    /// way, no new drops — and returns its value's link, handle and kind
+    /// (what a survey counts; ``peer(on:)`` names the link's peer); `nil`,
+    /// having done nothing, for any other packet, which ``add(_:into:)``
+    /// then takes.
     ///
     /// The value's bytes are copied out with `keepingBytes` (an extraction), else left empty.
     @inline(__always)
     mutating func addValue(
         _ packet: CapturedPacket, keepingBytes: Bool
-    ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
         guard packet.kind == .acl, packet.direction == .received, !packet.isTruncated else { return nil }
         return packet.bytes.withUnsafeBytes { bytes in
             addValue(
@@ -118,13 +124,13 @@ public struct HCITrafficAnalyzer {
     @inline(__always)
     mutating func addValue(
         acl: UnsafeRawBufferPointer, adapter: UInt16, cumulativeDrops: UInt64?, keepingBytes: Bool
-    ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
         guard reassembler.isIdle, cumulativeDrops == nil || cumulativeDrops == drops,
             let (link, handle, opcode, end) = Self.notification(in: acl)
         else { return nil }
         packetCount += 1
         return (
-            peer(on: CaptureLink(adapter: adapter, handle: link)), handle,
+            CaptureLink(adapter: adapter, handle: link), handle,
             opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(acl[11..<end]) : []
         )
     }
@@ -232,6 +238,7 @@ public struct HCITrafficAnalyzer {
         }
         flushLongRead(link, into: &events)
         cachedLink = nil
+        peerEpoch &+= 1
         connections[link] = Connection(peer: peer)
         events.append(.connected(link: link, peer: peer, time: time))
     }
@@ -247,6 +254,7 @@ public struct HCITrafficAnalyzer {
         }
         flushLongRead(link, into: &events)
         cachedLink = nil
+        peerEpoch &+= 1
         connections[link] = nil
     }
 
@@ -258,8 +266,9 @@ public struct HCITrafficAnalyzer {
         return made
     }
 
-    /// The peer of the connection on `link` (made up, as by ``connection(_:)``, when unknown).
-    private mutating func peer(on link: CaptureLink) -> CapturePeer {
+    /// The peer of the connection on `link` (made up, as by ``connection(_:)``, when unknown);
+    /// the same until ``peerEpoch`` changes.
+    mutating func peer(on link: CaptureLink) -> CapturePeer {
         if let cachedPeer, cachedLink == link { return cachedPeer }
         let peer = connection(link).peer
         cachedLink = link
