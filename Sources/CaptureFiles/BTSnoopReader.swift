@@ -107,6 +107,38 @@ final class BTSnoopReader: CapturePacketReader {
         }
     }
 
+    func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, keepingBytes: Bool
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
+        // The common case (Android's logs): a received H4 ACL packet kept
+        // whole, read from the buffer; the analyzer takes it when it is one
+        // whole notification, and no packet is made.
+        if linkType == .h4, try source.require(24) {
+            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+            let flags = source.uint32(at: 8, bigEndian: true)
+            if flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
+                originalLength <= includedLength, try source.require(24 + includedLength),
+                source.peek(24) == 2
+            {
+                let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+                let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
+                    analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops, keepingBytes: keepingBytes)
+                }
+                if let value {
+                    let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+                    source.skip(24 + includedLength)
+                    return .value(
+                        link: value.link, handle: value.handle, kind: value.kind, bytes: value.bytes, time: time)
+                }
+            }
+        }
+        guard let packet = try next() else { return nil }
+        return CaptureRecord(packet, analyzing: &analyzer, keepingBytes: keepingBytes)
+    }
+
     /// A btsnoop timestamp (microseconds since year 0) as nanoseconds since the Unix epoch.
     @inline(__always)
     private static func nanoseconds(_ stamp: UInt64) -> UInt64 {

@@ -85,28 +85,38 @@ final class CaptureByteSource {
     }
 
     /// A little- or big-endian 32-bit value `at` positions ahead (after `require`).
+    @inline(__always)
     func uint32(at: Int, bigEndian: Bool) -> UInt32 {
-        var value: UInt32 = 0
-        for index in 0..<4 {
-            let byte = UInt32(buffer[start + at + (bigEndian ? index : 3 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        let value = load(UInt32.self, at: at)
+        return bigEndian ? UInt32(bigEndian: value) : UInt32(littleEndian: value)
     }
 
     /// A little- or big-endian 64-bit value `at` positions ahead (after `require`).
+    @inline(__always)
     func uint64(at: Int, bigEndian: Bool) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<8 {
-            let byte = UInt64(buffer[start + at + (bigEndian ? index : 7 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        let value = load(UInt64.self, at: at)
+        return bigEndian ? UInt64(bigEndian: value) : UInt64(littleEndian: value)
+    }
+
+    /// The bytes of a `T` `at` positions ahead, as they lie in the file (one
+    /// unaligned load, bounds checked once).
+    @inline(__always)
+    private func load<T: FixedWidthInteger>(_: T.Type, at: Int) -> T {
+        let offset = start + at
+        precondition(at >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "read past the buffered bytes")
+        return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
     }
 
     /// A copy of `count` bytes `at` positions ahead (after `require`).
     func bytes(at: Int, count: Int) -> [UInt8] {
         Array(buffer[(start + at)..<(start + at + count)])
+    }
+
+    /// `body` given `count` bytes `at` positions ahead, in place (after `require`).
+    @inline(__always)
+    func withBytes<Result>(at: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        buffer.withUnsafeBytes { all in body(UnsafeRawBufferPointer(rebasing: all[(start + at)..<(start + at + count)]))
+        }
     }
 
     /// Consumes `count` bytes (after `require`).

@@ -17,6 +17,10 @@ public struct CaptureExtractor {
     /// The last peer looked up and its index (values come in runs of one connection).
     private var lastPeer: CapturePeer?
     private var lastIndex: Int?
+    /// The last value's link, the analyzer's peer epoch then, and its device's index.
+    private var valueLink: CaptureLink?
+    private var valueEpoch = 0
+    private var valueIndex: Int?
     /// The characteristics looked up last.
     private var recentCharacteristics: [(index: Int, handle: UInt16, uuid: CharacteristicUUID)] = []
     private var current = 0
@@ -126,20 +130,27 @@ public struct CaptureExtractor {
             return .more
         }
         let reader = readers[current]
-        if let packet = try reader.next() {
-            lastTime = max(lastTime, packet.time)
-            // Most packets are one whole notification: converted without an event.
-            if let value = analyzer.addValue(packet, keepingBytes: true) {
-                guard let index = index(of: value.peer), only == nil || only == index else { return .more }
+        if let record = try reader.next(analyzing: &analyzer, keepingBytes: true) {
+            switch record {
+            case .value(let link, let handle, _, let bytes, let time):
+                // Most packets are one whole notification: converted without an event.
+                lastTime = max(lastTime, time)
+                if link != valueLink || analyzer.peerEpoch != valueEpoch {
+                    valueIndex = index(of: analyzer.peer(on: link))
+                    valueLink = link
+                    valueEpoch = analyzer.peerEpoch
+                }
+                guard let index = valueIndex, only == nil || only == index else { return .more }
                 return .output(
                     .notification(
                         device: index,
                         RawNotification(
-                            characteristic: characteristic(index, value.handle), bytes: value.bytes,
-                            receiveTime: packet.time)))
+                            characteristic: characteristic(index, handle), bytes: bytes, receiveTime: time)))
+            case .packet(let packet):
+                lastTime = max(lastTime, packet.time)
+                analyzer.add(packet, into: &events)
+                convert()
             }
-            analyzer.add(packet, into: &events)
-            convert()
         } else {
             if reader.endedInsideRecord, only == nil {
                 queue.append(

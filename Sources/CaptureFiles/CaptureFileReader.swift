@@ -91,6 +91,19 @@ public final class CaptureFileReader {
         try reader.next()
     }
 
+    /// The next packet, or `nil` at the end of the file, offered to
+    /// `analyzer` first when it is one whole notification or indication
+    /// (btsnoop's H4 records are recognised in place, without a packet).
+    ///
+    /// - Throws: As ``next()``.
+    func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, keepingBytes: Bool
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
+        try reader.next(analyzing: &analyzer, keepingBytes: keepingBytes)
+    }
+
     /// Bytes read so far.
     public var bytesRead: UInt64 { source.offset }
 

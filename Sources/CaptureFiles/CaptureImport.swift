@@ -41,6 +41,10 @@ public struct CaptureImport: Sendable {
         var analyzer = HCITrafficAnalyzer()
         analyzer.keepsValueBytes = false  // counted, not kept
         var events: [CaptureEvent] = []
+        // The device of the last value's link, kept while its peer cannot change.
+        var valueLink: CaptureLink?
+        var valueEpoch = 0
+        var valuePosition = 0
         var done: UInt64 = 0
         var last: UInt64 = 0
         // Read and analysed on this thread: the packets' arrays are freed
@@ -48,17 +52,28 @@ public struct CaptureImport: Sendable {
         // malloc than the reading it took off this one).
         for reader in readers {
             var count = 0
-            while let packet = try reader.next() {
+            while let record = try reader.next(analyzing: &analyzer, keepingBytes: false) {
                 inventory.packetCount += 1
-                if inventory.firstTime == nil { inventory.firstTime = packet.time }
-                last = max(last, packet.time)
                 count += 1
                 if count & 0xFFF == 0 { progress?(done + reader.bytesRead, total) }
-                // Most packets are one whole notification: counted without an event.
-                if let value = analyzer.addValue(packet, keepingBytes: false) {
-                    inventory.addValue(peer: value.peer, handle: value.handle, kind: value.kind, time: packet.time)
+                let packet: CapturedPacket
+                switch record {
+                case .value(let link, let handle, let kind, _, let time):
+                    // Most packets are one whole notification: counted without an event.
+                    if inventory.firstTime == nil { inventory.firstTime = time }
+                    last = max(last, time)
+                    if link != valueLink || analyzer.peerEpoch != valueEpoch {
+                        valuePosition = inventory.position(of: analyzer.peer(on: link))
+                        valueLink = link
+                        valueEpoch = analyzer.peerEpoch
+                    }
+                    inventory.addValue(position: valuePosition, handle: handle, kind: kind, time: time)
                     continue
+                case .packet(let other):
+                    packet = other
                 }
+                if inventory.firstTime == nil { inventory.firstTime = packet.time }
+                last = max(last, packet.time)
                 analyzer.add(packet, into: &events)
                 for event in events { inventory.add(event) }
                 events.removeAll(keepingCapacity: true)

@@ -91,7 +91,12 @@ public struct CaptureInventory: Sendable {
     /// Adds a value of `peer`'s `handle` (what a `.value` event says, without its bytes).
     @inline(__always)
     mutating func addValue(peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, time: UInt64) {
-        let position = position(of: peer)
+        addValue(position: position(of: peer), handle: handle, kind: kind, time: time)
+    }
+
+    /// Adds a value of `handle` of the device at `position` (from ``position(of:)``).
+    @inline(__always)
+    mutating func addValue(position: Int, handle: UInt16, kind: CaptureEvent.ValueKind, time: UInt64) {
         if seen[position].firstValueTime == nil { seen[position].firstValueTime = time }
         seen[position].lastValueTime = time
         tally(position: position, handle: handle, kind: kind)
@@ -102,7 +107,7 @@ public struct CaptureInventory: Sendable {
     }
 
     /// `peer`'s position in `seen`, added when new.
-    private mutating func position(of peer: CapturePeer) -> Int {
+    mutating func position(of peer: CapturePeer) -> Int {
         if let lastPeer, lastPeer == peer { return lastPosition }
         let position: Int
         if let known = positions[peer] {

@@ -40,6 +40,10 @@ public struct HCITrafficAnalyzer {
     /// forgotten whenever a connection opens or closes.
     private var cachedLink: CaptureLink?
     private var cachedPeer: CapturePeer?
+    /// Changes whenever a connection opens or closes (a link's peer may then
+    /// change): a caller that keeps what it looked up for a link's peer keeps
+    /// it while this stays the same.
+    private(set) var peerEpoch = 0
     /// Whether values keep their bytes; a survey, which only counts them, turns this off.
     var keepsValueBytes = true
     /// Packets seen.
@@ -75,6 +79,7 @@ public struct HCITrafficAnalyzer {
                     events.append(event)
                 case .connected(let link, let peer, let time):
                     cachedLink = nil
+                    peerEpoch &+= 1
                     connections[link] = Connection(peer: peer)
                     events.append(.connected(link: link, peer: peer, time: time))
                 case .disconnected(let link, let time):
@@ -94,23 +99,39 @@ public struct HCITrafficAnalyzer {
 
     /// Adds one packet when it is the common case of a capture — one ACL
     /// packet holding a whole notification or indication, no frame under
-    /// way, no new drops — and returns its value's peer, handle and kind
-    /// (what a survey counts); `nil`, having done nothing, for any other
-    /// packet, which ``add(_:into:)`` then takes.
+    /// way, no new drops — and returns its value's link, handle and kind
+    /// (what a survey counts; ``peer(on:)`` names the link's peer); `nil`,
+    /// having done nothing, for any other packet, which ``add(_:into:)``
+    /// then takes.
     ///
     /// The value's bytes are copied out with `keepingBytes` (an extraction), else left empty.
     @inline(__always)
     mutating func addValue(
         _ packet: CapturedPacket, keepingBytes: Bool
-    ) -> (peer: CapturePeer, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
-        guard packet.kind == .acl, packet.direction == .received, reassembler.isIdle, !packet.isTruncated,
-            packet.cumulativeDrops == nil || packet.cumulativeDrops == drops,
-            let (link, handle, opcode, end) = Self.notification(in: packet.bytes)
+    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+        guard packet.kind == .acl, packet.direction == .received, !packet.isTruncated else { return nil }
+        return packet.bytes.withUnsafeBytes { bytes in
+            addValue(
+                acl: bytes, adapter: packet.adapter, cumulativeDrops: packet.cumulativeDrops, keepingBytes: keepingBytes
+            )
+        }
+    }
+
+    /// ``addValue(_:keepingBytes:)`` for a received ACL packet the capture
+    /// kept whole, read in place from the file's buffer (`acl`: from the
+    /// ACL header on): a reader's fast path, which makes a packet only when
+    /// this returns `nil`.
+    @inline(__always)
+    mutating func addValue(
+        acl: UnsafeRawBufferPointer, adapter: UInt16, cumulativeDrops: UInt64?, keepingBytes: Bool
+    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+        guard reassembler.isIdle, cumulativeDrops == nil || cumulativeDrops == drops,
+            let (link, handle, opcode, end) = Self.notification(in: acl)
         else { return nil }
         packetCount += 1
         return (
-            peer(on: CaptureLink(adapter: packet.adapter, handle: link)), handle,
-            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(packet.bytes[11..<end]) : []
+            CaptureLink(adapter: adapter, handle: link), handle,
+            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(acl[11..<end]) : []
         )
     }
 
@@ -217,6 +238,7 @@ public struct HCITrafficAnalyzer {
         }
         flushLongRead(link, into: &events)
         cachedLink = nil
+        peerEpoch &+= 1
         connections[link] = Connection(peer: peer)
         events.append(.connected(link: link, peer: peer, time: time))
     }
@@ -232,6 +254,7 @@ public struct HCITrafficAnalyzer {
         }
         flushLongRead(link, into: &events)
         cachedLink = nil
+        peerEpoch &+= 1
         connections[link] = nil
     }
 
@@ -243,8 +266,9 @@ public struct HCITrafficAnalyzer {
         return made
     }
 
-    /// The peer of the connection on `link` (made up, as by ``connection(_:)``, when unknown).
-    private mutating func peer(on link: CaptureLink) -> CapturePeer {
+    /// The peer of the connection on `link` (made up, as by ``connection(_:)``, when unknown);
+    /// the same until ``peerEpoch`` changes.
+    mutating func peer(on link: CaptureLink) -> CapturePeer {
         if let cachedPeer, cachedLink == link { return cachedPeer }
         let peer = connection(link).peer
         cachedLink = link
@@ -281,7 +305,9 @@ public struct HCITrafficAnalyzer {
     /// channel holding a notification (0x1B) or indication (0x1D); `nil` for
     /// any other packet.
     @inline(__always)
-    private static func notification(in bytes: [UInt8]) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
+    private static func notification(
+        in bytes: UnsafeRawBufferPointer
+    ) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
         // ACL header (4), L2CAP header (4), opcode and attribute handle (3).
         guard bytes.count >= 11 else { return nil }
         let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8

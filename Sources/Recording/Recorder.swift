@@ -275,14 +275,21 @@ public final class Recorder {
         let slot = Int(channelID) - 1
         // The common case: a segment is open, the stream is defined in it and
         // the message fits the open chunk and segment.
-        if let writer = hot.segment, writer.isDefined(channelID),
+        // The writer is used unretained: `hot.segment` owns it, and nothing
+        // replaces it before the message is in the chunk.
+        if let reference = hot.segmentCall, reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
             case .admitted(let sequence) = hot.admit(
                 slot: slot, streamID: streamID, logTime: logTime,
                 segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
         {
-            try append(
-                writer, channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-                payload: payload, numericValue: numericValue)
+            let appended = reference._withUnsafeGuaranteedRef { writer in
+                Result { () throws(RecordingError) -> Bool in
+                    try writer.append(
+                        channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                        payload: payload, numericValue: numericValue)
+                }
+            }
+            try didAppend(filled: appended.get(), channelID: channelID, logTime: logTime, payload: payload)
             return
         }
         try ensureOpen()
@@ -336,6 +343,15 @@ public final class Recorder {
         let filled = try writer.append(
             channelID: channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime, payload: payload, numericValue: numericValue)
+        try didAppend(filled: filled, channelID: channelID, logTime: logTime, payload: payload)
+    }
+
+    /// Tells the observer of a message the open segment took, and commits
+    /// the chunks written when the message `filled` its chunk.
+    @inline(__always)
+    private func didAppend(
+        filled: Bool, channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer
+    ) throws(RecordingError) {
         if let observer = hot.observerCall {
             // Unretained: `hot.observerBox` owns the box, and only the
             // recorder's owner replaces it, never during this call.
@@ -346,6 +362,7 @@ public final class Recorder {
         // The message filled the chunk: it was sealed, a new one starts.
         if filled {
             hot.chunkFirstTime = nil
+            guard let writer = segment else { return }
             let written = try writer.harvest()
             if !written.isEmpty { try committed(written) }
         }
@@ -632,7 +649,12 @@ private struct WriteState {
     var streamIDs: [Int64] = []
     var segmentFirstTime: UInt64?
     var chunkFirstTime: UInt64?
-    var segment: SegmentWriter?
+    var segment: SegmentWriter? {
+        didSet { segmentCall = segment.map { Unmanaged.passUnretained($0) } }
+    }
+    /// The same writer, for the hot path to call without a retain and
+    /// release per message.
+    var segmentCall: Unmanaged<SegmentWriter>?
     var closed = false
     /// The observer, owned here.
     var observerBox: ObserverBox? {

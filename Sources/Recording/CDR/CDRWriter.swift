@@ -23,6 +23,17 @@ public struct CDRWriter: Sendable {
         storage.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
     }
 
+    /// `body` given the encoded message where it lies: no copy of the
+    /// array, so no retain and release of it around a call that writes it.
+    @inline(__always)
+    mutating func withPayload<R>(
+        _ body: (UnsafeRawBufferPointer) throws(RecordingError) -> R
+    ) throws(RecordingError) -> R {
+        try storage.withMutableBytes { (raw: UnsafeMutableRawBufferPointer) throws(RecordingError) -> R in
+            try body(UnsafeRawBufferPointer(raw))
+        }
+    }
+
     /// Clears the body and keeps the header and the capacity.
     @inlinable public mutating func reset() {
         storage.removeSubrange(4...)

@@ -81,7 +81,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let raw = rawStream.handle
         let time = notification.receiveTime
         RawNotificationMessage.encode(notification, characteristic: rawStream.characteristic, into: &hot.cdr)
-        try hot.cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+        try hot.cdr.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
             try recorder.write(raw, logTime: time, payload: payload)
         }
         do {
@@ -109,7 +109,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         hot.cdr.reset()
         let numeric = value.encode(into: &hot.cdr)
         if slot.isRecorded {
-            try hot.cdr.bytes.withBytes { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try hot.cdr.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
                 try recorder.write(
                     channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
                     logTime: time, publishTime: time, payload: payload, numericValue: numeric)
