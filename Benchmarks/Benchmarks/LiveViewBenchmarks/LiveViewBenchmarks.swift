@@ -80,8 +80,14 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
             benchmark.measurement(ratio, Int((100 * (alone / with)).rounded()))
+            print("paired: alone \(alone.milliseconds) ms, with \(with.milliseconds) ms")
         }
     }
+}
+
+extension Duration {
+    /// Whole milliseconds, for the lines the benchmark prints.
+    var milliseconds: Int64 { components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000 }
 }
 
 /// A recorder in a fresh directory under `.build`, with its streams added.
