@@ -131,10 +131,10 @@ public struct CaptureExtractor {
         }
         let reader = readers[current]
         if let record = try reader.next(analyzing: &analyzer, keepingBytes: true) {
+            lastTime = max(lastTime, record.time)
             switch record {
             case .value(let link, let handle, _, let bytes, let time):
                 // Most packets are one whole notification: converted without an event.
-                lastTime = max(lastTime, time)
                 if link != valueLink || analyzer.peerEpoch != valueEpoch {
                     valueIndex = index(of: analyzer.peer(on: link))
                     valueLink = link
@@ -147,7 +147,6 @@ public struct CaptureExtractor {
                         RawNotification(
                             characteristic: characteristic(index, handle), bytes: bytes, receiveTime: time)))
             case .packet(let packet):
-                lastTime = max(lastTime, packet.time)
                 analyzer.add(packet, into: &events)
                 convert()
             }

@@ -56,12 +56,12 @@ public struct CaptureImport: Sendable {
                 inventory.packetCount += 1
                 count += 1
                 if count & 0xFFF == 0 { progress?(done + reader.bytesRead, total) }
+                if inventory.firstTime == nil { inventory.firstTime = record.time }
+                last = max(last, record.time)
                 let packet: CapturedPacket
                 switch record {
                 case .value(let link, let handle, let kind, _, let time):
                     // Most packets are one whole notification: counted without an event.
-                    if inventory.firstTime == nil { inventory.firstTime = time }
-                    last = max(last, time)
                     if link != valueLink || analyzer.peerEpoch != valueEpoch {
                         valuePosition = inventory.position(of: analyzer.peer(on: link))
                         valueLink = link
@@ -72,8 +72,6 @@ public struct CaptureImport: Sendable {
                 case .packet(let other):
                     packet = other
                 }
-                if inventory.firstTime == nil { inventory.firstTime = packet.time }
-                last = max(last, packet.time)
                 analyzer.add(packet, into: &events)
                 for event in events { inventory.add(event) }
                 events.removeAll(keepingCapacity: true)

@@ -9,4 +9,12 @@ enum CaptureRecord {
     case value(link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8], time: UInt64)
     /// Any other packet, not yet given to the analyzer.
     case packet(CapturedPacket)
+
+    /// The packet's host time.
+    var time: UInt64 {
+        switch self {
+        case .value(_, _, _, _, let time): time
+        case .packet(let packet): packet.time
+        }
+    }
 }

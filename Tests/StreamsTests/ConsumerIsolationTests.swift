@@ -17,39 +17,37 @@ import Testing
     static let count = 20
 
     @Test func aWaitingShareConsumerStaysOnTheMainActor() async {
-        let executor = CountingTaskExecutor()
-        let received = await withTaskExecutorPreference(executor) {
-            await Self.drainOnMainActor(SlowPublisher(Self.count).share())
-        }
-        #expect(received == Array(0..<Self.count))
-        #expect(executor.jobs <= Self.count + 2, "jobs of the consumer's task off the main actor")
+        await Self.expectOnMainActor(SlowPublisher(Self.count).share(), receives: Array(0..<Self.count))
     }
 
     @Test func aWaitingZipConsumerStaysOnTheMainActor() async {
-        let executor = CountingTaskExecutor()
-        let received = await withTaskExecutorPreference(executor) {
-            await Self.drainOnMainActor(SlowPublisher(Self.count).zip(SlowPublisher(Self.count)).map { $0 + $1 })
-        }
-        #expect(received == (0..<Self.count).map { $0 * 2 })
-        #expect(executor.jobs <= Self.count + 2, "jobs of the consumer's task off the main actor")
+        await Self.expectOnMainActor(
+            SlowPublisher(Self.count).zip(SlowPublisher(Self.count)).map { $0 + $1 },
+            receives: (0..<Self.count).map { $0 * 2 })
     }
 
     @Test func aWaitingMergeConsumerStaysOnTheMainActor() async {
-        let executor = CountingTaskExecutor()
-        let received = await withTaskExecutorPreference(executor) {
-            await Self.drainOnMainActor(SlowPublisher(Self.count).merge(SlowPublisher(0)))
-        }
-        #expect(received == Array(0..<Self.count))
-        #expect(executor.jobs <= Self.count + 2, "jobs of the consumer's task off the main actor")
+        await Self.expectOnMainActor(
+            SlowPublisher(Self.count).merge(SlowPublisher(0)), receives: Array(0..<Self.count))
     }
 
     @Test func aWaitingDebounceConsumerStaysOnTheMainActor() async {
+        await Self.expectOnMainActor(
+            SlowPublisher(Self.count).debounce(for: .zero), receives: Array(0..<Self.count))
+    }
+
+    /// Drains `publisher` on the main actor under a counting executor
+    /// preference: it must give `expected`, with at most one job per element
+    /// (plus entering and leaving) off the main actor.
+    static func expectOnMainActor<P: Publisher & Sendable>(
+        _ publisher: P, receives expected: [Int], sourceLocation: SourceLocation = #_sourceLocation
+    ) async where P.Element == Int, P.Failure == Never {
         let executor = CountingTaskExecutor()
-        let received = await withTaskExecutorPreference(executor) {
-            await Self.drainOnMainActor(SlowPublisher(Self.count).debounce(for: .zero))
-        }
-        #expect(received == Array(0..<Self.count))
-        #expect(executor.jobs <= Self.count + 2, "jobs of the consumer's task off the main actor")
+        let received = await withTaskExecutorPreference(executor) { await drainOnMainActor(publisher) }
+        #expect(received == expected, sourceLocation: sourceLocation)
+        #expect(
+            executor.jobs <= expected.count + 2, "jobs of the consumer's task off the main actor",
+            sourceLocation: sourceLocation)
     }
 
     @MainActor

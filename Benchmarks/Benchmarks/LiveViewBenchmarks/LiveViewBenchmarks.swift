@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             record(messages, payload: payload, into: recorder, streams: streams)
             benchmark.stopMeasurement()
-            benchmark.measurement(cpu, Int((processCPUTime() - start).milliseconds))
+            benchmark.measurement(cpu, Int((processCPUTime() - start) / .milliseconds(1)))
             try? FileManager.default.removeItem(atPath: directory)
         }
     }
@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             record(messages, payload: payload, into: session.recorder, streams: session.streams)
             benchmark.stopMeasurement()
-            benchmark.measurement(cpu, Int((processCPUTime() - start).milliseconds))
+            benchmark.measurement(cpu, Int((processCPUTime() - start) / .milliseconds(1)))
             await session.close(messages: messages)
         }
     }
@@ -90,14 +90,9 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
             benchmark.measurement(ratio, Int((100 * (alone / with)).rounded()))
-            print("paired: alone \(alone.milliseconds) ms, with \(with.milliseconds) ms")
+            print("paired: alone \(Int(alone / .milliseconds(1))) ms, with \(Int(with / .milliseconds(1))) ms")
         }
     }
-}
-
-extension Duration {
-    /// Whole milliseconds, for the lines the benchmark prints.
-    var milliseconds: Int64 { components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000 }
 }
 
 /// User and system CPU time of the whole process so far.
