@@ -106,6 +106,29 @@ public struct CaptureExtractor {
         return true
     }
 
+    /// Appends the next outputs to `batch` until it holds `limit` of them or
+    /// the last file ends: ``next(into:upTo:)`` with the notifications'
+    /// values in the batch's one buffer.
+    ///
+    /// - Returns: `false` when the last file ended (its outputs are appended).
+    /// - Throws: ``CaptureFileError`` for a damaged file; the outputs before
+    ///   the damage are appended.
+    package mutating func next(into batch: inout CaptureOutputBatch, upTo limit: Int) throws(CaptureFileError) -> Bool {
+        while batch.count < limit {
+            if queueStart < queue.count {
+                batch.append(queue[queueStart])
+                queueStart += 1
+                continue
+            }
+            switch try step(into: &batch, flat: true) {
+            case .output(let output): batch.append(output)
+            case .more: continue
+            case .finished: return false
+            }
+        }
+        return true
+    }
+
     /// What one step of reading gave.
     private enum Step {
         /// A value's notification (the common case: not queued).
@@ -120,6 +143,15 @@ public struct CaptureExtractor {
     /// queue is taken): a packet that is one notification of a device
     /// extracted is returned, other outputs are queued.
     private mutating func step() throws(CaptureFileError) -> Step {
+        var unused = CaptureOutputBatch()
+        return try step(into: &unused, flat: false)
+    }
+
+    /// ``step()``; with `flat`, a packet that is one notification of a
+    /// device extracted is appended to `batch` (its value to the batch's
+    /// buffer) and `.more` returned.
+    @inline(__always)
+    private mutating func step(into batch: inout CaptureOutputBatch, flat: Bool) throws(CaptureFileError) -> Step {
         queue.removeAll(keepingCapacity: true)
         queueStart = 0
         if finished { return .finished }
@@ -130,7 +162,12 @@ public struct CaptureExtractor {
             return .more
         }
         let reader = readers[current]
-        if let record = try reader.next(analyzing: &analyzer, keepingBytes: true) {
+        let start = batch.bytes.count
+        let read =
+            flat
+            ? try reader.next(analyzing: &analyzer, appendingValueTo: &batch.bytes)
+            : try reader.next(analyzing: &analyzer, keepingBytes: true)
+        if let record = read {
             lastTime = max(lastTime, record.time)
             switch record {
             case .value(let link, let handle, _, let bytes, let time):
@@ -140,7 +177,15 @@ public struct CaptureExtractor {
                     valueLink = link
                     valueEpoch = analyzer.peerEpoch
                 }
-                guard let index = valueIndex, only == nil || only == index else { return .more }
+                guard let index = valueIndex, only == nil || only == index else {
+                    if flat { batch.bytes.removeSubrange(start...) }
+                    return .more
+                }
+                if flat {
+                    batch.appendNotification(
+                        device: index, characteristic: characteristic(index, handle), receiveTime: time, from: start)
+                    return .more
+                }
                 return .output(
                     .notification(
                         device: index,

@@ -104,6 +104,27 @@ public final class CaptureFileReader {
         try reader.next(analyzing: &analyzer, keepingBytes: keepingBytes)
     }
 
+    /// Reads the run of values from here, without their bytes (see
+    /// ``CapturePacketReader/readValues(analyzing:into:)``).
+    ///
+    /// - Throws: As ``next()``.
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey
+    ) throws(CaptureFileError) {
+        try reader.readValues(analyzing: &analyzer, into: &survey)
+    }
+
+    /// ``next(analyzing:keepingBytes:)`` with a value's bytes appended to `bytes` (the record's are empty).
+    ///
+    /// - Throws: As ``next()``.
+    func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, appendingValueTo bytes: inout [UInt8]
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
+        try reader.next(analyzing: &analyzer, appendingValueTo: &bytes)
+    }
+
     /// Bytes read so far.
     public var bytesRead: UInt64 { source.offset }
 
