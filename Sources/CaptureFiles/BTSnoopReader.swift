@@ -150,6 +150,36 @@ final class BTSnoopReader: CapturePacketReader {
         }
     }
 
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
+    ) throws(CaptureFileError) {
+        // The records of next(analyzing:appendingValueTo:)'s common case, one after another.
+        guard linkType == .h4 else { return }
+        while batch.count < limit, try source.require(24) {
+            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+            let flags = source.uint32(at: 8, bigEndian: true)
+            guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
+                originalLength <= includedLength, try source.require(24 + includedLength),
+                source.peek(24) == 2
+            else { return }
+            let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+            let start = batch.bytes.count
+            let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
+                analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
+                    batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: acl[value.value]))
+                    return (value.link, value.handle)
+                }
+            }
+            guard let (link, handle) = value else { return }
+            let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+            source.skip(24 + includedLength)
+            lastTime = max(lastTime, time)
+            resolver.append(link: link, handle: handle, time: time, from: start, analyzer: &analyzer, to: &batch)
+        }
+    }
+
     /// What becomes of a value's bytes.
     private enum ValueBytes {
         /// Left out (a survey counts values).

@@ -114,6 +114,18 @@ public final class CaptureFileReader {
         try reader.readValues(analyzing: &analyzer, into: &survey)
     }
 
+    /// Reads the run of values from here into `batch` (see
+    /// ``CapturePacketReader/readValues(analyzing:resolving:into:upTo:lastTime:)``).
+    ///
+    /// - Throws: As ``next()``.
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
+    ) throws(CaptureFileError) {
+        try reader.readValues(
+            analyzing: &analyzer, resolving: &resolver, into: &batch, upTo: limit, lastTime: &lastTime)
+    }
+
     /// ``next(analyzing:keepingBytes:)`` with a value's bytes appended to `bytes` (the record's are empty).
     ///
     /// - Throws: As ``next()``.

@@ -29,6 +29,16 @@ protocol CapturePacketReader: AnyObject {
     /// the next record).
     func readValues(
         analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey) throws(CaptureFileError)
+    /// Reads the run of records from here that are each one whole
+    /// notification or indication the analyzer takes, appending each to
+    /// `batch` as `resolver` resolves it (its bytes to the batch's buffer)
+    /// and raising `lastTime` to its time, until `batch` holds `limit`
+    /// outputs; stops before any other record and at the end of the file. A
+    /// reader may read none (the caller then reads the next record).
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
+    ) throws(CaptureFileError)
 }
 
 extension CapturePacketReader {
@@ -45,6 +55,12 @@ extension CapturePacketReader {
     /// Reads no value: the caller reads each record with ``next(analyzing:keepingBytes:)``.
     func readValues(
         analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey
+    ) throws(CaptureFileError) {}
+
+    /// Reads no value: the caller reads each record with ``next(analyzing:appendingValueTo:)``.
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
     ) throws(CaptureFileError) {}
 
     /// Makes each packet, then offers it to `analyzer`; a value's bytes are appended to `bytes`.
