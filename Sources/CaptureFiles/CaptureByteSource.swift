@@ -71,7 +71,6 @@ final class CaptureByteSource {
     /// after them, into the buffer (grown when `count` bytes would not fit).
     private func fill(_ descriptor: Int32, toHold count: Int) throws(CaptureFileError) {
         let unread = available
-        let size = max(Self.readSize, count)
         buffer.withUnsafeMutableBytes { bytes in
             if start > 0, unread > 0, let base = bytes.baseAddress {
                 memmove(base, base + start, unread)
@@ -79,7 +78,18 @@ final class CaptureByteSource {
         }
         start = 0
         end = unread
-        if buffer.count < size { buffer.append(contentsOf: repeatElement(0, count: size - buffer.count)) }
+        // Up to `readSize` (less for a small file, at least 64 KiB), and at least `count`.
+        let left = self.size > offset + UInt64(unread) ? Int(clamping: self.size - offset - UInt64(unread)) : 0
+        let wanted = max(count, min(Self.readSize, max(1 << 16, unread + left)))
+        if buffer.count < wanted {
+            var grown = [UInt8](repeating: 0, count: wanted)
+            grown.withUnsafeMutableBytes { target in
+                buffer.withUnsafeBytes { source in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<unread]))
+                }
+            }
+            buffer = grown
+        }
         while true {
             let got = buffer.withUnsafeMutableBytes { bytes in
                 read(descriptor, bytes.baseAddress! + end, bytes.count - end)
