@@ -112,6 +112,90 @@ final class BTSnoopReader: CapturePacketReader {
     ) throws(CaptureFileError)
         -> CaptureRecord?
     {
+        var unused: [UInt8] = []
+        return try next(analyzing: &analyzer, values: keepingBytes ? .keep : .drop, appendingTo: &unused)
+    }
+
+    func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, appendingValueTo bytes: inout [UInt8]
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
+        try next(analyzing: &analyzer, values: .append, appendingTo: &bytes)
+    }
+
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey
+    ) throws(CaptureFileError) {
+        // The records of next(analyzing:keepingBytes:)'s common case, one after another.
+        guard linkType == .h4 else { return }
+        while try source.require(24) {
+            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+            let flags = source.uint32(at: 8, bigEndian: true)
+            guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
+                originalLength <= includedLength, try source.require(24 + includedLength),
+                source.peek(24) == 2
+            else { return }
+            let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+            let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
+                analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops)
+            }
+            guard let value else { return }
+            let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+            source.skip(24 + includedLength)
+            survey.countValue(
+                link: value.link, handle: value.handle, kind: value.kind, time: time, bytesRead: source.offset,
+                analyzer: &analyzer)
+        }
+    }
+
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
+    ) throws(CaptureFileError) {
+        // The records of next(analyzing:appendingValueTo:)'s common case, one after another.
+        guard linkType == .h4 else { return }
+        while batch.count < limit, try source.require(24) {
+            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+            let flags = source.uint32(at: 8, bigEndian: true)
+            guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
+                originalLength <= includedLength, try source.require(24 + includedLength),
+                source.peek(24) == 2
+            else { return }
+            let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+            let start = batch.bytes.count
+            let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
+                analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
+                    batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: acl[value.value]))
+                    return (value.link, value.handle)
+                }
+            }
+            guard let (link, handle) = value else { return }
+            let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+            source.skip(24 + includedLength)
+            lastTime = max(lastTime, time)
+            resolver.append(link: link, handle: handle, time: time, from: start, analyzer: &analyzer, to: &batch)
+        }
+    }
+
+    /// What becomes of a value's bytes.
+    private enum ValueBytes {
+        /// Left out (a survey counts values).
+        case drop
+        /// In the record.
+        case keep
+        /// Appended to the caller's buffer; the record's are empty.
+        case append
+    }
+
+    @inline(__always)
+    private func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, values: ValueBytes, appendingTo sink: inout [UInt8]
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
         // The common case (Android's logs): a received H4 ACL packet kept
         // whole, read from the buffer; the analyzer takes it when it is one
         // whole notification, and no packet is made.
@@ -125,18 +209,28 @@ final class BTSnoopReader: CapturePacketReader {
             {
                 let drops = UInt64(source.uint32(at: 12, bigEndian: true))
                 let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
-                    analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops, keepingBytes: keepingBytes)
+                    analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
+                        var bytes: [UInt8] = []
+                        switch values {
+                        case .drop: break
+                        case .keep: bytes = Array(acl[value.value])
+                        case .append: sink.append(contentsOf: UnsafeRawBufferPointer(rebasing: acl[value.value]))
+                        }
+                        return (value.link, value.handle, value.kind, bytes)
+                    }
                 }
-                if let value {
+                if let (link, handle, kind, bytes) = value {
                     let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
                     source.skip(24 + includedLength)
-                    return .value(
-                        link: value.link, handle: value.handle, kind: value.kind, bytes: value.bytes, time: time)
+                    return .value(link: link, handle: handle, kind: kind, bytes: bytes, time: time)
                 }
             }
         }
         guard let packet = try next() else { return nil }
-        return CaptureRecord(packet, analyzing: &analyzer, keepingBytes: keepingBytes)
+        guard values == .append else {
+            return CaptureRecord(packet, analyzing: &analyzer, keepingBytes: values == .keep)
+        }
+        return CaptureRecord(packet, analyzing: &analyzer, appendingValueTo: &sink)
     }
 
     /// A btsnoop timestamp (microseconds since year 0) as nanoseconds since the Unix epoch.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Bytes of a capture file, read forward through a bounded buffer, so a
 /// capture of gigabytes is read in constant memory. A source may also wrap
 /// bytes already in memory (tests, fuzzing).
@@ -8,10 +12,16 @@ final class CaptureByteSource {
     static let maximumRecordLength = 1 << 20
 
     private let handle: FileHandle?
+    /// Bytes read at once (the buffer's size, unless a longer record needs more).
+    static let readSize = 1 << 20
+
     // Unchecked exclusivity: the source belongs to one reader on one task (it
     // is not Sendable), and the checks were a tenth of an import's reading time.
+    // The file is read straight into `buffer`, whose bytes `start..<end` are
+    // read and not consumed; its size stays, so reading allocates nothing.
     @exclusivity(unchecked) private var buffer: [UInt8]
     @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
     private var atEnd: Bool
     /// Bytes consumed before `buffer[start]`.
     @exclusivity(unchecked) private(set) var offset: UInt64 = 0
@@ -38,6 +48,7 @@ final class CaptureByteSource {
         self.name = name
         handle = nil
         buffer = bytes
+        end = bytes.count
         size = UInt64(bytes.count)
         atEnd = true
     }
@@ -45,29 +56,57 @@ final class CaptureByteSource {
     deinit { try? handle?.close() }
 
     /// Bytes buffered and not consumed.
-    private var available: Int { buffer.count - start }
+    private var available: Int { end - start }
 
     /// Makes `count` bytes available; `false` when the file ends first.
     func require(_ count: Int) throws(CaptureFileError) -> Bool {
         while available < count {
             guard !atEnd, let handle else { return false }
-            if start > 0 {
-                buffer.removeSubrange(0..<start)
-                start = 0
-            }
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: max(1 << 20, count - available))
-            } catch {
-                throw CaptureFileError(.io, "\(name): read failed at byte \(offset + UInt64(available)): \(error)")
-            }
-            guard let chunk, !chunk.isEmpty else {
-                atEnd = true
-                return false
-            }
-            buffer.append(contentsOf: chunk)
+            try fill(handle.fileDescriptor, toHold: count)
         }
         return true
+    }
+
+    /// Moves the bytes not consumed to the buffer's start and reads the file
+    /// after them, into the buffer (grown when `count` bytes would not fit).
+    private func fill(_ descriptor: Int32, toHold count: Int) throws(CaptureFileError) {
+        let unread = available
+        buffer.withUnsafeMutableBytes { bytes in
+            if start > 0, unread > 0, let base = bytes.baseAddress {
+                memmove(base, base + start, unread)
+            }
+        }
+        start = 0
+        end = unread
+        // Up to `readSize` (less for a small file, at least 64 KiB), and at least `count`.
+        let left = self.size > offset + UInt64(unread) ? Int(clamping: self.size - offset - UInt64(unread)) : 0
+        let wanted = max(count, min(Self.readSize, max(1 << 16, unread + left)))
+        if buffer.count < wanted {
+            var grown = [UInt8](repeating: 0, count: wanted)
+            grown.withUnsafeMutableBytes { target in
+                buffer.withUnsafeBytes { source in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<unread]))
+                }
+            }
+            buffer = grown
+        }
+        while true {
+            let got = buffer.withUnsafeMutableBytes { bytes in
+                read(descriptor, bytes.baseAddress! + end, bytes.count - end)
+            }
+            if got > 0 {
+                end += got
+                return
+            }
+            if got == 0 {
+                atEnd = true
+                return
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw CaptureFileError(
+                .io, "\(name): read failed at byte \(offset + UInt64(unread)): \(String(cString: strerror(code)))")
+        }
     }
 
     /// Whether no byte is left.
@@ -103,7 +142,7 @@ final class CaptureByteSource {
     @inline(__always)
     private func load<T: FixedWidthInteger>(_: T.Type, at: Int) -> T {
         let offset = start + at
-        precondition(at >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "read past the buffered bytes")
+        precondition(at >= 0 && offset + MemoryLayout<T>.size <= end, "read past the buffered bytes")
         return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
     }
 

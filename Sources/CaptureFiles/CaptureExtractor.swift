@@ -11,18 +11,8 @@ public struct CaptureExtractor {
     private let readers: [CaptureFileReader]
     private let inventory: CaptureInventory
     private let only: Int?
-    private let indices: [CapturePeer: Int]
-    /// Each device's handle table (read per value; copied out of the inventory once).
-    private let handleTables: [[UInt16: CharacteristicUUID]]
-    /// The last peer looked up and its index (values come in runs of one connection).
-    private var lastPeer: CapturePeer?
-    private var lastIndex: Int?
-    /// The last value's link, the analyzer's peer epoch then, and its device's index.
-    private var valueLink: CaptureLink?
-    private var valueEpoch = 0
-    private var valueIndex: Int?
-    /// The characteristics looked up last.
-    private var recentCharacteristics: [(index: Int, handle: UInt16, uuid: CharacteristicUUID)] = []
+    /// Each value's device and characteristic.
+    private var resolver: CaptureValueResolver
     private var current = 0
     private var analyzer = HCITrafficAnalyzer()
     private var events: [CaptureEvent] = []
@@ -38,29 +28,7 @@ public struct CaptureExtractor {
         self.readers = readers
         self.inventory = inventory
         self.only = only
-        var indices: [CapturePeer: Int] = [:]
-        for (index, device) in inventory.devices.enumerated() { indices[device.peer] = index }
-        self.indices = indices
-        handleTables = inventory.devices.map(\.handles)
-    }
-
-    /// The index of `peer`'s device, if it is one of the inventory's.
-    private mutating func index(of peer: CapturePeer) -> Int? {
-        if let lastPeer, lastPeer == peer { return lastIndex }
-        lastPeer = peer
-        lastIndex = indices[peer]
-        return lastIndex
-    }
-
-    /// The characteristic of `handle` of the device at `index` (the last few
-    /// looked up are kept, searched in order: values come from a few handles).
-    @inline(__always)
-    private mutating func characteristic(_ index: Int, _ handle: UInt16) -> CharacteristicUUID {
-        for known in recentCharacteristics where known.handle == handle && known.index == index { return known.uuid }
-        let uuid = handleTables[index][handle] ?? CapturedDevice.standIn(for: handle)
-        if recentCharacteristics.count >= 8 { recentCharacteristics.removeFirst() }
-        recentCharacteristics.append((index, handle, uuid))
-        return uuid
+        resolver = CaptureValueResolver(inventory: inventory, only: only)
     }
 
     /// Bytes read so far, every file.
@@ -106,6 +74,35 @@ public struct CaptureExtractor {
         return true
     }
 
+    /// Appends the next outputs to `batch` until it holds `limit` of them or
+    /// the last file ends: ``next(into:upTo:)`` with the notifications'
+    /// values in the batch's one buffer.
+    ///
+    /// - Returns: `false` when the last file ended (its outputs are appended).
+    /// - Throws: ``CaptureFileError`` for a damaged file; the outputs before
+    ///   the damage are appended.
+    package mutating func next(into batch: inout CaptureOutputBatch, upTo limit: Int) throws(CaptureFileError) -> Bool {
+        while batch.count < limit {
+            if queueStart < queue.count {
+                batch.append(queue[queueStart])
+                queueStart += 1
+                continue
+            }
+            if current < readers.count, !finished {
+                // The run of values from here, read in one loop.
+                try readers[current].readValues(
+                    analyzing: &analyzer, resolving: &resolver, into: &batch, upTo: limit, lastTime: &lastTime)
+                if batch.count >= limit { break }
+            }
+            switch try step(into: &batch, flat: true) {
+            case .output(let output): batch.append(output)
+            case .more: continue
+            case .finished: return false
+            }
+        }
+        return true
+    }
+
     /// What one step of reading gave.
     private enum Step {
         /// A value's notification (the common case: not queued).
@@ -120,6 +117,15 @@ public struct CaptureExtractor {
     /// queue is taken): a packet that is one notification of a device
     /// extracted is returned, other outputs are queued.
     private mutating func step() throws(CaptureFileError) -> Step {
+        var unused = CaptureOutputBatch()
+        return try step(into: &unused, flat: false)
+    }
+
+    /// ``step()``; with `flat`, a packet that is one notification of a
+    /// device extracted is appended to `batch` (its value to the batch's
+    /// buffer) and `.more` returned.
+    @inline(__always)
+    private mutating func step(into batch: inout CaptureOutputBatch, flat: Bool) throws(CaptureFileError) -> Step {
         queue.removeAll(keepingCapacity: true)
         queueStart = 0
         if finished { return .finished }
@@ -130,22 +136,27 @@ public struct CaptureExtractor {
             return .more
         }
         let reader = readers[current]
-        if let record = try reader.next(analyzing: &analyzer, keepingBytes: true) {
+        let start = batch.bytes.count
+        let read =
+            flat
+            ? try reader.next(analyzing: &analyzer, appendingValueTo: &batch.bytes)
+            : try reader.next(analyzing: &analyzer, keepingBytes: true)
+        if let record = read {
             lastTime = max(lastTime, record.time)
             switch record {
             case .value(let link, let handle, _, let bytes, let time):
                 // Most packets are one whole notification: converted without an event.
-                if link != valueLink || analyzer.peerEpoch != valueEpoch {
-                    valueIndex = index(of: analyzer.peer(on: link))
-                    valueLink = link
-                    valueEpoch = analyzer.peerEpoch
+                if flat {
+                    resolver.append(
+                        link: link, handle: handle, time: time, from: start, analyzer: &analyzer, to: &batch)
+                    return .more
                 }
-                guard let index = valueIndex, only == nil || only == index else { return .more }
+                guard let index = resolver.device(on: link, analyzer: &analyzer) else { return .more }
                 return .output(
                     .notification(
                         device: index,
                         RawNotification(
-                            characteristic: characteristic(index, handle), bytes: bytes, receiveTime: time)))
+                            characteristic: resolver.characteristic(index, handle), bytes: bytes, receiveTime: time)))
             case .packet(let packet):
                 analyzer.add(packet, into: &events)
                 convert()
@@ -167,19 +178,19 @@ public struct CaptureExtractor {
         for event in events {
             switch event {
             case .value(let peer, let handle, let bytes, _, let time):
-                guard let index = index(of: peer), only == nil || only == index else { continue }
+                guard let index = resolver.index(of: peer), only == nil || only == index else { continue }
                 queue.append(
                     .notification(
                         device: index,
                         RawNotification(
-                            characteristic: characteristic(index, handle),
+                            characteristic: resolver.characteristic(index, handle),
                             bytes: bytes, receiveTime: time)))
             case .loss(let peer, let time, let count, let reason):
-                let index = peer.flatMap { indices[$0] }
+                let index = peer.flatMap { resolver.indices[$0] }
                 if let only, index != only, index != nil { continue }
                 queue.append(.loss(device: index, time: time, count: count, duration: nil, reason: reason))
             case .disconnected(_, let peer, let reason, let time):
-                guard let index = indices[peer], only == nil || only == index else { continue }
+                guard let index = resolver.indices[peer], only == nil || only == index else { continue }
                 let connections = inventory.devices[index].connections
                 // A gap until the device connects again; its last disconnection ends its data (no loss).
                 guard let next = connections.first(where: { $0.start > time }) else { continue }
@@ -189,7 +200,7 @@ public struct CaptureExtractor {
                         duration: .nanoseconds(Int64(clamping: next.start - time)),
                         reason: "disconnected (\(Self.reason(reason)))"))
             case .write(let peer, let handle, _, _):
-                if let index = indices[peer] { writeCounts[index, default: [:]][handle, default: 0] += 1 }
+                if let index = resolver.indices[peer] { writeCounts[index, default: [:]][handle, default: 0] += 1 }
             default:
                 break
             }

@@ -104,6 +104,39 @@ public final class CaptureFileReader {
         try reader.next(analyzing: &analyzer, keepingBytes: keepingBytes)
     }
 
+    /// Reads the run of values from here, without their bytes (see
+    /// ``CapturePacketReader/readValues(analyzing:into:)``).
+    ///
+    /// - Throws: As ``next()``.
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey
+    ) throws(CaptureFileError) {
+        try reader.readValues(analyzing: &analyzer, into: &survey)
+    }
+
+    /// Reads the run of values from here into `batch` (see
+    /// ``CapturePacketReader/readValues(analyzing:resolving:into:upTo:lastTime:)``).
+    ///
+    /// - Throws: As ``next()``.
+    func readValues(
+        analyzing analyzer: inout HCITrafficAnalyzer, resolving resolver: inout CaptureValueResolver,
+        into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
+    ) throws(CaptureFileError) {
+        try reader.readValues(
+            analyzing: &analyzer, resolving: &resolver, into: &batch, upTo: limit, lastTime: &lastTime)
+    }
+
+    /// ``next(analyzing:keepingBytes:)`` with a value's bytes appended to `bytes` (the record's are empty).
+    ///
+    /// - Throws: As ``next()``.
+    func next(
+        analyzing analyzer: inout HCITrafficAnalyzer, appendingValueTo bytes: inout [UInt8]
+    ) throws(CaptureFileError)
+        -> CaptureRecord?
+    {
+        try reader.next(analyzing: &analyzer, appendingValueTo: &bytes)
+    }
+
     /// Bytes read so far.
     public var bytesRead: UInt64 { source.offset }
 

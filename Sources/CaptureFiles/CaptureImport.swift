@@ -32,55 +32,44 @@ public struct CaptureImport: Sendable {
     /// - Parameter progress: Called with (bytes read, bytes in all files).
     /// - Throws: ``CaptureFileError`` for a file that cannot be read.
     public func survey(progress: ((UInt64, UInt64) -> Void)? = nil) throws(CaptureFileError) -> CaptureInventory {
-        var inventory = CaptureInventory()
-        inventory.files = try ordered()
+        let files = try ordered()
         var readers: [CaptureFileReader] = []
-        for file in inventory.files { readers.append(try CaptureFileReader(path: file)) }
+        for file in files { readers.append(try CaptureFileReader(path: file)) }
         let total = readers.reduce(0) { $0 + $1.size }
-        inventory.byteCount = total
+        var survey = CaptureSurvey(total: total, progress: progress)
+        survey.inventory.files = files
+        survey.inventory.byteCount = total
         var analyzer = HCITrafficAnalyzer()
         analyzer.keepsValueBytes = false  // counted, not kept
         var events: [CaptureEvent] = []
-        // The device of the last value's link, kept while its peer cannot change.
-        var valueLink: CaptureLink?
-        var valueEpoch = 0
-        var valuePosition = 0
-        var done: UInt64 = 0
-        var last: UInt64 = 0
         // Read and analysed on this thread: the packets' arrays are freed
         // where they were made (handing them to another thread cost more in
         // malloc than the reading it took off this one).
         for reader in readers {
-            var count = 0
-            while let record = try reader.next(analyzing: &analyzer, keepingBytes: false) {
-                inventory.packetCount += 1
-                count += 1
-                if count & 0xFFF == 0 { progress?(done + reader.bytesRead, total) }
-                if inventory.firstTime == nil { inventory.firstTime = record.time }
-                last = max(last, record.time)
-                let packet: CapturedPacket
+            survey.count = 0
+            while true {
+                // The run of values from here, read in one loop; then the record after it.
+                try reader.readValues(analyzing: &analyzer, into: &survey)
+                guard let record = try reader.next(analyzing: &analyzer, keepingBytes: false) else { break }
                 switch record {
                 case .value(let link, let handle, let kind, _, let time):
-                    // Most packets are one whole notification: counted without an event.
-                    if link != valueLink || analyzer.peerEpoch != valueEpoch {
-                        valuePosition = inventory.position(of: analyzer.peer(on: link))
-                        valueLink = link
-                        valueEpoch = analyzer.peerEpoch
-                    }
-                    inventory.addValue(position: valuePosition, handle: handle, kind: kind, time: time)
-                    continue
-                case .packet(let other):
-                    packet = other
+                    survey.countValue(
+                        link: link, handle: handle, kind: kind, time: time, bytesRead: reader.bytesRead,
+                        analyzer: &analyzer)
+                case .packet(let packet):
+                    survey.countPacket(time: packet.time, bytesRead: reader.bytesRead)
+                    analyzer.add(packet, into: &events)
+                    for event in events { survey.inventory.add(event) }
+                    events.removeAll(keepingCapacity: true)
                 }
-                analyzer.add(packet, into: &events)
-                for event in events { inventory.add(event) }
-                events.removeAll(keepingCapacity: true)
             }
-            if reader.endedInsideRecord { inventory.lossCount += 1 }
-            inventory.skippedRecords += reader.skippedRecords
-            done += reader.size
-            progress?(done, total)
+            if reader.endedInsideRecord { survey.inventory.lossCount += 1 }
+            survey.inventory.skippedRecords += reader.skippedRecords
+            survey.done += reader.size
+            progress?(survey.done, total)
         }
+        let last = survey.last
+        var inventory = survey.inventory
         analyzer.finish(at: last, into: &events)
         for event in events { inventory.add(event) }
         inventory.lastTime = inventory.firstTime.map { _ in last }

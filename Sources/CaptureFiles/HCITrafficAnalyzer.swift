@@ -111,27 +111,27 @@ public struct HCITrafficAnalyzer {
     ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
         guard packet.kind == .acl, packet.direction == .received, !packet.isTruncated else { return nil }
         return packet.bytes.withUnsafeBytes { bytes in
-            addValue(
-                acl: bytes, adapter: packet.adapter, cumulativeDrops: packet.cumulativeDrops, keepingBytes: keepingBytes
-            )
+            guard let value = addValue(acl: bytes, adapter: packet.adapter, cumulativeDrops: packet.cumulativeDrops)
+            else { return nil }
+            return (value.link, value.handle, value.kind, keepingBytes ? Array(bytes[value.value]) : [])
         }
     }
 
     /// ``addValue(_:keepingBytes:)`` for a received ACL packet the capture
     /// kept whole, read in place from the file's buffer (`acl`: from the
     /// ACL header on): a reader's fast path, which makes a packet only when
-    /// this returns `nil`.
+    /// this returns `nil`. The value is `acl[value]`, for the caller to copy.
     @inline(__always)
     mutating func addValue(
-        acl: UnsafeRawBufferPointer, adapter: UInt16, cumulativeDrops: UInt64?, keepingBytes: Bool
-    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, bytes: [UInt8])? {
+        acl: UnsafeRawBufferPointer, adapter: UInt16, cumulativeDrops: UInt64?
+    ) -> (link: CaptureLink, handle: UInt16, kind: CaptureEvent.ValueKind, value: Range<Int>)? {
         guard reassembler.isIdle, cumulativeDrops == nil || cumulativeDrops == drops,
             let (link, handle, opcode, end) = Self.notification(in: acl)
         else { return nil }
         packetCount += 1
         return (
             CaptureLink(adapter: adapter, handle: link), handle,
-            opcode == 0x1B ? .notification : .indication, keepingBytes ? Array(acl[11..<end]) : []
+            opcode == 0x1B ? .notification : .indication, 11..<end
         )
     }
 

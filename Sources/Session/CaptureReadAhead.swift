@@ -2,7 +2,8 @@ import CaptureFiles
 import Foundation
 
 /// The second pass of a capture import read on a thread of its own, ahead
-/// of the recorder: the extractor's outputs in batches, at most
+/// of the recorder: the extractor's outputs in batches (flat: a batch's
+/// values share one buffer, so no notification is an allocation), at most
 /// ``maximumBatches`` of ``batchSize`` waiting (bounded memory; a full
 /// queue stops the reader until the recorder takes a batch). Outputs come
 /// in capture order, and an error of the files after the outputs read
@@ -16,7 +17,7 @@ final class CaptureReadAhead: @unchecked Sendable {
     /// Batches read and not yet taken before the reader waits.
     static let maximumBatches = 4
 
-    private let queue = ReadAheadQueue<(outputs: [CaptureOutput], bytesRead: UInt64)>(capacity: maximumBatches)
+    private let queue = ReadAheadQueue<(outputs: CaptureOutputBatch, bytesRead: UInt64)>(capacity: maximumBatches)
     /// Bytes of the files read when the last batch taken was complete
     /// (the consumer's: only ``next()`` sets it).
     private(set) var bytesRead: UInt64 = 0
@@ -31,7 +32,7 @@ final class CaptureReadAhead: @unchecked Sendable {
     /// The next batch of outputs, or `nil` after the last.
     ///
     /// - Throws: ``CaptureFileError`` for a file that cannot be opened or is damaged.
-    func next() throws(CaptureFileError) -> [CaptureOutput]? {
+    func next() throws(CaptureFileError) -> CaptureOutputBatch? {
         guard let batch = try queue.next() else { return nil }
         bytesRead = batch.bytesRead
         return batch.outputs
@@ -43,15 +44,14 @@ final class CaptureReadAhead: @unchecked Sendable {
     }
 
     private func read(_ capture: CaptureImport, _ inventory: CaptureInventory) {
-        var batch: [CaptureOutput] = []
-        batch.reserveCapacity(Self.batchSize)
+        var batch = Self.emptyBatch()
         var bytes: UInt64 = 0
         do throws(CaptureFileError) {
             var extractor = try capture.extractor(for: inventory)
             while try extractor.next(into: &batch, upTo: Self.batchSize) {
                 bytes = extractor.bytesRead
                 guard queue.hand((batch, bytes)) else { return }
-                batch.removeAll(keepingCapacity: true)
+                batch = Self.emptyBatch()
             }
             if !batch.isEmpty { _ = queue.hand((batch, extractor.bytesRead)) }
             queue.finish(nil)
@@ -60,5 +60,10 @@ final class CaptureReadAhead: @unchecked Sendable {
             if !batch.isEmpty { _ = queue.hand((batch, bytes)) }
             queue.finish(error)
         }
+    }
+
+    /// A batch with room for ``batchSize`` outputs (values of 32 bytes on average).
+    private static func emptyBatch() -> CaptureOutputBatch {
+        CaptureOutputBatch(capacity: batchSize, byteCount: batchSize * 32)
     }
 }

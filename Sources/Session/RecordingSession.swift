@@ -504,12 +504,22 @@ public final class RecordingSession: Service, Sendable {
         defer { reader.cancel() }
         var imported = 0
         let total = Int(clamping: inventory.byteCount)
+        // One notification reused for every value: its bytes' storage is
+        // refilled in place (a recorder keeps no notification).
+        var notification = RawNotification(
+            characteristic: CharacteristicUUID(high: 0, low: 0), bytes: [], receiveTime: 0)
         do {
             while let batch = try reader.next() {
                 if isStopped || Task.isCancelled { break }
                 progress?(total / 2 + Int(clamping: reader.bytesRead / 2), total)
-                for output in batch {
-                    switch output {
+                for entry in batch.entries {
+                    if entry.device >= 0 {
+                        batch.load(entry, into: &notification)
+                        try devices[entry.device].record(notification)
+                        imported += 1
+                        continue
+                    }
+                    switch batch.others[entry.start] {
                     case .notification(let index, let notification):
                         try devices[index].record(notification)
                         imported += 1

@@ -18,7 +18,7 @@ import Testing
     /// A fragmented indication on one link while whole notifications come on
     /// the other, a host write that is no value, and 2 drops marked on the
     /// second device's last notification.
-    static func interleavedCapture() -> [UInt8] {
+    static func interleavedCapture(as format: CaptureFileWriter.Format = .btsnoopH4) -> [UInt8] {
         var traffic = HCITrafficBuilder()
         traffic.connect(0x0041, first)
         traffic.connect(0x0042, second)
@@ -30,7 +30,7 @@ import Testing
         ])
         traffic.send(.init(handle: 0x0041, received: false, bytes: ATT.notification(0x15, [9])))
         traffic.send(.init(handle: 0x0042, received: true, bytes: ATT.notification(0x11, [5, 6])))
-        return CaptureFileWriter.write(traffic.packets, as: .btsnoopH4, drops: [traffic.packets.count - 1: 2])
+        return CaptureFileWriter.write(traffic.packets, as: format, drops: [traffic.packets.count - 1: 2])
     }
 
     static func file(_ bytes: [UInt8], _ label: String = #function) throws -> String {
@@ -86,6 +86,45 @@ import Testing
             }
             #expect(batch.count < limit)
             #expect(all + batch == outputs)
+        }
+    }
+
+    /// The read-ahead's flat batches (their values in one buffer, each
+    /// loaded into one reused notification) hold what `next()` gives, in
+    /// every format (btsnoop H4's runs of values read in one loop), for every
+    /// batch size and for one device alone.
+    @Test func flatBatchesHoldWhatNextGivesInEveryFormat() throws {
+        for format in [CaptureFileWriter.Format.btsnoopH4, .btsnoopUART, .pcapngH4] {
+            let path = try Self.file(Self.interleavedCapture(as: format), "\(#function)-\(format)")
+            let capture = CaptureImport(files: [path])
+            let inventory = try capture.survey()
+            #expect(inventory.devices.count == 2, "\(format)")
+            for only in [nil, 0, 1] as [Int?] {
+                var extractor = try capture.extractor(for: inventory, only: only)
+                var outputs: [CaptureOutput] = []
+                while let output = try extractor.next() { outputs.append(output) }
+                #expect(outputs.count >= (only == nil ? 4 : 1), "\(format) only \(String(describing: only))")
+                for limit in [1, 2, 3, 1_000] {
+                    var batched = try capture.extractor(for: inventory, only: only)
+                    var all: [CaptureOutput] = []
+                    var reused = RawNotification(
+                        characteristic: CharacteristicUUID(short: 0), bytes: [9, 9], receiveTime: 0)
+                    var more = true
+                    while more {
+                        var batch = CaptureOutputBatch()
+                        more = try batched.next(into: &batch, upTo: limit)
+                        #expect(more ? batch.count == limit : batch.count < limit)
+                        for entry in batch.entries {
+                            let output = batch.output(entry)
+                            all.append(output)
+                            guard entry.device >= 0 else { continue }
+                            batch.load(entry, into: &reused)
+                            #expect(output == .notification(device: entry.device, reused))
+                        }
+                    }
+                    #expect(all == outputs, "\(format) only \(String(describing: only)) limit \(limit)")
+                }
+            }
         }
     }
 

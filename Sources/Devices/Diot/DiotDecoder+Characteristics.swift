@@ -22,8 +22,8 @@ extension DiotDecoder {
     ///   and LF removed; empty or a byte above 0x7F throws.
     ///
     /// A value is checked whole before anything is emitted, so a malformed
-    /// reply emits nothing. The data-channel path is the allocation-free one
-    /// of ``decode(_:channel:)``.
+    /// reply emits nothing. The data-channel path visits the records in place,
+    /// as ``visitRecords(in:channel:body:)`` does (no allocation, no packet view).
     ///
     /// ```swift
     /// try DiotDecoder().decodeEvents([0x01, 0x64, 0x00, 0x00, 0x00], from: DiotGATT.ratesCommand) { print($0) }
@@ -47,11 +47,13 @@ extension DiotDecoder {
             try decodeServiceValue(bytes, from: characteristic, emit: emit)
             return
         }
-        switch try decode(bytes, channel: channel) {
-        case .empty(let channel):
-            emit(.channelEmpty(channel))
-        case .records(let records):
-            for record in records { emit(.record(record)) }
+        // Visited in place: no packet view holds (retains) the bytes per notification.
+        let visited = bytes.withUnsafeBytes { buffer in
+            visitRecords(in: buffer, channel: channel) { emit(.record($0)) }
+        }
+        switch visited {
+        case .success(let count): if count == 0 { emit(.channelEmpty(channel)) }
+        case .failure(let error): throw error
         }
     }
 
