@@ -333,6 +333,44 @@ public final class Recorder {
             payload: payload, numericValue: numericValue)
     }
 
+    /// Records one message whose CDR data `encode` writes (it returns the
+    /// value the index keeps statistics of, for numeric streams), as
+    /// ``write(channelID:streamID:topic:logTime:publishTime:payload:numericValue:)``
+    /// does with a payload. In the common case — no observer, the segment
+    /// open, the stream defined in it, the message within its chunk and
+    /// segment — the message is encoded straight into the open chunk;
+    /// otherwise it is encoded apart and written as a payload.
+    func write(
+        channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
+        publishTime: UInt64, encoding encode: (inout CDRWriter) -> Double?
+    ) throws(RecordingError) {
+        let slot = Int(channelID) - 1
+        // The writer is used unretained, as in the payload's write.
+        if hot.observerCall == nil, let reference = hot.segmentCall,
+            reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
+            case .admitted(let sequence) = hot.admit(
+                slot: slot, streamID: streamID, logTime: logTime,
+                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+        {
+            let appended = reference._withUnsafeGuaranteedRef { writer in
+                Result { () throws(RecordingError) -> Bool in
+                    try writer.append(
+                        channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                        encoding: encode)
+                }
+            }
+            if try appended.get() { try sealed() }
+            return
+        }
+        hot.scratch.reset()
+        let numericValue = encode(&hot.scratch)
+        try hot.scratch.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try write(
+                channelID: channelID, streamID: streamID, topic: topic(), logTime: logTime,
+                publishTime: publishTime, payload: payload, numericValue: numericValue)
+        }
+    }
+
     /// Appends an admitted message to the open segment's chunk, tells the
     /// observer, and commits the chunks it got back.
     @inline(__always)
@@ -359,13 +397,16 @@ public final class Recorder {
                 $0.observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
             }
         }
-        // The message filled the chunk: it was sealed, a new one starts.
-        if filled {
-            hot.chunkFirstTime = nil
-            guard let writer = segment else { return }
-            let written = try writer.harvest()
-            if !written.isEmpty { try committed(written) }
-        }
+        if filled { try sealed() }
+    }
+
+    /// The message just appended filled its chunk: it was sealed, a new one
+    /// starts; commits the chunks written since.
+    private func sealed() throws(RecordingError) {
+        hot.chunkFirstTime = nil
+        guard let writer = segment else { return }
+        let written = try writer.harvest()
+        if !written.isEmpty { try committed(written) }
     }
 
     /// Records one message.
@@ -647,6 +688,8 @@ private struct WriteState {
 
     var sequences: [UInt32] = []
     var streamIDs: [Int64] = []
+    /// A message encoded apart, when it cannot be encoded into the open chunk.
+    var scratch = CDRWriter(capacity: 256)
     var segmentFirstTime: UInt64?
     var chunkFirstTime: UInt64?
     var segment: SegmentWriter? {
