@@ -543,10 +543,57 @@ public final class Recorder {
             for (chunk, streamIDs) in zip(chunks, streamIDs) {
                 try Self.insert(chunk, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
             }
+            try Self.addTotals(of: chunks, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
         }
     }
 
-    /// The rows of one chunk: `chunks`, `chunk_streams`, and the stream and segment totals.
+    /// Adds the chunks' messages, times and sizes to their streams' and
+    /// segment's totals: one update per stream and one for the segment,
+    /// however many chunks (a batch commits hundreds).
+    private static func addTotals(
+        of chunks: [ClosedChunk], streamIDs: [[Int64]], segmentRowID: Int64, into db: Database
+    ) throws {
+        guard let last = chunks.last else { return }
+        var streams: [Int64: (count: Int, first: UInt64, last: UInt64)] = [:]
+        for (chunk, ids) in zip(chunks, streamIDs) {
+            for (statistics, streamID) in zip(chunk.channels, ids) {
+                let known = streams[streamID] ?? (0, UInt64.max, UInt64.min)
+                streams[streamID] = (
+                    known.count + statistics.messageCount, min(known.first, statistics.firstTime),
+                    max(known.last, statistics.lastTime)
+                )
+            }
+        }
+        let totals = try db.cachedStatement(
+            sql: """
+                UPDATE streams SET message_count = message_count + ?,
+                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
+                WHERE id = ?
+                """)
+        for (streamID, total) in streams.sorted(by: { $0.key < $1.key }) {
+            let first = Int64(clamping: total.first)
+            let last = Int64(clamping: total.last)
+            try totals.execute(arguments: [total.count, first, first, last, last, streamID])
+        }
+        let start = Int64(clamping: chunks.lazy.map(\.startTime).min()!)
+        let end = Int64(clamping: chunks.lazy.map(\.endTime).max()!)
+        try db.cachedStatement(
+            sql: """
+                UPDATE segments SET
+                    start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
+                    byte_size = ?, uncompressed_size = uncompressed_size + ?,
+                    message_count = message_count + ?, chunk_count = chunk_count + ?
+                WHERE id = ?
+                """
+        ).execute(
+            arguments: [
+                start, start, end, end, Int64(last.segmentSize),
+                Int64(chunks.reduce(0) { $0 + $1.uncompressedSize }), chunks.reduce(0) { $0 + $1.messageCount },
+                chunks.count, segmentRowID,
+            ])
+    }
+
+    /// The rows of one chunk: `chunks` and `chunk_streams` (the totals are ``addTotals(of:streamIDs:segmentRowID:into:)``'s).
     private static func insert(
         _ chunk: ClosedChunk, streamIDs: [Int64], segmentRowID: Int64, into db: Database
     ) throws {
@@ -561,16 +608,7 @@ public final class Recorder {
         let chunkID = db.lastInsertedRowID
         let insert = try db.cachedStatement(
             sql: RecordingIndex.insertChunkStream)
-        let totals = try db.cachedStatement(
-            sql: """
-                UPDATE streams SET message_count = message_count + ?,
-                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
-                WHERE id = ?
-                """)
         for (statistics, streamID) in zip(chunk.channels, streamIDs) {
-            let first = Int64(clamping: statistics.firstTime)
-            let last = Int64(clamping: statistics.lastTime)
-            try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
             let numeric = statistics.numericCount > 0
             try insert.execute(arguments: [
                 chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
@@ -581,21 +619,6 @@ public final class Recorder {
             ])
             try RecordingIndex.insert(statistics.cells, chunkID: chunkID, streamID: streamID, into: db)
         }
-        try db.cachedStatement(
-            sql: """
-                UPDATE segments SET
-                    start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
-                    byte_size = ?, uncompressed_size = uncompressed_size + ?,
-                    message_count = message_count + ?, chunk_count = chunk_count + 1
-                WHERE id = ?
-                """
-        ).execute(
-            arguments: [
-                Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
-                Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
-                Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
-                segmentRowID,
-            ])
     }
 
     private func openSegment() throws(RecordingError) {
