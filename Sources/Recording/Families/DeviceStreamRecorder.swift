@@ -82,15 +82,14 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         // Plain values of the raw stream: copying them retains nothing.
         let channelID = hot.recentRaw[index].channelID
         let streamID = hot.recentRaw[index].streamID
-        try recorder.write(
-            channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
-            publishTime: time
-        ) { cdr in
-            if !hot.recentRaw[index].encode(notification, into: &cdr) {
-                cdr.write(rawStreams[notification.characteristic]?.characteristic ?? "")
-                RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
-            }
-            return nil
+        let written = try hot.recentRaw[index].withMessage(notification) {
+            (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try recorder.write(
+                channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
+                publishTime: time, payload: payload, numericValue: nil)
+        }
+        if !written {
+            try writeRaw(notification, slot: index)
         }
         do {
             try decoderStorage.pointee.decode(notification) { value in
@@ -105,6 +104,24 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         if let failure = hot.failure {
             hot.failure = nil
             throw failure
+        }
+    }
+
+    /// Writes a notification too long to be laid out on the stack: encoded
+    /// straight into the open chunk.
+    private func writeRaw(_ notification: RawNotification, slot index: Int) throws(RecordingError) {
+        let channelID = hot.recentRaw[index].channelID
+        let streamID = hot.recentRaw[index].streamID
+        let time = notification.receiveTime
+        try recorder.write(
+            channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
+            publishTime: time
+        ) { cdr in
+            if !hot.recentRaw[index].encode(notification, into: &cdr) {
+                cdr.write(rawStreams[notification.characteristic]?.characteristic ?? "")
+                RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
+            }
+            return nil
         }
     }
 
@@ -243,6 +260,43 @@ private struct RawSlot {
         if encoded.count <= MemoryLayout.size(ofValue: prefix) {
             prefixCount = encoded.count
             withUnsafeMutableBytes(of: &prefix) { raw in raw.copyBytes(from: encoded) }
+        }
+    }
+
+    /// Lays `notification`'s whole message (encapsulation header and body)
+    /// out on the stack and calls `body` with it, so the recorder copies it
+    /// into the chunk in one piece; `false`, calling nothing, when the
+    /// message is longer than 128 bytes or the characteristic's text does
+    /// not fit the slot.
+    @inline(__always)
+    func withMessage(
+        _ notification: RawNotification, _ body: (UnsafeRawBufferPointer) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> Bool {
+        guard prefixCount > 0 else { return false }
+        // The body: the characteristic's string, the receive time aligned to 8, the bytes' u32 count, the bytes.
+        let timeAt = 4 + ((prefixCount + 7) & ~7)
+        let dataAt = timeAt + 12
+        return try notification.bytes.withBytes { (data: UnsafeRawBufferPointer) throws(RecordingError) -> Bool in
+            var message:
+                (
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let count = dataAt + data.count
+            guard count <= MemoryLayout.size(ofValue: message) else { return false }
+            try withUnsafeMutableBytes(of: &message) { (raw: UnsafeMutableRawBufferPointer) throws(RecordingError) in
+                raw.storeBytes(of: UInt8(0x01), toByteOffset: 1, as: UInt8.self)
+                withUnsafeBytes(of: prefix) { field in
+                    (raw.baseAddress! + 4).copyMemory(from: field.baseAddress!, byteCount: prefixCount)
+                }
+                raw.storeBytes(of: notification.receiveTime.littleEndian, toByteOffset: timeAt, as: UInt64.self)
+                raw.storeBytes(of: UInt32(data.count).littleEndian, toByteOffset: timeAt + 8, as: UInt32.self)
+                if let source = data.baseAddress, data.count > 0 {
+                    (raw.baseAddress! + dataAt).copyMemory(from: source, byteCount: data.count)
+                }
+                try body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
+            return true
         }
     }
 
