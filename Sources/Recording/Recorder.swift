@@ -333,6 +333,44 @@ public final class Recorder {
             payload: payload, numericValue: numericValue)
     }
 
+    /// Records one message whose CDR data `encode` writes (it returns the
+    /// value the index keeps statistics of, for numeric streams), as
+    /// ``write(channelID:streamID:topic:logTime:publishTime:payload:numericValue:)``
+    /// does with a payload. In the common case — no observer, the segment
+    /// open, the stream defined in it, the message within its chunk and
+    /// segment — the message is encoded straight into the open chunk;
+    /// otherwise it is encoded apart and written as a payload.
+    func write(
+        channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
+        publishTime: UInt64, encoding encode: (inout CDRWriter) -> Double?
+    ) throws(RecordingError) {
+        let slot = Int(channelID) - 1
+        // The writer is used unretained, as in the payload's write.
+        if hot.observerCall == nil, let reference = hot.segmentCall,
+            reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
+            case .admitted(let sequence) = hot.admit(
+                slot: slot, streamID: streamID, logTime: logTime,
+                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+        {
+            let appended = reference._withUnsafeGuaranteedRef { writer in
+                Result { () throws(RecordingError) -> Bool in
+                    try writer.append(
+                        channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                        encoding: encode)
+                }
+            }
+            if try appended.get() { try sealed() }
+            return
+        }
+        hot.scratch.reset()
+        let numericValue = encode(&hot.scratch)
+        try hot.scratch.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try write(
+                channelID: channelID, streamID: streamID, topic: topic(), logTime: logTime,
+                publishTime: publishTime, payload: payload, numericValue: numericValue)
+        }
+    }
+
     /// Appends an admitted message to the open segment's chunk, tells the
     /// observer, and commits the chunks it got back.
     @inline(__always)
@@ -359,13 +397,16 @@ public final class Recorder {
                 $0.observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
             }
         }
-        // The message filled the chunk: it was sealed, a new one starts.
-        if filled {
-            hot.chunkFirstTime = nil
-            guard let writer = segment else { return }
-            let written = try writer.harvest()
-            if !written.isEmpty { try committed(written) }
-        }
+        if filled { try sealed() }
+    }
+
+    /// The message just appended filled its chunk: it was sealed, a new one
+    /// starts; commits the chunks written since.
+    private func sealed() throws(RecordingError) {
+        hot.chunkFirstTime = nil
+        guard let writer = segment else { return }
+        let written = try writer.harvest()
+        if !written.isEmpty { try committed(written) }
     }
 
     /// Records one message.
@@ -502,10 +543,57 @@ public final class Recorder {
             for (chunk, streamIDs) in zip(chunks, streamIDs) {
                 try Self.insert(chunk, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
             }
+            try Self.addTotals(of: chunks, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
         }
     }
 
-    /// The rows of one chunk: `chunks`, `chunk_streams`, and the stream and segment totals.
+    /// Adds the chunks' messages, times and sizes to their streams' and
+    /// segment's totals: one update per stream and one for the segment,
+    /// however many chunks (a batch commits hundreds).
+    private static func addTotals(
+        of chunks: [ClosedChunk], streamIDs: [[Int64]], segmentRowID: Int64, into db: Database
+    ) throws {
+        guard let last = chunks.last else { return }
+        var streams: [Int64: (count: Int, first: UInt64, last: UInt64)] = [:]
+        for (chunk, ids) in zip(chunks, streamIDs) {
+            for (statistics, streamID) in zip(chunk.channels, ids) {
+                let known = streams[streamID] ?? (0, UInt64.max, UInt64.min)
+                streams[streamID] = (
+                    known.count + statistics.messageCount, min(known.first, statistics.firstTime),
+                    max(known.last, statistics.lastTime)
+                )
+            }
+        }
+        let totals = try db.cachedStatement(
+            sql: """
+                UPDATE streams SET message_count = message_count + ?,
+                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
+                WHERE id = ?
+                """)
+        for (streamID, total) in streams.sorted(by: { $0.key < $1.key }) {
+            let first = Int64(clamping: total.first)
+            let last = Int64(clamping: total.last)
+            try totals.execute(arguments: [total.count, first, first, last, last, streamID])
+        }
+        let start = Int64(clamping: chunks.lazy.map(\.startTime).min()!)
+        let end = Int64(clamping: chunks.lazy.map(\.endTime).max()!)
+        try db.cachedStatement(
+            sql: """
+                UPDATE segments SET
+                    start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
+                    byte_size = ?, uncompressed_size = uncompressed_size + ?,
+                    message_count = message_count + ?, chunk_count = chunk_count + ?
+                WHERE id = ?
+                """
+        ).execute(
+            arguments: [
+                start, start, end, end, Int64(last.segmentSize),
+                Int64(chunks.reduce(0) { $0 + $1.uncompressedSize }), chunks.reduce(0) { $0 + $1.messageCount },
+                chunks.count, segmentRowID,
+            ])
+    }
+
+    /// The rows of one chunk: `chunks` and `chunk_streams` (the totals are ``addTotals(of:streamIDs:segmentRowID:into:)``'s).
     private static func insert(
         _ chunk: ClosedChunk, streamIDs: [Int64], segmentRowID: Int64, into db: Database
     ) throws {
@@ -520,16 +608,7 @@ public final class Recorder {
         let chunkID = db.lastInsertedRowID
         let insert = try db.cachedStatement(
             sql: RecordingIndex.insertChunkStream)
-        let totals = try db.cachedStatement(
-            sql: """
-                UPDATE streams SET message_count = message_count + ?,
-                    first_time = MIN(COALESCE(first_time, ?), ?), last_time = MAX(COALESCE(last_time, ?), ?)
-                WHERE id = ?
-                """)
         for (statistics, streamID) in zip(chunk.channels, streamIDs) {
-            let first = Int64(clamping: statistics.firstTime)
-            let last = Int64(clamping: statistics.lastTime)
-            try totals.execute(arguments: [statistics.messageCount, first, first, last, last, streamID])
             let numeric = statistics.numericCount > 0
             try insert.execute(arguments: [
                 chunkID, streamID, statistics.messageCount, Int64(clamping: statistics.firstTime),
@@ -540,21 +619,6 @@ public final class Recorder {
             ])
             try RecordingIndex.insert(statistics.cells, chunkID: chunkID, streamID: streamID, into: db)
         }
-        try db.cachedStatement(
-            sql: """
-                UPDATE segments SET
-                    start_time = COALESCE(MIN(start_time, ?), ?), end_time = COALESCE(MAX(end_time, ?), ?),
-                    byte_size = ?, uncompressed_size = uncompressed_size + ?,
-                    message_count = message_count + ?, chunk_count = chunk_count + 1
-                WHERE id = ?
-                """
-        ).execute(
-            arguments: [
-                Int64(clamping: chunk.startTime), Int64(clamping: chunk.startTime),
-                Int64(clamping: chunk.endTime), Int64(clamping: chunk.endTime),
-                Int64(chunk.segmentSize), Int64(chunk.uncompressedSize), chunk.messageCount,
-                segmentRowID,
-            ])
     }
 
     private func openSegment() throws(RecordingError) {
@@ -647,6 +711,8 @@ private struct WriteState {
 
     var sequences: [UInt32] = []
     var streamIDs: [Int64] = []
+    /// A message encoded apart, when it cannot be encoded into the open chunk.
+    var scratch = CDRWriter(capacity: 256)
     var segmentFirstTime: UInt64?
     var chunkFirstTime: UInt64?
     var segment: SegmentWriter? {

@@ -15,12 +15,39 @@ public struct CDRWriter: Sendable {
     /// The encoded message; the writes are `@inlinable` (a family's
     /// `encode(into:)`, in another module, writes a few fields per message).
     @usableFromInline var storage: [UInt8]
+    /// Where the message body starts in `storage` (fields align relative to
+    /// it): 4, after the header, unless the writer continues another buffer.
+    @usableFromInline var origin: Int
 
     /// Creates a writer that already holds the encapsulation header.
     public init(capacity: Int = 64) {
         storage = []
         storage.reserveCapacity(capacity)
         storage.append(contentsOf: [0x00, 0x01, 0x00, 0x00])
+        origin = 4
+    }
+
+    /// A writer that appends a message body to `buffer`, whose bytes so far
+    /// (ending with the encapsulation header) it takes over without a copy;
+    /// ``finish(into:)`` gives them back with the body. A recorder encodes
+    /// straight into the open chunk this way.
+    @inline(__always)
+    init(continuing buffer: inout [UInt8]) {
+        storage = []
+        swap(&storage, &buffer)
+        origin = storage.count
+    }
+
+    /// Gives the buffer taken by ``init(continuing:)`` back, with the body appended.
+    @inline(__always)
+    mutating func finish(into buffer: inout [UInt8]) {
+        swap(&storage, &buffer)
+    }
+
+    /// Appends bytes as they are (no length, no alignment).
+    @inline(__always)
+    mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+        storage.append(contentsOf: bytes)
     }
 
     /// `body` given the encoded message where it lies: no copy of the
@@ -36,7 +63,7 @@ public struct CDRWriter: Sendable {
 
     /// Clears the body and keeps the header and the capacity.
     @inlinable public mutating func reset() {
-        storage.removeSubrange(4...)
+        storage.removeSubrange(origin...)
     }
 
     /// Appends the padding to `T`'s alignment and the value in one append:
@@ -45,7 +72,7 @@ public struct CDRWriter: Sendable {
     @inlinable @inline(__always) mutating func appendAligned<T: FixedWidthInteger>(_ value: T) {
         let size = MemoryLayout<T>.size
         // Sizes are powers of two: the padding to the next multiple of `size` after the header.
-        let padding = (size &- (storage.count &- 4)) & (size &- 1)
+        let padding = (size &- (storage.count &- origin)) & (size &- 1)
         var staged: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &staged) { raw in
             raw.storeBytes(of: value.littleEndian, toByteOffset: padding, as: T.self)

@@ -77,12 +77,19 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
-        let rawStream = try rawStream(notification.characteristic)
-        let raw = rawStream.handle
+        let index = try rawSlotIndex(notification.characteristic)
         let time = notification.receiveTime
-        RawNotificationMessage.encode(notification, characteristic: rawStream.characteristic, into: &hot.cdr)
-        try hot.cdr.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
-            try recorder.write(raw, logTime: time, payload: payload)
+        // Plain values of the raw stream: copying them retains nothing.
+        let channelID = hot.recentRaw[index].channelID
+        let streamID = hot.recentRaw[index].streamID
+        let written = try hot.recentRaw[index].withMessage(notification) {
+            (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+            try recorder.write(
+                channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
+                publishTime: time, payload: payload, numericValue: nil)
+        }
+        if !written {
+            try writeRaw(notification, slot: index)
         }
         do {
             try decoderStorage.pointee.decode(notification) { value in
@@ -91,11 +98,30 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             }
         } catch {
             decodeErrorCount += 1
+            let raw = rawStreams[notification.characteristic]!.handle
             try recorder.recordLoss(stream: raw, time: time, count: 1, reason: "malformed packet: \(error)")
         }
         if let failure = hot.failure {
             hot.failure = nil
             throw failure
+        }
+    }
+
+    /// Writes a notification too long to be laid out on the stack: encoded
+    /// straight into the open chunk.
+    private func writeRaw(_ notification: RawNotification, slot index: Int) throws(RecordingError) {
+        let channelID = hot.recentRaw[index].channelID
+        let streamID = hot.recentRaw[index].streamID
+        let time = notification.receiveTime
+        try recorder.write(
+            channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
+            publishTime: time
+        ) { cdr in
+            if !hot.recentRaw[index].encode(notification, into: &cdr) {
+                cdr.write(rawStreams[notification.characteristic]?.characteristic ?? "")
+                RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
+            }
+            return nil
         }
     }
 
@@ -105,6 +131,17 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         if !slot.isKnown {
             _ = try typedStream(for: value)
             slot = hot.typedSlots[key]
+        }
+        if observer == nil {
+            // Nothing else reads the message: it is encoded where the recorder keeps it.
+            if slot.isRecorded {
+                try recorder.write(
+                    channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
+                    logTime: time, publishTime: time
+                ) { cdr in value.encode(into: &cdr) }
+            }
+            hot.decodedCount += 1
+            return
         }
         hot.cdr.reset()
         let numeric = value.encode(into: &hot.cdr)
@@ -124,14 +161,14 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         }
     }
 
-    private func rawStream(_ characteristic: CharacteristicUUID) throws(RecordingError) -> RawStream {
-        // The keys are searched apart from the streams: comparing them copies (retains) nothing.
+    /// The index in `hot.recentRaw` of the raw stream of `characteristic`,
+    /// registered on its first notification.
+    private func rawSlotIndex(_ characteristic: CharacteristicUUID) throws(RecordingError) -> Int {
         for index in hot.recentCharacteristics.indices where hot.recentCharacteristics[index] == characteristic {
-            return hot.recentRaw[index]
+            return index
         }
         if let known = rawStreams[characteristic] {
-            hot.remember(characteristic, known)
-            return known
+            return hot.remember(characteristic, RawSlot(known))
         }
         let topic = StreamDescriptor.rawTopic(
             family: Decoder.family, device: device.identifier,
@@ -141,8 +178,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 topic: topic, kind: .raw, schema: RawNotificationMessage.schema, device: device))
         let raw = RawStream(handle: stream, characteristic: characteristic.description)
         rawStreams[characteristic] = raw
-        hot.remember(characteristic, raw)
-        return raw
+        return hot.remember(characteristic, RawSlot(raw))
+    }
+
+    /// The topic of the raw stream with `channelID` (for an error message).
+    private func rawTopic(_ channelID: UInt16) -> String {
+        rawStreams.values.first { $0.handle.channelID == channelID }?.handle.topic ?? ""
     }
 
     private func typedStream(for value: Decoder.Value) throws(RecordingError) -> TypedStream {
@@ -181,19 +222,93 @@ private struct HotState {
     /// order before the dictionary (a device notifies a few
     /// characteristics, often in turn).
     var recentCharacteristics: [CharacteristicUUID] = []
-    var recentRaw: [RawStream] = []
+    var recentRaw: [RawSlot] = []
     var decodedCount = 0
     /// What writing a value threw, inside the decoder's emit.
     var failure: RecordingError?
 
-    /// Keeps `stream` among the recent raw streams (the oldest of eight goes).
-    mutating func remember(_ characteristic: CharacteristicUUID, _ stream: RawStream) {
+    /// Keeps `stream` among the recent raw streams (the oldest of eight
+    /// goes) and returns its index there.
+    mutating func remember(_ characteristic: CharacteristicUUID, _ stream: RawSlot) -> Int {
         if recentRaw.count >= 8 {
             recentCharacteristics.removeFirst()
             recentRaw.removeFirst()
         }
         recentCharacteristics.append(characteristic)
         recentRaw.append(stream)
+        return recentRaw.count - 1
+    }
+}
+
+/// What writing a raw stream's message needs, in plain values (a message
+/// retains nothing): its channel and row id, and how every message starts,
+/// the characteristic's text as a CDR `string` (48 bytes hold a UUID's 36
+/// characters).
+private struct RawSlot {
+    let channelID: UInt16
+    let streamID: Int64
+    private var prefix: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    /// The bytes of `prefix` in use; 0 when the field does not fit it.
+    private var prefixCount = 0
+
+    init(_ stream: RawStream) {
+        channelID = stream.handle.channelID
+        streamID = stream.handle.streamID
+        var field = CDRWriter(capacity: 64)
+        field.write(stream.characteristic)
+        let encoded = field.bytes[4...]
+        if encoded.count <= MemoryLayout.size(ofValue: prefix) {
+            prefixCount = encoded.count
+            withUnsafeMutableBytes(of: &prefix) { raw in raw.copyBytes(from: encoded) }
+        }
+    }
+
+    /// Lays `notification`'s whole message (encapsulation header and body)
+    /// out on the stack and calls `body` with it, so the recorder copies it
+    /// into the chunk in one piece; `false`, calling nothing, when the
+    /// message is longer than 128 bytes or the characteristic's text does
+    /// not fit the slot.
+    @inline(__always)
+    func withMessage(
+        _ notification: RawNotification, _ body: (UnsafeRawBufferPointer) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> Bool {
+        guard prefixCount > 0 else { return false }
+        // The body: the characteristic's string, the receive time aligned to 8, the bytes' u32 count, the bytes.
+        let timeAt = 4 + ((prefixCount + 7) & ~7)
+        let dataAt = timeAt + 12
+        return try notification.bytes.withBytes { (data: UnsafeRawBufferPointer) throws(RecordingError) -> Bool in
+            var message:
+                (
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let count = dataAt + data.count
+            guard count <= MemoryLayout.size(ofValue: message) else { return false }
+            try withUnsafeMutableBytes(of: &message) { (raw: UnsafeMutableRawBufferPointer) throws(RecordingError) in
+                raw.storeBytes(of: UInt8(0x01), toByteOffset: 1, as: UInt8.self)
+                withUnsafeBytes(of: prefix) { field in
+                    (raw.baseAddress! + 4).copyMemory(from: field.baseAddress!, byteCount: prefixCount)
+                }
+                raw.storeBytes(of: notification.receiveTime.littleEndian, toByteOffset: timeAt, as: UInt64.self)
+                raw.storeBytes(of: UInt32(data.count).littleEndian, toByteOffset: timeAt + 8, as: UInt32.self)
+                if let source = data.baseAddress, data.count > 0 {
+                    (raw.baseAddress! + dataAt).copyMemory(from: source, byteCount: data.count)
+                }
+                try body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
+            return true
+        }
+    }
+
+    /// Encodes `notification` as its raw stream's message body; `false`,
+    /// writing nothing, when the characteristic's text is too long for
+    /// the slot (the caller writes the message).
+    @inline(__always)
+    func encode(_ notification: RawNotification, into cdr: inout CDRWriter) -> Bool {
+        guard prefixCount > 0 else { return false }
+        withUnsafeBytes(of: prefix) { raw in cdr.writeRaw(UnsafeRawBufferPointer(rebasing: raw[0..<prefixCount])) }
+        RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
+        return true
     }
 }
 

@@ -73,6 +73,37 @@ package struct MCAPByteBuffer: Sendable {
         }
     }
 
+    /// Appends a whole Message record whose data is a CDR message that
+    /// `encode` writes straight into this buffer, after the record's header
+    /// and the encapsulation header (no copy of the message); returns what
+    /// `encode` returns. The record's length is filled in after.
+    @inline(__always)
+    mutating func appendMessageRecord<R>(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
+        encoding encode: (inout CDRWriter) -> R
+    ) -> R {
+        let start = bytes.count
+        var header: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &header) { raw in
+            raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
+            raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
+            raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
+            raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
+            raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
+            // The CDR encapsulation header: little-endian CDR, no options.
+            raw.storeBytes(of: UInt8(0x01), toByteOffset: 32, as: UInt8.self)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<35]))
+        }
+        var cdr = CDRWriter(continuing: &bytes)
+        let result = encode(&cdr)
+        cdr.finish(into: &bytes)
+        let length = UInt64(bytes.count &- start &- 9).littleEndian
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: length, toByteOffset: start &+ 1, as: UInt64.self)
+        }
+        return result
+    }
+
     /// Appends raw bytes with no length prefix.
     @inline(__always) package mutating func append(raw: some Collection<UInt8>) {
         bytes.append(contentsOf: raw)

@@ -196,6 +196,32 @@ package final class SegmentWriter {
         }
     }
 
+    /// Appends a message whose CDR data `encode` writes straight into the
+    /// open chunk (it returns the message's numeric value, for the chunk's
+    /// statistics), as ``append(channelID:sequence:logTime:publishTime:payload:numericValue:)``
+    /// does with a payload: returns whether the message filled the chunk.
+    @inline(__always)
+    func append(
+        channelID: UInt16,
+        sequence: UInt32,
+        logTime: UInt64,
+        publishTime: UInt64,
+        encoding encode: (inout CDRWriter) -> Double?
+    ) throws(RecordingError) -> Bool {
+        guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
+        switch open.append(
+            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+            chunkSize: chunkSize, encoding: encode)
+        {
+        case .appended: return false
+        case .full:
+            try seal()
+            return true
+        case .undefinedChannel:
+            throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
+        }
+    }
+
     /// Waits until every sealed chunk is on disk; returns the chunks written
     /// since the last call.
     package func drain() throws(RecordingError) -> [ClosedChunk] {
@@ -420,6 +446,26 @@ private struct OpenChunk {
     }
 }
 
+extension OpenChunk {
+    /// Appends a message record whose CDR data `encode` writes into its
+    /// channel's lane, and its index entry with the value `encode` returns.
+    @inline(__always)
+    mutating func append(
+        channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, chunkSize: Int,
+        encoding encode: (inout CDRWriter) -> Double?
+    ) -> Outcome {
+        let id = Int(channelID)
+        guard id < defined.count, defined[id] else { return .undefinedChannel }
+        let index = Int(lane[id])
+        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
+        let offset = UInt64(lanes[index].records.count)
+        let value = lanes[index].records.appendMessageRecord(
+            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime, encoding: encode)
+        channels[id].add(time: logTime, offset: offset, value: value)
+        return lanes[index].noteAppended(logTime: logTime, chunkSize: chunkSize)
+    }
+}
+
 /// One lane's open chunk: its records, time range and the channels with a message in it.
 private struct Lane {
     var records: MCAPByteBuffer
@@ -437,6 +483,13 @@ private struct Lane {
         records.appendMessageRecord(
             channelID: channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime, payload: payload)
+        return noteAppended(logTime: logTime, chunkSize: chunkSize)
+    }
+
+    /// Counts a message record just appended at `logTime`; `.full` when the
+    /// records reached the chunk size.
+    @inline(__always)
+    mutating func noteAppended(logTime: UInt64, chunkSize: Int) -> OpenChunk.Outcome {
         if logTime < start { start = logTime }
         if logTime > end { end = logTime }
         messageCount += 1
