@@ -176,14 +176,17 @@ func recordMessages(_ messages: Int, payload: [UInt8], durability: Durability) -
 }
 
 /// zstd level 3 on one thread with the parameters the recorder uses at level
-/// 3 (`ZstdCompressor`: tables sized to the chunk, a hash table of 1/16 of
-/// its bytes up to 2^16 entries, the chain table half that), so both sides
-/// of the comparison compress the same way.
+/// 3 (`ZstdCompressor`: zstd's single-hash match finder, `ZSTD_fast`, with a
+/// hash table of 1/64 of the chunk's bytes in entries, 2^12 to 2^16), so
+/// both sides of the comparison compress the same way.
 final class ChunkCompressor {
     private let context = ZSTD_createCCtx()
     private var output = [UInt8](repeating: 0, count: ZSTD_compressBound(1 << 21))
 
-    init() { ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3) }
+    init() {
+        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3)
+        ZSTD_CCtx_setParameter(context, ZSTD_c_strategy, Int32(ZSTD_fast.rawValue))
+    }
 
     deinit { ZSTD_freeCCtx(context) }
 
@@ -192,9 +195,7 @@ final class ChunkCompressor {
         var total = 0
         for chunk in chunks {
             let sizeLog = Int.bitWidth - max(chunk.count - 1, 1).leadingZeroBitCount
-            let tableLog = Int32(min(16, max(12, sizeLog - 4)))
-            ZSTD_CCtx_setParameter(context, ZSTD_c_hashLog, tableLog)
-            ZSTD_CCtx_setParameter(context, ZSTD_c_chainLog, tableLog - 1)
+            ZSTD_CCtx_setParameter(context, ZSTD_c_hashLog, Int32(min(16, max(12, sizeLog - 6))))
             total += chunk.withUnsafeBytes { raw in
                 output.withUnsafeMutableBytes { out in
                     ZSTD_compress2(context, out.baseAddress, out.count, raw.baseAddress, raw.count)
