@@ -128,16 +128,7 @@ final class BTSnoopReader: CapturePacketReader {
         analyzing analyzer: inout HCITrafficAnalyzer, into survey: inout CaptureSurvey
     ) throws(CaptureFileError) {
         // The records of next(analyzing:keepingBytes:)'s common case, one after another.
-        guard linkType == .h4 else { return }
-        while try source.require(24) {
-            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
-            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
-            let flags = source.uint32(at: 8, bigEndian: true)
-            guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
-                originalLength <= includedLength, try source.require(24 + includedLength),
-                source.peek(24) == 2
-            else { return }
-            let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+        while let (includedLength, drops) = try wholeReceivedACL() {
             let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
                 analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops)
             }
@@ -155,16 +146,7 @@ final class BTSnoopReader: CapturePacketReader {
         into batch: inout CaptureOutputBatch, upTo limit: Int, lastTime: inout UInt64
     ) throws(CaptureFileError) {
         // The records of next(analyzing:appendingValueTo:)'s common case, one after another.
-        guard linkType == .h4 else { return }
-        while batch.count < limit, try source.require(24) {
-            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
-            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
-            let flags = source.uint32(at: 8, bigEndian: true)
-            guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
-                originalLength <= includedLength, try source.require(24 + includedLength),
-                source.peek(24) == 2
-            else { return }
-            let drops = UInt64(source.uint32(at: 12, bigEndian: true))
+        while batch.count < limit, let (includedLength, drops) = try wholeReceivedACL() {
             let start = batch.bytes.count
             let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
                 analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
@@ -199,31 +181,22 @@ final class BTSnoopReader: CapturePacketReader {
         // The common case (Android's logs): a received H4 ACL packet kept
         // whole, read from the buffer; the analyzer takes it when it is one
         // whole notification, and no packet is made.
-        if linkType == .h4, try source.require(24) {
-            let originalLength = Int(source.uint32(at: 0, bigEndian: true))
-            let includedLength = Int(source.uint32(at: 4, bigEndian: true))
-            let flags = source.uint32(at: 8, bigEndian: true)
-            if flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
-                originalLength <= includedLength, try source.require(24 + includedLength),
-                source.peek(24) == 2
-            {
-                let drops = UInt64(source.uint32(at: 12, bigEndian: true))
-                let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
-                    analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
-                        var bytes: [UInt8] = []
-                        switch values {
-                        case .drop: break
-                        case .keep: bytes = Array(acl[value.value])
-                        case .append: sink.append(contentsOf: UnsafeRawBufferPointer(rebasing: acl[value.value]))
-                        }
-                        return (value.link, value.handle, value.kind, bytes)
+        if let (includedLength, drops) = try wholeReceivedACL() {
+            let value = source.withBytes(at: 25, count: includedLength - 1) { acl in
+                analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops).map { value in
+                    var bytes: [UInt8] = []
+                    switch values {
+                    case .drop: break
+                    case .keep: bytes = Array(acl[value.value])
+                    case .append: sink.append(contentsOf: UnsafeRawBufferPointer(rebasing: acl[value.value]))
                     }
+                    return (value.link, value.handle, value.kind, bytes)
                 }
-                if let (link, handle, kind, bytes) = value {
-                    let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
-                    source.skip(24 + includedLength)
-                    return .value(link: link, handle: handle, kind: kind, bytes: bytes, time: time)
-                }
+            }
+            if let (link, handle, kind, bytes) = value {
+                let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+                source.skip(24 + includedLength)
+                return .value(link: link, handle: handle, kind: kind, bytes: bytes, time: time)
             }
         }
         guard let packet = try next() else { return nil }
@@ -231,6 +204,23 @@ final class BTSnoopReader: CapturePacketReader {
             return CaptureRecord(packet, analyzing: &analyzer, keepingBytes: values == .keep)
         }
         return CaptureRecord(packet, analyzing: &analyzer, appendingValueTo: &sink)
+    }
+
+    /// The record at the read position, when it is the common case (a
+    /// received H4 ACL packet kept whole, within bounds, all in the buffer):
+    /// its included length and the capture's cumulative drops. `nil` leaves
+    /// it to the general path.
+    @inline(__always)
+    private func wholeReceivedACL() throws(CaptureFileError) -> (length: Int, drops: UInt64)? {
+        guard linkType == .h4, try source.require(24) else { return nil }
+        let originalLength = Int(source.uint32(at: 0, bigEndian: true))
+        let includedLength = Int(source.uint32(at: 4, bigEndian: true))
+        let flags = source.uint32(at: 8, bigEndian: true)
+        guard flags & 1 == 1, includedLength > 1, includedLength <= CaptureByteSource.maximumRecordLength,
+            originalLength <= includedLength, try source.require(24 + includedLength),
+            source.peek(24) == 2
+        else { return nil }
+        return (includedLength, UInt64(source.uint32(at: 12, bigEndian: true)))
     }
 
     /// A btsnoop timestamp (microseconds since year 0) as nanoseconds since the Unix epoch.

@@ -10,9 +10,10 @@ import Devices
 public struct CaptureExtractor {
     private let readers: [CaptureFileReader]
     private let inventory: CaptureInventory
-    private let only: Int?
-    /// Each value's device and characteristic.
+    /// Each value's device and characteristic (and which device is extracted).
     private var resolver: CaptureValueResolver
+    /// The device extracted, or `nil` for every device.
+    private var only: Int? { resolver.only }
     private var current = 0
     private var analyzer = HCITrafficAnalyzer()
     private var events: [CaptureEvent] = []
@@ -27,7 +28,6 @@ public struct CaptureExtractor {
     init(readers: [CaptureFileReader], inventory: CaptureInventory, only: Int?) {
         self.readers = readers
         self.inventory = inventory
-        self.only = only
         resolver = CaptureValueResolver(inventory: inventory, only: only)
     }
 

@@ -272,16 +272,7 @@ public final class Recorder {
         channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
         publishTime: UInt64, payload: UnsafeRawBufferPointer, numericValue: Double?
     ) throws(RecordingError) {
-        let slot = Int(channelID) - 1
-        // The common case: a segment is open, the stream is defined in it and
-        // the message fits the open chunk and segment.
-        // The writer is used unretained: `hot.segment` owns it, and nothing
-        // replaces it before the message is in the chunk.
-        if let reference = hot.segmentCall, reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
-            case .admitted(let sequence) = hot.admit(
-                slot: slot, streamID: streamID, logTime: logTime,
-                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
-        {
+        if let (reference, sequence) = admittedToOpenChunk(channelID: channelID, streamID: streamID, logTime: logTime) {
             let appended = reference._withUnsafeGuaranteedRef { writer in
                 Result { () throws(RecordingError) -> Bool in
                     try writer.append(
@@ -292,6 +283,7 @@ public final class Recorder {
             try didAppend(filled: appended.get(), channelID: channelID, logTime: logTime, payload: payload)
             return
         }
+        let slot = Int(channelID) - 1
         try ensureOpen()
         if segment == nil {
             guard hot.knows(slot: slot, streamID: streamID) else {
@@ -344,13 +336,8 @@ public final class Recorder {
         channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
         publishTime: UInt64, encoding encode: (inout CDRWriter) -> Double?
     ) throws(RecordingError) {
-        let slot = Int(channelID) - 1
-        // The writer is used unretained, as in the payload's write.
-        if hot.observerCall == nil, let reference = hot.segmentCall,
-            reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
-            case .admitted(let sequence) = hot.admit(
-                slot: slot, streamID: streamID, logTime: logTime,
-                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+        if hot.observerCall == nil,
+            let (reference, sequence) = admittedToOpenChunk(channelID: channelID, streamID: streamID, logTime: logTime)
         {
             let appended = reference._withUnsafeGuaranteedRef { writer in
                 Result { () throws(RecordingError) -> Bool in
@@ -369,6 +356,23 @@ public final class Recorder {
                 channelID: channelID, streamID: streamID, topic: topic(), logTime: logTime,
                 publishTime: publishTime, payload: payload, numericValue: numericValue)
         }
+    }
+
+    /// The common case of a write: a segment is open, the stream is defined
+    /// in it and the message fits the open chunk and segment. Returns the
+    /// segment writer, unretained (`hot.segment` owns it, and nothing
+    /// replaces it before the message is in the chunk), and the message's
+    /// sequence number; `nil` leaves the message to the general path.
+    @inline(__always)
+    private func admittedToOpenChunk(
+        channelID: UInt16, streamID: Int64, logTime: UInt64
+    ) -> (Unmanaged<SegmentWriter>, UInt32)? {
+        guard let reference = hot.segmentCall, reference._withUnsafeGuaranteedRef({ $0.isDefined(channelID) }),
+            case .admitted(let sequence) = hot.admit(
+                slot: Int(channelID) - 1, streamID: streamID, logTime: logTime,
+                segmentDuration: segmentDurationNanoseconds, chunkAge: chunkAgeNanoseconds)
+        else { return nil }
+        return (reference, sequence)
     }
 
     /// Appends an admitted message to the open segment's chunk, tells the

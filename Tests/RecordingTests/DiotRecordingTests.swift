@@ -1,6 +1,7 @@
 import Devices
 import Families
 import Recording
+import TestSupport
 import Testing
 
 @Suite struct DiotRecordingTests {
@@ -23,6 +24,30 @@ import Testing
         var cdr = CDRWriter()
         let value = event.encode(into: &cdr)
         return (Array(cdr.bytes.dropFirst(4)), value)
+    }
+
+    /// A raw notification's message is laid out on the stack when it fits
+    /// 128 bytes (a value of up to 64 bytes) and is encoded into the chunk otherwise: both give back the
+    /// notification, whatever its length (0 bytes, short, at the limit, over
+    /// it, an ATT maximum of 512).
+    @Test func rawNotificationsOfEveryLengthReadBackAsRecorded() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "raw", source: "test"))
+        let device = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D")
+        let characteristic = DiotGATT.characteristic(for: Self.ch1)
+        let lengths = [0, 5, 60, 63, 64, 65, 100, 200, 512]
+        let sent = lengths.enumerated().map { index, count in
+            RawNotification(
+                characteristic: characteristic, bytes: (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) },
+                receiveTime: 1_000_000_000 + UInt64(index) * 1_000)
+        }
+        for notification in sent { try device.record(notification) }
+        try recorder.close()
+        let raw = try RecordingInfo.load(from: directory).streams.filter { $0.kind == "raw" }.map(\.topic)
+        #expect(raw.count == 1)
+        let read = try RecordingReader(directory: directory).messages(topics: raw)
+        #expect(read.map { RawNotificationMessage.decode($0.payload) } == sent)
+        #expect(read.map(\.logTime) == sent.map(\.receiveTime))
     }
 
     @Test func streamKeysAreDistinctAndNewEventsUse257AndUp() {

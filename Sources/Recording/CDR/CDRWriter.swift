@@ -44,12 +44,6 @@ public struct CDRWriter: Sendable {
         swap(&storage, &buffer)
     }
 
-    /// Appends bytes as they are (no length, no alignment).
-    @inline(__always)
-    mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
-        storage.append(contentsOf: bytes)
-    }
-
     /// `body` given the encoded message where it lies: no copy of the
     /// array, so no retain and release of it around a call that writes it.
     @inline(__always)

@@ -117,10 +117,9 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             channelID: channelID, streamID: streamID, topic: self.rawTopic(channelID), logTime: time,
             publishTime: time
         ) { cdr in
-            if !hot.recentRaw[index].encode(notification, into: &cdr) {
-                cdr.write(rawStreams[notification.characteristic]?.characteristic ?? "")
-                RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
-            }
+            RawNotificationMessage.encode(
+                notification, characteristic: rawStreams[notification.characteristic]?.characteristic ?? "",
+                into: &cdr)
             return nil
         }
     }
@@ -298,17 +297,6 @@ private struct RawSlot {
             }
             return true
         }
-    }
-
-    /// Encodes `notification` as its raw stream's message body; `false`,
-    /// writing nothing, when the characteristic's text is too long for
-    /// the slot (the caller writes the message).
-    @inline(__always)
-    func encode(_ notification: RawNotification, into cdr: inout CDRWriter) -> Bool {
-        guard prefixCount > 0 else { return false }
-        withUnsafeBytes(of: prefix) { raw in cdr.writeRaw(UnsafeRawBufferPointer(rebasing: raw[0..<prefixCount])) }
-        RawNotificationMessage.encodeAfterCharacteristic(notification, into: &cdr)
-        return true
     }
 }
 

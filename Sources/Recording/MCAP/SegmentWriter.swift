@@ -183,17 +183,11 @@ package final class SegmentWriter {
         numericValue: Double?
     ) throws(RecordingError) -> Bool {
         guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
-        switch open.append(
-            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-            payload: payload, numericValue: numericValue, chunkSize: chunkSize)
-        {
-        case .appended: return false
-        case .full:
-            try seal()
-            return true
-        case .undefinedChannel:
-            throw RecordingError(.invalidConfiguration, "channel \(channelID) is not defined in segment \(path)")
-        }
+        return try sealIfFull(
+            open.append(
+                channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                payload: payload, numericValue: numericValue, chunkSize: chunkSize),
+            channelID: channelID)
     }
 
     /// Appends a message whose CDR data `encode` writes straight into the
@@ -209,10 +203,18 @@ package final class SegmentWriter {
         encoding encode: (inout CDRWriter) -> Double?
     ) throws(RecordingError) -> Bool {
         guard !open.isClosed else { throw RecordingError(.closed, "segment \(path) is already closed") }
-        switch open.append(
-            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-            chunkSize: chunkSize, encoding: encode)
-        {
+        return try sealIfFull(
+            open.append(
+                channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                chunkSize: chunkSize, encoding: encode),
+            channelID: channelID)
+    }
+
+    /// What an append did, for the caller: whether the message filled its
+    /// chunk (sealed here), or the error of an undefined channel.
+    @inline(__always)
+    private func sealIfFull(_ outcome: OpenChunk.Outcome, channelID: UInt16) throws(RecordingError) -> Bool {
+        switch outcome {
         case .appended: return false
         case .full:
             try seal()
@@ -429,17 +431,26 @@ private struct OpenChunk {
     /// Messages in the open chunks.
     var messageCount: Int { lanes[0].messageCount + lanes[1].messageCount }
 
+    /// The lane of channel `channelID` when the segment defined it (`nil`
+    /// otherwise), noting the channel as used in that lane's chunk on its
+    /// first message there.
+    @inline(__always)
+    mutating func usedLane(of channelID: UInt16) -> Int? {
+        let id = Int(channelID)
+        guard id < defined.count, defined[id] else { return nil }
+        let index = Int(lane[id])
+        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
+        return index
+    }
+
     /// Appends a message record and its index entry to its channel's lane.
     @inline(__always)
     mutating func append(
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64,
         payload: UnsafeRawBufferPointer, numericValue: Double?, chunkSize: Int
     ) -> Outcome {
-        let id = Int(channelID)
-        guard id < defined.count, defined[id] else { return .undefinedChannel }
-        let index = Int(lane[id])
-        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
-        channels[id].add(time: logTime, offset: UInt64(lanes[index].records.count), value: numericValue)
+        guard let index = usedLane(of: channelID) else { return .undefinedChannel }
+        channels[Int(channelID)].add(time: logTime, offset: UInt64(lanes[index].records.count), value: numericValue)
         return lanes[index].append(
             channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
             payload: payload, chunkSize: chunkSize)
@@ -454,14 +465,11 @@ extension OpenChunk {
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, chunkSize: Int,
         encoding encode: (inout CDRWriter) -> Double?
     ) -> Outcome {
-        let id = Int(channelID)
-        guard id < defined.count, defined[id] else { return .undefinedChannel }
-        let index = Int(lane[id])
-        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
+        guard let index = usedLane(of: channelID) else { return .undefinedChannel }
         let offset = UInt64(lanes[index].records.count)
         let value = lanes[index].records.appendMessageRecord(
             channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime, encoding: encode)
-        channels[id].add(time: logTime, offset: offset, value: value)
+        channels[Int(channelID)].add(time: logTime, offset: offset, value: value)
         return lanes[index].noteAppended(logTime: logTime, chunkSize: chunkSize)
     }
 }

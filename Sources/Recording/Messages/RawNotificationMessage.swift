@@ -36,12 +36,6 @@ public enum RawNotificationMessage {
     static func encode(_ notification: RawNotification, characteristic: String, into cdr: inout CDRWriter) {
         cdr.reset()
         cdr.write(characteristic)
-        encodeAfterCharacteristic(notification, into: &cdr)
-    }
-
-    /// Encodes the fields after the characteristic: the receive time and the bytes.
-    @inline(__always)
-    static func encodeAfterCharacteristic(_ notification: RawNotification, into cdr: inout CDRWriter) {
         cdr.write(notification.receiveTime)
         cdr.writeSequence(notification.bytes)
     }
