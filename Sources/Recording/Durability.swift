@@ -13,7 +13,8 @@
 ///
 /// The index (`index.sqlite`) is SQLite's business: it runs in WAL mode with
 /// `synchronous = NORMAL`, so its last commits may roll back after a power
-/// loss, which only makes it name fewer chunks. `tlm recover` indexes again
+/// loss, which only makes it name fewer chunks (with ``Durability/none``,
+/// `synchronous = OFF`: it is never synced either). `tlm recover` indexes again
 /// every complete chunk it finds in the segments, and cuts what the index
 /// names but the disk lost.
 ///

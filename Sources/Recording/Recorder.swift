@@ -146,7 +146,7 @@ public final class Recorder {
         self.chunkAgeNanoseconds = configuration.chunkAge.nanosecondsClamped
         self.segmentDurationNanoseconds = configuration.segmentDuration?.nanosecondsClamped
         self.session = session
-        self.index = try RecordingIndex(path: directory + "/index.sqlite")
+        self.index = try RecordingIndex(path: directory + "/index.sqlite", syncs: configuration.durability != .none)
         let metadata = Self.json(session.metadata)
         self.sessionID = try index.write { db in
             try db.execute(
@@ -166,6 +166,10 @@ public final class Recorder {
     }
 
     deinit {
+        // A recorder dropped without `close()` (its owner failed) still
+        // finishes the commits it queued, of chunks already written, before
+        // anyone else opens the index: none of them runs late.
+        try? index.waitForQueuedWrites()
         hotStorage.deinitialize(count: 1)
         hotStorage.deallocate()
     }
@@ -260,6 +264,14 @@ public final class Recorder {
         _ stream: StreamHandle, logTime: UInt64, publishTime: UInt64? = nil,
         payload: UnsafeRawBufferPointer, numericValue: Double? = nil
     ) throws(RecordingError) {
+        // The common case first: the stream's topic (a string, retained when
+        // read) is only passed on to the general path, for its errors.
+        if try appendedToOpenChunk(
+            channelID: stream.channelID, streamID: stream.streamID, logTime: logTime,
+            publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
+        {
+            return
+        }
         try write(
             channelID: stream.channelID, streamID: stream.streamID, topic: stream.topic, logTime: logTime,
             publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
@@ -272,15 +284,10 @@ public final class Recorder {
         channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
         publishTime: UInt64, payload: UnsafeRawBufferPointer, numericValue: Double?
     ) throws(RecordingError) {
-        if let (reference, sequence) = admittedToOpenChunk(channelID: channelID, streamID: streamID, logTime: logTime) {
-            let appended = reference._withUnsafeGuaranteedRef { writer in
-                Result { () throws(RecordingError) -> Bool in
-                    try writer.append(
-                        channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-                        payload: payload, numericValue: numericValue)
-                }
-            }
-            try didAppend(filled: appended.get(), channelID: channelID, logTime: logTime, payload: payload)
+        if try appendedToOpenChunk(
+            channelID: channelID, streamID: streamID, logTime: logTime, publishTime: publishTime, payload: payload,
+            numericValue: numericValue)
+        {
             return
         }
         let slot = Int(channelID) - 1
@@ -356,6 +363,27 @@ public final class Recorder {
                 channelID: channelID, streamID: streamID, topic: topic(), logTime: logTime,
                 publishTime: publishTime, payload: payload, numericValue: numericValue)
         }
+    }
+
+    /// Appends the message in the common case (``admittedToOpenChunk``);
+    /// `false` leaves it to the general path.
+    @inline(__always)
+    private func appendedToOpenChunk(
+        channelID: UInt16, streamID: Int64, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer,
+        numericValue: Double?
+    ) throws(RecordingError) -> Bool {
+        guard
+            let (reference, sequence) = admittedToOpenChunk(channelID: channelID, streamID: streamID, logTime: logTime)
+        else { return false }
+        let appended = reference._withUnsafeGuaranteedRef { writer in
+            Result { () throws(RecordingError) -> Bool in
+                try writer.append(
+                    channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                    payload: payload, numericValue: numericValue)
+            }
+        }
+        try didAppend(filled: appended.get(), channelID: channelID, logTime: logTime, payload: payload)
+        return true
     }
 
     /// The common case of a write: a segment is open, the stream is defined
@@ -498,6 +526,9 @@ public final class Recorder {
             let written = try segment.harvest()
             if !written.isEmpty { try committed(written) }
         }
+        // Commits made while messages were written (a chunk filled) are
+        // queued: this call returns once they are in the index too.
+        try index.waitForQueuedWrites()
     }
 
     /// Closes the open chunk and segment, ends the session and commits the
@@ -512,6 +543,7 @@ public final class Recorder {
                 arguments: [Int64(clamping: endTime), sessionID])
         }
         lock.release()
+        try index.throwQueuedFailure()
     }
 
     // MARK: - Chunks and segments
@@ -540,10 +572,15 @@ public final class Recorder {
             chunks = unsyncedChunks
             unsyncedChunks = []
         }
+        // A failure of an earlier commit is this call's.
+        try index.throwQueuedFailure()
         guard !chunks.isEmpty else { return }
         let segmentRowID = self.segmentRowID
         let streamIDs = chunks.map { chunk in chunk.channels.map { streams[Int($0.channelID) - 1].streamID } }
-        try index.write { db in
+        // On the index's queue: the writing thread goes on with the next
+        // messages. Every later index write (a segment's row, the session's
+        // end at close) runs after this one, so the rows keep their order.
+        index.writeLater { [chunks] db in
             for (chunk, streamIDs) in zip(chunks, streamIDs) {
                 try Self.insert(chunk, streamIDs: streamIDs, segmentRowID: segmentRowID, into: db)
             }
@@ -674,6 +711,8 @@ public final class Recorder {
                 sql: "UPDATE segments SET state = 'closed', byte_size = ? WHERE id = ?",
                 arguments: [Int64(closedSegment.byteSize), rowID])
         }
+        // That write ran after every queued commit: any of them that failed did so by now.
+        try index.throwQueuedFailure()
         // The ROS 2 bag now holds this segment too.
         try ROS2BagMetadata.write(
             directory: directory, index: index, durable: configuration.durability != .none)

@@ -25,6 +25,34 @@ import Testing
         [0, 1, 0, 0] + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
     }
 
+    /// A chunk commit runs on the index's queue, after the write that
+    /// filled the chunk returned: when one fails (here another connection
+    /// dropped the table it inserts into), a later commit or `close()`
+    /// throws its error; it is never lost.
+    @Test func aQueuedChunkCommitThatFailsIsThrownByALaterCallNeverLost() throws {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 1024
+        let (recorder, directory) = try Self.makeRecorder(configuration)
+        let stream = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
+        let saboteur = try DatabaseQueue(path: directory + "/index.sqlite")
+        try saboteur.write { db in try db.execute(sql: "DROP TABLE chunk_stream_cells; DROP TABLE chunk_streams") }
+        try saboteur.close()
+        var failure: RecordingError?
+        do {
+            for index in 0..<1000 {
+                try recorder.write(
+                    stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)),
+                    numericValue: Double(index))
+            }
+            try recorder.close(at: 99_000)
+        } catch {
+            failure = error
+        }
+        #expect(failure?.code == .index)
+        #expect(failure?.message.contains("chunk_streams") == true, "\(String(describing: failure))")
+    }
+
     @Test func indexIsWrittenOneTransactionPerClosedChunkWhileRecording() throws {
         var configuration = RecorderConfiguration()
         configuration.chunkSize = 1024
@@ -38,6 +66,9 @@ import Testing
             try recorder.write(
                 stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)), numericValue: Double(index))
         }
+        // Commits of chunks filled while writing run on the index's queue;
+        // closeChunkIfDue (not due here) returns once they are in.
+        try recorder.closeChunkIfDue(now: 0)
         // Before close: a second connection already sees the closed chunks.
         let reader = try DatabaseQueue(path: directory + "/index.sqlite")
         let (chunks, counted) = try reader.read { db in

@@ -33,6 +33,23 @@ import Testing
         #expect(topic == "/diot/D/acc_x")
     }
 
+    /// A recording with durability `none` never waits for the disk, the
+    /// index included (`synchronous = OFF`, 0); every other level keeps
+    /// SQLite's `NORMAL` (1), in WAL mode either way.
+    @Test func anIndexThatDoesNotSyncIsOffFromItsCreationAndStillInWALMode() throws {
+        for (syncs, expected) in [(false, 0), (true, 1)] {
+            let index = try RecordingIndex(path: makeTemporaryDirectory() + "/index.sqlite", syncs: syncs)
+            let (synchronous, journal) = try index.read { db in
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                    try String.fetchOne(db, sql: "PRAGMA journal_mode")
+                )
+            }
+            #expect(synchronous == expected, "syncs: \(syncs)")
+            #expect(journal == "wal")
+        }
+    }
+
     @Test func anIndexFromANewerTlmIsRefusedClearly() throws {
         let directory = makeTemporaryDirectory()
         let queue = try DatabaseQueue(path: directory + "/index.sqlite")

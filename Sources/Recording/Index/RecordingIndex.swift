@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The recording's catalog, `index.sqlite`: sessions, devices, streams,
 /// segments, chunks with per-stream counts and statistics, and loss records.
@@ -12,10 +13,15 @@ package final class RecordingIndex: Sendable {
     private let database: DatabaseQueue
     /// The index file's path.
     package let path: String
+    /// The first failure of a write queued by ``writeLater(_:)`` that no one
+    /// has been told of yet.
+    private let queuedFailure = Mutex<RecordingError?>(nil)
 
     /// Opens (creating if needed) the index and migrates it to the current
-    /// schema version.
-    package init(path: String, readOnly: Bool = false) throws(RecordingError) {
+    /// schema version. With `syncs` false (a recording with
+    /// ``Durability/none``) SQLite never syncs the index either
+    /// (`synchronous = OFF`), from its creation on.
+    package init(path: String, readOnly: Bool = false, syncs: Bool = true) throws(RecordingError) {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -30,8 +36,11 @@ package final class RecordingIndex: Sendable {
             database = try DatabaseQueue(path: path, configuration: configuration)
             if !readOnly {
                 try database.writeWithoutTransaction { db in
+                    // Never syncing starts before the switch to WAL, which
+                    // writes (and would sync) the new file's first page.
+                    if !syncs { try db.execute(sql: "PRAGMA synchronous = OFF") }
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                    if syncs { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 }
                 try Self.migrator.migrate(database)
             } else {
@@ -55,6 +64,40 @@ package final class RecordingIndex: Sendable {
         do { return try database.write(body) } catch let error as RecordingError { throw error } catch {
             throw RecordingError(.index, "index \(path): \(error)", cause: error)
         }
+    }
+
+    /// Queues `body` to run in one write transaction on the index's own
+    /// queue, after every write before it (queued or not), and returns at
+    /// once: the recorder's chunk commits, so that SQLite's work (and a
+    /// checkpoint's sync) is not on the thread that writes messages. A
+    /// failure is kept for ``throwQueuedFailure()``; every later write,
+    /// queued or not, still runs after it, in order.
+    func writeLater(_ body: @escaping @Sendable (Database) throws -> Void) {
+        database.asyncWrite(body) { [self] _, result in
+            guard case .failure(let error) = result else { return }
+            let failure =
+                error as? RecordingError ?? RecordingError(.index, "index \(path): \(error)", cause: error)
+            queuedFailure.withLock { kept in if kept == nil { kept = failure } }
+        }
+    }
+
+    /// Throws the first failure of a write queued by ``writeLater(_:)``
+    /// that has not been thrown yet (a queued write that has not run yet
+    /// cannot have failed: ``write(_:)`` first waits for it).
+    package func throwQueuedFailure() throws(RecordingError) {
+        if let failure = queuedFailure.withLock({ kept in
+            defer { kept = nil }
+            return kept
+        }) {
+            throw failure
+        }
+    }
+
+    /// Waits until every write queued by ``writeLater(_:)`` has run, then
+    /// throws the first failure among them, if any.
+    package func waitForQueuedWrites() throws(RecordingError) {
+        database.writeWithoutTransaction { _ in }
+        try throwQueuedFailure()
     }
 
     /// Runs `body` with a read-only snapshot.

@@ -38,7 +38,7 @@ final class ChunkPipeline: @unchecked Sendable {
         var messageCount: Int
         var ordinal: Int
         /// Used channels in id order: Message Index entries and statistics.
-        var channels: [(id: UInt16, entries: [UInt64], statistics: ChunkChannelStatistics)]
+        var channels: [(id: UInt16, entries: [MCAPRecord.TimeOffset], statistics: ChunkChannelStatistics)]
     }
 
     /// A compressed chunk laid out for the file, waiting for its turn to be written.
@@ -350,11 +350,15 @@ final class ChunkPipeline: @unchecked Sendable {
             indexPositions.append((channel.id, UInt64(out.count)))
             let slot = out.beginRecord(.messageIndex)
             out.append(channel.id)
-            out.append(UInt32(channel.entries.count * 8))
+            out.append(UInt32(channel.entries.count * 16))
             #if _endian(little)
+            // Two UInt64 fields per entry, no padding: the record's layout.
             channel.entries.withUnsafeBytes { out.append(raw: $0) }
             #else
-            for value in channel.entries { out.append(value) }
+            for entry in channel.entries {
+                out.append(entry.time)
+                out.append(entry.offset)
+            }
             #endif
             out.endRecord(slot)
         }

@@ -41,36 +41,59 @@ package struct MCAPByteBuffer: Sendable {
     }
 
     /// Appends a whole Message record (opcode, length, header fields, data):
-    /// the writer's hot path. A record of up to 128 bytes (the usual small
-    /// sample) is laid out on the stack and appended in one copy; a longer
-    /// one as its 31-byte header, then its data.
+    /// the writer's hot path. The record is written straight into the
+    /// buffer's new tail (`append(addingCapacity:)`): its header field by
+    /// field, a short message's data a word at a time (not by a call to
+    /// `memmove`), a longer one's in one copy.
     @inline(__always)
     package mutating func appendMessageRecord(
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
     ) {
-        var record:
-            (
-                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                UInt64, UInt64, UInt64
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &record) { raw in
-            raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
-            raw.storeBytes(of: UInt64(22 + payload.count).littleEndian, toByteOffset: 1, as: UInt64.self)
-            raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
-            raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
-            raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
-            raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
-            if payload.count <= raw.count - 31 {
-                if let source = payload.baseAddress, payload.count > 0 {
-                    (raw.baseAddress! + 31).copyMemory(from: source, byteCount: payload.count)
+        let count = payload.count
+        bytes.append(addingCapacity: 31 &+ count) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+                Self.storeMessageHeader(
+                    at: raw, length: UInt64(22 &+ count), channelID: channelID, sequence: sequence, logTime: logTime,
+                    publishTime: publishTime)
+                if let source = payload.baseAddress {
+                    let target = raw + 31
+                    if count > 64 {
+                        target.copyMemory(from: source, byteCount: count)
+                    } else {
+                        var offset = 0
+                        while offset &+ 8 <= count {
+                            target.storeBytes(
+                                of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                                toByteOffset: offset, as: UInt64.self)
+                            offset &+= 8
+                        }
+                        while offset < count {
+                            target.storeBytes(
+                                of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset,
+                                as: UInt8.self)
+                            offset &+= 1
+                        }
+                    }
                 }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<(31 + payload.count)]))
-            } else {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<31]))
-                bytes.append(contentsOf: payload)
+                initialized = 31 &+ count
             }
         }
+    }
+
+    /// Stores a Message record's 31-byte header (opcode, record length,
+    /// channel, sequence, log and publish time) at `raw`.
+    @inline(__always)
+    private static func storeMessageHeader(
+        at raw: UnsafeMutableRawPointer, length: UInt64, channelID: UInt16, sequence: UInt32, logTime: UInt64,
+        publishTime: UInt64
+    ) {
+        raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
+        raw.storeBytes(of: length.littleEndian, toByteOffset: 1, as: UInt64.self)
+        raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
+        raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
+        raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
+        raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
     }
 
     /// Appends a whole Message record whose data is a CDR message that
@@ -83,16 +106,17 @@ package struct MCAPByteBuffer: Sendable {
         encoding encode: (inout CDRWriter) -> R
     ) -> R {
         let start = bytes.count
-        var header: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &header) { raw in
-            raw.storeBytes(of: MCAPOpcode.message.rawValue, toByteOffset: 0, as: UInt8.self)
-            raw.storeBytes(of: channelID.littleEndian, toByteOffset: 9, as: UInt16.self)
-            raw.storeBytes(of: sequence.littleEndian, toByteOffset: 11, as: UInt32.self)
-            raw.storeBytes(of: logTime.littleEndian, toByteOffset: 15, as: UInt64.self)
-            raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
-            // The CDR encapsulation header: little-endian CDR, no options.
-            raw.storeBytes(of: UInt8(0x01), toByteOffset: 32, as: UInt8.self)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<35]))
+        bytes.append(addingCapacity: 35) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+                // The length is filled in once the message is encoded.
+                Self.storeMessageHeader(
+                    at: raw, length: 0, channelID: channelID, sequence: sequence, logTime: logTime,
+                    publishTime: publishTime)
+                // The CDR encapsulation header: little-endian CDR, no options.
+                raw.storeBytes(of: UInt32(0x0000_0100).littleEndian, toByteOffset: 31, as: UInt32.self)
+                initialized = 35
+            }
         }
         var cdr = CDRWriter(continuing: &bytes)
         let result = encode(&cdr)

@@ -288,10 +288,10 @@ package final class SegmentWriter {
         // Each lane's chunks carry the Schema records their channels use, so
         // a reader of the chunks alone (a follower) meets every definition.
         if laneSchemas[lane].insert(channel.schemaID).inserted {
-            Self.appendSchema(id: channel.schemaID, channel.schema, to: &open.lanes[lane].records)
+            open.withLane(lane) { Self.appendSchema(id: channel.schemaID, channel.schema, to: &$0.records) }
         }
         channels[channel.id] = channel
-        Self.appendChannel(channel, to: &open.lanes[lane].records)
+        open.withLane(lane) { Self.appendChannel(channel, to: &$0.records) }
     }
 
     /// Seals the open chunk for the pipeline (which compresses and writes it
@@ -308,7 +308,7 @@ package final class SegmentWriter {
     /// the pipeline, waiting when the pipeline is full.
     private func seal() throws(RecordingError) {
         var sealed = false
-        for lane in [1, 0] where open.lanes[lane].messageCount > 0 || open.lanes[lane].records.count > 0 {
+        for lane in [1, 0] where open.withLane(lane, { $0.messageCount > 0 || $0.records.count > 0 }) {
             try seal(lane: lane)
             sealed = true
         }
@@ -318,10 +318,12 @@ package final class SegmentWriter {
     /// Seals one lane's open chunk for the pipeline.
     private func seal(lane index: Int) throws(RecordingError) {
         let replacement = pipeline.recordBuffer(capacity: options.chunkSize + (options.chunkSize >> 3))
-        var lane = open.lanes[index]
-        open.lanes[index] = Lane(records: replacement)
+        var lane = open.withLane(index) { lane in
+            defer { lane = Lane(records: replacement) }
+            return lane
+        }
         lane.used.sort()
-        var channels: [(id: UInt16, entries: [UInt64], statistics: ChunkChannelStatistics)] = []
+        var channels: [(id: UInt16, entries: [MCAPRecord.TimeOffset], statistics: ChunkChannelStatistics)] = []
         channels.reserveCapacity(lane.used.count)
         for id in lane.used {
             let accumulator = open.channels[Int(id)]
@@ -417,8 +419,10 @@ extension SegmentChannel {
 private struct OpenChunk {
     enum Outcome { case appended, full, undefinedChannel }
 
-    /// Lane 0: typed and event streams; lane 1: raw streams.
-    var lanes = [Lane(records: MCAPByteBuffer(capacity: 1 << 20)), Lane(records: MCAPByteBuffer())]
+    /// Lane 0: typed and event streams.
+    var typedLane = Lane(records: MCAPByteBuffer(capacity: 1 << 20))
+    /// Lane 1: raw streams.
+    var rawLane = Lane(records: MCAPByteBuffer())
     /// Per-channel state, indexed by channel id.
     var channels: [ChannelAccumulator] = []
     /// `defined[id]`: the channel's records are in this segment (dense, for the hot path).
@@ -429,7 +433,15 @@ private struct OpenChunk {
     var isClosed = false
 
     /// Messages in the open chunks.
-    var messageCount: Int { lanes[0].messageCount + lanes[1].messageCount }
+    var messageCount: Int { typedLane.messageCount + rawLane.messageCount }
+
+    /// `body` with lane `index` (0 typed and event streams, 1 raw streams):
+    /// two stored lanes rather than an array of them, so the hot path
+    /// mutates a lane in place without a uniqueness check of the array.
+    @inline(__always)
+    mutating func withLane<R>(_ index: Int, _ body: (inout Lane) -> R) -> R {
+        index == 0 ? body(&typedLane) : body(&rawLane)
+    }
 
     /// The lane of channel `channelID` when the segment defined it (`nil`
     /// otherwise), noting the channel as used in that lane's chunk on its
@@ -439,7 +451,7 @@ private struct OpenChunk {
         let id = Int(channelID)
         guard id < defined.count, defined[id] else { return nil }
         let index = Int(lane[id])
-        if channels[id].messageCount == 0 { lanes[index].used.append(channelID) }
+        if channels[id].messageCount == 0 { withLane(index) { $0.used.append(channelID) } }
         return index
     }
 
@@ -450,10 +462,13 @@ private struct OpenChunk {
         payload: UnsafeRawBufferPointer, numericValue: Double?, chunkSize: Int
     ) -> Outcome {
         guard let index = usedLane(of: channelID) else { return .undefinedChannel }
-        channels[Int(channelID)].add(time: logTime, offset: UInt64(lanes[index].records.count), value: numericValue)
-        return lanes[index].append(
-            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
-            payload: payload, chunkSize: chunkSize)
+        let offset = withLane(index) { UInt64($0.records.count) }
+        channels[Int(channelID)].add(time: logTime, offset: offset, value: numericValue)
+        return withLane(index) { lane in
+            lane.append(
+                channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                payload: payload, chunkSize: chunkSize)
+        }
     }
 }
 
@@ -466,11 +481,16 @@ extension OpenChunk {
         encoding encode: (inout CDRWriter) -> Double?
     ) -> Outcome {
         guard let index = usedLane(of: channelID) else { return .undefinedChannel }
-        let offset = UInt64(lanes[index].records.count)
-        let value = lanes[index].records.appendMessageRecord(
-            channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime, encoding: encode)
+        let (offset, value) = withLane(index) { lane in
+            (
+                UInt64(lane.records.count),
+                lane.records.appendMessageRecord(
+                    channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
+                    encoding: encode)
+            )
+        }
         channels[Int(channelID)].add(time: logTime, offset: offset, value: value)
-        return lanes[index].noteAppended(logTime: logTime, chunkSize: chunkSize)
+        return withLane(index) { $0.noteAppended(logTime: logTime, chunkSize: chunkSize) }
     }
 }
 
@@ -508,8 +528,9 @@ private struct Lane {
 /// One channel's share of the open chunk: its Message Index entries and
 /// running statistics.
 private struct ChannelAccumulator {
-    /// Flattened (log_time, offset) pairs.
-    var entries: [UInt64] = []
+    /// The Message Index entries: (log_time, offset) pairs, appended one
+    /// pair at a time; laid out as the record's entries are.
+    var entries: [MCAPRecord.TimeOffset] = []
     var messageCount = 0
     var firstTime = UInt64.max
     var lastTime = UInt64.min
@@ -523,8 +544,7 @@ private struct ChannelAccumulator {
     var cells = ValueCellAccumulator()
 
     @inline(__always) mutating func add(time: UInt64, offset: UInt64, value: Double?) {
-        entries.append(time)
-        entries.append(offset)
+        entries.append(MCAPRecord.TimeOffset(time: time, offset: offset))
         messageCount += 1
         if time < firstTime {
             firstTime = time
