@@ -127,11 +127,15 @@ where Replacement.Element == Base.Element {
 
         /// Returns the next element of the base, or of the replacement.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next element, or `nil` once the stream ended.
         /// - Throws: The replacement's error.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

@@ -106,11 +106,15 @@ public struct ChunksOfCountPublisher<Base: Publisher>: Publisher {
 
         /// Pulls up to `count` elements and returns them as a chunk.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next chunk, or `nil` once the stream ended.
         /// - Throws: An upstream error, unchanged.
         @inlinable
-        public mutating func next() async throws(Failure) -> [Base.Element]? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> [Base.Element]? {
+            try await next(isolation: #isolation)
         }
     }
 }

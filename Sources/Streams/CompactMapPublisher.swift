@@ -106,12 +106,16 @@ public struct CompactMapPublisher<Base: Publisher, Output>: Publisher {
 
         /// Pulls upstream until the transform returns a value.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next non-`nil` transformed element, or `nil` once the
         ///   stream ended.
         /// - Throws: An upstream error, unchanged, or the transform's error.
         @inlinable
-        public mutating func next() async throws(Failure) -> Output? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Output? {
+            try await next(isolation: #isolation)
         }
     }
 }

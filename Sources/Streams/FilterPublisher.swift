@@ -110,11 +110,15 @@ public struct FilterPublisher<Base: Publisher>: Publisher {
 
         /// Pulls upstream elements until one satisfies the predicate.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next included element, or `nil` once the stream ended.
         /// - Throws: An upstream error, unchanged, or the predicate's error.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

@@ -94,11 +94,15 @@ public struct LiftedPublisher<Base: AsyncSequence>: Publisher {
 
         /// Returns the base's next element.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next element, or `nil` once the base finished.
         /// - Throws: The base's error, unchanged.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await base.next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await base.next(isolation: #isolation)
         }
     }
 }

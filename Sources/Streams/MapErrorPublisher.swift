@@ -94,11 +94,15 @@ public struct MapErrorPublisher<Base: Publisher, NewFailure: Error>: Publisher {
 
         /// Returns the next upstream element.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next element, or `nil` once the stream ended.
         /// - Throws: The transformed upstream error.
         @inlinable
-        public mutating func next() async throws(NewFailure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(NewFailure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

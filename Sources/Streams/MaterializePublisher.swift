@@ -113,10 +113,14 @@ public struct MaterializePublisher<Base: Publisher>: Publisher {
 
         /// Returns the next upstream event as a value.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next event, or `nil` after the terminal event.
         @inlinable
-        public mutating func next() async -> Element? {
-            await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async -> Element? {
+            await next(isolation: #isolation)
         }
     }
 }

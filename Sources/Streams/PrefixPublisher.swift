@@ -111,11 +111,15 @@ public struct PrefixPublisher<Base: Publisher>: Publisher {
 
         /// Returns the next upstream element while the prefix lasts.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next element, or `nil` once the stream ended.
         /// - Throws: An upstream error, unchanged.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

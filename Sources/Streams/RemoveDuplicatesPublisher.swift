@@ -151,12 +151,16 @@ public struct RemoveDuplicatesPublisher<Base: Publisher>: Publisher {
 
         /// Pulls upstream until an element is not a duplicate.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next non-duplicate element, or `nil` once the stream
         ///   ended.
         /// - Throws: An upstream error, unchanged, or the predicate's error.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

@@ -120,11 +120,15 @@ public struct RetryPublisher<Base: Publisher>: Publisher {
 
         /// Returns the next element, retrying after failures.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The next element, or `nil` once an attempt finished.
         /// - Throws: The last attempt's error once the retries are used up.
         @inlinable
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Element? {
+            try await next(isolation: #isolation)
         }
     }
 }

@@ -120,11 +120,15 @@ public struct ScanPublisher<Base: Publisher, Result>: Publisher {
 
         /// Pulls the next upstream element and returns the new running result.
         ///
+        /// It runs on the caller's actor (`nonisolated(nonsending)`) and passes
+        /// that actor on to the upstream, as `next(isolation:)` does: an
+        /// explicit `next()` on the main actor costs no executor hop.
+        ///
         /// - Returns: The new result, or `nil` once the stream ended.
         /// - Throws: An upstream error, unchanged, or the closure's error.
         @inlinable
-        public mutating func next() async throws(Failure) -> Result? {
-            try await next(isolation: nil)
+        nonisolated(nonsending) public mutating func next() async throws(Failure) -> Result? {
+            try await next(isolation: #isolation)
         }
     }
 }

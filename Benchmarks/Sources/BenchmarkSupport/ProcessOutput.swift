@@ -8,7 +8,7 @@ public func processOutput(_ executable: String, _ arguments: [String]) -> String
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-bench-out-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: output) }
     guard let handle = try? FileHandle(forWritingTo: output) else {
         fatalError("cannot write \(output.path)")

@@ -62,6 +62,6 @@ public struct SampleRecordingFixture: Sendable {
             fatalError("cannot make the benchmark recording in \(base): \(error)")
         }
         _ = processOutput(tlm, ["export", directory, "--format", "csv", "--topic", Self.topic, "--output", csv])
-        FileManager.default.createFile(atPath: base + "/complete", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + "/complete", contents: nil)
     }
 }
