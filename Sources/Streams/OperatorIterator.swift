@@ -50,9 +50,8 @@ public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIterator
     public mutating func next(
         isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
-        guard let current = token else {
-            return nil
-        }
+        // The batch first: only a non-empty batch with a live token exists,
+        // and binding the token here retained and released it per element.
         if let element = batch.popFirst() {
             guard !Task.isCancelled else {
                 // Cancelled: the batch is discarded and the iteration ends
@@ -62,6 +61,9 @@ public struct OperatorIterator<Element: Sendable, Failure: Error>: AsyncIterator
                 return nil
             }
             return element
+        }
+        guard let current = token else {
+            return nil
         }
         switch await current.next(actor, &batch) {
         case .success(let element?):

@@ -40,4 +40,20 @@ import Testing
         #expect(before <= clock.baseInstant(read) && clock.baseInstant(read) <= after)
         #expect(clock.baseInstant(read.advanced(by: .seconds(1))) == clock.baseInstant(read).advanced(by: .seconds(1)))
     }
+
+    @Test func onLinuxAContinuousClockIsReadDirectlyAndAgreesWithTheBaseClock() {
+        let clock = OffsetClock(ContinuousClock())!
+        #if os(Linux)
+        #expect(clock.bootOrigin != nil, "CLOCK_BOOTTIME read directly")
+        #endif
+        var previous = clock.now
+        for _ in 0..<10_000 {
+            let before = ContinuousClock.now
+            let read = clock.now
+            let after = ContinuousClock.now
+            #expect(before <= clock.baseInstant(read) && clock.baseInstant(read) <= after)
+            #expect(previous <= read, "monotonic")
+            previous = read
+        }
+    }
 }

@@ -370,7 +370,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
     }
 
     /// Runs one machine event under the lock unless the iteration ended.
-    @inlinable
+    @inlinable @inline(__always)
     func handle(at now: C.Instant? = nil, _ event: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { state -> Effects in
             var effects = Effects()

@@ -56,7 +56,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     @usableFromInline var buffer = Queue<Entry>()
     @usableFromInline var consumer: ConsumerContinuation?
     /// Producers that have not finished, failed or been retired.
-    @usableFromInline var live: [Int: MergeProducer] = [:]
+    @usableFromInline var live = ProducerTable()
     /// Whether more producers may still be added; the merge cannot finish
     /// before this is `false`.
     @usableFromInline var open = false
@@ -103,7 +103,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         var ids: [Int] = []
         for _ in 0..<count {
             ids.append(nextProducer)
-            live[nextProducer] = MergeProducer()
+            live.insert(nextProducer)
             nextProducer += 1
         }
         return .startProducers(ids)
@@ -117,14 +117,14 @@ struct MergeStateMachine<Element, Failure: Error> {
         }
         let id = nextProducer
         nextProducer += 1
-        live[id] = MergeProducer()
+        live.insert(id)
         return id
     }
 
     /// Whether the producer may still deliver.
     @inlinable
     func isLive(_ producer: Int) -> Bool {
-        phase == .running && failure == nil && live[producer] != nil
+        phase == .running && failure == nil && live.contains(producer)
     }
 
     /// What `deliver` asks the caller to do.
@@ -158,7 +158,7 @@ struct MergeStateMachine<Element, Failure: Error> {
             }
             return .stop
         }
-        guard live[producer] != nil else {
+        guard live.contains(producer) else {
             return .stop
         }
         if let waiting = consumer {
@@ -267,14 +267,14 @@ struct MergeStateMachine<Element, Failure: Error> {
     mutating func terminate() {
         phase = .terminated
         buffer = Queue()
-        live = [:]
+        live.removeAll()
         stopped = []
     }
 
     /// A producer finished (its upstream ended).
     @inlinable
     mutating func producerFinished(_ producer: Int) -> EndAction {
-        guard phase == .running, live.removeValue(forKey: producer) != nil else {
+        guard phase == .running, live.remove(producer) != nil else {
             return .none
         }
         return settle()
@@ -296,7 +296,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// failure counts, and a retired producer's failure is ignored.
     @inlinable
     mutating func producerFailed(_ producer: Int, _ error: Failure) -> EndAction {
-        guard phase == .running, failure == nil, live[producer] != nil else {
+        guard phase == .running, failure == nil, live.contains(producer) else {
             return .none
         }
         return failMerge(error)
@@ -317,7 +317,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         failure = error
         var parked: [ProducerContinuation] = []
         stopped = []
-        for (id, producer) in live {
+        for (id, producer) in live.entries {
             if let continuation = producer.parked {
                 // Parked: it holds no pulled element.
                 parked.append(continuation)
@@ -325,7 +325,7 @@ struct MergeStateMachine<Element, Failure: Error> {
                 stopped.insert(id)
             }
         }
-        live = [:]
+        live.removeAll()
         open = false
         var action = settle()
         action.stoppedProducers += parked
@@ -340,7 +340,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     ///   was parked.
     @inlinable
     mutating func retire(_ producer: Int) -> ProducerContinuation? {
-        guard phase == .running, let retired = live.removeValue(forKey: producer) else {
+        guard phase == .running, let retired = live.remove(producer) else {
             return nil
         }
         if retired.buffered > 0 {
@@ -419,7 +419,7 @@ struct MergeStateMachine<Element, Failure: Error> {
                 consumer = nil
                 action.consumer = (waiting, .success(nil))
             }
-            for producer in live.values {
+            for (_, producer) in live.entries {
                 if let continuation = producer.parked {
                     action.stoppedProducers.append(continuation)
                 }
@@ -432,11 +432,10 @@ struct MergeStateMachine<Element, Failure: Error> {
 
 /// A producer of a merge that has not finished, failed or been retired.
 ///
-/// Not generic, so that the merge's dictionary of producers is a concrete
-/// type the compiler specializes: the merge may run unspecialized (the
-/// flat maps drive it from this module, where the element type is the
-/// client's), and a generic dictionary would look up type metadata and
-/// allocate on every access.
+/// Not generic, so that the merge's table of producers (``ProducerTable``)
+/// is a concrete type: the merge may run unspecialized (the flat maps drive
+/// it from this module, where the element type is the client's), and a
+/// generic table would look up type metadata on every access.
 @usableFromInline
 struct MergeProducer {
     /// Its elements in the buffer.
@@ -446,40 +445,4 @@ struct MergeProducer {
 
     @inlinable
     init() {}
-}
-
-extension [Int: MergeProducer] {
-    /// Counts one more buffered element of `producer`; returns its count.
-    @inlinable
-    mutating func increment(_ producer: Int) -> Int {
-        guard var state = self[producer] else {
-            return 0
-        }
-        state.buffered += 1
-        self[producer] = state
-        return state.buffered
-    }
-
-    /// Parks `producer` until its elements are taken.
-    @inlinable
-    mutating func park(_ producer: Int, _ continuation: UnsafeContinuation<Bool, Never>) {
-        self[producer]?.parked = continuation
-    }
-
-    /// Counts one element of `producer` as taken; returns its continuation
-    /// if it was parked and no more than `threshold` of its elements remain.
-    @inlinable
-    mutating func take(_ producer: Int, resumingAtOrBelow threshold: Int) -> UnsafeContinuation<Bool, Never>? {
-        guard var state = self[producer] else {
-            return nil
-        }
-        state.buffered -= 1
-        var resumed: UnsafeContinuation<Bool, Never>?
-        if state.buffered <= threshold, let parked = state.parked {
-            state.parked = nil
-            resumed = parked
-        }
-        self[producer] = state
-        return resumed
-    }
 }
