@@ -1,8 +1,3 @@
-#if os(Linux)
-public import Glibc
-public import SwiftOverlayShims
-#endif
-
 /// A clock that reads another clock as the time elapsed since an origin
 /// instant (read when it is made): what the time-based operators drive their
 /// state machines with when the clock measures in `Swift.Duration`.
@@ -106,21 +101,9 @@ struct OffsetClock<Base: Clock>: Clock {
         return Instant(offset: origin.duration(to: base.now) as! Swift.Duration)
     }
 
-    /// `CLOCK_BOOTTIME` in nanoseconds: what `ContinuousClock` reads on
-    /// Linux (`swift_get_time`), without the runtime call, the conversion
-    /// to a `ContinuousClock.Instant` and the `Duration` arithmetic between
-    /// two of them — a third of the time operators' per-element cost
-    /// besides the clock read itself (perf, throttle(0)).
+    /// `CLOCK_BOOTTIME` in nanoseconds (``BootClock``).
     @inlinable
-    static func bootNow() -> Int64 {
-        #if os(Linux)
-        var time = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &time)
-        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
-        #else
-        return 0
-        #endif
-    }
+    static func bootNow() -> Int64 { BootClock.nanoseconds() }
 
     /// The `CLOCK_BOOTTIME` nanoseconds of `origin` when the base clock is
     /// `ContinuousClock` on Linux and its instants are that clock's time,
