@@ -14,8 +14,11 @@ import GRDB
 /// ``Durability/chunk``, synced to stable storage), then committed to the
 /// index in one transaction, so a crash loses at most the open chunk and the
 /// sealed ones not yet written (three at most); with ``Durability/batch``
-/// a segment's chunks are committed when it closes, synced. Call
-/// ``close(at:)`` to close the open chunk and segment.
+/// a segment's chunks are committed when it closes, synced. The commits run
+/// on the index's own queue, in order, not on the task that writes
+/// messages; ``closeChunkIfDue(now:)`` and ``close(at:)`` return once they
+/// are in, and a commit that failed is thrown by the next one or by
+/// ``close(at:)``. Call ``close(at:)`` to close the open chunk and segment.
 ///
 /// ```swift
 /// let recorder = try Recorder(directory: "ride", session: .init(name: "ride", source: "simulate"))

@@ -87,7 +87,9 @@ let benchmarks: @Sendable () -> Void = {
     // The bar (recording at least 60 % of zstd alone's throughput) paired: each iteration records
     // and compresses alone back to back, in alternating order, and reports the ratio of that pair,
     // so a drift of the machine's speed over the run (another process, the page cache, the disk's
-    // write-back) moves both sides of a pair alike instead of one benchmark's whole run.
+    // write-back) moves both sides of a pair alike instead of one benchmark's whole run. Each pair
+    // starts after a `sync()`: a level that syncs (`batch` syncs the whole segment at close) would
+    // otherwise wait, inside its timed span, for the write-back of what earlier iterations left.
     let ratio = BenchmarkMetric.custom(
         "record throughput ÷ zstd alone (%)", polarity: .prefersLarger, useScalingFactor: false)
     for durability in Durability.allCases {
@@ -97,6 +99,9 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let compressor = ChunkCompressor()
             for iteration in benchmark.scaledIterations {
+                // Outside the timed span: the disk writes back what earlier pairs (and
+                // benchmarks) left in the page cache now, not during this pair's syncs.
+                sync()
                 var record = Duration.zero
                 var alone = Duration.zero
                 for recordFirst in iteration.isMultiple(of: 2) ? [true, false] : [false, true] {
