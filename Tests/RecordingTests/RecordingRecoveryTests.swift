@@ -16,13 +16,20 @@ import Testing
         configuration.chunkSize = 4096
         let directory = makeTemporaryDirectory() + "/rec"
         var simulator = DiotSimulator(seed: 9)
-        let recorder = try Recorder(
-            directory: directory, configuration: configuration,
-            session: .init(name: "crash", source: "simulate", seed: 9), startTime: 1)
-        let diot = try DeviceStreamRecorder(
-            recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
-        for _ in 0..<notifications { try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000)) }
-        // No close: the open chunk is lost, as in a kill -9.
+        do {
+            let recorder = try Recorder(
+                directory: directory, configuration: configuration,
+                session: .init(name: "crash", source: "simulate", seed: 9), startTime: 1)
+            let diot = try DeviceStreamRecorder(
+                recorder: recorder, decoder: DiotDecoder(), identifier: "DEV", name: "DIoT-DEV")
+            for _ in 0..<notifications {
+                try diot.record(simulator.next().rawNotification(startTime: 5_000_000_000))
+            }
+            // No close: the open chunk is lost, as in a kill -9. The recorder is
+            // dropped here, after the commits it queued ran (a dropped recorder
+            // finishes them), so the index read below is the one the "crash" left;
+            // read while the recorder lived, it could miss a commit still queued.
+        }
         return (directory, try RecordingInfo.load(from: directory))
     }
 
