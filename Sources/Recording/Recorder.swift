@@ -275,7 +275,7 @@ public final class Recorder {
         {
             return
         }
-        try write(
+        try writeOutsideOpenChunk(
             channelID: stream.channelID, streamID: stream.streamID, topic: stream.topic, logTime: logTime,
             publishTime: publishTime ?? logTime, payload: payload, numericValue: numericValue)
     }
@@ -293,6 +293,19 @@ public final class Recorder {
         {
             return
         }
+        try writeOutsideOpenChunk(
+            channelID: channelID, streamID: streamID, topic: topic(), logTime: logTime, publishTime: publishTime,
+            payload: payload, numericValue: numericValue)
+    }
+
+    /// The general path of a write, for a message the open chunk did not
+    /// take (``appendedToOpenChunk``): opens a segment, closes the chunk or
+    /// segment that is due, defines the stream in a new segment, or throws
+    /// for a stream the recorder does not know or a closed recording.
+    private func writeOutsideOpenChunk(
+        channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
+        publishTime: UInt64, payload: UnsafeRawBufferPointer, numericValue: Double?
+    ) throws(RecordingError) {
         let slot = Int(channelID) - 1
         try ensureOpen()
         if segment == nil {

@@ -25,26 +25,37 @@ import Testing
         [0, 1, 0, 0] + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
     }
 
+    /// A recorder with 1 KiB chunks (dozens from a thousand values) and its one
+    /// numeric stream, `/t/d/v`.
+    static func makeSmallChunkRecorder(label: String = #function) throws -> (Recorder, StreamHandle, String) {
+        var configuration = RecorderConfiguration()
+        configuration.chunkSize = 1024
+        let (recorder, directory) = try makeRecorder(configuration, label: label)
+        let stream = try recorder.addStream(
+            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: schema, isNumeric: true))
+        return (recorder, stream, directory)
+    }
+
+    /// Writes the values 0..<count to `stream`, 1 ns apart from 10,000 ns.
+    static func writeValues(_ count: Int, to stream: StreamHandle, of recorder: Recorder) throws(RecordingError) {
+        for index in 0..<count {
+            try recorder.write(
+                stream, logTime: 10_000 + UInt64(index), payload: cdr(Double(index)), numericValue: Double(index))
+        }
+    }
+
     /// A chunk commit runs on the index's queue, after the write that
     /// filled the chunk returned: when one fails (here another connection
     /// dropped the table it inserts into), a later commit or `close()`
     /// throws its error; it is never lost.
     @Test func aQueuedChunkCommitThatFailsIsThrownByALaterCallNeverLost() throws {
-        var configuration = RecorderConfiguration()
-        configuration.chunkSize = 1024
-        let (recorder, directory) = try Self.makeRecorder(configuration)
-        let stream = try recorder.addStream(
-            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
+        let (recorder, stream, directory) = try Self.makeSmallChunkRecorder()
         let saboteur = try DatabaseQueue(path: directory + "/index.sqlite")
         try saboteur.write { db in try db.execute(sql: "DROP TABLE chunk_stream_cells; DROP TABLE chunk_streams") }
         try saboteur.close()
         var failure: RecordingError?
         do {
-            for index in 0..<1000 {
-                try recorder.write(
-                    stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)),
-                    numericValue: Double(index))
-            }
+            try Self.writeValues(1000, to: stream, of: recorder)
             try recorder.close(at: 99_000)
         } catch {
             failure = error
@@ -54,18 +65,11 @@ import Testing
     }
 
     @Test func indexIsWrittenOneTransactionPerClosedChunkWhileRecording() throws {
-        var configuration = RecorderConfiguration()
-        configuration.chunkSize = 1024
-        let (recorder, directory) = try Self.makeRecorder(configuration)
-        let stream = try recorder.addStream(
-            StreamDescriptor(topic: "/t/d/v", kind: .typed, schema: Self.schema, isNumeric: true))
+        let (recorder, stream, directory) = try Self.makeSmallChunkRecorder()
         // Enough chunks that some are synced and committed before the loop ends
         // (at most three sealed and eight written wait for a sync).
         let count = 1000
-        for index in 0..<count {
-            try recorder.write(
-                stream, logTime: 10_000 + UInt64(index), payload: Self.cdr(Double(index)), numericValue: Double(index))
-        }
+        try Self.writeValues(count, to: stream, of: recorder)
         // Commits of chunks filled while writing run on the index's queue;
         // closeChunkIfDue (not due here) returns once they are in.
         try recorder.closeChunkIfDue(now: 0)

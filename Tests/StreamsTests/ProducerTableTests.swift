@@ -7,7 +7,7 @@ import Testing
 /// removals (collisions, wrap-around, back-shifted runs).
 @Suite struct ProducerTableTests {
     @Test func matchesADictionaryUnderRandomInsertionsAndRemovals() {
-        var generator = SplitMix(seed: 7)
+        var generator = CombiningRandom(seed: 7)
         var table = ProducerTable()
         var reference: [Int: Int] = [:]
         var ids: [Int] = []
@@ -81,20 +81,5 @@ extension Array {
     fileprivate mutating func swapRemoveAt(_ index: Int) -> Element {
         swapAt(index, count - 1)
         return removeLast()
-    }
-}
-
-/// A small deterministic generator for the randomised test.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -82,8 +82,8 @@ package final class RecordingIndex: Sendable {
     }
 
     /// Throws the first failure of a write queued by ``writeLater(_:)``
-    /// that has not been thrown yet (a queued write that has not run yet
-    /// cannot have failed: ``write(_:)`` first waits for it).
+    /// that has run and has not been thrown yet (it does not wait for the
+    /// queued writes: ``waitForQueuedWrites()`` does).
     package func throwQueuedFailure() throws(RecordingError) {
         if let failure = queuedFailure.withLock({ kept in
             defer { kept = nil }

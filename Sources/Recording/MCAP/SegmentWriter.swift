@@ -318,10 +318,8 @@ package final class SegmentWriter {
     /// Seals one lane's open chunk for the pipeline.
     private func seal(lane index: Int) throws(RecordingError) {
         let replacement = pipeline.recordBuffer(capacity: options.chunkSize + (options.chunkSize >> 3))
-        var lane = open.withLane(index) { lane in
-            defer { lane = Lane(records: replacement) }
-            return lane
-        }
+        var lane = Lane(records: replacement)
+        open.withLane(index) { swap(&$0, &lane) }
         lane.used.sort()
         var channels: [(id: UInt16, entries: [MCAPRecord.TimeOffset], statistics: ChunkChannelStatistics)] = []
         channels.reserveCapacity(lane.used.count)

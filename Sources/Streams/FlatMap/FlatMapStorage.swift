@@ -19,6 +19,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     @usableFromInline let base: Base
     @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     @usableFromInline let task = TaskHandle()
+    @usableFromInline let startLatch = StartLatch()
 
     @inlinable
     init(base: Base, maxConcurrency: Int, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
@@ -94,7 +95,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     }
 
     @inlinable
-    func startIfNeeded() {
+    func start() {
         if state.withLock({ $0.start() }) {
             task.set(Task(executorPreference: StreamsTaskExecutor.current) { await self.run() })
         }

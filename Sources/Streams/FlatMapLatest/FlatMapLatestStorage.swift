@@ -1,5 +1,4 @@
 public import Locking
-public import Synchronization
 
 /// The shared state of one flat-map-latest iteration: the lock-protected
 /// ``FlatMapLatestStateMachine``, the task iterating the outer upstream,
@@ -21,9 +20,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     @usableFromInline let outerTask = TaskHandle()
     @usableFromInline let innerTasks = KeyedTaskHandles()
-    /// Set once the outer task was started, so that later `next` calls
-    /// skip the lock `start` takes.
-    @usableFromInline let started = Atomic<Bool>(false)
+    @usableFromInline let startLatch = StartLatch()
 
     @inlinable
     init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {
@@ -89,11 +86,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     }
 
     @inlinable
-    func startIfNeeded() {
-        guard !started.load(ordering: .acquiring) else {
-            return
-        }
-        started.store(true, ordering: .releasing)
+    func start() {
         if state.withLock({ $0.start() }) {
             outerTask.set(Task(executorPreference: StreamsTaskExecutor.current) { await self.run() })
         }

@@ -94,16 +94,12 @@ struct OffsetClock<Base: Clock>: Clock {
     var now: Instant {
         #if os(Linux)
         if let bootOrigin {
-            return Instant(attoseconds: Int128(Self.bootNow() &- bootOrigin) &* 1_000_000_000)
+            return Instant(attoseconds: Int128(BootClock.nanoseconds() &- bootOrigin) &* 1_000_000_000)
         }
         #endif
         // The casts are checked by `init?` and fold away once specialised.
         return Instant(offset: origin.duration(to: base.now) as! Swift.Duration)
     }
-
-    /// `CLOCK_BOOTTIME` in nanoseconds (``BootClock``).
-    @inlinable
-    static func bootNow() -> Int64 { BootClock.nanoseconds() }
 
     /// The `CLOCK_BOOTTIME` nanoseconds of `origin` when the base clock is
     /// `ContinuousClock` on Linux and its instants are that clock's time,
@@ -125,7 +121,7 @@ struct OffsetClock<Base: Clock>: Clock {
         }
         let nanosecond: Int128 = 1_000_000_000
         let start = unsafeBitCast(origin, to: Swift.Duration.self).attoseconds
-        let read = Int128(bootNow()) * nanosecond
+        let read = Int128(BootClock.nanoseconds()) * nanosecond
         let end = unsafeBitCast(ContinuousClock.now, to: Swift.Duration.self).attoseconds
         guard start % nanosecond == 0, start <= read, read <= end, end - start < 1_000_000_000 * nanosecond,
             let nanoseconds = Int64(exactly: start / nanosecond)

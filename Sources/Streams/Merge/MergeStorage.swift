@@ -1,5 +1,4 @@
 public import Locking
-public import Synchronization
 
 /// The shared state of one merge iteration: the lock-protected
 /// ``MergeStateMachine`` and the task that runs one producer per base.
@@ -17,9 +16,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     @usableFromInline let state = Locked(MergeStateMachine<Element, Failure>())
     @usableFromInline let runners: [Runner]
     @usableFromInline let task = TaskHandle()
-    /// Set once the producers were started, so that later `next` calls
-    /// skip the lock `start` takes.
-    @usableFromInline let started = Atomic<Bool>(false)
+    @usableFromInline let startLatch = StartLatch()
 
     @inlinable
     init(runners: [Runner]) {
@@ -59,11 +56,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     }
 
     @inlinable
-    func startIfNeeded() {
-        guard !started.load(ordering: .acquiring) else {
-            return
-        }
-        started.store(true, ordering: .releasing)
+    func start() {
         guard case .startProducers(let ids) = state.withLock({ $0.start(producers: runners.count, open: false) })
         else {
             return

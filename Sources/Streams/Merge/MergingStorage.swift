@@ -16,8 +16,11 @@ protocol MergingStorage: IterationStorage where Element == Machine.Element, Fail
     /// The lock-protected state machine.
     var state: Locked<Machine> { get }
 
-    /// Starts the producers' tasks on the first `next`; does nothing later.
-    func startIfNeeded()
+    /// Opened by the first `next`, which then calls ``start()``.
+    var startLatch: StartLatch { get }
+
+    /// Starts the producers' tasks; called once, by the first `next`.
+    func start()
 
     /// Cancels every task of the iteration: it ended.
     func cancelTasks()
@@ -131,7 +134,9 @@ extension MergingStorage {
             cancel()
             return .success(nil)
         }
-        startIfNeeded()
+        if startLatch.open() {
+            start()
+        }
         if let action = state.withLock({ $0.next(nil) }) {
             return handle(action)
         }
