@@ -6,6 +6,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     elementWiseBenchmarks()
     combiningBenchmarks()
+    floorBenchmarks()
 }
 
 /// The configuration the Streams benchmarks use.
