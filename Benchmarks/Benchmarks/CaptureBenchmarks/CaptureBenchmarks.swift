@@ -31,6 +31,12 @@ import Recording
 /// as custom metrics (notifications/s, larger is better); the wall clock is
 /// the whole iteration, setup included.
 ///
+/// The ceiling row runs the same link into a sink that only counts, with no
+/// recorder behind it: how fast the bus and our D-Bus side deliver when
+/// nothing is recorded. Its CPU shares show what bounds any receiver here:
+/// with dbus-daemon near a whole core, a receiver that does less cannot
+/// receive more.
+///
 /// `TLM_CAPTURE_BENCH=N` sets the number of notifications.
 let benchmarks: @Sendable () -> Void = {
     let count = Int(ProcessInfo.processInfo.environment["TLM_CAPTURE_BENCH"] ?? "") ?? 100_000
@@ -64,6 +70,21 @@ let benchmarks: @Sendable () -> Void = {
                 .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
                 Int(rate))
             FileHandle.standardError.write(Data("  ours, AcquireNotify: \(Int(rate)) notifications/s\n".utf8))
+        }
+    }
+    Benchmark(
+        "Capture ceiling: fake BlueZ → D-Bus → DeviceLink → a sink that only counts, \(count / 1000)k notifications",
+        configuration: configuration
+    ) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            let rate: Double
+            do { rate = try await CaptureRun.ours(count: count, recording: false) } catch {
+                fatalError("capture failed: \(error)")
+            }
+            benchmark.measurement(
+                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
+                Int(rate))
+            FileHandle.standardError.write(Data("  ceiling, counting only: \(Int(rate)) notifications/s\n".utf8))
         }
     }
     Benchmark(
@@ -113,7 +134,9 @@ enum CaptureRun {
     }
 
     /// Ours: DeviceLink into a RecorderService recording; the rate at which the recorder records.
-    static func ours(count: Int, acquireNotify: Bool = false) async throws -> Double {
+    /// Without `recording`, the link's sink only counts (on the bus thread): the
+    /// rate the bus and the D-Bus side deliver at, with nothing recorded.
+    static func ours(count: Int, acquireNotify: Bool = false, recording: Bool = true) async throws -> Double {
         let fake = try startFake(count: count, acquireNotify: acquireNotify)
         defer { fake.stop() }
         let directory = NSTemporaryDirectory() + "tlm-capture-bench-\(UUID().uuidString.prefix(8))"
@@ -123,8 +146,15 @@ enum CaptureRun {
         let service = RecorderService(capacity: 1 << 18)
         let clock = StreamClock(expected: count)
         let link = DeviceLink(central: central, device: address, family: .diot, acquireNotify: acquireNotify)
-        let capture = Task { try await link.run(into: ServiceSink(service: service)) }
-        let recording = Task {
+        let capture = Task {
+            if recording {
+                try await link.run(into: ServiceSink(service: service))
+            } else {
+                try await link.run(into: CountingSink(clock: clock))
+            }
+        }
+        let recorded = Task {
+            guard recording else { return }
             try await service.run { () throws(RecordingError) in
                 let recorder = try Recorder(directory: directory, session: .init(name: "capture-bench", source: "live"))
                 let device = try DeviceStreamRecorder(
@@ -140,7 +170,7 @@ enum CaptureRun {
         capture.cancel()
         _ = await capture.result
         service.finish()
-        try await recording.value
+        try await recorded.value
         check(
             clock.isDone, "recorded \(clock.recorded) of \(count) notifications (dropped \(service.droppedCount))")
         fake.reportSendRate(count: count)
@@ -243,6 +273,17 @@ struct ServiceSink: CaptureSink {
     func lost(time: UInt64, count: Int, duration: Duration?, reason: String) {
         service.recordLoss(device: 0, time: time, count: count, duration: duration, reason: reason)
     }
+    func stateChanged(_ state: DeviceLink.State) {}
+}
+
+/// A sink that only notes when each notification of the benchmark's
+/// characteristic arrived: the ceiling row, with no recording behind the link.
+struct CountingSink: CaptureSink {
+    let clock: StreamClock
+    func receive(_ notification: RawNotification) {
+        if notification.characteristic == CaptureRun.characteristic { clock.tick() }
+    }
+    func lost(time: UInt64, count: Int, duration: Duration?, reason: String) {}
     func stateChanged(_ state: DeviceLink.State) {}
 }
 
