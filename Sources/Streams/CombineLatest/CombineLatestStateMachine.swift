@@ -62,6 +62,10 @@ struct CombineLatestStateMachine<Values: TupleValues, Failure: Error>: TupleStat
         return true
     }
 
+    /// A base queues a few updates without waiting.
+    @inlinable
+    static var deliversWithoutWaiting: Bool { true }
+
     /// Delivers without a continuation: `nil` if the base must wait (its
     /// share of the queue is full, or the iteration is ending), then the
     /// caller delivers with one.

@@ -62,6 +62,10 @@ protocol TupleStateMachine: SendableMetatype {
 
     init()
     mutating func start() -> Bool
+    /// Whether ``deliver(_:_:)`` can let a producer go on at once; when it
+    /// never does, the storage delivers with a continuation straight away,
+    /// for one lock per element instead of two.
+    static var deliversWithoutWaiting: Bool { get }
     /// Delivers without a continuation: what to do if the producer may go
     /// on at once, `nil` if it must deliver with a continuation and wait.
     mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Values.Tuple, Failure>?
@@ -79,6 +83,10 @@ protocol TupleStateMachine: SendableMetatype {
 }
 
 extension TupleStateMachine {
+    /// By default `false`: every element waits until it was used.
+    @inlinable
+    static var deliversWithoutWaiting: Bool { false }
+
     /// By default always `nil`; ``CombineLatestStateMachine`` queues a few
     /// updates per base without waiting.
     @inlinable

@@ -52,7 +52,9 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
 
     @inlinable
     func deliver(_ index: Int, _ value: Values.Value) async -> Bool {
-        if case .proceed(let consumer, _) = state.withLock({ $0.deliver(index, value) }) {
+        if Machine.deliversWithoutWaiting,
+            case .proceed(let consumer, _) = state.withLock({ $0.deliver(index, value) })
+        {
             if let (consumer, tuple) = consumer {
                 consumer.resume(returning: .success(tuple))
             }
