@@ -15,11 +15,21 @@ import Testing
         return bytes
     }
 
-    static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) async throws {
+    /// Polls `condition` every 10 ms until it holds, without suspending.
+    ///
+    /// It blocks on purpose: a test that suspends here gives its thread of
+    /// the cooperative pool back, and on two cores other suites' long
+    /// synchronous tests can keep both threads for minutes. Under
+    /// ThreadSanitizer in CI this test waited so long to be resumed between
+    /// the client's subscription and the publishing that the client's
+    /// `--max-seconds 120` ran out first: no message reached it and none was
+    /// dropped. Every condition waited for here is made true by the server's
+    /// own thread, another process or a file, never by the pool.
+    static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else { throw PythonFailure("timed out") }
-            try await Task.sleep(for: .milliseconds(10))
+            usleep(10_000)
         }
     }
 
@@ -40,7 +50,7 @@ import Testing
             "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/a", "--slow-first", "3",
             "--idle-seconds", "3", "--max-seconds", "120", "--keep-field", "value",
         ])
-        try await Self.waitFor { server.subscriptionCount == 1 }
+        try Self.waitFor { server.subscriptionCount == 1 }
 
         let count = 20_000
         let clock = ContinuousClock()
@@ -57,7 +67,7 @@ import Testing
         // Drops are counted when the event loop takes the outbox's batch, which
         // a loaded machine may not have run yet when the publishing ends (all
         // 40,000 messages fit in the outbox): so the count is waited for.
-        let counted: Void? = try? await Self.waitFor { server.droppedCount > count / 2 }
+        let counted: Void? = try? Self.waitFor { server.droppedCount > count / 2 }
         #expect(counted != nil, "\(server.droppedCount) dropped; events: \(events.lines)")
 
         let report = try client.clientReport()
@@ -112,7 +122,7 @@ import Testing
             var clients: [RawFoxgloveClient] = []
             for index in 0..<clientCount {
                 clients.append(try RawFoxgloveClient(port: server.address.port))
-                try await Self.waitFor({ server.subscriptionCount == 2 * (index + 1) }, timeout: .seconds(60))
+                try Self.waitFor({ server.subscriptionCount == 2 * (index + 1) }, timeout: .seconds(60))
                 payload.withUnsafeBytes { bytes in
                     for message in burst(index) {
                         server.publish(
@@ -145,7 +155,7 @@ import Testing
         let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0), options: .init(queueCapacity: 16))
         server.advertise(LiveChannel(id: 3, topic: "/test/p", schemaName: "test/msg/V", schema: "float64 value\n"))
         let client = try RawFoxgloveClient(port: server.address.port)
-        try await Self.waitFor { server.subscriptionCount == 1 }
+        try Self.waitFor { server.subscriptionCount == 1 }
         let payload = Self.message(1.5, padding: 0)
         var expected: [RawFoxgloveClient.Message] = []
         for burst in 0..<5 {
@@ -178,7 +188,7 @@ import Testing
         }
         let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
-        try await Self.waitFor { threads().contains { $0.name.hasPrefix("NIO-ELT") && $0.nice == 10 } }
+        try Self.waitFor { threads().contains { $0.name.hasPrefix("NIO-ELT") && $0.nice == 10 } }
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
         #expect(threads().contains { !$0.name.hasPrefix("NIO-ELT") && $0.nice == before })
         await server.close()
@@ -191,7 +201,7 @@ import Testing
             "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/c", "--until-messages", "10",
             "--max-seconds", "120",
         ])
-        try await Self.waitFor { server.subscriptionCount == 1 }
+        try Self.waitFor { server.subscriptionCount == 1 }
         for index in 0..<10 {
             Self.message(Double(index) * 0.5, padding: 0).withUnsafeBytes {
                 server.publish(channelID: 7, logTime: UInt64(index), payload: $0)
@@ -234,7 +244,7 @@ final class EventLog: @unchecked Sendable {
             "--send", #"{"op": "unsubscribe", "subscriptionIds": [0, 42]}"#,
         ])
         // The sixth status answers the last request, the unsubscribe: then nothing is subscribed.
-        try await LiveViewServerTests.waitFor { client.errors.contains("status 6\n") || !client.process.isRunning }
+        try LiveViewServerTests.waitFor { client.errors.contains("status 6\n") || !client.process.isRunning }
         var payload: [UInt8] = [0, 1, 0, 0]
         withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { payload += $0 }
         payload.withUnsafeBytes { server.publish(channelID: 3, logTime: 1, payload: $0) }
