@@ -76,8 +76,8 @@ final class RunningProcess {
 }
 
 /// What `foxglove_client.py` saw.
-struct ClientReport: Decodable {
-    struct Channel: Decodable, Hashable {
+struct ClientReport: Decodable, Sendable {
+    struct Channel: Decodable, Hashable, Sendable {
         var id: Int
         var topic: String
         var encoding: String
@@ -86,12 +86,12 @@ struct ClientReport: Decodable {
         var schemaEncoding: String
     }
 
-    struct Status: Decodable {
+    struct Status: Decodable, Sendable {
         var level: Int
         var message: String
     }
 
-    struct Message: Decodable, Hashable {
+    struct Message: Decodable, Hashable, Sendable {
         var topic: String
         var logTime: UInt64
         var fields: JSONValue
@@ -103,7 +103,7 @@ struct ClientReport: Decodable {
         }
     }
 
-    struct ServerInfo: Decodable {
+    struct ServerInfo: Decodable, Sendable {
         var op: String
         var name: String
         var capabilities: [String]
@@ -123,7 +123,7 @@ struct ClientReport: Decodable {
 }
 
 /// Any JSON value, compared structurally.
-indirect enum JSONValue: Decodable, Hashable {
+indirect enum JSONValue: Decodable, Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)

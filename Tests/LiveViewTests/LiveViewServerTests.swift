@@ -15,21 +15,30 @@ import Testing
         return bytes
     }
 
-    /// Polls `condition` every 10 ms until it holds, without suspending.
-    ///
-    /// It blocks on purpose: a test that suspends here gives its thread of
-    /// the cooperative pool back, and on two cores other suites' long
-    /// synchronous tests can keep both threads for minutes. Under
-    /// ThreadSanitizer in CI this test waited so long to be resumed between
-    /// the client's subscription and the publishing that the client's
-    /// `--max-seconds 120` ran out first: no message reached it and none was
-    /// dropped. Every condition waited for here is made true by the server's
-    /// own thread, another process or a file, never by the pool.
+    /// Polls `condition` every 10 ms until it holds, without suspending:
+    /// every condition waited for here is made true by the server's own
+    /// thread, another process or a file, never by the cooperative pool.
     static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(30)) throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else { throw PythonFailure("timed out") }
             usleep(10_000)
+        }
+    }
+
+    /// Runs `body` on a thread of its own and returns what it returns.
+    ///
+    /// For an exchange with a client process whose timing matters from the
+    /// client's launch on. The cooperative pool has one thread per core, and
+    /// on two cores other suites' long synchronous tests can keep both for
+    /// minutes: under ThreadSanitizer in CI, a test that waited on the pool
+    /// between the client's subscription and the publishing was resumed only
+    /// after the client's `--max-seconds 120` had run out (no message reached
+    /// it, none was dropped). On its own thread the exchange runs at once,
+    /// and the test's task waits for it without holding a thread of the pool.
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }
     }
 
@@ -45,32 +54,33 @@ import Testing
         let schema = "float64 value\nstring pad\n"
         server.advertise(LiveChannel(id: 1, topic: "/test/a", schemaName: "test/msg/Padded", schema: schema))
         server.advertise(LiveChannel(id: 2, topic: "/test/b", schemaName: "test/msg/Padded", schema: schema))
-        // Reads one message, then nothing for 3 s (the server must drop), then all it can.
-        let client = try RunningProcess.foxgloveClient([
-            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/a", "--slow-first", "3",
-            "--idle-seconds", "3", "--max-seconds", "120", "--keep-field", "value",
-        ])
-        try Self.waitFor { server.subscriptionCount == 1 }
-
         let count = 20_000
-        let clock = ContinuousClock()
-        let began = clock.now
-        for index in 0..<count {
-            Self.message(Double(index), padding: 4_000).withUnsafeBytes { payload in
-                server.publish(channelID: 1, logTime: UInt64(1_000 + index), payload: payload)
-                server.publish(channelID: 2, logTime: UInt64(1_000 + index), payload: payload)
+        // Launch, subscription, publishing and the client's report on a thread of their own.
+        let (publishing, counted, report) = try await Self.onOwnThread { () throws -> (Duration, Bool, ClientReport) in
+            // Reads one message, then nothing for 3 s (the server must drop), then all it can.
+            let client = try RunningProcess.foxgloveClient([
+                "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/a", "--slow-first", "3",
+                "--idle-seconds", "3", "--max-seconds", "120", "--keep-field", "value",
+            ])
+            try Self.waitFor { server.subscriptionCount == 1 }
+            let clock = ContinuousClock()
+            let began = clock.now
+            for index in 0..<count {
+                Self.message(Double(index), padding: 4_000).withUnsafeBytes { payload in
+                    server.publish(channelID: 1, logTime: UInt64(1_000 + index), payload: payload)
+                    server.publish(channelID: 2, logTime: UInt64(1_000 + index), payload: payload)
+                }
             }
+            let publishing = clock.now - began
+            // Drops are counted when the event loop takes the outbox's batch, which
+            // a loaded machine may not have run yet when the publishing ends (all
+            // 40,000 messages fit in the outbox): so the count is waited for.
+            let counted = (try? Self.waitFor { server.droppedCount > count / 2 }) != nil
+            return (publishing, counted, try client.clientReport())
         }
-        let publishing = clock.now - began
         // 80 MB for a client that reads nothing: dropped, not queued, not awaited.
         #expect(publishing < .seconds(5), "\(publishing)")
-        // Drops are counted when the event loop takes the outbox's batch, which
-        // a loaded machine may not have run yet when the publishing ends (all
-        // 40,000 messages fit in the outbox): so the count is waited for.
-        let counted: Void? = try? Self.waitFor { server.droppedCount > count / 2 }
-        #expect(counted != nil, "\(server.droppedCount) dropped; events: \(events.lines)")
-
-        let report = try client.clientReport()
+        #expect(counted, "\(server.droppedCount) dropped; events: \(events.lines)")
         await server.close()
         // Every message was either received or counted as dropped, none twice.
         #expect(
