@@ -155,7 +155,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "ByteCursorTests", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .testTarget(
-            name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking"],
+            name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -169,11 +169,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking"],
+            name: "TelemetryTestingTests", dependencies: ["TelemetryTesting", "Streams", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTestingRecordingsTests",
-            dependencies: ["TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording"],
+            dependencies: [
+                "TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording", "TestSupport",
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

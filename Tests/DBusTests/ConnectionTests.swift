@@ -5,7 +5,7 @@ import Testing
 
 /// Method calls on a private bus: the bus daemon's own methods, error
 /// replies, deadlines, cancellation and bad input.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ConnectionTests {
     @Test func callsTheBusDaemon() async throws {
         let bus = try PrivateBus.start()
         defer { bus.stop() }

@@ -5,7 +5,7 @@ import Testing
 
 /// The bus going away: streams end with `disconnected`, pending and later
 /// calls fail, nothing hangs and the process does not exit.
-@Suite(.timeLimit(.minutes(1))) struct DisconnectTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct DisconnectTests {
     @Test func killingTheBusEndsStreamsAndFailsCalls() async throws {
         let bus = try PrivateBus.start()
         defer { bus.stop() }

@@ -6,7 +6,7 @@ import Testing
 /// `signals(_:bufferingPolicy:intercept:)` on a private bus: the intercept
 /// sees every matching signal in bus order, on the connection's thread, and
 /// what it takes never reaches the stream.
-@Suite(.timeLimit(.minutes(1))) struct InterceptTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct InterceptTests {
     /// What the intercept saw, from the bus thread.
     final class Seen: @unchecked Sendable {
         private let lock = NSLock()

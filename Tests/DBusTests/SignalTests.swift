@@ -6,7 +6,7 @@ import Testing
 
 /// Signals between connections on a private bus: match rules, senders that
 /// are well-known names, owner changes, and every value type on the wire.
-@Suite(.timeLimit(.minutes(1))) struct SignalTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct SignalTests {
     static func ping(_ text: String, path: String = "/org/example/Sender") -> DBusSignal {
         DBusSignal(path: path, interface: "org.example.Test", member: "Ping", arguments: [.string(text)])
     }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Recording
 
-@Suite(.timeLimit(.minutes(1))) struct RecorderServiceTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct RecorderServiceTests {
     static func notifications(_ count: Int, seed: UInt64) -> [RawNotification] {
         var simulator = DiotSimulator(seed: seed)
         return (0..<count).map { _ in simulator.next().rawNotification(startTime: 1_000_000_000) }

@@ -1,4 +1,5 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
@@ -7,7 +8,7 @@ import Testing
 /// while the consumer waits, so a deadline that passes while it is busy is
 /// fired by whoever comes next (an upstream event or the consumer's `next`).
 /// The consumer must see what it would have seen had the timer fired on time.
-@Suite(.timeLimit(.minutes(1))) struct BusyConsumerTimeTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct BusyConsumerTimeTests {
     /// A consumer that calls `next` once each time `step` is yielded to and
     /// reports each result; between calls it is busy.
     struct Gated {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CatchTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct CatchTests {
     let lifecycle = MarbleLifecycle(
         onSubject: { $0.catch { _ in ProbePublisher<TestError>([0]) } },
         onProbe: { $0.catch { _ in ProbePublisher<TestError>([0]) } }

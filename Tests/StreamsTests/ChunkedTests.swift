@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ChunkedTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ChunkedTests {
     let lifecycle = TimeLifecycle { input, clock in input.chunked(every: .seconds(3), clock: clock) }
 
     // MARK: chunked(count:)

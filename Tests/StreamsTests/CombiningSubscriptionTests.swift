@@ -1,10 +1,11 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
 /// When the combining operators subscribe to and let go of their upstreams,
 /// checked with subscription marbles on a ``TestScheduler``.
-@Suite(.timeLimit(.minutes(1))) struct CombiningSubscriptionTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct CombiningSubscriptionTests {
     @Test func mergeHoldsEachBaseUntilItFinishes() async {
         let scheduler = TestScheduler()
         let first = scheduler.hot("a-|")

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CompactMapTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct CompactMapTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.compactMap { $0 } }, onProbe: { $0.compactMap { $0 } })
 
     @Test func passesOnTheNonNilResultsAtTheInstantOfTheirInput() async {

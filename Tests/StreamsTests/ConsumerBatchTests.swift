@@ -1,11 +1,12 @@
 import Streams
+import TestSupport
 import Testing
 
 /// The consumer-side batch: a subject's unbounded consumer and the time
 /// operators' iterator take every element ready in one go. Nothing a
 /// consumer sees changes: order, the end after the buffer, the failure,
 /// cancellation at the next `next()`, and a bounded buffer's limit.
-@Suite(.timeLimit(.minutes(1))) struct ConsumerBatchTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ConsumerBatchTests {
     @Test func aSubjectBurstArrivesInOrderThenTheFinish() async {
         let subject = PassthroughSubject<Int, Never>()
         let values = subject.subscribe()

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import Streams
+import TestSupport
 import Testing
 
 /// A consumer that has to wait for an element registers its continuation on
@@ -13,7 +14,7 @@ import Testing
 /// bound is one job per element plus entering and leaving. A storage whose
 /// waiting closure ran nonisolated hopped off and back for every wait:
 /// 42 jobs for 20 elements, where 22 are expected.
-@Suite(.timeLimit(.minutes(1))) struct ConsumerIsolationTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ConsumerIsolationTests {
     static let count = 20
 
     @Test func aWaitingShareConsumerStaysOnTheMainActor() async {

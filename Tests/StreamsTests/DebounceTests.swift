@@ -1,9 +1,10 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
 
-@Suite(.timeLimit(.minutes(1))) struct DebounceTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct DebounceTests {
     let lifecycle = TimeLifecycle { input, clock in input.debounce(for: .seconds(3), clock: clock) }
 
     @Test func emitsTheLatestValueOnceTheUpstreamIsQuiet() async {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DelayTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct DelayTests {
     let lifecycle = TimeLifecycle { input, clock in input.delay(.seconds(2), clock: clock) }
 
     @Test func emitsEachElementTheIntervalAfterItArrived() async {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DropFirstTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct DropFirstTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.dropFirst() }, onProbe: { $0.dropFirst() })
 
     @Test func skipsTheFirstElementsThenPassesOnAtTheirInstants() async {

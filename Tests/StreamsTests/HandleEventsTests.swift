@@ -1,6 +1,7 @@
 import Locking
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
 /// Records the side effects `handleEvents` runs.
@@ -21,7 +22,7 @@ extension Publisher where Element == Int, Failure == TestError {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HandleEventsTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct HandleEventsTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.handleEvents() }, onProbe: { $0.handleEvents() })
 
     @Test func passesEventsThroughUnchangedAtTheirInstants() async {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct MapErrorTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct MapErrorTests {
     struct Wrapped: Error, Equatable { let inner: TestError }
 
     let lifecycle = MarbleLifecycle(onSubject: { $0.mapError(Wrapped.init) }, onProbe: { $0.mapError(Wrapped.init) })

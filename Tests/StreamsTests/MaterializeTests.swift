@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct MaterializeTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct MaterializeTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.materialize() }, onProbe: { $0.materialize() })
 
     static func symbol(_ event: Event<String, MarbleError>) -> String {

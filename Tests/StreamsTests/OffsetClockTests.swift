@@ -1,11 +1,12 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
 
 /// The clock debounce and throttle drive their machines with when the
 /// clock measures in `Duration`: its instants are the base clock's, exactly.
-@Suite(.timeLimit(.minutes(1))) struct OffsetClockTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct OffsetClockTests {
     @Test func instantsAreTheTimeSinceTheOriginOfTheBaseClock() async {
         let base = ManualClock(now: ManualClock.Instant(offset: .seconds(10)))
         let clock = OffsetClock(base)!

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PrefixWhileTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct PrefixWhileTests {
     let lifecycle = MarbleLifecycle(
         onSubject: { $0.prefix(while: { _ in true }) }, onProbe: { $0.prefix(while: { _ in true }) })
 

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RemoveDuplicatesTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct RemoveDuplicatesTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.removeDuplicates() }, onProbe: { $0.removeDuplicates() })
 
     @Test func dropsConsecutiveDuplicatesOnly() async {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct RetryTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.retry(2) }, onProbe: { $0.retry(2) })
 
     @Test func reiteratesTheBaseAfterAFailureUpToCountTimes() async {

@@ -1,9 +1,10 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
 
-@Suite(.timeLimit(.minutes(1))) struct SampleTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct SampleTests {
     let lifecycle = TimeLifecycle { input, clock in input.sample(every: .seconds(3), clock: clock) }
 
     @Test func emitsTheLatestValueAtEachTickIfNewSinceTheLastTick() async {

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ScanTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ScanTests {
     let lifecycle = MarbleLifecycle(onSubject: { $0.scan(0, +) }, onProbe: { $0.scan(0, +) })
 
     @Test func emitsTheRunningResultAtTheInstantOfEachInput() async {

@@ -1,9 +1,10 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
 
-@Suite(.timeLimit(.minutes(1))) struct ThrottleTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ThrottleTests {
     let lifecycle = TimeLifecycle { input, clock in input.throttle(for: .seconds(3), clock: clock, latest: true) }
 
     @Test func firstElementAtOnceThenTheLatestWhenTheIntervalEnds() async {

@@ -1,12 +1,13 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
 /// When the time-based operators subscribe to and let go of their upstream,
 /// checked with subscription marbles on a ``TestScheduler``: the end of the
 /// upstream, a failure, a timeout, a downstream that stops early and a
 /// cancelled consumer each end the upstream subscription at their tick.
-@Suite(.timeLimit(.minutes(1))) struct TimeSubscriptionTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct TimeSubscriptionTests {
     @Test func debounceHoldsItsUpstreamUntilTheUpstreamFinishes() async {
         let scheduler = TestScheduler()
         let input = scheduler.hot("a-b----c--|")

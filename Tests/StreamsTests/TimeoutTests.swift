@@ -1,9 +1,10 @@
 import TelemetryTesting
+import TestSupport
 import Testing
 
 @testable import Streams
 
-@Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct TimeoutTests {
     let lifecycle = TimeLifecycle { input, clock in input.timeout(.seconds(3), clock: clock) }
 
     @Test func failsWhenTheUpstreamStaysSilentForTheInterval() async {

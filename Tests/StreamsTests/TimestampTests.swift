@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TimestampTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct TimestampTests {
     typealias Instant = ManualClock.Instant
     let lifecycle = MarbleLifecycle(
         onSubject: { $0.timestamp(clock: ManualClock()) },

@@ -4,11 +4,12 @@ import Recording
 import Streams
 import TelemetryTesting
 import TelemetryTestingRecordings
+import TestSupport
 import Testing
 
 /// The committed fixture `Fixtures/diot-jacquard-seed3` was made with
 /// `tlm record --simulate --family diot --family jacquard --seed 3 --duration 2s`.
-@Suite(.timeLimit(.minutes(1))) struct RecordedFixtureTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct RecordedFixtureTests {
     static let diot = "ed8f01dbe4144b1d89a9817b8a6f46b3"
     static let jacquard = "479e287f4cc24e91a46d3c50b1637e98"
 

@@ -1,8 +1,9 @@
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct MarbleTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct MarbleTests {
     @Test func parsesOneTickPerCharacter() {
         #expect(
             MarbleDiagram.parse("a--b-c|")

@@ -1,9 +1,10 @@
 import Locking
 import Streams
 import TelemetryTesting
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TestSchedulerTests {
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct TestSchedulerTests {
     @Test func aHotInputPassedThroughIsRecordedAtItsTicks() async {
         let scheduler = TestScheduler()
         let input = scheduler.hot("a--b-c|")

@@ -119,6 +119,19 @@ public func timingSlack(default defaultMilliseconds: Int64) -> Int64 {
 /// sanitizer build runs the fake BlueZ and the code under test several times
 /// slower, so a limit that guards against a hang must grow with it).
 public func hangGuard(_ limit: Duration) -> Duration {
-    let scale = ProcessInfo.processInfo.environment["TLM_HANG_GUARD_SCALE"].flatMap { Int($0) } ?? 1
-    return limit * max(scale, 1)
+    limit * hangGuardScale
+}
+
+/// A suite's time limit in minutes, for `.timeLimit(.minutes(…))`:
+/// `minutes` times `TLM_HANG_GUARD_SCALE` when set. `make tsan` sets it for
+/// the whole run: under ThreadSanitizer on two cores every test waits for the
+/// same two threads of the cooperative pool behind the long synchronous
+/// ones, and a suite's minute ran out while its tests were waiting, not hung.
+public func hangGuardMinutes(_ minutes: Int) -> Int {
+    minutes * hangGuardScale
+}
+
+/// `TLM_HANG_GUARD_SCALE`, at least 1.
+private var hangGuardScale: Int {
+    max(ProcessInfo.processInfo.environment["TLM_HANG_GUARD_SCALE"].flatMap { Int($0) } ?? 1, 1)
 }
