@@ -40,64 +40,41 @@ import Recording
 /// `TLM_CAPTURE_BENCH=N` sets the number of notifications.
 let benchmarks: @Sendable () -> Void = {
     let count = Int(ProcessInfo.processInfo.environment["TLM_CAPTURE_BENCH"] ?? "") ?? 100_000
+    let rateMetric = BenchmarkMetric.custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false)],
+        metrics: [.wallClock, rateMetric],
         timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 5)
 
-    Benchmark(
-        "Capture: fake BlueZ → D-Bus → DeviceLink → RecorderService, \(count / 1000)k notifications",
-        configuration: configuration
-    ) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            let rate: Double
-            do { rate = try await CaptureRun.ours(count: count) } catch { fatalError("capture failed: \(error)") }
-            benchmark.measurement(
-                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                Int(rate))
-            FileHandle.standardError.write(Data("  ours: \(Int(rate)) notifications/s\n".utf8))
-        }
-    }
-    Benchmark(
-        "Capture with AcquireNotify: fake BlueZ → socket → DeviceLink → RecorderService, \(count / 1000)k notifications",
-        configuration: configuration
-    ) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            let rate: Double
-            do { rate = try await CaptureRun.ours(count: count, acquireNotify: true) } catch {
-                fatalError("capture failed: \(error)")
+    /// One row: `measure` runs the stream once and returns its rate, reported
+    /// as the row's metric and on standard error after `label`.
+    func row(_ name: String, label: String, _ measure: @escaping @Sendable () async throws -> Double) {
+        Benchmark("\(name), \(count / 1000)k notifications", configuration: configuration) { benchmark async in
+            for _ in benchmark.scaledIterations {
+                let rate: Double
+                do { rate = try await measure() } catch { fatalError("\(label) failed: \(error)") }
+                benchmark.measurement(rateMetric, Int(rate))
+                FileHandle.standardError.write(Data("  \(label): \(Int(rate)) notifications/s\n".utf8))
             }
-            benchmark.measurement(
-                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                Int(rate))
-            FileHandle.standardError.write(Data("  ours, AcquireNotify: \(Int(rate)) notifications/s\n".utf8))
         }
     }
-    Benchmark(
-        "Capture ceiling: fake BlueZ → D-Bus → DeviceLink → a sink that only counts, \(count / 1000)k notifications",
-        configuration: configuration
-    ) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            let rate: Double
-            do { rate = try await CaptureRun.ours(count: count, recording: false) } catch {
-                fatalError("capture failed: \(error)")
-            }
-            benchmark.measurement(
-                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                Int(rate))
-            FileHandle.standardError.write(Data("  ceiling, counting only: \(Int(rate)) notifications/s\n".utf8))
-        }
+
+    row("Capture: fake BlueZ → D-Bus → DeviceLink → RecorderService", label: "ours") {
+        try await CaptureRun.ours(count: count)
     }
-    Benchmark(
-        "Capture peer: fake BlueZ → D-Bus → dbus-python receiver, \(count / 1000)k notifications",
-        configuration: configuration
-    ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let rate = try CaptureRun.peer(count: count)
-            benchmark.measurement(
-                .custom("notifications/s", polarity: .prefersLarger, useScalingFactor: false),
-                Int(rate))
-            FileHandle.standardError.write(Data("  dbus-python: \(Int(rate)) notifications/s\n".utf8))
-        }
+    row(
+        "Capture with AcquireNotify: fake BlueZ → socket → DeviceLink → RecorderService",
+        label: "ours, AcquireNotify"
+    ) {
+        try await CaptureRun.ours(count: count, acquireNotify: true)
+    }
+    row(
+        "Capture ceiling: fake BlueZ → D-Bus → DeviceLink → a sink that only counts",
+        label: "ceiling, counting only"
+    ) {
+        try await CaptureRun.ours(count: count, recording: false)
+    }
+    row("Capture peer: fake BlueZ → D-Bus → dbus-python receiver", label: "dbus-python") {
+        try CaptureRun.peer(count: count)
     }
 }
 

@@ -39,16 +39,14 @@ final class OneSlot: Sendable {
     /// Hands `element` over; waits while the slot is full.
     func send(_ element: Int) async {
         while true {
-            let handed = state.withLock { state -> UnsafeContinuation<Int?, Never>?? in
-                if let consumer = state.consumer.take() { return .some(consumer) }
-                if state.slot == nil {
-                    state.slot = element
-                    return .some(nil)
-                }
-                return .none
+            let (placed, consumer) = state.withLock { state -> (Bool, UnsafeContinuation<Int?, Never>?) in
+                if let consumer = state.consumer.take() { return (true, consumer) }
+                guard state.slot == nil else { return (false, nil) }
+                state.slot = element
+                return (true, nil)
             }
-            if let handed {
-                handed?.resume(returning: element)
+            if placed {
+                consumer?.resume(returning: element)
                 return
             }
             await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
