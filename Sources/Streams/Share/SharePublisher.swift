@@ -26,6 +26,13 @@ extension Publisher where Self: Sendable, Element: Sendable {
     /// Cancelling a consuming task ends that consumer: its `next()` returns
     /// `nil` (it never throws `CancellationError`).
     ///
+    /// A consumer isolated to an actor (the main actor, say) that finds its
+    /// buffer empty spins for up to 50 µs before it suspends, and the
+    /// upstream iteration does the same while it waits only for such
+    /// consumers: on a fast upstream each hand-off then costs no executor
+    /// hop. Spinning changes no element, order or end; it costs at most that
+    /// CPU time per wait, and nothing on a machine with one processor.
+    ///
     /// - Parameter bufferingPolicy: Each consumer's buffer, and whether the
     ///   slowest consumer paces the upstream. Defaults to `.bounded(1)`.
     /// - Returns: A publisher whose consumers share one upstream iteration.

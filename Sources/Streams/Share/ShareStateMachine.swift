@@ -37,6 +37,9 @@ struct ShareStateMachine<Element, Failure: Error> {
         /// Set once the upstream iteration this consumer followed ended; it
         /// is delivered after the buffer.
         @usableFromInline var terminal: Terminal?
+        /// Whether its last `next` came from an actor, so that it spins
+        /// before it suspends (see `HandOffSpin`).
+        @usableFromInline var spins = false
 
         @inlinable
         init(
@@ -102,6 +105,20 @@ struct ShareStateMachine<Element, Failure: Error> {
         }
         return consumers.allSatisfy { consumer in
             consumer.terminal != nil || consumer.continuation != nil || consumer.buffer.count < limit
+        }
+    }
+
+    /// Whether the upstream iteration should spin before it waits for
+    /// demand: every consumer it waits for spins too. A consumer on the
+    /// cooperative pool would wake it with a job of that pool anyway.
+    @inlinable
+    var upstreamSpins: Bool {
+        guard case .bounded(let limit) = policy else {
+            return false
+        }
+        return consumers.allSatisfy { consumer in
+            consumer.terminal != nil || consumer.spins || consumer.continuation != nil
+                || consumer.buffer.count < limit
         }
     }
 
@@ -173,11 +190,13 @@ struct ShareStateMachine<Element, Failure: Error> {
 
     /// A consumer asks for its next element; `continuation` is parked when
     /// nothing is ready (without a continuation, `nil` means "must wait").
+    /// `spins` tells whether this consumer spins before it suspends.
     @inlinable
-    mutating func next(_ id: Int, _ continuation: ConsumerContinuation?) -> NextAction? {
+    mutating func next(_ id: Int, _ continuation: ConsumerContinuation?, spins: Bool = false) -> NextAction? {
         guard let index = consumers.firstIndex(where: { $0.id == id }) else {
             return .resume(.success(nil), Action())
         }
+        consumers[index].spins = spins
         var action = Action()
         if let element = consumers[index].buffer.popFirst() {
             releaseDemand(into: &action)

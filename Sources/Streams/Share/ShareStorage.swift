@@ -18,6 +18,9 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     @usableFromInline let state: Locked<Machine>
     @usableFromInline let base: Base
     @usableFromInline let tasks = KeyedTaskHandles()
+    /// Lets a consumer on an actor and the upstream iteration wait for each
+    /// other briefly before suspending.
+    @usableFromInline let spin = HandOffSpin()
 
     @inlinable
     init(base: Base, policy: ShareBufferingPolicy, replayLimit: Int?) {
@@ -39,6 +42,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     @inlinable
     func remove(_ id: Int) {
         let (continuation, action) = state.withLock { $0.remove(id) }
+        spin.changed()
         perform(action)
         continuation?.resume(returning: .success(nil))
     }
@@ -59,8 +63,19 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
 
     @inlinable
     func waitForDemand(_ generation: Int) async -> Bool {
-        if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
+        var seen = spin.current
+        let (ready, spins) = state.withLock { ($0.waitForDemand(generation, nil), $0.upstreamSpins) }
+        if let pull = ready {
             return pull
+        }
+        if spins, spin.isEnabled {
+            var allowance = HandOffSpin.Allowance()
+            while let now = spin.wait(past: seen, &allowance) {
+                seen = now
+                if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
+                    return pull
+                }
+            }
         }
         return await withUnsafeContinuation { (continuation: Machine.DemandContinuation) in
             if let pull = state.withLock({ $0.waitForDemand(generation, continuation) }) {
@@ -80,7 +95,9 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
         do throws(Failure) {
             while await waitForDemand(generation) {
                 guard let element = try await iterator.next(isolation: nil) else {
-                    for consumer in state.withLock({ $0.terminate(generation, .finished) }) {
+                    let ended = state.withLock { $0.terminate(generation, .finished) }
+                    spin.changed()
+                    for consumer in ended {
                         consumer.resume(returning: .success(nil))
                     }
                     return
@@ -89,15 +106,29 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
                 guard state.withLock({ $0.publish(generation, element, into: &resumed) }) else {
                     return
                 }
+                spin.changed()
                 for consumer in resumed {
                     consumer.resume(returning: .success(element))
                 }
             }
         } catch {
-            for consumer in state.withLock({ $0.terminate(generation, .failed(error)) }) {
+            let ended = state.withLock { $0.terminate(generation, .failed(error)) }
+            spin.changed()
+            for consumer in ended {
                 consumer.resume(returning: .failure(error))
             }
         }
+    }
+
+    /// A consumer's next event if it is ready without waiting.
+    @inlinable
+    func take(_ id: Int, spins: Bool) -> Result<Element?, Failure>? {
+        guard case .resume(let result, let action) = state.withLock({ $0.next(id, nil, spins: spins) }) else {
+            return nil
+        }
+        spin.changed()
+        perform(action)
+        return result
     }
 
     /// A consumer's next event: an element, the end (`nil`) or the failure.
@@ -107,16 +138,30 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             remove(id)
             return .success(nil)
         }
-        if case .resume(let result, let action) = state.withLock({ $0.next(id, nil) }) {
-            perform(action)
+        if actor != nil {
+            spin.enable()
+        }
+        var seen = spin.current
+        if let result = take(id, spins: actor != nil) {
             return result
+        }
+        if actor != nil, spin.isEnabled {
+            var allowance = HandOffSpin.Allowance()
+            while let now = spin.wait(past: seen, &allowance) {
+                seen = now
+                if let result = take(id, spins: true) {
+                    return result
+                }
+            }
         }
         return await withTaskCancellationHandler {
             // Passing (capturing) `actor` keeps this closure on the caller's actor: a
             // closure that does not capture it runs nonisolated, and a main-actor
             // consumer hopped off and back on for every wait.
             await withUnsafeContinuation(isolation: actor) { (continuation: Machine.ConsumerContinuation) in
-                switch state.withLock({ $0.next(id, continuation) }) {
+                let step = state.withLock { $0.next(id, continuation, spins: actor != nil) }
+                spin.changed()
+                switch step {
                 case .resume(let result, let action):
                     perform(action)
                     continuation.resume(returning: result)

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+public import Synchronization
+
+/// A short busy-wait before a hand-off suspends, used where the wake-up
+/// would be an executor hop: a consumer isolated to an actor (the main
+/// actor above all) and the producer feeding it.
+///
+/// When a consumer on an actor suspends, the producer's resume enqueues a
+/// job on that actor's executor, which wakes its thread; when a producer on
+/// the cooperative pool suspends, the consumer's resume wakes a pool thread.
+/// Each wake-up costs tens of microseconds on a loaded machine, far more
+/// than the hand-off itself. So before suspending, each side watches this
+/// counter for a bounded time (``limit``) and re-checks its
+/// state under the lock when the other side changed something. Spinning
+/// never decides anything: every decision is still the state machine's,
+/// under the lock, and a side that runs out of budget suspends as it would
+/// have without spinning.
+///
+/// The spin is only switched on (``enable()``) by a consumer that is
+/// isolated to an actor. Nonisolated consumers and their producers share the
+/// cooperative pool, where a suspension lets the same thread run the other
+/// side at once and a spin would only hold a thread the other side needs.
+/// On a machine with one processor there is nothing to wait for while
+/// spinning, and the budget is zero.
+///
+/// The operators that use it bump the counter (``changed()``) after every
+/// step another side may be waiting for: an element published or taken, an
+/// end, a consumer gone. The bump costs one atomic load while the spin is
+/// off.
+@usableFromInline
+final class HandOffSpin: Sendable {
+    @usableFromInline let version = Atomic<UInt>(0)
+    @usableFromInline let enabled = Atomic<Bool>(false)
+
+    /// How long a side spins before it suspends, in nanoseconds: longer
+    /// than a wake-up of a sleeping thread, so that a side that suspended
+    /// once finds the other spinning when it runs again; zero on one
+    /// processor.
+    @usableFromInline static let limit: UInt64 = {
+        #if canImport(Glibc)
+            return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 50_000 : 0
+        #else
+            return 0
+        #endif
+    }()
+
+    /// One side's spin: when it started (read from the clock only once the
+    /// first reads found nothing).
+    @usableFromInline
+    struct Allowance {
+        @usableFromInline var started: UInt64 = 0
+
+        @inlinable
+        init() {}
+    }
+
+    @inlinable
+    init() {}
+
+    /// Whether a consumer on an actor asked for spinning.
+    @inlinable
+    var isEnabled: Bool {
+        Self.limit > 0 && enabled.load(ordering: .relaxed)
+    }
+
+    /// Switches the spin on, from a consumer isolated to an actor.
+    @inlinable
+    func enable() {
+        if Self.limit > 0, !enabled.load(ordering: .relaxed) {
+            enabled.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// The counter now; read before the locked check a spin follows.
+    @inlinable
+    var current: UInt {
+        version.load(ordering: .acquiring)
+    }
+
+    /// Tells a spinning side that something changed; call after the change,
+    /// outside or inside the lock.
+    @inlinable
+    func changed() {
+        if enabled.load(ordering: .relaxed) {
+            version.wrappingAdd(1, ordering: .releasing)
+        }
+    }
+
+    /// Spins until the counter moves past `seen`; returns the new value, or
+    /// `nil` once the side has spun for ``limit`` (the caller suspends).
+    @inlinable
+    func wait(past seen: UInt, _ allowance: inout Allowance) -> UInt? {
+        while true {
+            for _ in 0..<64 {
+                let now = version.load(ordering: .acquiring)
+                if now != seen {
+                    return now
+                }
+            }
+            let now = Self.yieldAndRead()
+            if allowance.started == 0 {
+                allowance.started = now
+            } else if now &- allowance.started >= Self.limit {
+                return nil
+            }
+        }
+    }
+
+    /// Lets another runnable thread have this processor (with more
+    /// spinning sides than processors, the side spun for may be waiting for
+    /// one), then reads the monotonic clock.
+    @usableFromInline
+    static func yieldAndRead() -> UInt64 {
+        #if canImport(Glibc)
+            sched_yield()
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        #else
+            return 0
+        #endif
+    }
+}

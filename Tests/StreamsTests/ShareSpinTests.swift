@@ -1,0 +1,201 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Streams
+
+/// A share or replay consumed from the main actor spins briefly before it
+/// suspends, and so does its upstream (`HandOffSpin`). Spinning must change
+/// nothing a consumer can see: every element once and in order, the end
+/// and the failure after the buffer, cancellation at once. These tests run
+/// the spinning paths with upstreams fast enough that spins succeed, slow
+/// enough that they run out, and next to consumers that do not spin.
+@Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ShareSpinTests {
+    static let count = 20_000
+
+    @Test @MainActor func aMainActorConsumerOfAFastUpstreamGetsEveryElementInOrder() async {
+        var seen: [Int] = []
+        seen.reserveCapacity(Self.count)
+        for await value in ProbePublisher<Never>(Array(0..<Self.count)).share() {
+            MainActor.assertIsolated()
+            seen.append(value)
+        }
+        #expect(seen == Array(0..<Self.count))
+    }
+
+    @Test @MainActor func mainActorAndPoolConsumersOfOneUpstreamEachGetEveryElement() async {
+        let shared = ProbePublisher<Never>(Array(0..<Self.count)).share()
+        // Both iterators subscribe before either asks, so both see the whole upstream.
+        var onMain = shared.makeAsyncIterator()
+        let onPool = shared.makeAsyncIterator()
+        let pool = Task.detached {
+            var iterator = onPool
+            var seen: [Int] = []
+            while let value = await iterator.next(isolation: nil) { seen.append(value) }
+            return seen
+        }
+        var seen: [Int] = []
+        while let value = await onMain.next() { seen.append(value) }
+        #expect(seen == Array(0..<Self.count))
+        #expect(await pool.value == Array(0..<Self.count))
+    }
+
+    @Test @MainActor func aMainActorConsumerOfASlowUpstreamSuspendsAndMissesNothing() async {
+        var seen: [Int] = []
+        for await value in PacedPublisher(count: 30, pause: .milliseconds(1)).share() {
+            seen.append(value)
+        }
+        #expect(seen == Array(0..<30))
+    }
+
+    @Test @MainActor func aSlowMainActorConsumerPacesASpinningUpstreamWithoutLoss() async {
+        var seen: [Int] = []
+        for await value in ProbePublisher<Never>(Array(0..<200)).share() {
+            if value % 20 == 0 {
+                // Longer than a spin: the upstream, blocked by the full buffer, suspends.
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            seen.append(value)
+        }
+        #expect(seen == Array(0..<200))
+    }
+
+    @Test @MainActor func aFailureReachesASpinningConsumerAfterItsElements() async {
+        var iterator = ProbePublisher<TestError>(Array(0..<1_000), ending: .fail(.upstream)).share()
+            .makeAsyncIterator()
+        var seen: [Int] = []
+        var failure: TestError?
+        do {
+            while let value = try await iterator.next() { seen.append(value) }
+        } catch {
+            failure = error
+        }
+        #expect(seen == Array(0..<1_000))
+        #expect(failure == .upstream)
+    }
+
+    @Test @MainActor func cancellingASpinningConsumerEndsItAndCancelsTheUpstream() async {
+        let probe = Probe()
+        let consumer = Task { @MainActor in
+            var count = 0
+            for await _ in EndlessPublisher(probe: probe).share() { count += 1 }
+            return count
+        }
+        while probe.nextCalls < 1_000 { await Task.yield() }
+        consumer.cancel()
+        let received = await consumer.value
+        #expect(received >= 999)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while probe.iteratorsReleased == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(probe.iteratorsReleased == 1, "the upstream iteration ended with the last consumer")
+    }
+
+    @Test @MainActor func aLateReplayConsumerGetsTheLatestThenTheRestFromTheMainActor() async {
+        let replayed = ProbePublisher<Never>(Array(0..<Self.count)).replay(1)
+        var seen: [Int] = []
+        for await value in replayed { seen.append(value) }
+        #expect(seen == Array(0..<Self.count))
+        var late: [Int] = []
+        for await value in replayed { late.append(value) }
+        #expect(late == [Self.count - 1], "after the end, the replay then the end")
+    }
+
+    @Test func theUpstreamSpinsOnlyWhenEveryConsumerItWaitsForSpins() {
+        var machine = ShareStateMachine<Int, Never>(policy: .bounded(1), replayLimit: nil)
+        let spinning = machine.subscribe(ShareDropCounter())
+        let waiting = machine.subscribe(ShareDropCounter())
+        _ = machine.next(spinning, nil, spins: true)
+        _ = machine.next(waiting, nil, spins: false)
+        #expect(machine.upstreamSpins, "both have room: the upstream waits for no one")
+        machine.state = .running(generation: 1)
+        var resumed: [ShareStateMachine<Int, Never>.ConsumerContinuation] = []
+        #expect(machine.publish(1, 7, into: &resumed))
+        #expect(machine.waitForDemand(1, nil) == nil, "both buffers are full")
+        #expect(!machine.upstreamSpins, "it waits for a consumer that does not spin")
+        guard case .resume(.success(7), _) = machine.next(waiting, nil, spins: false) else {
+            Issue.record("the waiting consumer's element")
+            return
+        }
+        #expect(machine.upstreamSpins, "now it waits only for the spinning one")
+    }
+
+    @Test func aSpinEndsWhenTheCounterMovesAndRunsOutWhenItDoesNot() async {
+        let spin = HandOffSpin()
+        spin.changed()
+        #expect(spin.current == 0, "off until a consumer on an actor enables it")
+        guard HandOffSpin.limit > 0 else {
+            return  // one processor: never spins
+        }
+        spin.enable()
+        var allowance = HandOffSpin.Allowance()
+        #expect(spin.wait(past: spin.current, &allowance) == nil, "nothing changed: it gives up")
+        let seen = spin.current
+        // Another thread moves the counter while this one spins.
+        Thread.detachNewThread {
+            usleep(1_000)
+            spin.changed()
+        }
+        var moved: UInt?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while moved == nil, ContinuousClock.now < deadline {
+            var fresh = HandOffSpin.Allowance()
+            moved = spin.wait(past: seen, &fresh)
+        }
+        #expect(moved == seen &+ 1)
+    }
+}
+
+/// Yields 0..<count, pausing before each.
+private struct PacedPublisher: Publisher, Sendable {
+    typealias Element = Int
+    typealias Failure = Never
+
+    let count: Int
+    let pause: Duration
+
+    struct Iterator: AsyncIteratorProtocol {
+        let count: Int
+        let pause: Duration
+        var next = 0
+
+        mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Int? {
+            guard next < count else { return nil }
+            try? await Task.sleep(for: pause)
+            defer { next += 1 }
+            return next
+        }
+
+        mutating func next() async -> Int? { await next(isolation: nil) }
+    }
+
+    func makeAsyncIterator() -> Iterator { Iterator(count: count, pause: pause) }
+}
+
+/// Counts up without end, reporting each `next` and its release to a probe.
+private struct EndlessPublisher: Publisher, Sendable {
+    typealias Element = Int
+    typealias Failure = Never
+
+    let probe: Probe
+
+    struct Iterator: AsyncIteratorProtocol {
+        let probe: Probe
+        let token: ProbePublisher<Never>.ReleaseToken
+        var next = 0
+
+        mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Int? {
+            probe.record { $0.nextCalls += 1 }
+            defer { next += 1 }
+            return next
+        }
+
+        mutating func next() async -> Int? { await next(isolation: nil) }
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        probe.record { $0.iteratorsMade += 1 }
+        return Iterator(probe: probe, token: ProbePublisher<Never>.ReleaseToken(probe: probe))
+    }
+}
