@@ -12,9 +12,11 @@ import Synchronization
 /// the slot is full; the consumer takes from the slot (resuming a waiting
 /// producer) or waits. No operator, no state machine, no cancellation
 /// handling. From the main actor every wait of the consumer ends with a job
-/// of the main actor's executor. A row of ours that takes about as long
-/// per element as this has nothing left to cut but wake-ups its semantics
-/// require, and a peer cannot go below it either.
+/// of the main actor's executor: this is what a hand-off costs when each
+/// side suspends as soon as it has to wait. A peer that suspends so cannot
+/// go below it; ours goes below it where a consumer on an actor and its
+/// producer spin briefly instead (`share()` and `replay(_:)`, see
+/// `HandOffSpin` in Streams).
 func floorBenchmarks() {
     let count = 50_000
     Benchmark("one-slot hand-off 50k, floor, nonisolated", configuration: combiningConfiguration) { benchmark in

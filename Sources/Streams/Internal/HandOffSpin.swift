@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 public import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A short busy-wait before a hand-off suspends, used where the wake-up
 /// would be an executor hop: a consumer isolated to an actor (the main
@@ -40,9 +41,9 @@ final class HandOffSpin: Sendable {
     /// processor.
     @usableFromInline static let limit: UInt64 = {
         #if canImport(Glibc)
-            return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 50_000 : 0
+        return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 50_000 : 0
         #else
-            return 0
+        return 0
         #endif
     }()
 
@@ -114,12 +115,12 @@ final class HandOffSpin: Sendable {
     @usableFromInline
     static func yieldAndRead() -> UInt64 {
         #if canImport(Glibc)
-            sched_yield()
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        sched_yield()
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
         #else
-            return 0
+        return 0
         #endif
     }
 }
