@@ -64,11 +64,15 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     @inlinable
     func waitForDemand(_ generation: Int) async -> Bool {
         var seen = spin.current
-        let (ready, spins) = state.withLock { ($0.waitForDemand(generation, nil), $0.upstreamSpins) }
+        let spinning = spin.isEnabled
+        let (ready, spins) = state.withLock { machine in
+            let ready = machine.waitForDemand(generation, nil)
+            return (ready, ready == nil && spinning && machine.upstreamSpins)
+        }
         if let pull = ready {
             return pull
         }
-        if spins, spin.isEnabled {
+        if spins {
             var allowance = HandOffSpin.Allowance()
             while let now = spin.wait(past: seen, &allowance) {
                 seen = now
