@@ -11,7 +11,7 @@ import Testing
 /// the spinning paths with upstreams fast enough that spins succeed, slow
 /// enough that they run out, and next to consumers that do not spin.
 @Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct ShareSpinTests {
-    static let count = 20_000
+    static let count = 5_000
 
     @Test @MainActor func aMainActorConsumerOfAFastUpstreamGetsEveryElementInOrder() async {
         var seen: [Int] = []
