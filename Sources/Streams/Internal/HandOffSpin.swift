@@ -39,7 +39,7 @@ final class HandOffSpin: Sendable {
     /// than a wake-up of a sleeping thread, so that a side that suspended
     /// once finds the other spinning when it runs again; zero on one
     /// processor.
-    @usableFromInline static let limit: UInt64 = {
+    @usableFromInline static let limit: Int64 = {
         #if canImport(Glibc)
         return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 50_000 : 0
         #else
@@ -51,7 +51,7 @@ final class HandOffSpin: Sendable {
     /// first reads found nothing).
     @usableFromInline
     struct Allowance {
-        @usableFromInline var started: UInt64 = 0
+        @usableFromInline var started: Int64 = 0
 
         @inlinable
         init() {}
@@ -111,16 +111,12 @@ final class HandOffSpin: Sendable {
 
     /// Lets another runnable thread have this processor (with more
     /// spinning sides than processors, the side spun for may be waiting for
-    /// one), then reads the monotonic clock.
+    /// one), then reads the clock.
     @usableFromInline
-    static func yieldAndRead() -> UInt64 {
+    static func yieldAndRead() -> Int64 {
         #if canImport(Glibc)
         sched_yield()
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-        #else
-        return 0
         #endif
+        return BootClock.nanoseconds()
     }
 }
