@@ -186,8 +186,9 @@ class Harness:
                 if "Value" in s[3][1]]
 
     def events(self, kind=None):
+        """The event log so far. A line still being written (no newline yet) is left out."""
         with open(self.log_path) as f:
-            out = [json.loads(line) for line in f if line.strip()]
+            out = [json.loads(line) for line in f if line.endswith("\n") and line.strip()]
         return [e for e in out if kind is None or e["kind"] == kind]
 
     def char_path(self, short):
