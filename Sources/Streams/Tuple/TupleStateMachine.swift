@@ -11,7 +11,8 @@
 /// What a tuple state machine asks the caller to do when a base delivers.
 @usableFromInline
 enum TupleDeliverAction<Tuple, Failure: Error> {
-    /// Resume the consumer (if given) with this tuple, and these producers with `true`.
+    /// Resume the consumer (if given) with this tuple, and these producers
+    /// with `true`. A delivery without a continuation goes on as well.
     case proceed(consumer: (TupleConsumerContinuation<Tuple, Failure>, Tuple)?, producers: TupleProducers)
     /// The value is kept; the producer stays suspended.
     case wait
@@ -23,7 +24,8 @@ enum TupleDeliverAction<Tuple, Failure: Error> {
 @usableFromInline
 enum TupleNextAction<Tuple, Failure: Error> {
     /// Return this result; resume these producers with `true`. With `end`,
-    /// the iteration ended: cancel the bases.
+    /// the iteration ended (the result may be its last tuple): cancel the
+    /// bases and resume these producers with `false`.
     case resume(Result<Tuple?, Failure>, producers: TupleProducers, end: Bool)
     /// The consumer is parked; resume these producers (their updates were
     /// applied without making a tuple) with `true`.

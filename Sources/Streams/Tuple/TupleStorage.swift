@@ -53,11 +53,12 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
     @inlinable
     func deliver(_ index: Int, _ value: Values.Value) async -> Bool {
         if Machine.deliversWithoutWaiting,
-            case .proceed(let consumer, _) = state.withLock({ $0.deliver(index, value) })
+            case .proceed(let consumer, let producers) = state.withLock({ $0.deliver(index, value) })
         {
             if let (consumer, tuple) = consumer {
                 consumer.resume(returning: .success(tuple))
             }
+            producers.resume(returning: true)
             return true
         }
         return await withUnsafeContinuation { (continuation: TupleProducerContinuation) in
@@ -150,7 +151,8 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
             if end {
                 task.cancel()
             }
-            producers.resume(returning: true)
+            // At the end the producers stop; otherwise they go on.
+            producers.resume(returning: !end)
             return result
         case .suspended:
             preconditionFailure("handled by the caller")

@@ -1,58 +1,82 @@
-/// The state of a zip: at most one value per base, waiting for the other
-/// bases' values to make a tuple.
+/// The state of a zip: the values each base delivered that no tuple has
+/// used yet, in order, and how the bases ended.
 ///
-/// Each base's producer delivers one value and waits until a tuple used it,
-/// so a base is never more than one element ahead. A pure value: methods
-/// return what the caller must do once it has left the lock.
+/// The front values of every base make the next tuple. A base's producer
+/// queues up to ``capacity`` values without suspending (``deliver(_:_:)``);
+/// beyond that it delivers with a continuation and waits until the
+/// consumer has taken tuples down to half of ``capacity``. So a slow
+/// consumer (or a slow base) paces every base, and memory is bounded by
+/// ``capacity`` + 1 values per base.
+///
+/// A base that finishes or fails ends the zip once its last queued value
+/// was used by a tuple (at once if it has none queued): no tuple can
+/// follow, so the other bases are cancelled then, and its failure, if any,
+/// is thrown after that last tuple. Until then the other bases go on
+/// delivering the partners of its queued values.
+///
+/// Reading ahead changes when the bases are pulled, never what the zip
+/// emits: its tuples, its end and its error are those of a zip that holds
+/// one value per base and pulls a base again only once that value was used.
+///
+/// A pure value: methods return what the caller must do once it has left
+/// the lock.
 @usableFromInline
 struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
     @usableFromInline typealias Tuple = Values.Tuple
 
-    @usableFromInline
-    struct Running {
-        /// The value each base delivered and is waiting to be paired.
-        @usableFromInline var values = Values()
-        /// The producers waiting until their value was used, by base.
-        @usableFromInline var producers = TupleProducers()
-        @usableFromInline var consumer: TupleConsumerContinuation<Tuple, Failure>?
-
-        @inlinable
-        init() {}
-
-        /// Takes a full row of values, if every base delivered one.
-        @inlinable
-        mutating func takeRow() -> (Tuple, TupleProducers)? {
-            guard let tuple = values.tuple else {
-                return nil
-            }
-            let row = producers
-            values = Values()
-            producers = TupleProducers()
-            return (tuple, row)
-        }
-    }
+    /// The most values one base queues before it waits.
+    @inlinable
+    static var capacity: Int { 32 }
 
     @usableFromInline
-    enum State {
+    enum Phase {
         case idle
-        case running(Running)
-        /// Ended by a finish or failure the consumer has not received yet.
-        case ending(Result<Tuple?, Failure>)
+        case running
         case terminated
     }
 
-    @usableFromInline var state = State.idle
+    @usableFromInline var phase = Phase.idle
+    /// The values of each base not used by a tuple yet, oldest first.
+    @usableFromInline var queues = Array(repeating: Queue<Values.Value>(), count: Values.count)
+    /// The producers waiting with a full queue, by base.
+    @usableFromInline var producers = TupleProducers()
+    @usableFromInline var consumer: TupleConsumerContinuation<Tuple, Failure>?
+    /// How each base ended (`nil` while it runs): finished, or failed.
+    @usableFromInline var endings: [Result<Void, Failure>?] = Array(repeating: nil, count: Values.count)
+    /// The end of the zip, once no tuple can be made any more: an ended
+    /// base's values are all used.
+    @usableFromInline var exhausted: Result<Tuple?, Failure>?
 
     @inlinable
     init() {}
 
     @inlinable
     mutating func start() -> Bool {
-        guard case .idle = state else {
+        guard phase == .idle else {
             return false
         }
-        state = .running(Running())
+        phase = .running
         return true
+    }
+
+    /// A base queues up to ``capacity`` values without waiting.
+    @inlinable
+    static var deliversWithoutWaiting: Bool { true }
+
+    /// Whether a delivery is still taken.
+    @inlinable
+    var accepting: Bool { phase == .running && exhausted == nil }
+
+    /// Delivers without a continuation: `nil` if the base must wait (its
+    /// queue is full, or the iteration is ending), then the caller delivers
+    /// with one.
+    @inlinable
+    mutating func deliver(_ base: Int, _ value: Values.Value) -> TupleDeliverAction<Tuple, Failure>? {
+        guard accepting, queues[base].count < Self.capacity else {
+            return nil
+        }
+        queues[base].append(value)
+        return handOff()
     }
 
     @inlinable
@@ -61,86 +85,168 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         _ value: Values.Value,
         _ continuation: TupleProducerContinuation
     ) -> TupleDeliverAction<Tuple, Failure> {
-        guard case .running(var running) = state else {
+        guard accepting else {
             return .stop(continuation)
         }
-        precondition(!running.values.holds(base), "A zip base delivered twice without waiting")
-        running.values.store(value)
-        running.producers[base] = continuation
-        if let consumer = running.consumer, let (tuple, producers) = running.takeRow() {
-            running.consumer = nil
-            state = .running(running)
-            return .proceed(consumer: (consumer, tuple), producers: producers)
+        precondition(producers[base] == nil, "A zip base delivered while it waited")
+        queues[base].append(value)
+        producers[base] = continuation
+        guard case .proceed(let consumer, let resumed) = handOff(), consumer != nil else {
+            return .wait
         }
-        state = .running(running)
-        return .wait
+        return .proceed(consumer: consumer, producers: resumed)
+    }
+
+    /// After a delivery: the waiting consumer gets the tuple it completed.
+    @inlinable
+    mutating func handOff() -> TupleDeliverAction<Tuple, Failure> {
+        guard let waiting = consumer, let (tuple, resumed) = takeRow() else {
+            return .proceed(consumer: nil, producers: TupleProducers())
+        }
+        consumer = nil
+        // The consumer is resumed with this tuple and calls `next` again,
+        // which sees whether it was the last one.
+        return .proceed(consumer: (waiting, tuple), producers: resumed)
+    }
+
+    /// Takes the front value of every base, if each has one, and the
+    /// producers that may go on now that their queue is half empty.
+    @inlinable
+    mutating func takeRow() -> (Tuple, TupleProducers)? {
+        for base in 0..<Values.count where queues[base].isEmpty {
+            return nil
+        }
+        var row = Values()
+        var resumed = TupleProducers()
+        for base in 0..<Values.count {
+            guard let value = queues[base].popFirst() else {
+                preconditionFailure("checked above")
+            }
+            row.store(value)
+            if let producer = producers[base], queues[base].count <= Self.capacity / 2 {
+                resumed[base] = producer
+                producers[base] = nil
+            }
+            if let ending = endings[base], queues[base].isEmpty {
+                exhaust(by: ending)
+            }
+        }
+        guard let tuple = row.tuple else {
+            preconditionFailure("every slot was stored")
+        }
+        return (tuple, resumed)
     }
 
     @inlinable
     mutating func next(_ continuation: TupleConsumerContinuation<Tuple, Failure>?) -> TupleNextAction<Tuple, Failure>? {
-        switch state {
+        switch phase {
         case .idle:
             return nil
         case .terminated:
             return .resume(.success(nil), producers: TupleProducers(), end: false)
-        case .ending(let result):
-            state = .terminated
-            return .resume(result, producers: TupleProducers(), end: true)
-        case .running(var running):
-            if let (tuple, producers) = running.takeRow() {
-                state = .running(running)
-                return .resume(.success(tuple), producers: producers, end: false)
+        case .running:
+            if let (tuple, resumed) = takeRow() {
+                guard exhausted != nil else {
+                    return .resume(.success(tuple), producers: resumed, end: false)
+                }
+                // The last tuple: the other bases stop now, not at the next call.
+                var stopped = producers
+                for base in 0..<Values.count where resumed[base] != nil {
+                    stopped[base] = resumed[base]
+                }
+                producers = TupleProducers()
+                return .resume(.success(tuple), producers: stopped, end: true)
+            }
+            if let exhausted {
+                let stopped = terminate()
+                return .resume(exhausted, producers: stopped, end: true)
             }
             guard let continuation else {
                 return nil
             }
-            precondition(running.consumer == nil, "Two concurrent next() calls on one iterator")
-            running.consumer = continuation
-            state = .running(running)
+            precondition(consumer == nil, "Two concurrent next() calls on one iterator")
+            consumer = continuation
             return .suspended(producers: TupleProducers())
         }
     }
 
-    /// Ends at once: the values waiting in the slots can never make a tuple.
+    /// Enters the terminal phase, dropping the queued values; returns the
+    /// producers that were waiting, to be stopped.
     @inlinable
-    mutating func end(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
-        guard case .running(let running) = state else {
-            return TupleEndAction()
-        }
-        var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
-        action.stoppedProducers = running.producers.all
-        if let consumer = running.consumer {
-            action.consumer = (consumer, result)
-            state = .terminated
-        } else {
-            state = .ending(result)
-        }
-        return action
+    mutating func terminate() -> TupleProducers {
+        let stopped = producers
+        phase = .terminated
+        queues = Array(repeating: Queue(), count: Values.count)
+        producers = TupleProducers()
+        consumer = nil
+        return stopped
     }
 
-    /// A base finished: its slot is empty (it waited until its last value
-    /// was used), so no tuple can be made any more.
+    /// Records that no tuple can follow, because of how a base ended. When
+    /// several bases run out with one tuple, a failure wins over a finish.
+    @inlinable
+    mutating func exhaust(by ending: Result<Void, Failure>) {
+        switch (exhausted, ending) {
+        case (nil, _), (.success?, .failure):
+            exhausted = ending.map { _ in Tuple?.none }
+        default:
+            break
+        }
+    }
+
     @inlinable
     mutating func baseFinished(_ base: Int) -> TupleEndAction<Tuple, Failure> {
-        end(with: .success(nil))
+        baseEnded(base, .success(()))
     }
 
     @inlinable
     mutating func baseFailed(_ base: Int, _ error: Failure) -> TupleEndAction<Tuple, Failure> {
-        end(with: .failure(error))
+        baseEnded(base, .failure(error))
+    }
+
+    /// A base finished or failed. While it still has values queued, tuples
+    /// are made with them; once it has none, the zip ends with `ending`.
+    @inlinable
+    mutating func baseEnded(_ base: Int, _ ending: Result<Void, Failure>) -> TupleEndAction<Tuple, Failure> {
+        guard accepting else {
+            return TupleEndAction()
+        }
+        endings[base] = ending
+        guard queues[base].isEmpty else {
+            return TupleEndAction()
+        }
+        exhaust(by: ending)
+        return stop(with: ending.map { _ in Tuple?.none })
+    }
+
+    /// No delivery is taken any more: cancels the bases, stops the waiting
+    /// producers, and ends a waiting consumer with `result` (a waiting
+    /// consumer means no complete tuple is queued).
+    @inlinable
+    mutating func stop(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
+        var action = TupleEndAction<Tuple, Failure>(stoppedProducers: producers.all, cancelTasks: true)
+        producers = TupleProducers()
+        if let waiting = consumer {
+            _ = terminate()
+            action.consumer = (waiting, result)
+        }
+        return action
     }
 
     @inlinable
     mutating func cancel() -> TupleEndAction<Tuple, Failure> {
-        switch state {
-        case .idle, .ending:
-            state = .terminated
+        switch phase {
+        case .idle:
+            phase = .terminated
             return TupleEndAction()
         case .terminated:
             return TupleEndAction()
         case .running:
-            let action = end(with: .success(nil))
-            state = .terminated
+            var action = TupleEndAction<Tuple, Failure>(cancelTasks: true)
+            if let waiting = consumer {
+                action.consumer = (waiting, .success(nil))
+            }
+            action.stoppedProducers = terminate().all
             return action
         }
     }

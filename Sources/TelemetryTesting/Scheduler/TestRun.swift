@@ -20,8 +20,9 @@ public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
     public var issues: [String]
     /// Elements the inputs sent to a subscription that was still open when
     /// the run ended and that it never took: the pipeline stopped pulling
-    /// that input. Not an error by itself (a zip waiting for its other base
-    /// holds back the first); assert on it where it matters.
+    /// that input. Not an error by itself (`flatMap(maxConcurrency: 1)`
+    /// does not pull its outer input while an inner runs); assert on it
+    /// where it matters.
     public var unpulled: [String]
 
     /// The output as a marble diagram, each element shown with
