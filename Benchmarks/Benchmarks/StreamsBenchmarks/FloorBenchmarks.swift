@@ -4,7 +4,8 @@ import Synchronization
 /// What the waits of a one-element buffer cost on this machine, measured in
 /// the same run as the operators: the floor under the rows whose consumer
 /// must wait for its producer and whose producer must wait for its consumer
-/// (zip buffers one element per base; `share()` is `.bounded(1)`).
+/// (`share()` is `.bounded(1)`; swift-async-algorithms' zip buffers one
+/// element per base).
 ///
 /// `one-slot hand-off 50k` is the least code with that semantics, written
 /// directly with continuations and one lock: a producer task hands each

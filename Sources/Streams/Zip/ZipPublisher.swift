@@ -2,12 +2,15 @@ extension Publisher where Self: Sendable, Element: Sendable {
     /// Zips this publisher with another: pairs their elements in order, the
     /// first with the first, the second with the second, and so on.
     ///
-    /// Each base runs at most one element ahead: it waits until its element
-    /// was paired before it produces the next. The result finishes, and
-    /// cancels the other base, as soon as one base finished (its partner
-    /// elements can never be paired). If a base fails, the other is
-    /// cancelled and the error is thrown at once. Cancelling the consuming
-    /// task or dropping the iterator cancels both bases.
+    /// Each base runs ahead of the consumer by up to 32 elements, then waits
+    /// until tuples used half of them, so a slow consumer paces both. Once
+    /// a base finished and its last element was paired, the result finishes
+    /// and cancels the other base (at once if the finished base had nothing
+    /// waiting); a failing base's elements are paired the same way, then its
+    /// error is thrown. So the tuples, the end and the error are those of a
+    /// zip that pulls each base again only after its element was paired.
+    /// Cancelling the consuming task or dropping the iterator cancels both
+    /// bases.
     ///
     /// ```swift
     /// let requests = PassthroughSubject<Int, Never>()
