@@ -14,11 +14,7 @@ import Testing
     }
 
     @Test func waitsForEveryBaseAtEachStep() async {
-        let a = PassthroughSubject<Int, TestError>()
-        let b = PassthroughSubject<Int, TestError>()
-        let recorder = CombiningRecorder(a.zip(b).map { [$0, $1] })
-        await a.waitForSuspendedConsumers(atLeast: 1)
-        await b.waitForSuspendedConsumers(atLeast: 1)
+        let (a, b, recorder) = await Self.zippedSubjects()
         a.send(1)
         a.send(2)  // read ahead by a's producer; waits for b's second element
         b.send(10)
@@ -30,6 +26,18 @@ import Testing
         await b.waitForSuspendedConsumers(atLeast: 1)
         b.finish()
         #expect(await recorder.completion() == [.value([1, 10]), .value([2, 20]), .finished])
+    }
+
+    /// Two subjects zipped into pairs, recorded, once both bases wait for their first element.
+    private static func zippedSubjects() async -> (
+        PassthroughSubject<Int, TestError>, PassthroughSubject<Int, TestError>, CombiningRecorder<[Int], TestError>
+    ) {
+        let a = PassthroughSubject<Int, TestError>()
+        let b = PassthroughSubject<Int, TestError>()
+        let recorder = CombiningRecorder(a.zip(b).map { [$0, $1] })
+        await a.waitForSuspendedConsumers(atLeast: 1)
+        await b.waitForSuspendedConsumers(atLeast: 1)
+        return (a, b, recorder)
     }
 
     /// The most values a base queues before it waits (its producer then holds one more).
@@ -90,11 +98,7 @@ import Testing
     }
 
     @Test func aFailingBasesQueuedValuesArePairedBeforeItsErrorIsThrown() async {
-        let a = PassthroughSubject<Int, TestError>()
-        let b = PassthroughSubject<Int, TestError>()
-        let recorder = CombiningRecorder(a.zip(b).map { [$0, $1] })
-        await a.waitForSuspendedConsumers(atLeast: 1)
-        await b.waitForSuspendedConsumers(atLeast: 1)
+        let (a, b, recorder) = await Self.zippedSubjects()
         a.send(1)
         a.send(2)
         a.fail(.upstream)

@@ -76,7 +76,10 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
             return nil
         }
         queues[base].append(value)
-        return handOff()
+        guard let (waiting, tuple, resumed) = handOff() else {
+            return .proceed(consumer: nil, producers: TupleProducers())
+        }
+        return .proceed(consumer: (waiting, tuple), producers: resumed)
     }
 
     @inlinable
@@ -91,44 +94,48 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         precondition(producers[base] == nil, "A zip base delivered while it waited")
         queues[base].append(value)
         producers[base] = continuation
-        guard case .proceed(let consumer, let resumed) = handOff(), consumer != nil else {
+        guard let (waiting, tuple, resumed) = handOff() else {
             return .wait
         }
-        return .proceed(consumer: consumer, producers: resumed)
-    }
-
-    /// After a delivery: the waiting consumer gets the tuple it completed.
-    @inlinable
-    mutating func handOff() -> TupleDeliverAction<Tuple, Failure> {
-        guard let waiting = consumer, let (tuple, resumed) = takeRow() else {
-            return .proceed(consumer: nil, producers: TupleProducers())
-        }
-        consumer = nil
-        // The consumer is resumed with this tuple and calls `next` again,
-        // which sees whether it was the last one.
         return .proceed(consumer: (waiting, tuple), producers: resumed)
     }
 
+    /// After a delivery: the waiting consumer and the tuple it completed,
+    /// if it did, with the producers that may go on. The consumer calls
+    /// `next` again, which sees whether that tuple was the last one.
+    @inlinable
+    mutating func handOff() -> (TupleConsumerContinuation<Tuple, Failure>, Tuple, TupleProducers)? {
+        guard let waiting = consumer, let (tuple, resumed) = takeRow() else {
+            return nil
+        }
+        consumer = nil
+        return (waiting, tuple, resumed)
+    }
+
     /// Takes the front value of every base, if each has one, and the
-    /// producers that may go on now that their queue is half empty.
+    /// producers that may go on now that their queue is half empty. After
+    /// the last possible tuple none go on: the waiting producers stay in
+    /// ``producers``, to be stopped.
     @inlinable
     mutating func takeRow() -> (Tuple, TupleProducers)? {
         for base in 0..<Values.count where queues[base].isEmpty {
             return nil
         }
         var row = Values()
-        var resumed = TupleProducers()
         for base in 0..<Values.count {
             guard let value = queues[base].popFirst() else {
                 preconditionFailure("checked above")
             }
             row.store(value)
-            if let producer = producers[base], queues[base].count <= Self.capacity / 2 {
-                resumed[base] = producer
-                producers[base] = nil
-            }
             if let ending = endings[base], queues[base].isEmpty {
                 exhaust(by: ending)
+            }
+        }
+        var resumed = TupleProducers()
+        if exhausted == nil {
+            for base in 0..<Values.count where queues[base].count <= Self.capacity / 2 {
+                resumed[base] = producers[base]
+                producers[base] = nil
             }
         }
         guard let tuple = row.tuple else {
@@ -150,10 +157,7 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
                     return .resume(.success(tuple), producers: resumed, end: false)
                 }
                 // The last tuple: the other bases stop now, not at the next call.
-                var stopped = producers
-                for base in 0..<Values.count where resumed[base] != nil {
-                    stopped[base] = resumed[base]
-                }
+                let stopped = producers
                 producers = TupleProducers()
                 return .resume(.success(tuple), producers: stopped, end: true)
             }
@@ -215,20 +219,15 @@ struct ZipStateMachine<Values: TupleValues, Failure: Error>: TupleStateMachine {
         guard queues[base].isEmpty else {
             return TupleEndAction()
         }
+        // No delivery is taken any more: the bases are cancelled, the waiting
+        // producers stopped, and a waiting consumer (so no tuple is queued)
+        // gets the end now; otherwise its next `next` does.
         exhaust(by: ending)
-        return stop(with: ending.map { _ in Tuple?.none })
-    }
-
-    /// No delivery is taken any more: cancels the bases, stops the waiting
-    /// producers, and ends a waiting consumer with `result` (a waiting
-    /// consumer means no complete tuple is queued).
-    @inlinable
-    mutating func stop(with result: Result<Tuple?, Failure>) -> TupleEndAction<Tuple, Failure> {
         var action = TupleEndAction<Tuple, Failure>(stoppedProducers: producers.all, cancelTasks: true)
         producers = TupleProducers()
-        if let waiting = consumer {
+        if let waiting = consumer, let exhausted {
             _ = terminate()
-            action.consumer = (waiting, result)
+            action.consumer = (waiting, exhausted)
         }
         return action
     }
