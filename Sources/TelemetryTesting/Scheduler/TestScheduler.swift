@@ -16,7 +16,7 @@ public import Streams
 /// let input = scheduler.hot("a-b----c--|")
 /// let run = await scheduler.run(input.debounce(for: scheduler.ticks(3), clock: scheduler.clock))
 /// #expect(run.mismatch(expected: "-----b----[c|]") == nil)
-/// #expect(input.subscriptionMarbles == ["^----------!"])
+/// #expect(input.subscriptionMarbles == ["^---------!"])
 /// ```
 ///
 /// **Lockstep time.** The run starts the consumer at tick 0 and lets the
