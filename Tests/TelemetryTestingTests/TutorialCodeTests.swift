@@ -5,8 +5,8 @@ import Testing
 /// The DocC tutorial's code (`TelemetryTesting.docc/Resources`) stays the
 /// code of real tests: the last step of each section is a whole test file,
 /// and it must be the file in `Tutorial/` that this target compiles and
-/// runs. Each earlier step must be a prefix of its section's final test,
-/// line for line, except the lines added after it.
+/// runs. Every step's lines must appear, in order, in its section's final
+/// test: a step only adds lines, so no step shows code the tests lack.
 @Suite struct TutorialCodeTests {
     static let resources = "\(repositoryRoot)/Sources/TelemetryTesting/TelemetryTesting.docc/Resources"
     static let tests = "\(repositoryRoot)/Tests/TelemetryTestingTests/Tutorial"
@@ -26,7 +26,8 @@ import Testing
     func theLastStepOfEachSectionIsTheCompiledTest(_ test: String) throws {
         let section = try #require(Self.sections.first { $0.test == test })
         let last = try Self.read("\(Self.resources)/\(section.steps.last!)")
-        #expect(last == (try Self.read("\(Self.tests)/\(test)")), "\(section.steps.last!) differs from Tutorial/\(test)")
+        #expect(
+            last == (try Self.read("\(Self.tests)/\(test)")), "\(section.steps.last!) differs from Tutorial/\(test)")
     }
 
     @Test(arguments: sections.map(\.test))
@@ -34,7 +35,8 @@ import Testing
         let section = try #require(Self.sections.first { $0.test == test })
         let final = try Self.read("\(Self.tests)/\(test)").split(separator: "\n", omittingEmptySubsequences: false)
         for step in section.steps {
-            let lines = try Self.read("\(Self.resources)/\(step)").split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try Self.read("\(Self.resources)/\(step)").split(
+                separator: "\n", omittingEmptySubsequences: false)
             // Every line of the step appears in the final file, in order.
             var position = final.startIndex
             for line in lines {
