@@ -1,16 +1,1 @@
-import Streams
-import TelemetryTesting
-import Testing
-
-/// A grip sensor reports presses in bursts. The app acts on the last press
-/// of a burst, once the grip has been still for three seconds.
-@Test func lastPressAfterThreeQuietSeconds() async {
-    let scheduler = TestScheduler()
-    let presses = scheduler.hot("a-b----c--|")
-    let settled = presses.debounce(for: scheduler.ticks(3), clock: scheduler.clock)
-
-    let run = await scheduler.run(settled)
-
-    #expect(run.mismatch(expected: "-----b----[c|]") == nil)
-    #expect(presses.subscriptionMarbles == ["^---------!"])
-}
+../../../../Tests/TelemetryTestingTests/Tutorial/GripPressTests.swift
