@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -119,6 +120,33 @@ import Testing
             return
         }
         #expect(machine.upstreamSpins, "now it waits only for the spinning one")
+    }
+
+    @Test func anotherConsumersTakeMovesOnlyTheUpstreamsCounter() async {
+        guard HandOffSpin.limit > 0 else {
+            return  // one processor: never spins, the counters stay off
+        }
+        let storage = ShareStorage(base: ProbePublisher<Never>([]), policy: .bounded(1), replayLimit: nil)
+        storage.consumerSpin.enable()
+        storage.upstreamSpin.enable()
+        let first = storage.subscribe(ShareDropCounter())
+        let second = storage.subscribe(ShareDropCounter())
+        var resumed: [ShareStateMachine<Int, Never>.ConsumerContinuation] = []
+        let published = storage.state.withLock { machine in
+            machine.state = .running(generation: 1)
+            return machine.publish(1, 7, into: &resumed)
+        }
+        #expect(published && resumed.isEmpty, "both buffer the element")
+        let (consumers, upstream) = (storage.consumerSpin.current, storage.upstreamSpin.current)
+
+        #expect(storage.take(first, spins: true) == .success(7))
+        #expect(storage.consumerSpin.current == consumers, "another consumer's take wakes no consumer")
+        #expect(storage.upstreamSpin.current == upstream &+ 1, "it may give the upstream demand")
+
+        storage.remove(second)
+        #expect(storage.consumerSpin.current == consumers &+ 1)
+        #expect(storage.upstreamSpin.current == upstream &+ 2)
+        #expect(storage.take(first, spins: true) == nil, "nothing left for the first")
     }
 
     @Test func aSpinEndsWhenTheCounterMovesAndRunsOutWhenItDoesNot() async {

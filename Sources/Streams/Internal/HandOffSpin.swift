@@ -27,9 +27,12 @@ import Glibc
 /// spinning, and the budget is zero.
 ///
 /// The operators that use it bump the counter (``changed()``) after every
-/// step another side may be waiting for: an element published or taken, an
-/// end, a consumer gone. The bump costs one atomic load while the spin is
-/// off.
+/// step the side watching it may be waiting for, one counter per direction:
+/// share's consumers watch one bumped by an element published, an end or a
+/// consumer gone; its upstream watches one bumped by an element taken or a
+/// consumer parked or gone. A watcher only goes to the lock when its own
+/// counter moves, not on every other side's step. The bump costs one atomic
+/// load while the spin is off.
 @usableFromInline
 final class HandOffSpin: Sendable {
     @usableFromInline let version = Atomic<UInt>(0)

@@ -18,9 +18,22 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     @usableFromInline let state: Locked<Machine>
     @usableFromInline let base: Base
     @usableFromInline let tasks = KeyedTaskHandles()
-    /// Lets a consumer on an actor and the upstream iteration wait for each
-    /// other briefly before suspending.
-    @usableFromInline let spin = HandOffSpin()
+    /// What a spinning consumer watches: bumped by the upstream iteration's
+    /// steps a consumer waits for (an element published, the end) and by a
+    /// consumer's removal.
+    ///
+    /// The two directions have counters of their own so that a consumer on
+    /// an actor is not sent to the lock by every other consumer's take: with
+    /// one counter, a main-actor consumer of a share with eight consumers
+    /// looked under the lock about nine times per element, eight of them for
+    /// nothing, against the consumers and the upstream it waited for (p50 of
+    /// 50k elements went from 182–450 ms to 124–176 ms in four processes
+    /// each).
+    @usableFromInline let consumerSpin = HandOffSpin()
+    /// What a spinning upstream iteration watches: bumped by the consumers'
+    /// steps that can give it demand (an element taken, a consumer parked or
+    /// removed).
+    @usableFromInline let upstreamSpin = HandOffSpin()
 
     @inlinable
     init(base: Base, policy: ShareBufferingPolicy, replayLimit: Int?) {
@@ -42,7 +55,8 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
     @inlinable
     func remove(_ id: Int) {
         let (continuation, action) = state.withLock { $0.remove(id) }
-        spin.changed()
+        consumerSpin.changed()
+        upstreamSpin.changed()
         perform(action)
         continuation?.resume(returning: .success(nil))
     }
@@ -63,8 +77,8 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
 
     @inlinable
     func waitForDemand(_ generation: Int) async -> Bool {
-        var seen = spin.current
-        let spinning = spin.isEnabled
+        var seen = upstreamSpin.current
+        let spinning = upstreamSpin.isEnabled
         let (ready, spins) = state.withLock { machine in
             let ready = machine.waitForDemand(generation, nil)
             return (ready, ready == nil && spinning && machine.upstreamSpins)
@@ -74,7 +88,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
         }
         if spins {
             var allowance = HandOffSpin.Allowance()
-            while let now = spin.wait(past: seen, &allowance) {
+            while let now = upstreamSpin.wait(past: seen, &allowance) {
                 seen = now
                 if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
                     return pull
@@ -100,7 +114,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             while await waitForDemand(generation) {
                 guard let element = try await iterator.next(isolation: nil) else {
                     let ended = state.withLock { $0.terminate(generation, .finished) }
-                    spin.changed()
+                    consumerSpin.changed()
                     for consumer in ended {
                         consumer.resume(returning: .success(nil))
                     }
@@ -110,14 +124,14 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
                 guard state.withLock({ $0.publish(generation, element, into: &resumed) }) else {
                     return
                 }
-                spin.changed()
+                consumerSpin.changed()
                 for consumer in resumed {
                     consumer.resume(returning: .success(element))
                 }
             }
         } catch {
             let ended = state.withLock { $0.terminate(generation, .failed(error)) }
-            spin.changed()
+            consumerSpin.changed()
             for consumer in ended {
                 consumer.resume(returning: .failure(error))
             }
@@ -130,7 +144,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
         guard case .resume(let result, let action) = state.withLock({ $0.next(id, nil, spins: spins) }) else {
             return nil
         }
-        spin.changed()
+        upstreamSpin.changed()
         perform(action)
         return result
     }
@@ -143,15 +157,16 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             return .success(nil)
         }
         if actor != nil {
-            spin.enable()
+            consumerSpin.enable()
+            upstreamSpin.enable()
         }
-        var seen = spin.current
+        var seen = consumerSpin.current
         if let result = take(id, spins: actor != nil) {
             return result
         }
-        if actor != nil, spin.isEnabled {
+        if actor != nil, consumerSpin.isEnabled {
             var allowance = HandOffSpin.Allowance()
-            while let now = spin.wait(past: seen, &allowance) {
+            while let now = consumerSpin.wait(past: seen, &allowance) {
                 seen = now
                 if let result = take(id, spins: true) {
                     return result
@@ -164,7 +179,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             // consumer hopped off and back on for every wait.
             await withUnsafeContinuation(isolation: actor) { (continuation: Machine.ConsumerContinuation) in
                 let step = state.withLock { $0.next(id, continuation, spins: actor != nil) }
-                spin.changed()
+                upstreamSpin.changed()
                 switch step {
                 case .resume(let result, let action):
                     perform(action)
