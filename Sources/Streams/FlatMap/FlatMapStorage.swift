@@ -20,6 +20,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     @usableFromInline let transform: @Sendable (Base.Element) throws(Failure) -> Inner
     @usableFromInline let task = TaskHandle()
     @usableFromInline let startLatch = StartLatch()
+    @usableFromInline let spin = HandOffSpin()
 
     @inlinable
     init(base: Base, maxConcurrency: Int, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {

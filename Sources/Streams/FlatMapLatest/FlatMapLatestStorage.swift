@@ -21,6 +21,7 @@ where Inner.Element: Sendable, Inner.Failure == Base.Failure {
     @usableFromInline let outerTask = TaskHandle()
     @usableFromInline let innerTasks = KeyedTaskHandles()
     @usableFromInline let startLatch = StartLatch()
+    @usableFromInline let spin = HandOffSpin()
 
     @inlinable
     init(base: Base, transform: @escaping @Sendable (Base.Element) throws(Failure) -> Inner) {

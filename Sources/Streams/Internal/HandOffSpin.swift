@@ -31,8 +31,10 @@ import Glibc
 /// share's consumers watch one bumped by an element published, an end or a
 /// consumer gone; its upstream watches one bumped by an element taken or a
 /// consumer parked or gone. A watcher only goes to the lock when its own
-/// counter moves, not on every other side's step. The bump costs one atomic
-/// load while the spin is off.
+/// counter moves, not on every other side's step. The merge family (merge
+/// and the flat maps) has one counter, for its consumer, bumped by every
+/// buffered delivery and every end; its producers never spin. The bump
+/// costs one atomic load while the spin is off.
 @usableFromInline
 final class HandOffSpin: Sendable {
     @usableFromInline let version = Atomic<UInt>(0)

@@ -17,6 +17,7 @@ final class MergeStorage<Element: Sendable, Failure: Error>: MergingStorage {
     @usableFromInline let runners: [Runner]
     @usableFromInline let task = TaskHandle()
     @usableFromInline let startLatch = StartLatch()
+    @usableFromInline let spin = HandOffSpin()
 
     @inlinable
     init(runners: [Runner]) {

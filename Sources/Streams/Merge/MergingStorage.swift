@@ -19,6 +19,10 @@ protocol MergingStorage: IterationStorage where Element == Machine.Element, Fail
     /// Opened by the first `next`, which then calls ``start()``.
     var startLatch: StartLatch { get }
 
+    /// Lets a consumer on an actor wait briefly for a delivery before it
+    /// suspends; bumped by every buffered delivery and every end.
+    var spin: HandOffSpin { get }
+
     /// Starts the producers' tasks; called once, by the first `next`.
     func start()
 
@@ -50,6 +54,7 @@ extension MergingStorage {
             consumer.resume(returning: .success(element))
             return .proceed
         case .buffered(let waiters, let park):
+            spin.changed()
             for waiter in waiters {
                 waiter.resume()
             }
@@ -104,6 +109,7 @@ extension MergingStorage {
     /// stops the producers, resumes the consumer.
     @inlinable
     func perform(_ action: MergeStateMachine<Element, Failure>.EndAction) {
+        spin.changed()
         if action.cancelTasks {
             cancelTasks()
         }
@@ -137,8 +143,24 @@ extension MergingStorage {
         if startLatch.open() {
             start()
         }
+        var seen: UInt = 0
+        if actor != nil {
+            spin.enable()
+            seen = spin.current
+        }
         if let action = state.withLock({ $0.next(nil) }) {
             return handle(action)
+        }
+        if actor != nil, spin.isEnabled {
+            // On an actor a suspension costs a wake-up of its thread for the
+            // resume; the producers, on the pool, are likely delivering now.
+            var allowance = HandOffSpin.Allowance()
+            while let now = spin.wait(past: seen, &allowance) {
+                seen = now
+                if let action = state.withLock({ $0.next(nil) }) {
+                    return handle(action)
+                }
+            }
         }
         return await withTaskCancellationHandler {
             // Passing (capturing) `actor` keeps this closure on the caller's actor: a
