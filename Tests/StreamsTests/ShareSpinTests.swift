@@ -175,32 +175,6 @@ import Testing
     }
 }
 
-/// Yields 0..<count, pausing before each.
-private struct PacedPublisher: Publisher, Sendable {
-    typealias Element = Int
-    typealias Failure = Never
-
-    let count: Int
-    let pause: Duration
-
-    struct Iterator: AsyncIteratorProtocol {
-        let count: Int
-        let pause: Duration
-        var next = 0
-
-        mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Int? {
-            guard next < count else { return nil }
-            try? await Task.sleep(for: pause)
-            defer { next += 1 }
-            return next
-        }
-
-        mutating func next() async -> Int? { await next(isolation: nil) }
-    }
-
-    func makeAsyncIterator() -> Iterator { Iterator(count: count, pause: pause) }
-}
-
 /// Counts up without end, reporting each `next` and its release to a probe.
 private struct EndlessPublisher: Publisher, Sendable {
     typealias Element = Int

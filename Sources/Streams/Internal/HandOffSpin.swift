@@ -94,6 +94,22 @@ final class HandOffSpin: Sendable {
         }
     }
 
+    /// One side's whole spin: runs `check` (a look under the lock) each time
+    /// the counter moves past `seen`, until it finds what the side waits for
+    /// or the side has spun for ``limit`` (`nil`: the caller suspends).
+    @inlinable
+    func spin<Found>(past seen: UInt, until check: () -> Found?) -> Found? {
+        var seen = seen
+        var allowance = Allowance()
+        while let now = wait(past: seen, &allowance) {
+            seen = now
+            if let found = check() {
+                return found
+            }
+        }
+        return nil
+    }
+
     /// Spins until the counter moves past `seen`; returns the new value, or
     /// `nil` once the side has spun for ``limit`` (the caller suspends).
     @inlinable

@@ -143,24 +143,18 @@ extension MergingStorage {
         if startLatch.open() {
             start()
         }
-        var seen: UInt = 0
         if actor != nil {
             spin.enable()
-            seen = spin.current
         }
+        let seen = actor != nil ? spin.current : 0
         if let action = state.withLock({ $0.next(nil) }) {
             return handle(action)
         }
-        if actor != nil, spin.isEnabled {
-            // On an actor a suspension costs a wake-up of its thread for the
-            // resume; the producers, on the pool, are likely delivering now.
-            var allowance = HandOffSpin.Allowance()
-            while let now = spin.wait(past: seen, &allowance) {
-                seen = now
-                if let action = state.withLock({ $0.next(nil) }) {
-                    return handle(action)
-                }
-            }
+        // On an actor a suspension costs a wake-up of its thread for the
+        // resume; the producers, on the pool, are likely delivering now.
+        if actor != nil, spin.isEnabled, let action = spin.spin(past: seen, until: { state.withLock { $0.next(nil) } })
+        {
+            return handle(action)
         }
         return await withTaskCancellationHandler {
             // Passing (capturing) `actor` keeps this closure on the caller's actor: a

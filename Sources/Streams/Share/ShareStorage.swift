@@ -77,7 +77,7 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
 
     @inlinable
     func waitForDemand(_ generation: Int) async -> Bool {
-        var seen = upstreamSpin.current
+        let seen = upstreamSpin.current
         let spinning = upstreamSpin.isEnabled
         let (ready, spins) = state.withLock { machine in
             let ready = machine.waitForDemand(generation, nil)
@@ -86,14 +86,10 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
         if let pull = ready {
             return pull
         }
-        if spins {
-            var allowance = HandOffSpin.Allowance()
-            while let now = upstreamSpin.wait(past: seen, &allowance) {
-                seen = now
-                if let pull = state.withLock({ $0.waitForDemand(generation, nil) }) {
-                    return pull
-                }
-            }
+        if spins,
+            let pull = upstreamSpin.spin(past: seen, until: { state.withLock { $0.waitForDemand(generation, nil) } })
+        {
+            return pull
         }
         return await withUnsafeContinuation { (continuation: Machine.DemandContinuation) in
             if let pull = state.withLock({ $0.waitForDemand(generation, continuation) }) {
@@ -160,18 +156,14 @@ final class ShareStorage<Base: Publisher & Sendable>: Sendable where Base.Elemen
             consumerSpin.enable()
             upstreamSpin.enable()
         }
-        var seen = consumerSpin.current
+        let seen = consumerSpin.current
         if let result = take(id, spins: actor != nil) {
             return result
         }
-        if actor != nil, consumerSpin.isEnabled {
-            var allowance = HandOffSpin.Allowance()
-            while let now = consumerSpin.wait(past: seen, &allowance) {
-                seen = now
-                if let result = take(id, spins: true) {
-                    return result
-                }
-            }
+        if actor != nil, consumerSpin.isEnabled,
+            let result = consumerSpin.spin(past: seen, until: { take(id, spins: true) })
+        {
+            return result
         }
         return await withTaskCancellationHandler {
             // Passing (capturing) `actor` keeps this closure on the caller's actor: a
