@@ -25,6 +25,16 @@ struct FlatMapLatestStateMachine<Element, Failure: Error>: MergeWrapping {
     @usableFromInline var merge = Merge()
     @usableFromInline var state: State = .noInner
 
+    /// One element per step, never a batch: an element the consumer held in
+    /// a batch would escape the discard when a new outer element retires
+    /// its inner, and be emitted after the switch.
+    @inlinable
+    mutating func next(
+        _ continuation: Merge.ConsumerContinuation?, batch: inout Queue<Element>
+    ) -> Merge.NextAction? {
+        merge.next(continuation)
+    }
+
     /// Starts the merge, open until the outer upstream finishes; `false` if
     /// it had started already.
     @inlinable

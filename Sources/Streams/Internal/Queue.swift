@@ -19,6 +19,12 @@ struct Queue<Element> {
     @inlinable
     var isEmpty: Bool { head == storage.count }
 
+    /// The front element, left in the queue; `nil` when empty.
+    @inlinable
+    var first: Element? {
+        head < storage.count ? storage[head] : nil
+    }
+
     /// Adds an element at the back.
     @inlinable
     mutating func append(_ element: Element) {

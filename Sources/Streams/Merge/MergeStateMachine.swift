@@ -5,9 +5,11 @@
 /// pulls to one shared arrival-order buffer and goes on pulling without
 /// suspending while it has fewer than ``capacity`` elements buffered; at
 /// ``capacity`` it parks until the consumer has taken half of them. So a
-/// slow consumer paces every producer, memory is bounded by ``capacity``
-/// elements per producer, and a fast producer hands over a batch of
-/// elements for one suspension and one resumption. Producers are
+/// slow consumer paces every producer, and a fast producer hands over a
+/// batch of elements for one suspension and one resumption. The consumer
+/// may take every buffered element in one step (``next(_:batch:)``), so
+/// memory is bounded by ``capacity`` elements per producer in the buffer
+/// and as many in the consumer's hands. Producers are
 /// identified by an `Int` and may be added while the merge runs
 /// (``FlatMapStateMachine`` adds one per inner publisher) or retired, which
 /// discards what they buffered (``FlatMapLatestStateMachine`` retires a
@@ -394,6 +396,37 @@ struct MergeStateMachine<Element, Failure: Error> {
             consumer = continuation
             return .suspended
         }
+    }
+
+    /// The consumer asks for the next element and takes, in the same step,
+    /// the buffered elements that follow it into `batch` (empty on entry),
+    /// in arrival order, so that it hands them out without the lock.
+    ///
+    /// Taking an element counts it as taken at once, as ``next(_:)`` does,
+    /// so a producer parked with a full share goes on while the consumer
+    /// works through the batch. Each step resumes at most one producer: the
+    /// batch ends before the element whose taking would resume a second.
+    /// What the consumer holds in `batch` is at most what the buffer held,
+    /// so memory stays bounded by ``capacity`` elements per producer in the
+    /// buffer plus one such buffer's worth in the batch.
+    @inlinable
+    mutating func next(_ continuation: ConsumerContinuation?, batch: inout Queue<Element>) -> NextAction? {
+        guard case .running = phase, let entry = buffer.popFirst() else {
+            return next(continuation)
+        }
+        var resume = taken(from: entry.producer)
+        while let following = buffer.first {
+            if resume != nil, live.wouldResume(following.producer, atOrBelow: Self.capacity / 2) {
+                break
+            }
+            _ = buffer.popFirst()
+            batch.append(following.element)
+            if let parked = taken(from: following.producer) {
+                assert(resume == nil, "a second producer to resume: its continuation would be lost")
+                resume = parked
+            }
+        }
+        return .resume(.success(entry.element), producer: resume)
     }
 
     /// Counts an element of `producer` as taken; returns the producer's

@@ -33,4 +33,12 @@ extension MergeWrapping {
     ) -> MergeStateMachine<Element, Failure>.NextAction? {
         merge.next(continuation)
     }
+
+    @inlinable
+    mutating func next(
+        _ continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation?,
+        batch: inout Queue<Element>
+    ) -> MergeStateMachine<Element, Failure>.NextAction? {
+        merge.next(continuation, batch: &batch)
+    }
 }

@@ -26,6 +26,14 @@ protocol MergingStateMachine {
     mutating func next(
         _ continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation?
     ) -> MergeStateMachine<Element, Failure>.NextAction?
+
+    /// As ``next(_:)``, and the buffered elements that follow the returned
+    /// one may move into `batch` (empty on entry), for the consumer to hand
+    /// out before it asks again.
+    mutating func next(
+        _ continuation: MergeStateMachine<Element, Failure>.ConsumerContinuation?,
+        batch: inout Queue<Element>
+    ) -> MergeStateMachine<Element, Failure>.NextAction?
 }
 
 extension MergeStateMachine: MergingStateMachine {}

@@ -170,6 +170,16 @@ struct ProducerTable {
         }
     }
 
+    /// Whether taking one more element of `producer` would resume it: it
+    /// is parked and would then have at most `threshold` elements buffered.
+    @inlinable
+    func wouldResume(_ producer: Int, atOrBelow threshold: Int) -> Bool {
+        guard let index = index(of: producer) else {
+            return false
+        }
+        return slots[index].producer.parked != nil && slots[index].producer.buffered - 1 <= threshold
+    }
+
     /// Counts one element of `producer` as taken; returns its continuation
     /// if it was parked and no more than `threshold` of its elements remain.
     @inlinable
