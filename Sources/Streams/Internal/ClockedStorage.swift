@@ -124,28 +124,13 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         self.clock = clock
     }
 
-    /// The consumer's next event: an element, the end (`nil`) or the failure.
-    @inlinable
-    func next(isolation actor: isolated (any Actor)?) async -> Result<Output?, Failure> {
-        var unused = Queue<Output>()
-        return await next(isolation: actor, batch: &unused, batching: false)
-    }
-
-    /// The consumer's next event; when several outputs are ready, the ones
-    /// after the returned one move to `batch`.
+    /// The consumer's next event: an element, the end (`nil`) or the
+    /// failure. When several outputs are ready, the ones after the returned
+    /// one move to `batch` in the same lock (the queue's storage is
+    /// swapped, not copied), so the consumer takes a burst for one lock and
+    /// no suspension.
     @inlinable
     func next(isolation actor: isolated (any Actor)?, batch: inout Queue<Output>) async -> Result<Output?, Failure> {
-        await next(isolation: actor, batch: &batch, batching: true)
-    }
-
-    /// The consumer's next event; with `batching`, when several outputs are
-    /// ready, the ones after the returned one move to `batch` in the same lock (the queue's
-    /// storage is swapped, not copied), so the consumer takes a burst for
-    /// one lock and no suspension.
-    @inlinable
-    func next(
-        isolation actor: isolated (any Actor)?, batch: inout Queue<Output>, batching: Bool
-    ) async -> Result<Output?, Failure> {
         if Task.isCancelled {
             cancel()
             return .success(nil)
@@ -162,7 +147,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
             guard case .running = state.phase else {
                 return (effects, nil)
             }
-            if batching, state.outputs.count > 1 {
+            if state.outputs.count > 1 {
                 swap(&state.outputs, &batch)
                 return (effects, batch.popFirst())
             }

@@ -11,23 +11,12 @@ protocol IterationStorage<Element, Failure>: AnyObject, Sendable {
     /// The failure that ends the iteration.
     associatedtype Failure: Error
 
-    /// The consumer's next event: an element, the end (`nil`) or the failure.
-    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure>
-
-    /// The consumer's next event, as ``next(isolation:)``; a storage with
-    /// more elements ready may also move those that follow the returned one
-    /// into `batch` (empty on entry), which the iterator hands out, in
-    /// order, before it asks again.
+    /// The consumer's next event: an element, the end (`nil`) or the
+    /// failure. A storage with more elements ready may also move those that
+    /// follow the returned one into `batch` (empty on entry), which the
+    /// iterator hands out, in order, before it asks again.
     func next(isolation actor: isolated (any Actor)?, batch: inout Queue<Element>) async -> Result<Element?, Failure>
 
     /// Ends the iteration: the consumer gets `nil`, all work behind it stops.
     func cancel()
-}
-
-extension IterationStorage {
-    /// One event at a time: `batch` stays empty.
-    @inlinable
-    func next(isolation actor: isolated (any Actor)?, batch: inout Queue<Element>) async -> Result<Element?, Failure> {
-        await next(isolation: actor)
-    }
 }

@@ -133,28 +133,13 @@ extension MergingStorage {
         }
     }
 
-    /// The consumer's next event: an element, the end (`nil`) or the failure.
-    @inlinable
-    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
-        var unused = Queue<Element>()
-        return await next(isolation: actor, batch: &unused, batching: false)
-    }
-
-    /// The consumer's next event; the buffered elements that follow the
-    /// returned one move to `batch` in the same lock (see
-    /// ``MergeStateMachine/next(_:batch:)``; the flat-map-latest takes one
-    /// at a time), so a consumer that finds elements waiting takes them all
-    /// for one lock.
+    /// The consumer's next event: an element, the end (`nil`) or the
+    /// failure. The buffered elements that follow the returned one move to
+    /// `batch` in the same lock (see ``MergeStateMachine/next(_:batch:)``;
+    /// the flat-map-latest takes one at a time), so a consumer that finds
+    /// elements waiting takes them all for one lock.
     @inlinable
     func next(isolation actor: isolated (any Actor)?, batch: inout Queue<Element>) async -> Result<Element?, Failure> {
-        await next(isolation: actor, batch: &batch, batching: true)
-    }
-
-    /// The consumer's next event, with or without a batch.
-    @inlinable
-    func next(
-        isolation actor: isolated (any Actor)?, batch: inout Queue<Element>, batching: Bool
-    ) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             cancel()
             return .success(nil)
@@ -166,12 +151,12 @@ extension MergingStorage {
             spin.enable()
         }
         let seen = actor != nil ? spin.current : 0
-        if let action = take(&batch, batching) {
+        if let action = take(&batch) {
             return handle(action)
         }
         // On an actor a suspension costs a wake-up of its thread for the
         // resume; the producers, on the pool, are likely delivering now.
-        if actor != nil, spin.isEnabled, let action = spin.spin(past: seen, until: { take(&batch, batching) }) {
+        if actor != nil, spin.isEnabled, let action = spin.spin(past: seen, until: { take(&batch) }) {
             return handle(action)
         }
         return await withTaskCancellationHandler {
@@ -195,12 +180,10 @@ extension MergingStorage {
     }
 
     /// The consumer's look under the lock without waiting: what is ready,
-    /// with what follows it moved to `batch` when `batching`.
+    /// with what follows it moved to `batch`.
     @inlinable
-    func take(
-        _ batch: inout Queue<Element>, _ batching: Bool
-    ) -> MergeStateMachine<Element, Failure>.NextAction? {
-        batching ? state.withLock { $0.next(nil, batch: &batch) } : state.withLock { $0.next(nil) }
+    func take(_ batch: inout Queue<Element>) -> MergeStateMachine<Element, Failure>.NextAction? {
+        state.withLock { $0.next(nil, batch: &batch) }
     }
 
     @inlinable

@@ -112,9 +112,12 @@ final class TupleStorage<Machine: TupleStateMachine>: IterationStorage {
         )
     }
 
-    /// The consumer's next event: a tuple, the end (`nil`) or the failure.
+    /// The consumer's next event: a tuple, the end (`nil`) or the failure;
+    /// one at a time, so `batch` stays empty.
     @inlinable
-    func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
+    func next(
+        isolation actor: isolated (any Actor)?, batch _: inout Queue<Element>
+    ) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             cancel()
             return .success(nil)
