@@ -129,6 +129,7 @@ let package = Package(
         .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Streams", package: "TelemetryRecorder"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

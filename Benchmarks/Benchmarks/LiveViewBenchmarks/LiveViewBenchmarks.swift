@@ -67,15 +67,16 @@ let benchmarks: @Sendable () -> Void = {
     // the client back to back, in alternating order, and the ratio is taken
     // per pair: its median is the measure of the goal.
     let ratio = BenchmarkMetric.custom("throughput with ÷ alone (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let alternation = Alternation()
     Benchmark(
         "Record 1M DIoT messages, live view with one client against no live view, paired",
         configuration: .init(metrics: [ratio], maxDuration: .seconds(30), maxIterations: 20)
     ) { benchmark in
-        for iteration in benchmark.scaledIterations {
+        for _ in benchmark.scaledIterations {
             var alone = Duration.zero
             var with = Duration.zero
-            for side in iteration.isMultiple(of: 2) ? [false, true] : [true, false] {
-                if side {
+            for runsAlone in alternation.order() {
+                if !runsAlone {
                     let session = await LiveSession.open(recorderConfiguration)
                     with = ContinuousClock().measure {
                         record(messages, payload: payload, into: session.recorder, streams: session.streams)

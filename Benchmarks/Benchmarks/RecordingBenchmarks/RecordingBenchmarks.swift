@@ -93,19 +93,20 @@ let benchmarks: @Sendable () -> Void = {
     let ratio = BenchmarkMetric.custom(
         "record throughput ÷ zstd alone (%)", polarity: .prefersLarger, useScalingFactor: false)
     for durability in Durability.allCases {
+        let alternation = Alternation()
         Benchmark(
             "Record 1M DIoT messages ÷ zstd 3 alone, paired, durability \(durability.rawValue)",
             configuration: .init(metrics: [ratio], maxDuration: .seconds(30), maxIterations: 15)
         ) { benchmark in
             let compressor = ChunkCompressor()
-            for iteration in benchmark.scaledIterations {
+            for _ in benchmark.scaledIterations {
                 // Outside the timed span: the disk writes back what earlier pairs (and
                 // benchmarks) left in the page cache now, not during this pair's syncs.
                 sync()
                 var record = Duration.zero
                 var alone = Duration.zero
-                for recordFirst in iteration.isMultiple(of: 2) ? [true, false] : [false, true] {
-                    if recordFirst {
+                for runsRecord in alternation.order() {
+                    if runsRecord {
                         var directory = ""
                         record = ContinuousClock().measure {
                             directory = recordMessages(messages, payload: bytes, durability: durability)

@@ -9,7 +9,9 @@ import Streams
 /// hand-roll. Same never-suspending upstreams for every contender; each
 /// iteration consumes everything, from a nonisolated async function and
 /// from the main actor. Allocations per element: `Malloc (total)` divided by
-/// the element count in the benchmark's name.
+/// the element count in the benchmark's name. Each row also has a paired
+/// benchmark (``PairedRuns``): ours and the peer back to back in every
+/// iteration, nonisolated, with the median of the per-pair ratios.
 ///
 /// Both sides of a row must emit the same elements (``checkEqualWork``
 /// reports any row where they do not). Two rows were changed for that:
@@ -149,6 +151,7 @@ func versus(_ name: String, ours: Run, peer: Run, peerName: String = "async-algo
             for _ in benchmark.scaledIterations { blackHole(await run.mainActor()) }
         }
     }
+    PairedRuns.register("\(name), paired, nonisolated", ours: ours.nonisolated, peer: peer.nonisolated)
 }
 
 /// Writes to standard error when `ours` and `peer` emit different elements.
