@@ -25,7 +25,7 @@ import Foundation
 /// consumers from the main actor took 215–348 ms per iteration, against
 /// 59–67 ms in a process where only ours had run (the process then had 8
 /// threads instead of 5, but making 4 more dispatch threads first did not
-/// slow it, and it used no CPU while idle). The separate rows run each
+/// slow it, and it used almost no CPU while idle). The separate rows run each
 /// benchmark in a process of its own and do not mix the two.
 ///
 /// Metrics, each a distribution over the iterations:
@@ -74,17 +74,13 @@ enum PairedRuns {
                 peerTime = elapsed
             }
         }
-        let oursMicroseconds = max(1, microseconds(oursTime))
-        let peerMicroseconds = microseconds(peerTime)
+        let oursMicroseconds = max(1, Int(oursTime / .microseconds(1)))
+        let peerMicroseconds = Int(peerTime / .microseconds(1))
         benchmark.measurement(Self.ours, oursMicroseconds)
         benchmark.measurement(Self.peer, peerMicroseconds)
         benchmark.measurement(Self.ratio, peerMicroseconds * 100 / oursMicroseconds)
         print(
             "\(name): Streams \(oursMicroseconds) μs, peer \(peerMicroseconds) μs, "
                 + (order.first == true ? "Streams first" : "peer first"))
-    }
-
-    static func microseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
     }
 }

@@ -31,6 +31,11 @@ struct MergeStateMachine<Element, Failure: Error> {
     @inlinable
     static var capacity: Int { 32 }
 
+    /// A parked producer is resumed once no more than this many of its
+    /// elements remain buffered: half its share.
+    @inlinable
+    static var resumeThreshold: Int { capacity / 2 }
+
     /// An element delivered while the consumer was busy.
     @usableFromInline
     struct Entry {
@@ -416,7 +421,7 @@ struct MergeStateMachine<Element, Failure: Error> {
         }
         var resume = taken(from: entry.producer)
         while let following = buffer.first {
-            if resume != nil, live.wouldResume(following.producer, atOrBelow: Self.capacity / 2) {
+            if resume != nil, live.wouldResume(following.producer, atOrBelow: Self.resumeThreshold) {
                 break
             }
             _ = buffer.popFirst()
@@ -433,7 +438,7 @@ struct MergeStateMachine<Element, Failure: Error> {
     /// continuation if it was parked and half its share is now free.
     @inlinable
     mutating func taken(from producer: Int) -> ProducerContinuation? {
-        live.take(producer, resumingAtOrBelow: Self.capacity / 2)
+        live.take(producer, resumingAtOrBelow: Self.resumeThreshold)
     }
 
     /// The consumer was cancelled or its iterator dropped: everything stops.
