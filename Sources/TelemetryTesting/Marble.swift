@@ -16,7 +16,7 @@ public import Streams
 /// ``TestScheduler`` itself.
 ///
 /// Two forms: ``validate(_:tick:expected:_:)`` with text diagrams, and
-/// ``run(inputs:expected:tick:clock:cancelAt:_:)`` with explicit events of
+/// ``run(inputs:tick:clock:cancelAt:_:)`` with explicit events of
 /// any type.
 ///
 /// ```swift
@@ -42,31 +42,36 @@ public enum Marble {
         expected: String,
         _ makePublisher: (TestInput<String, MarbleError>, ManualClock) -> P
     ) async -> MarbleResult where P.Element == String {
-        let run = await drive(
-            inputs: MarbleDiagram.parse(input), tick: tick, clock: ManualClock(), cancelAt: nil, makePublisher)
+        let normalised: String
+        do {
+            normalised = MarbleDiagram.render(try MarbleDiagram.parse(expected))
+        } catch {
+            return MarbleResult(expected: expected, actual: "not run: the expected \(error)")
+        }
+        let inputs: [MarbleEvent<String, MarbleError>]
+        do {
+            inputs = try MarbleDiagram.parse(input)
+        } catch {
+            return MarbleResult(expected: normalised, actual: "not run: the input's \(error)")
+        }
+        let run = await drive(inputs: inputs, tick: tick, clock: ManualClock(), cancelAt: nil, makePublisher)
         let issues = run.issues.isEmpty ? "" : " (issues: \(run.issues.joined(separator: "; ")))"
-        return MarbleResult(
-            expected: MarbleDiagram.render(MarbleDiagram.parse(expected)),
-            actual: MarbleDiagram.render(run.events) + issues
-        )
+        return MarbleResult(expected: normalised, actual: run.diagram + issues)
     }
 
     /// Runs a marble test with explicit events.
     ///
     /// ```swift
-    /// let outputs = await Marble.run(
-    ///     inputs: [.value(1, at: 0), .value(2, at: 1), .finish(at: 4)] as [MarbleEvent<Int, Never>],
-    ///     expected: [.value(2, at: 3), .finish(at: 4)]
+    /// let run = await Marble.run(
+    ///     inputs: [.value(1, at: 0), .value(2, at: 1), .finish(at: 4)] as [MarbleEvent<Int, Never>]
     /// ) { input, clock in
     ///     input.debounce(for: .seconds(2), clock: clock)
     /// }
-    /// #expect(outputs == [.value(2, at: 3), .finish(at: 4)])
+    /// #expect(run.mismatch(expected: [.value(2, at: 3), .finish(at: 4)]) == nil)
     /// ```
     ///
     /// - Parameters:
     ///   - inputs: The events to send, in tick order.
-    ///   - expected: The outputs the test expects (for the caller's
-    ///     comparison; the run does not wait for them).
     ///   - tick: The virtual duration of one tick; 1 second by default.
     ///   - clock: The clock to drive, at zero and used by nothing else; a
     ///     new one by default.
@@ -74,16 +79,17 @@ public enum Marble {
     ///     that tick's inputs, or `nil`.
     ///   - makePublisher: Builds the publisher under test from the input and
     ///     the clock.
-    /// - Returns: The recorded outputs with their ticks.
+    /// - Returns: The run: the recorded outputs with their ticks, and its
+    ///   issues; compare it with `mismatch(expected:)`, which fails on
+    ///   either.
     public static func run<Input: Sendable, InputFailure: Error, P: Publisher & Sendable>(
         inputs: [MarbleEvent<Input, InputFailure>],
-        expected: [MarbleEvent<P.Element, P.Failure>],
         tick: Duration = .seconds(1),
         clock: ManualClock = ManualClock(),
         cancelAt: Int? = nil,
         _ makePublisher: (TestInput<Input, InputFailure>, ManualClock) -> P
-    ) async -> [MarbleEvent<P.Element, P.Failure>] where P.Element: Sendable {
-        await drive(inputs: inputs, tick: tick, clock: clock, cancelAt: cancelAt, makePublisher).events
+    ) async -> TestRun<P.Element, P.Failure> where P.Element: Sendable {
+        await drive(inputs: inputs, tick: tick, clock: clock, cancelAt: cancelAt, makePublisher)
     }
 
     private static func drive<Input: Sendable, InputFailure: Error, P: Publisher & Sendable>(

@@ -4,77 +4,125 @@
 /// |---|---|
 /// | `-` | a tick with no event |
 /// | `a` (any other character) | the value `"a"` at this tick |
-/// | `(abc)` | the value `"abc"` at this tick (for chunks and other multi-character values) |
+/// | `(abc)` | the value `"abc"` at this tick: multi-character values, values that are symbols (`(\|)` is the value `"\|"`, `(-)` the value `"-"`), values with spaces; parentheses inside are kept if they balance (`((1, 2))` is the value `"(1, 2)"`) |
 /// | `[ab]` | several events at the same tick, in order (`[b|]`: value then finish) |
 /// | `\|` | finish |
 /// | `^` or `#` | failure (``MarbleError``) |
-/// | space | ignored, for alignment |
+/// | spaces, tabs, line breaks | ignored, for alignment (kept inside `(…)`) |
+///
+/// A diagram is strict: an unclosed `[` or `(`, a `]` or `)` that closes
+/// nothing, a group inside a group, an empty group and a `-` inside a
+/// group are errors (``MarbleSyntaxError``), so that a typo cannot quietly
+/// change what a test asserts.
 ///
 /// ```swift
-/// MarbleDiagram.parse("a--b[c|]")
+/// try MarbleDiagram.parse("a--b[c|]")
 /// // [.value("a", at: 0), .value("b", at: 3), .value("c", at: 4), .finish(at: 4)]
 /// ```
 public enum MarbleDiagram {
+    /// The characters with a meaning of their own: a one-character value
+    /// that is one of them is written in parentheses.
+    static let symbols: Set<Character> = ["-", "[", "]", "(", ")", "|", "^", "#"]
+
     /// Parses a diagram into events.
     ///
     /// - Parameter diagram: The diagram text.
     /// - Returns: Its events in order.
-    public static func parse(_ diagram: String) -> [MarbleEvent<String, MarbleError>] {
+    /// - Throws: ``MarbleSyntaxError`` for a malformed diagram.
+    public static func parse(_ diagram: String) throws(MarbleSyntaxError) -> [MarbleEvent<String, MarbleError>] {
         var events: [MarbleEvent<String, MarbleError>] = []
         var tick = 0
-        var inGroup = false
-        var characters = diagram.makeIterator()
-        while let character = characters.next() {
-            var event: MarbleEvent<String, MarbleError>.Kind?
+        /// The position of the open group's `[`.
+        var group: Int?
+        var groupIsEmpty = true
+        var characters = diagram.enumerated().makeIterator()
+        func failure(_ position: Int, _ reason: String) -> MarbleSyntaxError {
+            MarbleSyntaxError(diagram: diagram, position: position, reason: reason)
+        }
+        while let (position, character) = characters.next() {
+            let kind: MarbleEvent<String, MarbleError>.Kind
             switch character {
-            case " ":
+            case _ where character.isWhitespace:
                 continue
             case "-":
-                if !inGroup { tick += 1 }
+                if let group {
+                    throw failure(position, "a '-' inside the group opened at \(group): a group is one tick")
+                }
+                tick += 1
                 continue
             case "[":
-                inGroup = true
+                if let group {
+                    throw failure(position, "a group inside the group opened at \(group)")
+                }
+                group = position
+                groupIsEmpty = true
                 continue
             case "]":
-                inGroup = false
+                guard group != nil else {
+                    throw failure(position, "']' closes no group")
+                }
+                if groupIsEmpty {
+                    throw failure(position, "an empty group: write '-' for a tick without events")
+                }
+                group = nil
                 tick += 1
                 continue
+            case ")":
+                throw failure(position, "')' closes no value")
             case "|":
-                event = .finish
+                kind = .finish
             case "^", "#":
-                event = .failure(MarbleError())
+                kind = .failure(MarbleError())
             case "(":
                 var value = ""
-                while let next = characters.next(), next != ")" {
+                var depth = 1
+                while true {
+                    guard let (_, next) = characters.next() else {
+                        throw failure(diagram.count, "the value opened at \(position) is not closed")
+                    }
+                    if next == "(" {
+                        depth += 1
+                    } else if next == ")" {
+                        depth -= 1
+                        if depth == 0 {
+                            break
+                        }
+                    }
                     value.append(next)
                 }
-                event = .value(value)
+                kind = .value(value)
             default:
-                event = .value(String(character))
+                kind = .value(String(character))
             }
-            if let event {
-                events.append(MarbleEvent(event, at: tick))
-            }
-            if !inGroup {
+            events.append(MarbleEvent(kind, at: tick))
+            if group == nil {
                 tick += 1
+            } else {
+                groupIsEmpty = false
             }
+        }
+        if let group {
+            throw failure(diagram.count, "the group opened at \(group) is not closed")
         }
         return events
     }
 
     /// Renders events as a diagram: the inverse of ``parse(_:)``, with a
     /// failure of any type shown as `^` and the diagram ending at the last
-    /// event.
+    /// event. A value that is not one character, or is a symbol or a space,
+    /// is shown in parentheses. Events at negative ticks have no place in a
+    /// diagram and are not shown.
     ///
-    /// - Parameter events: Events in tick order.
+    /// - Parameter events: Events; those at one tick in the order given.
     /// - Returns: The diagram text.
     public static func render<Failure: Error>(_ events: [MarbleEvent<String, Failure>]) -> String {
-        guard let last = events.map(\.tick).max() else {
+        let byTick = Dictionary(grouping: events.filter { $0.tick >= 0 }, by: \.tick)
+        guard let last = byTick.keys.max() else {
             return ""
         }
         var text = ""
         for tick in 0...last {
-            let here = events.filter { $0.tick == tick }.map(symbol)
+            let here = (byTick[tick] ?? []).map(symbol)
             switch here.count {
             case 0: text += "-"
             case 1: text += here[0]
@@ -86,7 +134,12 @@ public enum MarbleDiagram {
 
     private static func symbol<Failure: Error>(_ event: MarbleEvent<String, Failure>) -> String {
         switch event.kind {
-        case .value(let value): value.count == 1 ? value : "(\(value))"
+        case .value(let value):
+            if value.count == 1, let character = value.first, !symbols.contains(character), !character.isWhitespace {
+                value
+            } else {
+                "(\(value))"
+            }
         case .finish: "|"
         case .failure: "^"
         }

@@ -2,7 +2,7 @@
 /// failure, at a tick of virtual time.
 ///
 /// Tick `n` is the instant `n × tick` of the test's ``ManualClock`` (the
-/// tick duration is a parameter of ``Marble/run(inputs:expected:tick:clock:cancelAt:_:)``).
+/// tick duration is a parameter of ``Marble/run(inputs:tick:clock:cancelAt:_:)``).
 ///
 /// ```swift
 /// let inputs: [MarbleEvent<Int, MarbleError>] = [.value(1, at: 0), .value(2, at: 3), .finish(at: 5)]

@@ -80,7 +80,7 @@ final class MarbleRecorder<Element: Sendable, Failure: Error>: Sendable {
     }
 
     private func record(_ kind: MarbleEvent<Element, Failure>.Kind) {
-        let ticks = Int((clock.now.offset / tick).rounded(.down))
+        let ticks = clock.now.offset.wholeTicks(of: tick)
         state.withLock { state in
             state.events.append(MarbleEvent(kind, at: ticks))
             state.activity += 1

@@ -30,12 +30,10 @@ import Testing
 
     @Test func upstreamFailurePassesThroughUnchanged() async {
         let outputs = await Marble.run(
-            inputs: [.value(1, at: 0), .failure(TestError.other(7), at: 5)],
-            expected: [.value(1, at: 2), .failure(.other(7), at: 5)]
-        ) { input, clock in
-            input.debounce(for: .seconds(2), clock: clock)
-        }
-        #expect(outputs == [.value(1, at: 2), .failure(.other(7), at: 5)])
+            inputs: [.value(1, at: 0), .failure(TestError.other(7), at: 5)]) { input, clock in
+                input.debounce(for: .seconds(2), clock: clock)
+            }
+        #expect(outputs.mismatch(expected: [.value(1, at: 2), .failure(.other(7), at: 5)]) == nil)
     }
 
     @Test func emptyUpstreamFinishesAtOnce() async {

@@ -35,6 +35,33 @@ import Testing
         #expect(tick == Instant(offset: .seconds(3)))
     }
 
+    /// The grid is exact however far behind an element arrives: 60 Hz
+    /// ticks (not a whole number of nanoseconds per second) after a gap
+    /// of hours, where the floating-point quotient is off.
+    @Test func theTickAfterALongGapIsExact() {
+        typealias Instant = ManualClock.Instant
+        let interval = Duration.nanoseconds(16_666_667)
+        for gap in [Duration.seconds(3 * 3600) + .nanoseconds(1), .seconds(86_400), interval * 1_000_003] {
+            var machine = SampleStateMachine<String, Never, Instant>(interval: interval)
+            _ = machine.start(at: .zero)
+            guard case .arm(let tick) = machine.receive("a", at: Instant(offset: gap)).timer else {
+                Issue.record("a new element arms the timer")
+                return
+            }
+            #expect(tick.offset >= gap && tick.offset - interval < gap, "\(gap): \(tick)")
+            #expect(interval * tick.offset.wholeTicksForTest(of: interval) == tick.offset, "on the grid")
+        }
+    }
+
+    /// With no positive interval every instant is a tick: each element is
+    /// emitted when it arrives; never a trap or a hang.
+    @Test(arguments: [Duration.zero, .seconds(-2)])
+    func aZeroOrNegativeIntervalEmitsEachElementAsItArrives(interval: Duration) async {
+        let scheduler = TestScheduler()
+        let run = await scheduler.run(scheduler.hot("ab-c--d|").sample(every: interval, clock: scheduler.clock))
+        #expect(run.mismatch(expected: "ab-c--d|") == nil, "\(run.diagram) \(run.issues)")
+    }
+
     @Test func finishEmitsAnUnsampledValueAtTheFinishInstant() async {
         let result = await Marble.validate("-a|", expected: "--[a|]") { input, clock in
             input.sample(every: .seconds(3), clock: clock)
@@ -70,5 +97,12 @@ import Testing
 
     @Test func callsAfterTheEndReturnNil() async throws {
         try await lifecycle.callsAfterTheEndReturnNil()
+    }
+}
+
+extension Duration {
+    /// Whole `interval`s in this duration, exactly (attoseconds).
+    fileprivate func wholeTicksForTest(of interval: Duration) -> Int {
+        Int(attoseconds / interval.attoseconds)
     }
 }

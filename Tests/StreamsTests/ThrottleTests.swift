@@ -61,12 +61,10 @@ import Testing
 
     @Test func upstreamFailurePassesThroughUnchanged() async {
         let outputs = await Marble.run(
-            inputs: [.value(1, at: 0), .failure(TestError.other(3), at: 4)],
-            expected: [.value(1, at: 0), .failure(.other(3), at: 4)]
-        ) { input, clock in
-            input.throttle(for: .seconds(2), clock: clock)
-        }
-        #expect(outputs == [.value(1, at: 0), .failure(.other(3), at: 4)])
+            inputs: [.value(1, at: 0), .failure(TestError.other(3), at: 4)]) { input, clock in
+                input.throttle(for: .seconds(2), clock: clock)
+            }
+        #expect(outputs.mismatch(expected: [.value(1, at: 0), .failure(.other(3), at: 4)]) == nil)
     }
 
     @Test func cancellingTheConsumerStopsAllWork() async {

@@ -122,6 +122,7 @@ where Base.Element == Machine.Input, Base.Failure == Machine.UpstreamFailure, C.
         self.state = Locked(State(machine: machine))
         self.base = base
         self.clock = clock
+        StreamsTaskExecutor.noteTiming(on: clock)
     }
 
     /// The consumer's next event: an element, the end (`nil`) or the

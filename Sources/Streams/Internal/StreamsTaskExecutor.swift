@@ -18,4 +18,21 @@ package enum StreamsTaskExecutor {
     /// ``preferred``, for inlinable code (which cannot name the task-local).
     @usableFromInline
     package static var current: (any TaskExecutor)? { preferred }
+
+    /// Tells the preferred executor which clock an operator is timed on, if
+    /// it is a ``TimingObserver`` (a test scheduler's); with no preference,
+    /// a task-local read and nothing else. The operators time themselves
+    /// through an ``OffsetClock`` over the clock they were given: the
+    /// observer is told that one.
+    @usableFromInline
+    package static func noteTiming<C: Clock>(on clock: C) {
+        guard let observer = preferred as? any TimingObserver else {
+            return
+        }
+        if let adapter = clock as? any ClockAdapter {
+            observer.operatorTimed(on: adapter.adaptedClock)
+        } else {
+            observer.operatorTimed(on: clock)
+        }
+    }
 }

@@ -5,7 +5,8 @@ extension Publisher where Self: Sendable, Element: Sendable {
     /// Ticks are `interval` apart, starting from the iterator's first `next`.
     /// An element arriving exactly at a tick belongs to that tick. Ticks
     /// without a new element emit nothing; the timer only runs while a new
-    /// element waits for its tick.
+    /// element waits for its tick. With an interval of zero or less every
+    /// instant is a tick: each element is emitted as it arrives.
     ///
     /// ```
     /// interval: 3 ticks

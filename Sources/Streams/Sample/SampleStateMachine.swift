@@ -43,13 +43,8 @@ package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: In
             state = .running(nextTick: nextTick, latest: input)
             return .none
         }
-        let behind = nextTick.duration(to: now)
-        if behind > .zero {
-            let ticks = Int((behind / interval).rounded(.down))
-            nextTick = nextTick.advanced(by: interval * ticks)
-            while nextTick < now {
-                nextTick = nextTick.advanced(by: interval)
-            }
+        if nextTick < now {
+            nextTick = firstTick(from: nextTick, atOrAfter: now)
         }
         state = .running(nextTick: nextTick, latest: input)
         return Action(timer: .arm(nextTick))
@@ -72,6 +67,39 @@ package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: In
     package mutating func fail(_ error: Failure) -> Action {
         state = .initial
         return Action(end: .fail(error))
+    }
+
+    /// The first tick of the grid through `tick` that is at or after `now`
+    /// (`tick` is before it), exactly: a floating-point estimate of the
+    /// whole intervals in between, then whole intervals forward (doubling)
+    /// or back until exact. Without a positive interval every instant is a
+    /// tick.
+    @inlinable
+    func firstTick(from tick: Instant, atOrAfter now: Instant) -> Instant {
+        guard interval > .zero else {
+            return now
+        }
+        var tick = tick
+        let estimate = (tick.duration(to: now) / interval).rounded(.down)
+        if estimate >= 1, estimate < 0x1p62 {
+            tick = tick.advanced(by: interval * Int(estimate))
+        }
+        while tick.advanced(by: interval * -1) >= now {
+            tick = tick.advanced(by: interval * -1)
+        }
+        var step = 1
+        while tick < now {
+            let next = tick.advanced(by: interval * step)
+            if next < now {
+                tick = next
+                step = step < 1 << 60 ? step * 2 : step
+            } else if step == 1 {
+                tick = next
+            } else {
+                step = 1
+            }
+        }
+        return tick
     }
 
     @inlinable

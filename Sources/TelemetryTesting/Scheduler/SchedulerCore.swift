@@ -16,6 +16,11 @@ final class SchedulerCore: Sendable {
         /// Set while the scheduler cancels the consumer at the end of a run:
         /// the unsubscriptions it causes are not recorded.
         var tearingDown = false
+        /// What is wrong with the script itself (a malformed diagram, an
+        /// event at a negative tick, a second run), for the run's issues.
+        var scriptIssues: [String] = []
+        /// Whether a run started.
+        var ran = false
     }
 
     let clock: ManualClock
@@ -27,15 +32,34 @@ final class SchedulerCore: Sendable {
         self.tick = tick
     }
 
-    /// The tick the clock is at: `now` divided by the tick, rounded down.
+    /// The tick the clock is at: `now` divided by the tick, rounded down
+    /// (exactly).
     var currentTick: Int {
-        Int((clock.now.offset / tick).rounded(.down))
+        clock.now.offset.wholeTicks(of: tick)
     }
 
     /// Everything that can change while the code under test runs: the
     /// inputs' activity and the clock's sleepers.
     var activity: Int {
         state.withLock { $0.activity } + clock.activity
+    }
+
+    /// Notes a problem with the script, reported in the run's issues.
+    func report(_ issue: String) {
+        state.withLock { $0.scriptIssues.append(issue) }
+    }
+
+    /// The script's problems so far.
+    var scriptIssues: [String] {
+        state.withLock { $0.scriptIssues }
+    }
+
+    /// Marks the start of a run; `false` if one started before.
+    func startRun() -> Bool {
+        state.withLock { state in
+            defer { state.ran = true }
+            return !state.ran
+        }
     }
 
     func touch() {

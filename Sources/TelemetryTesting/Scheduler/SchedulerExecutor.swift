@@ -1,5 +1,6 @@
 import Dispatch
 import Locking
+import Streams
 
 /// The task executor a ``TestScheduler`` runs the pipeline under test on:
 /// one serial queue, and a count of the jobs enqueued and not yet finished.
@@ -9,10 +10,38 @@ import Locking
 /// counted from when it is enqueued, which is when a continuation resumes
 /// the task, until it returns. When the count is zero no task of the
 /// pipeline is ready or running: each one is suspended.
-final class SchedulerExecutor: TaskExecutor, Sendable {
+final class SchedulerExecutor: TaskExecutor, TimingObserver, Sendable {
     private struct State {
         var pending = 0
         var idleWaiters: [@Sendable () -> Void] = []
+        /// The clocks other than the scheduler's that operators were timed
+        /// on, by type name, in the order first seen.
+        var foreignClocks: [String] = []
+    }
+
+    /// The scheduler's clock: operators timed on any other clock run their
+    /// timers where the scheduler cannot see them.
+    let clock: ManualClock
+
+    init(clock: ManualClock) {
+        self.clock = clock
+    }
+
+    func operatorTimed(on clock: Any) {
+        guard (clock as? ManualClock) !== self.clock else {
+            return
+        }
+        let name = clock is ManualClock ? "another ManualClock" : "\(type(of: clock))"
+        state.withLock { state in
+            if !state.foreignClocks.contains(name) {
+                state.foreignClocks.append(name)
+            }
+        }
+    }
+
+    /// The clocks other than the scheduler's that operators were timed on.
+    var foreignClocks: [String] {
+        state.withLock { $0.foreignClocks }
     }
 
     private let queue = DispatchQueue(label: "TelemetryTesting.TestScheduler")

@@ -13,10 +13,14 @@ public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
     /// The output events, each stamped with its tick, in the order they
     /// were received.
     public var events: [MarbleEvent<Element, Failure>]
-    /// What made the run inexact: the pipeline did not settle at a tick
-    /// within the scheduler's settle timeout (a task kept running, or waited
-    /// on something other than the scheduler's clock and inputs), or the
-    /// consumer did not end when it was cancelled. Empty for a sound run.
+    /// What made the run inexact: a malformed input diagram or another
+    /// fault of the script, an operator timed on another clock than the
+    /// scheduler's, the pipeline did not settle at a tick within the
+    /// scheduler's settle timeout (a task kept running, or waited on
+    /// something other than the scheduler's clock and inputs), the run was
+    /// cut off with a timer armed, the output sent events when the
+    /// scheduler cancelled it at the end, or the consumer did not end when
+    /// it was cancelled. Empty for a sound run.
     public var issues: [String]
     /// Elements the inputs sent to a subscription that was still open when
     /// the run ended and that it never took: the pipeline stopped pulling
@@ -27,6 +31,9 @@ public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
 
     /// The output as a marble diagram, each element shown with
     /// `String(describing:)` (see ``MarbleDiagram``).
+    ///
+    /// It leaves out ``issues``: compare with ``mismatch(expected:)``,
+    /// which fails on them too, rather than with `==`.
     public var diagram: String {
         MarbleDiagram.render(
             events.map { event in
@@ -45,7 +52,12 @@ public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
     /// - Returns: `nil` if the output is exactly the expected one and the
     ///   run had no issues; otherwise what differs.
     public func mismatch(expected: String) -> TestMismatch? {
-        let normalised = MarbleDiagram.render(MarbleDiagram.parse(expected))
+        let normalised: String
+        do {
+            normalised = MarbleDiagram.render(try MarbleDiagram.parse(expected))
+        } catch {
+            return TestMismatch(expected: expected, actual: diagram, issues: ["the expected \(error)"] + issues)
+        }
         guard normalised != diagram || !issues.isEmpty else {
             return nil
         }

@@ -38,6 +38,9 @@ public import Streams
 /// and an output is stamped with the tick of the clock when the consumer
 /// received it: an early, late, missing or extra output changes the
 /// recorded diagram. The run never waits for the outputs the test expects.
+/// Stamps are exact whole ticks (counted on attoseconds): an output
+/// between two ticks gets the earlier one, so lateness under one tick is
+/// not seen; choose a tick as fine as the timing the test asserts.
 ///
 /// **Settling: the exact guarantee.** The consumer of the output runs as a
 /// task that prefers the scheduler's own task executor, a serial queue that
@@ -52,19 +55,34 @@ public import Streams
 /// output ended), and a further check finds the count still zero and no
 /// input, sleeper or output activity since. What the scheduler cannot see
 /// is a task the pipeline starts itself with no executor preference (a
-/// plain `Task {}` in code outside Streams), or work on another actor's
-/// executor: such work runs concurrently and its outputs may be stamped
-/// late, which fails the test, never passes it. A pipeline that does not
-/// settle within ``settleTimeout`` (a task that never suspends, or one
-/// whose work never ends) is reported in ``TestRun/issues`` and the run
-/// ends there: never a hang. A pipeline that stops pulling an input is
-/// reported in ``TestRun/unpulled``.
+/// plain `Task {}` in code outside Streams), work on another actor's
+/// executor, or a timer on another clock than ``clock``: such work runs
+/// concurrently, in real time, and its outputs are stamped late or lost
+/// when the run ends first, so a test that asserts an absence could pass
+/// with it. Streams' time-based operators tell the scheduler their clock
+/// (through `StreamsTaskExecutor`), so one timed on another clock (a
+/// `clock:` left out means `ContinuousClock`) is an issue of the run. A
+/// pipeline that does not settle within ``settleTimeout`` (a task that
+/// never suspends, or one whose work never ends) is reported in
+/// ``TestRun/issues`` and the run ends there: never a hang (unless
+/// tasks outside the executor hold every thread of the cooperative pool,
+/// which the scheduler needs to run). A pipeline that stops pulling an
+/// input is reported in ``TestRun/unpulled``.
+///
+/// **Faults of the test are issues.** A malformed input diagram, a symbol
+/// without a typed value, events at negative ticks, an operator timed on
+/// another clock, a second run of one
+/// scheduler, a run cut off with a timer armed, and anything the output
+/// sends when the scheduler cancels it at the end of the run are reported
+/// in ``TestRun/issues`` (and left out of the events), so that they fail
+/// `mismatch(expected:)` instead of changing what the test asserts.
 ///
 /// **The end of a run.** The run ends after the tick at which the output
 /// ended, or after the last scripted input tick once no timer is armed,
-/// or at `through`, or 100 ticks after the last scripted input; the
-/// consumer is then cancelled. Subscriptions still open at that point have
-/// no unsubscription in their marble.
+/// or at `through`, or 100 ticks after the last scripted input (an issue
+/// if a timer is still armed then: pass `through:`); the consumer is then
+/// cancelled. Subscriptions still open at that point have no
+/// unsubscription in their marble.
 public final class TestScheduler: Sendable {
     /// The clock the pipeline under test must use for its timers.
     public let clock: ManualClock
@@ -75,7 +93,7 @@ public final class TestScheduler: Sendable {
     public let settleTimeout: Duration
 
     let core: SchedulerCore
-    let executor = SchedulerExecutor()
+    let executor: SchedulerExecutor
 
     /// How many checks in a row must find the executor idle and nothing
     /// changed for the pipeline to count as settled.
@@ -83,6 +101,9 @@ public final class TestScheduler: Sendable {
     /// How many checks a step may take before the run reports that work
     /// outside the executor never stopped.
     static let maximumChecks = 10_000
+    /// How many ticks past the inputs' last event a run without `through`
+    /// goes while a timer is armed.
+    static let ticksAfterScript = 100
 
     /// Creates a scheduler.
     ///
@@ -99,6 +120,7 @@ public final class TestScheduler: Sendable {
         self.settleTimeout = settleTimeout
         self.clock = clock
         core = SchedulerCore(clock: clock, tick: tick)
+        executor = SchedulerExecutor(clock: clock)
     }
 
     /// The duration of `count` ticks, for the operators' intervals.
@@ -114,7 +136,7 @@ public final class TestScheduler: Sendable {
     /// - Parameter diagram: The events, for example `"a-(bc)-#"`.
     /// - Returns: The input, a publisher of `String`s.
     public func hot(_ diagram: String) -> TestInput<String, MarbleError> {
-        hot(MarbleDiagram.parse(diagram), name: "hot \(diagram)")
+        hot(events(of: diagram), name: "hot \(diagram)")
     }
 
     /// A cold input from a diagram of single-character or `(…)` values.
@@ -122,7 +144,7 @@ public final class TestScheduler: Sendable {
     /// - Parameter diagram: The events, tick 0 being each subscription's.
     /// - Returns: The input, a publisher of `String`s.
     public func cold(_ diagram: String) -> TestInput<String, MarbleError> {
-        cold(MarbleDiagram.parse(diagram), name: "cold \(diagram)")
+        cold(events(of: diagram), name: "cold \(diagram)")
     }
 
     /// A hot input from a diagram whose symbols stand for typed values and
@@ -134,13 +156,14 @@ public final class TestScheduler: Sendable {
     ///
     /// - Parameters:
     ///   - diagram: The events.
-    ///   - values: The value of each symbol; every symbol must have one.
+    ///   - values: The value of each symbol; a symbol without one is
+    ///     reported in the run's issues.
     ///   - error: The error the failure symbol stands for.
     /// - Returns: The input.
     public func hot<Element: Sendable, Failure: Error>(
         _ diagram: String, values: [String: Element], error: Failure
     ) -> TestInput<Element, Failure> {
-        hot(Self.typed(diagram, values, error), name: "hot \(diagram)")
+        hot(typed(diagram, values, error), name: "hot \(diagram)")
     }
 
     /// A cold input from a diagram whose symbols stand for typed values;
@@ -148,13 +171,14 @@ public final class TestScheduler: Sendable {
     ///
     /// - Parameters:
     ///   - diagram: The events, tick 0 being each subscription's.
-    ///   - values: The value of each symbol; every symbol must have one.
+    ///   - values: The value of each symbol; a symbol without one is
+    ///     reported in the run's issues.
     ///   - error: The error the failure symbol stands for.
     /// - Returns: The input.
     public func cold<Element: Sendable, Failure: Error>(
         _ diagram: String, values: [String: Element], error: Failure
     ) -> TestInput<Element, Failure> {
-        cold(Self.typed(diagram, values, error), name: "cold \(diagram)")
+        cold(typed(diagram, values, error), name: "cold \(diagram)")
     }
 
     /// A hot input from explicit events, at absolute ticks.
@@ -181,15 +205,28 @@ public final class TestScheduler: Sendable {
         TestInput(name: name, events: events, isHot: false, core: core)
     }
 
-    private static func typed<Element, Failure: Error>(
+    /// The events of a diagram; a malformed diagram is reported in the
+    /// run's issues and scripts no events.
+    private func events(of diagram: String) -> [MarbleEvent<String, MarbleError>] {
+        do {
+            return try MarbleDiagram.parse(diagram)
+        } catch {
+            core.report("the input's \(error)")
+            return []
+        }
+    }
+
+    /// The typed events of a diagram; a symbol without a value is reported
+    /// in the run's issues and its event left out.
+    private func typed<Element, Failure: Error>(
         _ diagram: String, _ values: [String: Element], _ error: Failure
     ) -> [MarbleEvent<Element, Failure>] {
-        MarbleDiagram.parse(diagram).map { event in
+        events(of: diagram).compactMap { event in
             switch event.kind {
             case .value(let symbol):
                 guard let value = values[symbol] else {
-                    preconditionFailure(
-                        "TestScheduler: the diagram \"\(diagram)\" uses \"\(symbol)\", which has no value")
+                    core.report("the input diagram \"\(diagram)\" uses \"\(symbol)\", which has no value")
+                    return nil
                 }
                 return .value(value, at: event.tick)
             case .finish: return .finish(at: event.tick)
@@ -214,6 +251,17 @@ public final class TestScheduler: Sendable {
         _ publisher: P, cancelAt: Int? = nil, through: Int? = nil
     ) async -> TestRun<P.Element, P.Failure> where P.Element: Sendable {
         let recorder = MarbleRecorder<P.Element, P.Failure>(clock: clock, tick: tick)
+        guard core.startRun() else {
+            return TestRun(
+                events: [],
+                issues: ["this TestScheduler ran a publisher before: make a new scheduler for each run"],
+                unpulled: [])
+        }
+        for (name, tick) in [("cancelAt", cancelAt), ("through", through)] {
+            if let tick, tick < 0 {
+                core.report("\(name) is tick \(tick): ticks start at 0")
+            }
+        }
         let executor = self.executor
         let consumer = StreamsTaskExecutor.$preferred.withValue(executor) {
             Task(executorPreference: executor) { await recorder.consume(publisher) }
@@ -248,7 +296,13 @@ public final class TestScheduler: Sendable {
                 break
             }
             let last = core.lastScheduledTick
-            if through == nil && (current >= last + 100 || (current >= last && clock.sleeperCount == 0)) {
+            if through == nil && current >= last && clock.sleeperCount == 0 {
+                break
+            }
+            if through == nil && current >= last + Self.ticksAfterScript {
+                issues.append(
+                    "the run stopped at tick \(current), \(Self.ticksAfterScript) ticks after the inputs' last event, "
+                        + "with a timer still armed: pass `through:` to run to the tick the test is about")
                 break
             }
         }
@@ -276,15 +330,37 @@ public final class TestScheduler: Sendable {
     private func end<Element: Sendable, Failure: Error>(
         _ consumer: Task<Void, Never>, _ recorder: MarbleRecorder<Element, Failure>, _ issues: [String]
     ) async -> TestRun<Element, Failure> {
-        var issues = issues
+        var issues = core.scriptIssues + issues
+        for name in executor.foreignClocks {
+            issues.append(
+                "an operator was timed on \(name), not the scheduler's clock: its timers run where the run cannot "
+                    + "see them, so its outputs are late or lost (pass `clock: scheduler.clock`)")
+        }
         let unpulled = core.unpulled()
+        let recorded = recorder.events.count
         core.state.withLock { $0.tearingDown = true }
         consumer.cancel()
         let idle = await executor.waitUntilIdle(within: settleTimeout)
         if !idle || !recorder.progress.ended {
             issues.append("the consumer did not end when it was cancelled at the end of the run")
         }
-        return TestRun(events: recorder.events, issues: issues, unpulled: unpulled)
+        // What the output did in answer to the scheduler's own cancel is no
+        // event of the run; anything but ending (or a CancellationError) is
+        // a fault of the pipeline.
+        var events = recorder.events
+        let late = events[recorded...].filter { event in
+            if case .failure(let error) = event.kind, error is CancellationError {
+                return false
+            }
+            return true
+        }
+        if !late.isEmpty {
+            issues.append(
+                "the output sent \(late.map(\.description).joined(separator: " ")) when the scheduler cancelled "
+                    + "the consumer at the end of the run: a cancelled iterator must end without events")
+        }
+        events.removeSubrange(recorded...)
+        return TestRun(events: events, issues: issues, unpulled: unpulled)
     }
 
     /// Waits until the pipeline settled (see the type's documentation), or

@@ -34,37 +34,33 @@ public struct TestSubscription: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a subscription marble: `-` a tick, `^` the subscription, `!`
-    /// the unsubscription, `[^!]` both at one tick; spaces are ignored.
+    /// the unsubscription, `[^!]` both at one tick; whitespace is ignored.
     ///
     /// - Parameter marble: The marble, for example `"--^--!"`.
     /// - Returns: The subscription, or `nil` if the marble has no `^`, a
-    ///   `!` before its `^`, or any other character.
+    ///   second `^` or `!`, a `!` before its `^`, a group that is not
+    ///   exactly `[^!]`, or any other character.
     public init?(marble: String) {
         var tick = 0
-        var inGroup = false
         var subscribed: Int?
         var unsubscribed: Int?
-        for character in marble {
+        var characters = marble.filter { !$0.isWhitespace }[...]
+        while let character = characters.popFirst() {
             switch character {
-            case " ":
-                continue
-            case "[":
-                inGroup = true
-                continue
-            case "]":
-                inGroup = false
             case "-":
                 break
             case "^" where subscribed == nil:
                 subscribed = tick
             case "!" where subscribed != nil && unsubscribed == nil:
                 unsubscribed = tick
+            case "[" where subscribed == nil && characters.hasPrefix("^!]"):
+                characters.removeFirst(3)
+                subscribed = tick
+                unsubscribed = tick
             default:
                 return nil
             }
-            if !inGroup {
-                tick += 1
-            }
+            tick += 1
         }
         guard let subscribed else {
             return nil
