@@ -32,7 +32,7 @@ public struct TestRun<Element: Sendable, Failure: Error>: Sendable {
     /// The output as a marble diagram, each element shown with
     /// `String(describing:)` (see ``MarbleDiagram``).
     ///
-    /// It leaves out ``issues``: compare with ``mismatch(expected:)``,
+    /// It leaves out ``issues``: compare with `mismatch(expected:)`,
     /// which fails on them too, rather than with `==`.
     public var diagram: String {
         MarbleDiagram.render(
