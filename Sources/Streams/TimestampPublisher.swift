@@ -87,7 +87,8 @@ public struct TimestampPublisher<Base: Publisher, C: Clock>: Publisher {
     /// - Returns: A new iterator; it makes one base iterator.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), clock: clock)
+        StreamsTaskExecutor.noteTiming(on: clock)
+        return Iterator(base: base.makeAsyncIterator(), clock: clock)
     }
 
     /// The iterator of a ``TimestampPublisher``.

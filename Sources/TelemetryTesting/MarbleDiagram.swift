@@ -4,7 +4,7 @@
 /// |---|---|
 /// | `-` | a tick with no event |
 /// | `a` (any other character) | the value `"a"` at this tick |
-/// | `(abc)` | the value `"abc"` at this tick: multi-character values, values that are symbols (`(\|)` is the value `"\|"`, `(-)` the value `"-"`), values with spaces; parentheses inside are kept if they balance (`((1, 2))` is the value `"(1, 2)"`) |
+/// | `(abc)` | the value `"abc"` at this tick: multi-character values, values that are symbols (`(\|)` is the value `"\|"`, `(-)` the value `"-"`), values with spaces, any value but one printable ASCII character in rendered diagrams; parentheses inside are kept if they balance (`((1, 2))` is the value `"(1, 2)"`) |
 /// | `[ab]` | several events at the same tick, in order (`[b|]`: value then finish) |
 /// | `\|` | finish |
 /// | `^` or `#` | failure (``MarbleError``) |
@@ -109,8 +109,14 @@ public enum MarbleDiagram {
 
     /// Renders events as a diagram: the inverse of ``parse(_:)``, with a
     /// failure of any type shown as `^` and the diagram ending at the last
-    /// event. A value that is not one character, or is a symbol or a space,
-    /// is shown in parentheses. Events at negative ticks have no place in a
+    /// event. Only a value that is one printable ASCII character other than
+    /// a symbol is shown bare; every other value in parentheses, so that a
+    /// value never merges with the next one into one character (a letter
+    /// and a combining mark, two regional indicators). A value with
+    /// unbalanced parentheses cannot be shown unambiguously (`"a)(b"` looks
+    /// like two values); `TestRun`'s `mismatch(expected:)` compares events,
+    /// not text, so it is not fooled, but such a value can only be expected
+    /// as explicit events. Events at negative ticks have no place in a
     /// diagram and are not shown.
     ///
     /// - Parameter events: Events; those at one tick in the order given.
@@ -135,7 +141,9 @@ public enum MarbleDiagram {
     private static func symbol<Failure: Error>(_ event: MarbleEvent<String, Failure>) -> String {
         switch event.kind {
         case .value(let value):
-            if value.count == 1, let character = value.first, !symbols.contains(character), !character.isWhitespace {
+            if value.unicodeScalars.count == 1, let scalar = value.unicodeScalars.first, scalar.value > 0x20,
+                scalar.value < 0x7F, !symbols.contains(Character(scalar))
+            {
                 value
             } else {
                 "(\(value))"

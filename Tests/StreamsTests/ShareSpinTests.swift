@@ -173,6 +173,26 @@ import Testing
         }
         #expect(moved == seen &+ 1)
     }
+
+    /// Other sides' steps move the counter without end while this side's
+    /// check keeps finding nothing (seven consumers of a share taking
+    /// elements, the upstream waiting for the eighth): the spin still ends
+    /// when its time is spent. It once spun for as long as the counter
+    /// moved, holding the main actor for minutes on a loaded machine.
+    @Test func aSpinRunsOutWhileTheCounterKeepsMovingAndTheCheckFindsNothing() {
+        let spin = HandOffSpin()
+        guard HandOffSpin.limit > 0 else {
+            return  // one processor: never spins
+        }
+        spin.enable()
+        var checks = 0
+        let found: Int? = spin.spin(past: spin.current &- 1) {
+            checks += 1
+            spin.changed()  // another side's step: the counter moves before every look
+            return checks < 20_000_000 ? nil : checks  // a spin that never ends is stopped here
+        }
+        #expect(found == nil, "the spin looked \(checks) times, until the test stopped it")
+    }
 }
 
 /// Counts up without end, reporting each `next` and its release to a probe.

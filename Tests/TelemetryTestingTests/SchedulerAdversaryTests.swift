@@ -160,6 +160,78 @@ import Testing
         #expect(sound.issues.isEmpty, "\(sound.issues)")
     }
 
+    @Test func timestampOnContinuousClockIsAnIssue() async {
+        let scheduler = TestScheduler()
+        let run = await scheduler.run(scheduler.hot("ab|").timestamp().map(\.value))
+        #expect(run.issues.contains { $0.contains("timed on ContinuousClock") }, "\(run.issues)")
+    }
+
+    /// A clock that forwards to the scheduler's is reported unless it says
+    /// so; a wrapper of `ContinuousClock` is reported either way.
+    @Test func aWrapperOfTheSchedulersClockIsFineOnceItSaysSo() async {
+        let scheduler = TestScheduler()
+        let plain = await scheduler.run(
+            scheduler.hot("a-b----c--|").debounce(for: scheduler.ticks(3), clock: Forwarding(base: scheduler.clock)))
+        #expect(plain.issues.contains { $0.contains("timed on Forwarding") }, "\(plain.issues)")
+        let declared = TestScheduler()
+        let run = await declared.run(
+            declared.hot("a-b----c--|").debounce(
+                for: declared.ticks(3), clock: DeclaredForwarding(base: declared.clock)))
+        #expect(run.mismatch(expected: "-----b----[c|]") == nil, "\(run.diagram) \(run.issues)")
+    }
+
+    /// A clock reused from an earlier run starts the next at tick 3: a
+    /// pipeline without delay matched a 3-tick delay.
+    @Test func aClockNotAtZeroIsAnIssue() async {
+        let clock = ManualClock()
+        _ = await Marble.run(
+            inputs: [.value("x", at: 0), .finish(at: 3)] as [MarbleEvent<String, Never>], clock: clock
+        ) {
+            input, _ in input
+        }
+        let run = await Marble.run(
+            inputs: [.value("a", at: 0), .finish(at: 0)] as [MarbleEvent<String, Never>], clock: clock
+        ) { input, _ in input }
+        #expect(run.mismatch(expected: "---[a|]") != nil)
+        #expect(run.issues.first?.contains("not zero") == true, "\(run.issues)")
+    }
+
+    /// A hot input made after its ticks were sent (inside a transform)
+    /// never sends those events: an issue, not a silent empty output.
+    @Test func aHotInputMadeTooLateIsAnIssue() async {
+        let scheduler = TestScheduler()
+        let run = await scheduler.run(scheduler.hot("---a|").flatMap { _ in scheduler.hot("x-y") }, through: 6)
+        #expect(run.issues.contains { $0.contains("was made after tick 3's inputs were sent") }, "\(run.issues)")
+    }
+
+    @Test func aRunGoesOnToItsCancelTick() async {
+        let scheduler = TestScheduler()
+        let input = scheduler.hot("a-b")
+        let run = await scheduler.run(input, cancelAt: 6)
+        #expect(run.mismatch(expected: "a-b") == nil, "\(run.issues)")
+        #expect(input.subscriptionMarbles == ["^-----!"])
+    }
+
+    @Test func aTickBeyondWhatADurationHoldsIsAnIssueNotATrap() async {
+        let scheduler = TestScheduler(tick: .seconds(Int64.max))
+        let run = await scheduler.run(scheduler.hot("a-b"), through: 30)
+        #expect(run.issues.contains { $0.contains("past the latest instant a Duration holds") }, "\(run.issues)")
+    }
+
+    // MARK: - The comparison is by event, not by rendered text
+
+    @Test func valuesThatRenderAsOneCharacterStayApart() async {
+        for (first, second, merged) in [("a", "\u{301}", "\u{E1}"), ("\u{1F1EB}", "\u{1F1F7}", "\u{1F1EB}\u{1F1F7}")] {
+            let scheduler = TestScheduler()
+            let run = await scheduler.run(scheduler.hot("ab").map { $0 == "a" ? first : second })
+            #expect(run.mismatch(expected: merged) != nil, "\(run.diagram)")
+            #expect(run.mismatch(expected: "(\(first))(\(second))") == nil || second == "\u{301}", "\(run.diagram)")
+        }
+        let scheduler = TestScheduler()
+        let run = await scheduler.run(scheduler.hot("a").map { _ in "xx)(yy" })
+        #expect(run.mismatch(expected: "(xx)(yy)") != nil)
+    }
+
     // MARK: - Subscription marbles are strict
 
     @Test func malformedSubscriptionMarblesDoNotParse() {
@@ -196,5 +268,28 @@ private struct EmitOnCancel<Base: Publisher & Sendable>: Publisher, Sendable whe
             }
             return nil
         }
+    }
+}
+
+/// A clock that forwards to a manual clock without saying so.
+private struct Forwarding: Clock {
+    let base: ManualClock
+    var now: ManualClock.Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
+        try await base.sleep(until: deadline, tolerance: tolerance)
+    }
+}
+
+/// The same, declared as a ``ManualClockWrapper``.
+private struct DeclaredForwarding: Clock, ManualClockWrapper {
+    let base: ManualClock
+    var wrappedManualClock: ManualClock { base }
+    var now: ManualClock.Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
+        try await base.sleep(until: deadline, tolerance: tolerance)
     }
 }

@@ -53,13 +53,25 @@ final class HandOffSpin: Sendable {
     }()
 
     /// One side's spin: when it started (read from the clock only once the
-    /// first reads found nothing).
+    /// first reads found nothing), and how many checks found nothing.
     @usableFromInline
     struct Allowance {
         @usableFromInline var started: Int64 = 0
+        @usableFromInline var emptyChecks = 0
 
         @inlinable
         init() {}
+
+        /// Whether the side has spun for `limit` nanoseconds by `now`
+        /// (starting the count at the first call).
+        @inlinable
+        mutating func isSpent(at now: Int64, limit: Int64) -> Bool {
+            if started == 0 {
+                started = now
+                return false
+            }
+            return now &- started >= limit
+        }
     }
 
     @inlinable
@@ -106,6 +118,13 @@ final class HandOffSpin: Sendable {
             if let found = check() {
                 return found
             }
+            // A counter that keeps moving (other sides' steps) while the
+            // check keeps finding nothing must not keep the side spinning:
+            // the budget is time, read every 16 empty checks.
+            allowance.emptyChecks &+= 1
+            if allowance.emptyChecks & 15 == 0, allowance.isSpent(at: BootClock.nanoseconds(), limit: Self.limit) {
+                return nil
+            }
         }
         return nil
     }
@@ -121,10 +140,7 @@ final class HandOffSpin: Sendable {
                     return now
                 }
             }
-            let now = Self.yieldAndRead()
-            if allowance.started == 0 {
-                allowance.started = now
-            } else if now &- allowance.started >= Self.limit {
+            if allowance.isSpent(at: Self.yieldAndRead(), limit: Self.limit) {
                 return nil
             }
         }

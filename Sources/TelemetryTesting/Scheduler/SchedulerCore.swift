@@ -21,6 +21,9 @@ final class SchedulerCore: Sendable {
         var scriptIssues: [String] = []
         /// Whether a run started.
         var ran = false
+        /// The last tick whose inputs were sent: a hot input made later
+        /// never sends its events at that tick or before.
+        var lastFedTick = -1
     }
 
     let clock: ManualClock
@@ -74,6 +77,10 @@ final class SchedulerCore: Sendable {
         state.withLock { $0.lastScheduledTick }
     }
 
+    var lastFedTick: Int {
+        state.withLock { $0.lastFedTick }
+    }
+
     var isTearingDown: Bool {
         state.withLock { $0.tearingDown }
     }
@@ -92,7 +99,10 @@ final class SchedulerCore: Sendable {
 
     /// Sends every input's events due at `tick`.
     func feed(_ tick: Int) {
-        let feeders = state.withLock { $0.feeders }
+        let feeders = state.withLock { state in
+            state.lastFedTick = tick
+            return state.feeders
+        }
         for feeder in feeders {
             feeder(tick)
         }

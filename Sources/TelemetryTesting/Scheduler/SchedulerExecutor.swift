@@ -28,7 +28,8 @@ final class SchedulerExecutor: TaskExecutor, TimingObserver, Sendable {
     }
 
     func operatorTimed(on clock: Any) {
-        guard (clock as? ManualClock) !== self.clock else {
+        let manual = clock as? ManualClock ?? (clock as? any ManualClockWrapper)?.wrappedManualClock
+        guard manual !== self.clock else {
             return
         }
         let name = clock is ManualClock ? "another ManualClock" : "\(type(of: clock))"

@@ -53,6 +53,13 @@ public final class TestInput<Element: Sendable, Failure: Error>: Publisher, Send
         hotSubject = isHot ? PassthroughSubject() : nil
         if isHot {
             core.schedule(through: lastTick)
+            let fed = core.lastFedTick
+            let missed = eventsByTick.filter { $0.key <= fed }.values.joined().sorted { $0.tick < $1.tick }
+            if !missed.isEmpty {
+                core.report(
+                    "\(name) was made after tick \(fed)'s inputs were sent: its events at those ticks are never "
+                        + "sent: \(missed.map(\.description).joined(separator: " "))")
+            }
         }
         core.register(
             feeder: { [weak self] tick in self?.feed(tick) },

@@ -70,8 +70,9 @@ public import Streams
 /// input is reported in ``TestRun/unpulled``.
 ///
 /// **Faults of the test are issues.** A malformed input diagram, a symbol
-/// without a typed value, events at negative ticks, an operator timed on
-/// another clock, a second run of one
+/// without a typed value, events at negative ticks, a hot input made after
+/// its ticks' inputs were sent, a clock not at zero, an operator timed on
+/// another clock (see ``ManualClockWrapper``), a second run of one
 /// scheduler, a run cut off with a timer armed, and anything the output
 /// sends when the scheduler cancels it at the end of the run are reported
 /// in ``TestRun/issues`` (and left out of the events), so that they fail
@@ -121,6 +122,11 @@ public final class TestScheduler: Sendable {
         self.clock = clock
         core = SchedulerCore(clock: clock, tick: tick)
         executor = SchedulerExecutor(clock: clock)
+        if clock.now != .zero {
+            core.report(
+                "the scheduler's clock is at \(clock.now.offset), not zero: every stamp would be shifted "
+                    + "(a clock used before); give each scheduler a new ManualClock")
+        }
     }
 
     /// The duration of `count` ticks, for the operators' intervals.
@@ -243,7 +249,8 @@ public final class TestScheduler: Sendable {
     ///   - publisher: The pipeline under test, built on this scheduler's
     ///     inputs and ``clock``.
     ///   - cancelAt: A tick at which to cancel the consuming task, once
-    ///     that tick settled; its unsubscriptions are recorded.
+    ///     that tick settled; its unsubscriptions are recorded. The run
+    ///     goes on to it unless the output ends first.
     ///   - through: The last tick to run, if the run should not end by
     ///     itself (see the type's documentation).
     /// - Returns: The recorded output, issues and unpulled inputs.
@@ -272,7 +279,12 @@ public final class TestScheduler: Sendable {
             return await end(consumer, recorder, issues)
         }
         for current in 0... {
-            let instant = ManualClock.Instant(offset: ticks(current))
+            let (attoseconds, overflow) = tick.attoseconds.multipliedReportingOverflow(by: Int128(current))
+            guard !overflow else {
+                issues.append("the run reached tick \(current), past the latest instant a Duration holds")
+                break
+            }
+            let instant = ManualClock.Instant(offset: Duration(attoseconds: attoseconds))
             guard await fireTimers(before: instant, inclusive: false, recorder, &issues) else {
                 break
             }
@@ -295,7 +307,8 @@ public final class TestScheduler: Sendable {
             if recorder.progress.ended || cancelled || current == through {
                 break
             }
-            let last = core.lastScheduledTick
+            // A run to cancel at a tick goes on to it (unless the output ends first).
+            let last = max(core.lastScheduledTick, cancelAt ?? 0)
             if through == nil && current >= last && clock.sleeperCount == 0 {
                 break
             }
@@ -334,7 +347,8 @@ public final class TestScheduler: Sendable {
         for name in executor.foreignClocks {
             issues.append(
                 "an operator was timed on \(name), not the scheduler's clock: its timers run where the run cannot "
-                    + "see them, so its outputs are late or lost (pass `clock: scheduler.clock`)")
+                    + "see them, so its outputs are late or lost (pass `clock: scheduler.clock`; a clock of your own "
+                    + "that wraps it conforms to ManualClockWrapper)")
         }
         let unpulled = core.unpulled()
         let recorded = recorder.events.count
@@ -345,12 +359,11 @@ public final class TestScheduler: Sendable {
             issues.append("the consumer did not end when it was cancelled at the end of the run")
         }
         // What the output did in answer to the scheduler's own cancel is no
-        // event of the run; anything but ending (or a CancellationError) is
-        // a fault of the pipeline.
+        // event of the run; an element then is a fault of the pipeline.
         var events = recorder.events
         let late = events[recorded...].filter { event in
-            if case .failure(let error) = event.kind, error is CancellationError {
-                return false
+            if case .failure = event.kind {
+                return false  // a CancellationError, perhaps wrapped: the answer to the cancel
             }
             return true
         }
