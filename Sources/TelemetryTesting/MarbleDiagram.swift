@@ -34,7 +34,6 @@ public enum MarbleDiagram {
         var tick = 0
         /// The position of the open group's `[`.
         var group: Int?
-        var groupIsEmpty = true
         var characters = diagram.enumerated().makeIterator()
         func failure(_ position: Int, _ reason: String) -> MarbleSyntaxError {
             MarbleSyntaxError(diagram: diagram, position: position, reason: reason)
@@ -55,13 +54,12 @@ public enum MarbleDiagram {
                     throw failure(position, "a group inside the group opened at \(group)")
                 }
                 group = position
-                groupIsEmpty = true
                 continue
             case "]":
                 guard group != nil else {
                     throw failure(position, "']' closes no group")
                 }
-                if groupIsEmpty {
+                if events.last?.tick != tick {  // nothing at the group's tick yet
                     throw failure(position, "an empty group: write '-' for a tick without events")
                 }
                 group = nil
@@ -97,8 +95,6 @@ public enum MarbleDiagram {
             events.append(MarbleEvent(kind, at: tick))
             if group == nil {
                 tick += 1
-            } else {
-                groupIsEmpty = false
             }
         }
         if let group {

@@ -49,7 +49,7 @@ import Testing
                 return
             }
             #expect(tick.offset >= gap && tick.offset - interval < gap, "\(gap): \(tick)")
-            #expect(interval * tick.offset.wholeTicksForTest(of: interval) == tick.offset, "on the grid")
+            #expect(tick.offset.attoseconds % interval.attoseconds == 0, "on the grid")
         }
     }
 
@@ -97,12 +97,5 @@ import Testing
 
     @Test func callsAfterTheEndReturnNil() async throws {
         try await lifecycle.callsAfterTheEndReturnNil()
-    }
-}
-
-extension Duration {
-    /// Whole `interval`s in this duration, exactly (attoseconds).
-    fileprivate func wholeTicksForTest(of interval: Duration) -> Int {
-        Int(attoseconds / interval.attoseconds)
     }
 }

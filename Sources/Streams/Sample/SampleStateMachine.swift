@@ -70,36 +70,28 @@ package struct SampleStateMachine<Element: Sendable, Failure: Error, Instant: In
     }
 
     /// The first tick of the grid through `tick` that is at or after `now`
-    /// (`tick` is before it), exactly: a floating-point estimate of the
-    /// whole intervals in between, then whole intervals forward (doubling)
-    /// or back until exact. Without a positive interval every instant is a
-    /// tick.
+    /// (`tick` is before it), exactly, on the clock's own durations: whole
+    /// intervals forward, the step doubling while it stays before `now` and
+    /// halving when it would pass it (a floating-point quotient can be one
+    /// tick off). Without a positive interval every instant is a tick.
     @inlinable
     func firstTick(from tick: Instant, atOrAfter now: Instant) -> Instant {
         guard interval > .zero else {
             return now
         }
         var tick = tick
-        let estimate = (tick.duration(to: now) / interval).rounded(.down)
-        if estimate >= 1, estimate < 0x1p62 {
-            tick = tick.advanced(by: interval * Int(estimate))
-        }
-        while tick.advanced(by: interval * -1) >= now {
-            tick = tick.advanced(by: interval * -1)
-        }
         var step = 1
-        while tick < now {
+        while true {
             let next = tick.advanced(by: interval * step)
             if next < now {
                 tick = next
                 step = step < 1 << 60 ? step * 2 : step
             } else if step == 1 {
-                tick = next
+                return next
             } else {
-                step = 1
+                step /= 2
             }
         }
-        return tick
     }
 
     @inlinable
