@@ -45,10 +45,39 @@ public final class RecorderService: Sendable {
     /// Notifications and losses sent and not yet consumed (what the
     /// waiting ``send(waitingFor:device:)`` looks at; ticks are not counted).
     private let inFlight = Atomic<Int>(0)
+    /// While notifications come less than this apart, the recording task
+    /// wakes at most once per interval, sooner only when a small buffer
+    /// would fill (see ``init(capacity:minimumWakeInterval:)``).
+    public let minimumWakeInterval: Duration
+    /// How often the recording task found the buffer empty and so waited,
+    /// either for the next notification or for a while: the number of its
+    /// wake-ups, give or take one.
+    package var idleWaits: Int { idleWaitCount.load(ordering: .relaxed) }
+    private let idleWaitCount = Atomic<Int>(0)
 
     /// Creates a service with an ingest buffer of `capacity` notifications.
-    public init(capacity: Int = 65_536) {
+    ///
+    /// The recording task waits whenever it has recorded everything sent
+    /// so far. Woken for each notification, it would cost a thread wake-up
+    /// (a context switch) per notification: on a live stream of tens of
+    /// thousands a second, more than decoding and recording them. So while
+    /// notifications come less than `minimumWakeInterval` apart, it sleeps
+    /// that long when the buffer runs empty and then records everything that
+    /// gathered meanwhile: at most one wake-up per interval, at the cost of
+    /// up to one interval between a notification's arrival and its recording.
+    /// It sleeps less when, at the rate notifications came since the buffer
+    /// last ran empty, an interval's worth would fill more than half the
+    /// buffer (a small buffer); what the buffer cannot hold is dropped and
+    /// recorded as loss, as always. When notifications come further apart,
+    /// it waits for each one and records it at once.
+    ///
+    /// - Parameters:
+    ///   - capacity: Notifications the buffer holds before it drops.
+    ///   - minimumWakeInterval: How long the recording task lets a busy input
+    ///     gather before it records it; `.zero` wakes it for every notification.
+    public init(capacity: Int = 65_536, minimumWakeInterval: Duration = .milliseconds(1)) {
         self.capacity = capacity
+        self.minimumWakeInterval = max(.zero, minimumWakeInterval)
         self.ingest = PassthroughSubject(bufferingPolicy: .bufferingOldest(capacity))
         // Subscribe now, so nothing sent before `run` starts is missed.
         self.subscription = ingest.subscribe()
@@ -182,6 +211,7 @@ public final class RecorderService: Sendable {
         let ingest = self.ingest
         let subscription = self.subscription
         let capacity = self.capacity
+        let wakeInterval = self.minimumWakeInterval
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: tick)
@@ -209,18 +239,19 @@ public final class RecorderService: Sendable {
                     reported = dropped
                 }
             }
+            var idle = IdleWaitPolicy(interval: wakeInterval, capacity: capacity, start: ContinuousClock.now)
             do throws(RecordingError) {
                 for await input in subscription {
                     if case .tick = input {} else { self.inFlight.subtract(1, ordering: .relaxed) }
                     switch input {
                     case .notification(let device, let notification):
-                        guard devices.indices.contains(device) else {
+                        if devices.indices.contains(device) {
+                            try devices[device].record(notification)
+                        } else {
                             try recorder.recordLoss(
                                 stream: nil, time: notification.receiveTime, count: 1,
                                 reason: "notification for unknown device \(device)")
-                            continue
                         }
-                        try devices[device].record(notification)
                     case .loss(let device, let time, let count, let duration, let reason):
                         let name =
                             devices.indices.contains(device)
@@ -232,6 +263,15 @@ public final class RecorderService: Sendable {
                     case .tick(let now):
                         try recorder.closeChunkIfDue(now: now)
                         try recordDrops(at: now)
+                    }
+                    idle.recorded()
+                    if self.inFlight.load(ordering: .relaxed) == 0 {
+                        // Everything sent so far is recorded: the next `next()` would
+                        // wait. A busy input gathers for an interval instead.
+                        self.idleWaitCount.add(1, ordering: .relaxed)
+                        if let sleep = idle.bufferRanEmpty(at: ContinuousClock.now) {
+                            try? await Task.sleep(for: sleep)
+                        }
                     }
                 }
                 try setup.onInputEnd?()

@@ -50,6 +50,33 @@ import Testing
         #expect(info.segments.allSatisfy { $0.state == "closed" } && info.session.endedAt != nil && info.lossCount == 0)
     }
 
+    @Test func aBusyInputWakesTheRecordingTaskAboutOncePerIntervalNotOncePerNotification() async throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let service = RecorderService(capacity: 100_000, minimumWakeInterval: .milliseconds(1))
+        let run = Task { try await service.run(Self.factory(directory)) }
+        let notifications = Self.notifications(2000, seed: 11)
+        // 2,000 notifications from a thread of their own (as a bus thread
+        // sends), each after a sleep of 100 µs or more: each is recorded well
+        // before the next comes, so a task woken per notification would wait
+        // about 2,000 times; gathering for 1 ms, about once per millisecond.
+        let sending = await withCheckedContinuation { (done: CheckedContinuation<Duration, Never>) in
+            Thread {
+                let start = ContinuousClock.now
+                for notification in notifications {
+                    usleep(100)
+                    #expect(service.send(notification, device: 0))
+                }
+                done.resume(returning: start.duration(to: .now))
+            }.start()
+        }
+        service.finish()
+        try await run.value
+        let milliseconds = Int(sending / .milliseconds(1))
+        #expect(service.idleWaits <= milliseconds * 2 + 20, "sending took \(milliseconds) ms")
+        #expect(try Self.rawMessages(directory) == 2000)
+        #expect(try RecordingInfo.load(from: directory).lossCount == 0)
+    }
+
     @Test func cancellationRecordsWhatWasReceivedThenClosesTheRecording() async throws {
         let directory = makeTemporaryDirectory() + "/rec"
         let service = RecorderService(capacity: 100_000)
