@@ -7,9 +7,10 @@ notifications, decoding each one's bytes and nothing more.
     dbus_python_receiver.py BUS_ADDRESS DEVICE_PATH CHAR_UUID COUNT
 
 Prints one JSON line: {"count": N, "seconds": first-to-last receive time, "rate": N/s,
-"cpu": this process's CPU seconds over the same span}.
+"cpu": this process's CPU seconds over the same span, "switches": its context switches then}.
 """
 import json
+import resource
 import sys
 import time
 
@@ -54,6 +55,11 @@ char_path = next(str(p) for p, i in om.GetManagedObjects().items()
 state = {"count": 0, "t0": None, "t1": None, "bytes": 0}
 
 
+def switches():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_nvcsw + usage.ru_nivcsw
+
+
 def counter(conn, msg):
     if msg.get_member() == "PropertiesChanged" and msg.get_path() == char_path:
         args = msg.get_args_list(byte_arrays=True)
@@ -64,9 +70,11 @@ def counter(conn, msg):
             if state["count"] == 1:
                 state["t0"] = time.monotonic()
                 state["cpu0"] = time.process_time()
+                state["switches0"] = switches()
             if state["count"] == total:
                 state["t1"] = time.monotonic()
                 state["cpu1"] = time.process_time()
+                state["switches1"] = switches()
     return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
 
 
@@ -77,4 +85,4 @@ dbus.Interface(bus.get_object("org.bluez", char_path), "org.bluez.GattCharacteri
 until(lambda: state["t1"] is not None, timeout=120)
 seconds = state["t1"] - state["t0"]
 print(json.dumps({"count": state["count"], "seconds": seconds, "rate": (total - 1) / seconds,
-                  "cpu": state["cpu1"] - state["cpu0"]}))
+                  "cpu": state["cpu1"] - state["cpu0"], "switches": state["switches1"] - state["switches0"]}))

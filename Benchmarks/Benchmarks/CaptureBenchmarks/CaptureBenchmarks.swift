@@ -23,7 +23,9 @@ import Recording
 /// to the bus socket many per write, where libdbus's one write per message
 /// made the Python sender, not the receivers, the limit (same messages, same
 /// count, for both sides). Each run prints the CPU time of the daemon, the
-/// fake and the receiver over the stream, to show which one bounds it. The
+/// fake and the receiver over the stream, to show which one bounds it, and
+/// the receiver's context switches (a thread woken per notification shows
+/// as one or more each). The
 /// rate is (N − 1) / (time of the N-th − time of the first), on both sides:
 /// for ours the N-th is the moment the recorder recorded it, for the peer
 /// the moment its filter saw it. The benchmark's own clock cannot time a
@@ -153,7 +155,7 @@ enum CaptureRun {
         fake.reportSendRate(count: count)
         FakeLauncher.reportCPU(
             daemon: after.daemon - before.daemon, fake: after.fake - before.fake, receiver: clock.cpuSeconds,
-            stream: clock.seconds, count: count)
+            stream: clock.seconds, count: count, switches: clock.switches)
         return clock.rate
     }
 
@@ -174,17 +176,18 @@ enum CaptureRun {
         guard let data = output.split(separator: "\n").last.map({ Data($0.utf8) }),
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let rate = json["rate"] as? Double, json["count"] as? Int == count,
-            let seconds = json["seconds"] as? Double, let cpu = json["cpu"] as? Double
+            let seconds = json["seconds"] as? Double, let cpu = json["cpu"] as? Double,
+            let switches = json["switches"] as? Int
         else { fatalError("unexpected output of the dbus-python receiver: \(output)") }
         FakeLauncher.reportCPU(
             daemon: after.daemon - before.daemon, fake: after.fake - before.fake, receiver: cpu, stream: seconds,
-            count: count)
+            count: count, switches: switches)
         return rate
     }
 }
 
 /// Times the stream at the recorder: the first and the N-th notification
-/// recorded, and the process's CPU time between them.
+/// recorded, and the process's CPU time and context switches between them.
 final class StreamClock: @unchecked Sendable {
     let expected: Int
     private let lock = NSLock()
@@ -193,6 +196,8 @@ final class StreamClock: @unchecked Sendable {
     private var last: UInt64 = 0
     private var firstCPU: Double = 0
     private var lastCPU: Double = 0
+    private var firstSwitches = 0
+    private var lastSwitches = 0
 
     init(expected: Int) { self.expected = expected }
 
@@ -203,10 +208,12 @@ final class StreamClock: @unchecked Sendable {
             if count == 1 {
                 first = now
                 firstCPU = Self.processCPU()
+                firstSwitches = Self.processSwitches()
             }
             if count == expected {
                 last = now
                 lastCPU = Self.processCPU()
+                lastSwitches = Self.processSwitches()
             }
         }
     }
@@ -216,12 +223,21 @@ final class StreamClock: @unchecked Sendable {
     var rate: Double { lock.withLock { Double(expected - 1) / (Double(last - first) / 1e9) } }
     var seconds: Double { lock.withLock { Double(last - first) / 1e9 } }
     var cpuSeconds: Double { lock.withLock { lastCPU - firstCPU } }
+    var switches: Int { lock.withLock { lastSwitches - firstSwitches } }
 
     /// This process's CPU time (all threads), in seconds.
     static func processCPU() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// This process's context switches so far (all threads, voluntary and
+    /// not): a thread woken per notification shows here as one or more each.
+    static func processSwitches() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_nvcsw + usage.ru_nivcsw
     }
 }
 
@@ -366,11 +382,12 @@ final class FakeLauncher {
     }
 
     /// Prints each process's CPU time over the stream as a share of one core
-    /// and per notification: the one near 100 % bounds the rate (on this
+    /// and per notification, and the receiver's context switches (one or
+    /// more per notification: a thread woken for each): the one near 100 % bounds the rate (on this
     /// 2-core machine, so does their sum near 200 %). dbus-daemon is one
     /// thread, so its time per notification caps any receiver's rate at
     /// one over it; the line prints that cap when the daemon carries the stream.
-    static func reportCPU(daemon: Double, fake: Double, receiver: Double, stream: Double, count: Int) {
+    static func reportCPU(daemon: Double, fake: Double, receiver: Double, stream: Double, count: Int, switches: Int) {
         func share(_ seconds: Double) -> String {
             let each = seconds / Double(max(count - 1, 1)) * 1e6
             return "\(Int((seconds / stream * 100).rounded())) % (\(String(format: "%.1f", each)) µs each)"
@@ -380,7 +397,7 @@ final class FakeLauncher {
         FileHandle.standardError.write(
             Data(
                 ("    CPU over the \(String(format: "%.2f", stream)) s stream: dbus-daemon \(share(daemon)), "
-                    + "fake \(share(fake)), receiver \(share(receiver))\(cap)\n")
+                    + "fake \(share(fake)), receiver \(share(receiver)), \(switches) context switches\(cap)\n")
                     .utf8))
     }
 
