@@ -11,7 +11,7 @@
 /// quiet input (one input per wake-up, an interval or more apart) is waited
 /// for, and each input is recorded as it comes.
 struct IdleWaitPolicy {
-    /// The longest a busy input gathers; `.zero` never sleeps.
+    /// The longest a busy input gathers; `.zero` (or less) never sleeps.
     let interval: Duration
     /// Inputs the buffer holds.
     let capacity: Int
@@ -24,7 +24,7 @@ struct IdleWaitPolicy {
     static let shortestSleep = Duration.microseconds(20)
 
     init(interval: Duration, capacity: Int, start: ContinuousClock.Instant) {
-        self.interval = max(.zero, interval)
+        self.interval = interval
         self.capacity = capacity
         self.lastEmpty = start
     }

@@ -13,4 +13,14 @@ extension Duration {
         let (quotient, remainder) = attoseconds.quotientAndRemainder(dividingBy: tick.attoseconds)
         return Int(remainder < 0 ? quotient - 1 : quotient)
     }
+
+    /// `count` of this duration, exactly, or `nil` past the largest
+    /// duration a `Duration` holds.
+    ///
+    /// - Parameter count: A number of ticks.
+    /// - Returns: `self * count`, unless it overflows.
+    func times(_ count: Int) -> Duration? {
+        let (attoseconds, overflow) = attoseconds.multipliedReportingOverflow(by: Int128(count))
+        return overflow ? nil : Duration(attoseconds: attoseconds)
+    }
 }

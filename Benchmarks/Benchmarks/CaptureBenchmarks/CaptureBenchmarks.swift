@@ -382,11 +382,12 @@ final class FakeLauncher {
     }
 
     /// Prints each process's CPU time over the stream as a share of one core
-    /// and per notification, and the receiver's context switches (one or
-    /// more per notification: a thread woken for each): the one near 100 % bounds the rate (on this
+    /// and per notification: the one near 100 % bounds the rate (on this
     /// 2-core machine, so does their sum near 200 %). dbus-daemon is one
     /// thread, so its time per notification caps any receiver's rate at
-    /// one over it; the line prints that cap when the daemon carries the stream.
+    /// one over it; the line prints that cap when the daemon carries the
+    /// stream. It also prints the receiver's context switches: about one or
+    /// more per notification means a thread was woken for each.
     static func reportCPU(daemon: Double, fake: Double, receiver: Double, stream: Double, count: Int, switches: Int) {
         func share(_ seconds: Double) -> String {
             let each = seconds / Double(max(count - 1, 1)) * 1e6

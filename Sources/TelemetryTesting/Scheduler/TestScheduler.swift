@@ -279,12 +279,11 @@ public final class TestScheduler: Sendable {
             return await end(consumer, recorder, issues)
         }
         for current in 0... {
-            let (attoseconds, overflow) = tick.attoseconds.multipliedReportingOverflow(by: Int128(current))
-            guard !overflow else {
+            guard let offset = tick.times(current) else {
                 issues.append("the run reached tick \(current), past the latest instant a Duration holds")
                 break
             }
-            let instant = ManualClock.Instant(offset: Duration(attoseconds: attoseconds))
+            let instant = ManualClock.Instant(offset: offset)
             guard await fireTimers(before: instant, inclusive: false, recorder, &issues) else {
                 break
             }
