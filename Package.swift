@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "RecordingExport", targets: ["RecordingExport"]),
         .library(name: "Families", targets: ["Families"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
@@ -65,20 +66,41 @@ let package = Package(
         // readers parse with (not a product; a leaf that depends on nothing).
         .target(name: "ByteCursor", swiftSettings: strictSettings),
         .target(name: "Devices", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
+        // MCAP bytes and nothing of tlm: records, the general writer, the
+        // stream reader, CRC-32 and zstd (after foxglove/mcap's own targets).
+        .target(name: "MCAP", dependencies: ["ByteCursor", "CZstd", "CIsal"], swiftSettings: strictSettings),
+        // ROS 2 without ROS: CDR, ROS 2 names, message definitions and the
+        // bag's metadata document (YAML via Yams).
+        .target(
+            name: "ROS2", dependencies: ["ByteCursor", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings),
+        // Sizes, durations and times as people type them (`200MB`, `+5s`,
+        // `2026-11-27T10:00:00Z`): shared by the CLI and pipeline files.
+        .target(name: "Quantities", swiftSettings: strictSettings),
+        // A recording: the recorder and its segments, the index, readers,
+        // replay, recovery and verify. Family-agnostic.
         .target(
             name: "Recording",
             dependencies: [
-                "Devices", "ByteCursor", "Streams", "CZstd", "CIsal",
+                "Devices", "ByteCursor", "Streams", "Locking", "MCAP", "ROS2", "Quantities",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
+        // Recordings turned into other files: MCAP, CSV, JSON lines, tidy
+        // files per topic, the long form, Parquet (with its Thrift), merges.
+        .target(
+            name: "RecordingExport", dependencies: ["Recording", "MCAP", "ROS2", "Quantities", "Locking"],
+            swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
-        .target(name: "Families", dependencies: ["Devices", "Recording"], swiftSettings: strictSettings),
+        .target(name: "Families", dependencies: ["Devices", "Recording", "ROS2"], swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(
             name: "Pipeline",
-            dependencies: ["Streams", "Devices", "Recording", "Families", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "Streams", "Devices", "Recording", "Families", "ROS2", "Quantities",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
         // Live BLE capture over BlueZ (D-Bus): discovery, connections,
@@ -108,7 +130,7 @@ let package = Package(
         // (zoomable), an SVG or a PNG (libpng encodes our own raster).
         .target(
             name: "Report",
-            dependencies: ["Recording", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Live view: the streams being recorded (or replayed) served over
@@ -139,8 +161,8 @@ let package = Package(
         .executableTarget(
             name: "tlm",
             dependencies: [
-                "Devices", "Recording", "Families", "Streams", "Pipeline", "Capture", "CaptureFiles", "Session",
-                "Locking", "Report", "LiveView",
+                "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
+                "Capture", "CaptureFiles", "Session", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -163,8 +185,8 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: [
-                "Recording", "Devices", "Families", "Streams", "TestSupport", "Locking",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "Recording", "RecordingExport", "MCAP", "ROS2", "Devices", "Families", "Streams", "TestSupport",
+                "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -183,12 +205,14 @@ let package = Package(
         // replayed and simulated end to end (docs/adding-a-family.md).
         .testTarget(
             name: "FamiliesTests",
-            dependencies: ["Families", "Pipeline", "Recording", "Devices", "TestSupport"],
+            dependencies: ["Families", "Pipeline", "Recording", "ROS2", "Devices", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "Recording", "Devices", "Families", "Streams", "TestSupport"],
+            dependencies: [
+                "Pipeline", "Recording", "ROS2", "Quantities", "Devices", "Families", "Streams", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -210,7 +234,7 @@ let package = Package(
             name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "tlmTests", dependencies: ["tlm", "Recording", "Devices", "Families", "TestSupport"],
+            name: "tlmTests", dependencies: ["tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
             swiftSettings: strictSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import Recording
+import MCAP
 
 /// Plays a finished recording to a ``LiveViewServer`` at a pace, so a
 /// session can be watched in Foxglove after the fact: every stream is

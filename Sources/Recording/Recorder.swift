@@ -1,6 +1,8 @@
 public import Devices
 import Foundation
 import GRDB
+import ROS2
+import MCAP
 
 /// Records streams into a recording directory: MCAP segments
 /// (`000001.mcap`, …) and the catalog `index.sqlite`. The directory is also a
@@ -730,7 +732,7 @@ public final class Recorder {
         // That write ran after every queued commit: any of them that failed did so by now.
         try index.throwQueuedFailure()
         // The ROS 2 bag now holds this segment too.
-        try ROS2BagMetadata.write(
+        try BagMetadataFile.write(
             directory: directory, index: index, durable: configuration.durability != .none)
     }
 

@@ -1,3 +1,4 @@
+import Quantities
 /// Settings for a ``Recorder``: chunking, compression, segment rotation and
 /// durability.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 
+import Quantities
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

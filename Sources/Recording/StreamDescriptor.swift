@@ -1,4 +1,5 @@
 public import Devices
+import ROS2
 
 /// Describes one recorded stream: its topic, schema and what kind of data it
 /// carries. Each stream is one MCAP channel.

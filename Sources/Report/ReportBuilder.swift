@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 public import Recording
+import ROS2
+import RecordingExport
 
 /// Reads what a report shows from a recording: per-column min/max/mean of
 /// numeric streams from the index's per-chunk statistics (decoding only the

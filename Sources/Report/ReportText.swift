@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import RecordingExport
 
 /// Text helpers shared by the renderers: escaping for HTML, XML and JSON,
 /// and numbers and instants for display.

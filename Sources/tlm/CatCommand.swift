@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Recording
+import ROS2
+import RecordingExport
 
 /// `tlm cat REC|FILE.mcap [--topic GLOB…] [--from --to] [--format jsonl|table] [--follow]`.
 struct CatCommand: ParsableCommand {
@@ -136,7 +138,7 @@ struct CatCommand: ParsableCommand {
         guard let definition = definitions[message.topic] else {
             throw RecordingError(.corrupt, "no schema for \(message.topic)")
         }
-        let fields = try definition.decode(message.payload)
+        let fields = try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })
         switch format {
         case .jsonl:
             return try JSONLinesExporter.line(logTime: message.logTime, topic: message.topic, fields: fields)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Recording
+import Quantities
 
 /// A duration on the command line: a number with a unit, `ns`, `us`, `ms`,
 /// `s`, `m` or `h` (`500ms`, `10s`, `1.5m`, `2h`), read by ``DurationSyntax``

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingExport
 
 /// `tlm export REC --format csv|jsonl|mcap|parquet --output PATH [--partition KEYS]`.
 struct ExportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingExport
 
 /// `tlm filter IN --output OUT.mcap [--topic GLOB…] [--exclude GLOB…] [--regex RE…] [--from --to]`.
 struct FilterCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import RecordingExport
 
 /// The MCAP file `merge` and `filter` write: a new file (never overwritten,
 /// removed again when the command fails) or standard output.

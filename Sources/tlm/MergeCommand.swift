@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingExport
 
 /// `tlm merge A B … --output OUT.mcap`.
 struct MergeCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingExport
 
 /// `tlm query REC --topic GLOB`: messages, or aggregates per time bucket.
 struct QueryCommand: ParsableCommand {

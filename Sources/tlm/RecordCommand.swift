@@ -7,6 +7,7 @@ import LiveView
 import Pipeline
 import Recording
 import Session
+import Quantities
 
 /// `tlm record`: records a session until its duration ends or SIGINT/SIGTERM.
 struct RecordCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
 import Recording
+import ROS2
+import RecordingExport
 
 /// Rows printed as they come, as an aligned table, CSV or JSON lines.
 ///

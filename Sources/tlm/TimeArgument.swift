@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import Quantities
 
 /// A point in time on the command line, in any of these forms:
 ///

@@ -5,6 +5,7 @@ import Pipeline
 import Recording
 import TestSupport
 import Testing
+import ROS2
 
 /// A family added from outside the package's family list — the toy
 /// thermometer of `Thermometer/`, registered with one line — is recognised,

@@ -3,6 +3,7 @@ import Pipeline
 import Recording
 import TestSupport
 import Testing
+import Quantities
 
 /// Hostile pipeline files: expressions too deep or too large, files that are
 /// not regular files or too large, sizes and durations, are load errors at

@@ -3,6 +3,7 @@ import Families
 import Pipeline
 import Recording
 import Testing
+import ROS2
 
 /// Every class of malformed pipeline gives a `PipelineError` with the exact
 /// file, line, column and message.

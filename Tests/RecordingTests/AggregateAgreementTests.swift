@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
 
 /// The index-based aggregates against a decode of every message, over a
 /// recording with jittered times, gaps, equal log times and small chunks,

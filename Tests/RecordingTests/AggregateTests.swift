@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
 
 @Suite struct AggregateTests {
     /// A numeric stream over many chunks: value i at time 1_000 + i × 1_000 ns.

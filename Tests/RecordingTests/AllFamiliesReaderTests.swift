@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
 
 /// Every family's typed streams, read back by the independent Python reader
 /// (CRCs on, `mcap-ros2-support` decoding CDR), equal the values our decoders

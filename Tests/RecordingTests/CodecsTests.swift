@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Recording
+import MCAP
+import ROS2
 
 @Suite struct CodecsTests {
     @Test func crc32MatchesTheIEEECheckValue() {
@@ -86,19 +88,19 @@ import Testing
     }
 
     @Test func zstdRejectsAnOutOfRangeLevel() {
-        #expect(throws: RecordingError.self) { _ = try ZstdCompressor(level: 99) }
+        #expect(throws: MCAPError.self) { _ = try ZstdCompressor(level: 99) }
     }
 
     @Test func zstdDecompressionRejectsGarbageAndWrongSizes() throws {
         let garbage: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
-        #expect(throws: RecordingError.self) {
+        #expect(throws: MCAPError.self) {
             _ = try garbage.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: 100) }
         }
         let compressor = try ZstdCompressor(level: 1)
         let packed = try [UInt8](repeating: 9, count: 500).withUnsafeBytes { raw in
             try compressor.compress(raw) { Array($0) }
         }
-        let error = #expect(throws: RecordingError.self) {
+        let error = #expect(throws: MCAPError.self) {
             _ = try packed.withUnsafeBytes { try ZstdDecompressor.decompress($0, expectedSize: 400) }
         }
         #expect(error?.code == .corrupt)

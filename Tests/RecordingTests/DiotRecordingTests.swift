@@ -3,6 +3,7 @@ import Families
 import Recording
 import TestSupport
 import Testing
+import ROS2
 
 @Suite struct DiotRecordingTests {
     static let ch1 = DiotChannel(1)!

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
 
 @Suite struct MCAPStreamReaderTests {
     /// A small zstd-chunked recording made by the recorder.
@@ -56,7 +57,7 @@ import Testing
         #expect(bytes[offset] == MCAPOpcode.chunk.rawValue)
         bytes[offset + length - 10] ^= 0x40
         var reader = try MCAPStreamReader(bytes: bytes)
-        let error = #expect(throws: RecordingError.self) { _ = try reader.readAll() }
+        let error = #expect(throws: MCAPError.self) { _ = try reader.readAll() }
         #expect(error?.code == .corrupt)
     }
 
@@ -126,7 +127,7 @@ import Testing
     }
 
     @Test func aFileWithoutMagicIsRejectedAtOnce() {
-        let error = #expect(throws: RecordingError.self) { _ = try MCAPStreamReader(bytes: Array("hello world".utf8)) }
+        let error = #expect(throws: MCAPError.self) { _ = try MCAPStreamReader(bytes: Array("hello world".utf8)) }
         #expect(error?.message.contains("magic") == true)
     }
 }

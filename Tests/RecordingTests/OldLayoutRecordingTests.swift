@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
+import RecordingExport
 
 /// The layout of a recording directory (`RecordingLayout`): a recording is
 /// written with its segments and `metadata.yaml` in the recording directory,

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Recording
+@testable import RecordingExport
 
 /// DELTA_BINARY_PACKED as ``ParquetDeltaEncoder`` writes it, decoded by a
 /// reader written from the format's description.

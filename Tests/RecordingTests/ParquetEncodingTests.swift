@@ -3,6 +3,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
+@testable import RecordingExport
 
 /// The pieces of the Parquet writer on their own: the Thrift compact
 /// encoder, the RLE / bit-packing hybrid, partition keys and file names,

@@ -5,6 +5,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
+@testable import RecordingExport
 
 /// The Parquet export, read back by three independent readers (pyarrow,
 /// DuckDB, polars, in one Python run) and compared value for value with the

@@ -3,6 +3,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
+@testable import RecordingExport
 
 /// How the Parquet writer makes its pages: float and double columns
 /// BYTE_STREAM_SPLIT (undone here by a decoder written from the format's

@@ -3,6 +3,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
+import RecordingExport
 
 /// The export's fast path (runs of messages from the read-ahead workers,
 /// fixed-layout payloads appended column by column) writes byte for byte

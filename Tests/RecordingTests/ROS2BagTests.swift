@@ -3,8 +3,12 @@ import Families
 import Foundation
 import TestSupport
 import Testing
+import Yams
 
 @testable import Recording
+import MCAP
+import ROS2
+import RecordingExport
 
 /// A recording is a ROS 2 bag: topic names by the ROS 2 rule, profile `ros2`
 /// and rosbag2's QoS on every segment, and `metadata.yaml` kept current next
@@ -185,12 +189,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: yaml))  // no segment closed yet
         try recorder.write(a, logTime: 1_200, payload: Self.value(3))  // rotates: segment 1 closes
         let whileRecording = try String(contentsOfFile: yaml, encoding: .utf8)
-        #expect(whileRecording.contains("relative_file_paths:\n    - \"000001.mcap\"\n  files:"))
+        #expect(whileRecording.contains("relative_file_paths:\n  - \"000001.mcap\"\n  files:"))
         #expect(whileRecording.contains("  message_count: 2\n"))
         try recorder.write(a, logTime: 1_250, payload: Self.value(4))
         try recorder.close(at: 1_300)
 
-        let qos = ROS2BagMetadata.qosYAML(indent: "          ")
+        let qos = ROS2BagMetadata.offeredQoSProfiles.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n")
         let expected = """
             rosbag2_bagfile_information:
               version: 9
@@ -201,40 +205,40 @@ import Testing
                 nanoseconds_since_epoch: 1000
               message_count: 4
               topics_with_message_count:
-                - topic_metadata:
-                    name: "/t/d/a"
-                    type: "tlm/msg/Value"
-                    serialization_format: "cdr"
-                    offered_qos_profiles:
+              - topic_metadata:
+                  name: "/t/d/a"
+                  type: "tlm/msg/Value"
+                  serialization_format: "cdr"
+                  offered_qos_profiles:
             \(qos)
-                    type_description_hash: ""
-                  message_count: 3
-                - topic_metadata:
-                    name: "/t/d/b"
-                    type: "tlm/msg/Value"
-                    serialization_format: "cdr"
-                    offered_qos_profiles:
+                  type_description_hash: ""
+                message_count: 3
+              - topic_metadata:
+                  name: "/t/d/b"
+                  type: "tlm/msg/Value"
+                  serialization_format: "cdr"
+                  offered_qos_profiles:
             \(qos)
-                    type_description_hash: ""
-                  message_count: 1
+                  type_description_hash: ""
+                message_count: 1
               compression_format: ""
               compression_mode: ""
               relative_file_paths:
-                - "000001.mcap"
-                - "000002.mcap"
+              - "000001.mcap"
+              - "000002.mcap"
               files:
-                - path: "000001.mcap"
-                  starting_time:
-                    nanoseconds_since_epoch: 1000
-                  duration:
-                    nanoseconds: 50
-                  message_count: 2
-                - path: "000002.mcap"
-                  starting_time:
-                    nanoseconds_since_epoch: 1200
-                  duration:
-                    nanoseconds: 50
-                  message_count: 2
+              - path: "000001.mcap"
+                starting_time:
+                  nanoseconds_since_epoch: 1000
+                duration:
+                  nanoseconds: 50
+                message_count: 2
+              - path: "000002.mcap"
+                starting_time:
+                  nanoseconds_since_epoch: 1200
+                duration:
+                  nanoseconds: 50
+                message_count: 2
               custom_data:
                 "tlm_library": "\(Recorder.library)"
                 "tlm_session": "bag \\"one\\""
@@ -251,11 +255,21 @@ import Testing
                 == ["000001.mcap", "000002.mcap", "index.sqlite", "metadata.yaml"])
     }
 
-    @Test func yamlQuotingEscapesWhatYAMLWouldRead() {
-        #expect(ROS2BagMetadata.quoted("plain") == "\"plain\"")
-        #expect(ROS2BagMetadata.quoted("a\"b\\c") == #""a\"b\\c""#)
-        #expect(ROS2BagMetadata.quoted("l1\nl2\t\u{1}\u{7F}") == #""l1\nl2\t\u0001\u007f""#)
-        #expect(ROS2BagMetadata.quoted("caf\u{E9}: #x") == "\"caf\u{E9}: #x\"")
+    /// Names that YAML would misread if written bare (quotes, line breaks,
+    /// control characters, `: #`, a number, `null`) come back as they were.
+    @Test func hostileNamesRoundTripThroughTheBagMetadata() throws {
+        let names = ["plain", "a\"b\\c", "l1\nl2\t\u{1}\u{7F}", "caf\u{E9}: #x", "123", "null", "- [x]", "\u{2028}\u{FEFF}"]
+        let text = try ROS2BagMetadata.text(
+            topics: names.map { .init(name: $0, type: "t/msg/T", serializationFormat: "cdr", messageCount: 1) },
+            files: [.init(path: "000001.mcap", startTime: 5, endTime: 9, messageCount: names.count)],
+            custom: Dictionary(uniqueKeysWithValues: names.map { ($0, $0) }))
+        let root = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let information = try #require(root["rosbag2_bagfile_information"] as? [String: Any])
+        let topics = try #require(information["topics_with_message_count"] as? [[String: Any]])
+        #expect(topics.compactMap { ($0["topic_metadata"] as? [String: Any])?["name"] as? String } == names)
+        #expect(information["custom_data"] as? [String: String] == Dictionary(uniqueKeysWithValues: names.map { ($0, $0) }))
+        #expect(information["message_count"] as? Int == names.count)
+        #expect((information["duration"] as? [String: Any])?["nanoseconds"] as? Int == 4)
     }
 
     @Test func recoverWritesTheBagMetadataOfACrashedRecording() throws {
@@ -266,7 +280,7 @@ import Testing
         _ = try RecordingRecovery.recover(directory: directory)
         let text = try String(contentsOfFile: yaml, encoding: .utf8)
         let info = try RecordingInfo.load(from: directory)
-        #expect(text.contains("relative_file_paths:\n    - \"000001.mcap\"\n"))
+        #expect(text.contains("relative_file_paths:\n  - \"000001.mcap\"\n"))
         #expect(text.contains("\n  message_count: \(info.messageCount)\n"))
         for stream in info.streams where stream.messageCount > 0 {
             #expect(text.contains("name: \"\(stream.topic)\""))

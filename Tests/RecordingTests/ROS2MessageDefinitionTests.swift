@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Recording
+import ROS2
 
 @Suite struct ROS2MessageDefinitionTests {
     @Test func parsesFieldsArraysAndSkipsCommentsAndConstants() throws {
@@ -31,14 +32,14 @@ import Testing
     }
 
     @Test func nestedTypesAndShortPayloadsAreErrorsNotTraps() throws {
-        #expect(throws: RecordingError.self) { _ = try ROS2MessageDefinition(parsing: "geometry_msgs/Point p") }
+        #expect(throws: CDRError.self) { _ = try ROS2MessageDefinition(parsing: "geometry_msgs/Point p") }
         let definition = try ROS2MessageDefinition(parsing: "uint32 a\nstring b\nuint8[] c")
         var cdr = CDRWriter()
         cdr.write(UInt32(1))
-        #expect(throws: RecordingError.self) { _ = try definition.decode(cdr.bytes) }
+        #expect(throws: CDRError.self) { _ = try definition.decode(cdr.bytes) }
         // A hostile sequence length.
         let hostile: [UInt8] = [0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]
-        #expect(throws: RecordingError.self) { _ = try definition.decode(hostile) }
-        #expect(throws: RecordingError.self) { _ = try definition.decode([1, 2]) }
+        #expect(throws: CDRError.self) { _ = try definition.decode(hostile) }
+        #expect(throws: CDRError.self) { _ = try definition.decode([1, 2]) }
     }
 }

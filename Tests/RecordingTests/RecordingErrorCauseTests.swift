@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
+import ROS2
 
 /// `RecordingError.cause`: the lower-level error a recording error wraps.
 @Suite struct RecordingErrorCauseTests {
@@ -30,7 +32,7 @@ import Testing
 
     @Test func aTruncatedMCAPFieldCarriesTheCursorError() {
         // A Header whose profile claims 5 bytes and has 1.
-        let error = #expect(throws: RecordingError.self) {
+        let error = #expect(throws: MCAPError.self) {
             _ = try MCAPRecord.parse(opcode: MCAPOpcode.header.rawValue, body: [0x05, 0, 0, 0, 0x61][...])
         }
         #expect(error?.code == .corrupt)
@@ -41,15 +43,15 @@ import Testing
     @Test func aRecordOverrunningItsChunkCarriesTheCursorError() {
         // Opcode, then a u64 length of 2^63 in 11 bytes.
         let bytes: [UInt8] = [0x05, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xAA, 0xBB]
-        let error = #expect(throws: RecordingError.self) { _ = try MCAPRecord.parseAll(bytes[...], context: "chunk") }
+        let error = #expect(throws: MCAPError.self) { _ = try MCAPRecord.parseAll(bytes[...], context: "chunk") }
         #expect(error?.message == "chunk: record at 0 overruns its bytes")
         #expect(error?.cause.map { "\($0)" } == "9223372036854775808 bytes needed at offset 9, 2 left")
     }
 
     @Test func aZstdFailureCarriesZstdsError() {
         let garbage: [UInt8] = Array(repeating: 0x42, count: 32)
-        let error = #expect(throws: RecordingError.self) {
-            _ = try garbage.withUnsafeBytes { raw throws(RecordingError) in
+        let error = #expect(throws: MCAPError.self) {
+            _ = try garbage.withUnsafeBytes { raw throws(MCAPError) in
                 try ZstdDecompressor.decompress(raw, expectedSize: 64)
             }
         }
@@ -64,9 +66,27 @@ import Testing
         // Header, a = 7 (body offset 0…3), then 3 bytes: b is aligned to 8 from
         // the end of the header, so the 4 padding bytes before it already overrun.
         let payload: [UInt8] = [0x00, 0x01, 0x00, 0x00, 7, 0, 0, 0, 1, 2, 3]
-        let error = #expect(throws: RecordingError.self) { _ = try definition.decode(payload) }
+        let error = #expect(throws: CDRError.self) { _ = try definition.decode(payload) }
         #expect(error?.message == "the payload ends before field b")
         #expect(error?.cause.map { "\($0)" } == "4 bytes needed at offset 8, 3 left")
+    }
+
+    /// A failure below the recording (MCAP bytes, a CDR payload) reaches
+    /// readers as a recording error of the same kind, words and cause; a
+    /// writer's output that failed is that output's own error.
+    @Test func lowerLayerErrorsKeepTheirKindWordsAndCause() {
+        let cursor = POSIXError(.EIO)
+        let corrupt = RecordingError(MCAPError(.corrupt, "bad CRC", cause: cursor))
+        #expect(corrupt == RecordingError(.corrupt, "bad CRC"))
+        #expect((corrupt.cause as? POSIXError)?.code == .EIO)
+        #expect(RecordingError(MCAPError(.unsupported, "lz4")).code == .unsupported)
+        #expect(RecordingError(MCAPError(.compression, "zstd")).code == .compression)
+        #expect(RecordingError(MCAPError(.invalidConfiguration, "level")).code == .invalidConfiguration)
+        let full = RecordingError(.io, "disk full")
+        #expect(RecordingError(MCAPError(.output, "disk full", cause: full)) == full)
+        #expect(RecordingError(MCAPError(.output, "pipe", cause: cursor)).code == .io)
+        #expect(RecordingError(CDRError(.unsupported, "nested")).code == .unsupported)
+        #expect(RecordingError(CDRError(.corrupt, "short")) == RecordingError(.corrupt, "short"))
     }
 
     @Test func anIndexThatIsNotSQLiteCarriesGRDBsError() throws {

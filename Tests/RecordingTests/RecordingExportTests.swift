@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
+import ROS2
+import RecordingExport
 
 @Suite struct RecordingExportTests {
     static let value = MessageSchema(name: "test/msg/Value", text: "float64 value")
@@ -210,7 +213,17 @@ import Testing
         func write(_ sink: (any ByteSink)?) throws -> [UInt8] {
             var options = MCAPWriter.Options()
             options.chunkSize = 2048
-            let writer = try MCAPWriter(options: options, sink: sink)
+            var output: MCAPWriter.Output?
+            if let sink {
+                output = { (bytes: UnsafeRawBufferPointer) throws(MCAPError) in
+                    do throws(RecordingError) {
+                        try sink.write(bytes)
+                    } catch {
+                        throw MCAPError(.output, error.message, cause: error)
+                    }
+                }
+            }
+            let writer = try MCAPWriter(options: options, sink: output)
             writer.start(profile: "", library: "test")
             try writer.addMetadata(name: "session", [.init(key: "name", value: "s")])
             let schema = try writer.registerSchema(

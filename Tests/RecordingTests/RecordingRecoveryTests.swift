@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
+import ROS2
 
 @Suite struct RecordingRecoveryTests {
     /// A recording left as a crash leaves it: chunks on disk, no summary,

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
 
 /// Decoding a recording's raw streams again through the family decoders
 /// reproduces its typed streams exactly: same values, same times, same bytes.

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
 
 @Suite struct RecordingVerifierTests {
     static func makeRecording() throws -> String {

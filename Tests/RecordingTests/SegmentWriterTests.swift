@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import MCAP
 
 @Suite struct SegmentWriterTests {
     static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")

@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import ROS2
+import RecordingExport
 
 /// Tidy exports (one file per topic, the long form, full-precision floats),
 /// a lone MCAP file as a source, and merges, on ``RecordingExportTests``'

@@ -2,6 +2,7 @@ import Foundation
 import Recording
 import TestSupport
 import Testing
+import ROS2
 
 @Suite struct QueryExportTests {
     /// One simulated recording shared by the tests of this suite (read-only).

@@ -1,5 +1,6 @@
 public import Devices
 public import Recording
+public import ROS2
 
 /// How Comodule frames are recorded: each property is a stream named by its
 /// identifier (`/comodule/<device>/speed`), with schema

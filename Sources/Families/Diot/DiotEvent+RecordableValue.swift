@@ -1,5 +1,6 @@
 public import Devices
 public import Recording
+public import ROS2
 
 /// How DIoT values are recorded.
 ///

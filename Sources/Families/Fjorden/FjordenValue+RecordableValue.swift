@@ -1,5 +1,6 @@
 public import Devices
 public import Recording
+public import ROS2
 
 /// How Fjorden values are recorded: grip events on `/fjorden/<device>/grip`
 /// (`tlm/msg/FjordenGripEvent`), the battery on `battery`

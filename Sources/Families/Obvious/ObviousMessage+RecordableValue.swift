@@ -1,5 +1,6 @@
 public import Devices
 public import Recording
+public import ROS2
 
 /// How Obvious messages are recorded: feature status on
 /// `/obvious/<device>/feature_status` (parallel arrays, one entry per

@@ -1,4 +1,5 @@
 public import Recording
+import ROS2
 
 /// Runs a pipeline's derived streams on log time and writes them into a
 /// `Recorder`: feed it every decoded device value (``observe(_:)``, which

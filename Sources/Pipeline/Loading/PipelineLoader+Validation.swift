@@ -2,6 +2,7 @@ import Devices
 import Families
 import Recording
 import Yams
+import ROS2
 
 /// Topic patterns checked against what the declared devices can produce,
 /// and derived streams checked for cycles.

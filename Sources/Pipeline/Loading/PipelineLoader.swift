@@ -2,6 +2,7 @@ import Devices
 import Families
 import Recording
 import Yams
+import ROS2
 
 /// Turns pipeline YAML into a validated ``Pipeline``. It walks Yams' node
 /// tree (not `Decodable`), so every error names the line and column of the

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import Locking
 
 /// The recording's catalog, `index.sqlite`: sessions, devices, streams,
 /// segments, chunks with per-stream counts and statistics, and loss records.
@@ -15,7 +15,7 @@ package final class RecordingIndex: Sendable {
     package let path: String
     /// The first failure of a write queued by ``writeLater(_:)`` that no one
     /// has been told of yet.
-    private let queuedFailure = Mutex<RecordingError?>(nil)
+    private let queuedFailure = Locked<RecordingError?>(nil)
 
     /// Opens (creating if needed) the index and migrates it to the current
     /// schema version. With `syncs` false (a recording with

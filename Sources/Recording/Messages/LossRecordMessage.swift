@@ -1,3 +1,4 @@
+import ROS2
 /// Loss records inside the segments: the stream `/tlm/loss` (schema
 /// `tlm/msg/LossRecord`), so a segment alone says what it is missing — any
 /// MCAP tool shows it, and `recover` rebuilds the index's loss rows from it.

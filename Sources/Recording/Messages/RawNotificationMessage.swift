@@ -1,4 +1,5 @@
 public import Devices
+import ROS2
 
 /// The recorded form of a raw notification: schema `tlm/msg/RawNotification`
 /// (`ros2msg`, CDR), one stream per characteristic

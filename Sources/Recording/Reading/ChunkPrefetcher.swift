@@ -1,5 +1,7 @@
 import Foundation
 
+import MCAP
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,30 +28,30 @@ import Darwin
 /// ``Result/fallback(_:)`` and the consumer reads it the ordinary way
 /// (``RecordingReader/messages(inChunkAt:length:path:channelID:)``), which
 /// gives the ordinary errors (or skips it as damaged).
-final class ChunkPrefetcher: @unchecked Sendable {
+package final class ChunkPrefetcher: @unchecked Sendable {
     /// A wanted message of a scanned chunk.
-    struct Entry: Sendable {
-        var channelID: UInt16
-        var sequence: UInt32
-        var logTime: UInt64
-        var publishTime: UInt64
+    package struct Entry: Sendable {
+        package var channelID: UInt16
+        package var sequence: UInt32
+        package var logTime: UInt64
+        package var publishTime: UInt64
         /// The payload's first byte in ``Chunk/bytes``.
-        var start: Int
+        package var start: Int
         /// The payload's length.
-        var count: Int
+        package var count: Int
     }
 
     /// A scanned chunk: its records' bytes and its wanted messages in log-time
     /// order (equal times in file order).
-    struct Chunk: Sendable {
-        var bytes: [UInt8]
-        var entries: [Entry]
+    package struct Chunk: Sendable {
+        package var bytes: [UInt8]
+        package var entries: [Entry]
         /// The compressed record's length in the file (for the reader's counters).
-        var length: Int
+        package var length: Int
     }
 
     /// What the worker made of one chunk, in the order given.
-    enum Result: Sendable {
+    package enum Result: Sendable {
         /// Scanned (its entries may be empty).
         case scanned(Chunk)
         /// To be read the ordinary way.
@@ -57,7 +59,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     }
 
     /// Chunks scanned ahead of the consumer, at most.
-    let capacity: Int
+    package let capacity: Int
 
     private let directory: String
     private let locations: [RecordedMessageIterator.ChunkLocation]
@@ -67,7 +69,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     private let upper: UInt64
 
     /// Worker threads.
-    let workers: Int
+    package let workers: Int
 
     // Shared, under `condition`.
     private let condition = NSCondition()
@@ -92,7 +94,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     ///   - upper: Latest log time (exclusive).
     ///   - capacity: Chunks scanned ahead, at most.
     ///   - workers: Worker threads (at least one; no more than the chunks).
-    init(
+    package init(
         directory: String, locations: [RecordedMessageIterator.ChunkLocation], wanted: Set<UInt16>,
         lower: UInt64, upper: UInt64, capacity: Int = 24,
         workers: Int
@@ -114,7 +116,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     }
 
     /// The next chunk's result, waiting for the workers; `nil` after the last.
-    func next() -> Result? {
+    package func next() -> Result? {
         condition.lock()
         defer { condition.unlock() }
         guard consumed < locations.count else { return nil }
@@ -127,14 +129,14 @@ final class ChunkPrefetcher: @unchecked Sendable {
 
     /// Gives back a chunk the consumer is done with: its buffers take a
     /// later chunk (kept up to as many as can be ahead at once).
-    func recycle(_ chunk: Chunk) {
+    package func recycle(_ chunk: Chunk) {
         condition.withLock {
             if spares.count < capacity + workers { spares.append(chunk) }
         }
     }
 
     /// Stops the workers (if they are still reading) and waits for them to end.
-    func stop() {
+    package func stop() {
         condition.withLock {
             stopping = true
             condition.broadcast()

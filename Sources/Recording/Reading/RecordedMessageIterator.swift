@@ -1,3 +1,4 @@
+import MCAP
 /// The messages of a streaming read (``RecordingReader/messageIterator(topics:from:to:)``),
 /// in log-time order, equal times in file order (segment, chunk, position).
 ///
@@ -18,14 +19,14 @@
 /// Not `Sendable`: it reads through its reader (open files, counters).
 public final class RecordedMessageIterator {
     /// A chunk to merge, as the index locates it.
-    struct ChunkLocation {
-        var path: String
-        var offset: UInt64
-        var length: Int
+    package struct ChunkLocation {
+        package var path: String
+        package var offset: UInt64
+        package var length: Int
         /// The earliest wanted message time in the chunk (not before the range's start).
-        var firstTime: UInt64
+        package var firstTime: UInt64
         /// Its position in file order (segment sequence, then chunk ordinal).
-        var rank: Int
+        package var rank: Int
     }
 
     /// A read chunk's wanted messages, in log-time order, and how many were handed out.
@@ -55,7 +56,7 @@ public final class RecordedMessageIterator {
     /// released once it is used up).
     private var held = 0
 
-    init(reader: RecordingReader, chunks: [ChunkLocation], wanted: Set<UInt16>, from: UInt64, to: UInt64) {
+    package init(reader: RecordingReader, chunks: [ChunkLocation], wanted: Set<UInt16>, from: UInt64, to: UInt64) {
         self.reader = reader
         self.chunks = chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
         self.wanted = wanted

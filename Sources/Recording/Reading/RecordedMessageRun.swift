@@ -7,29 +7,29 @@
 /// A receiver that works per message takes ``subscript(_:)`` (a
 /// ``RecordedMessageView``); one that works per column can take the entries
 /// and bytes as they are, with no view made per message.
-struct RecordedMessageRun {
+package struct RecordedMessageRun {
     /// The messages' fields and where their payloads lie in ``bytes``.
-    var entries: UnsafeBufferPointer<ChunkPrefetcher.Entry>
+    package var entries: UnsafeBufferPointer<ChunkPrefetcher.Entry>
     /// The chunk's decompressed records.
-    var bytes: UnsafeRawBufferPointer
+    package var bytes: UnsafeRawBufferPointer
     /// The topics of the read's channels.
-    var topics: [UInt16: String]
+    package var topics: [UInt16: String]
 
     /// The number of messages.
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The topic of a channel of the read (empty when the reader does not know it).
-    func topic(ofChannel channelID: UInt16) -> String { topics[channelID] ?? "" }
+    package func topic(ofChannel channelID: UInt16) -> String { topics[channelID] ?? "" }
 
     /// The payload of the message at `index`.
     @inline(__always)
-    func payload(_ index: Int) -> UnsafeRawBufferPointer {
+    package func payload(_ index: Int) -> UnsafeRawBufferPointer {
         let entry = entries[index]
         return UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)])
     }
 
     /// The message at `index` as a view.
-    subscript(index: Int) -> RecordedMessageView {
+    package subscript(index: Int) -> RecordedMessageView {
         let entry = entries[index]
         return RecordedMessageView(
             topic: topic(ofChannel: entry.channelID), channelID: entry.channelID, sequence: entry.sequence,

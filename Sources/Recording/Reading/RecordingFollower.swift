@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import MCAP
+import ROS2
 
 /// Follows a recording while it is being written (`tlm cat --follow`):
 /// each ``poll()`` returns the messages of the chunks the recorder has
@@ -108,12 +110,12 @@ public final class RecordingFollower {
             throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)", cause: error)
         }
         guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue,
-            case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })
         else {
             throw RecordingError(
                 .corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
         }
-        for record in try MCAPStreamReader.records(in: chunk, at: Int(offset)) {
+        for record in try RecordingError.mcap({ () throws(MCAPError) in try MCAPStreamReader.records(in: chunk, at: Int(offset)) }) {
             switch record {
             case .schema(let schema):
                 schemas[relative, default: [:]][schema.id] = schema

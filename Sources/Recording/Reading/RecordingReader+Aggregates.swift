@@ -1,4 +1,5 @@
 import GRDB
+import MCAP
 
 /// One time bucket of an aggregate query.
 public struct AggregateBucket: Sendable, Hashable, Codable {

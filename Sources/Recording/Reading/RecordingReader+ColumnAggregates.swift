@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MCAP
 
 /// Count, minimum, maximum and sum of a numeric stream per column of equal
 /// width: what a plot draws (see

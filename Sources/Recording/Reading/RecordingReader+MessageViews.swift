@@ -1,4 +1,5 @@
 import Foundation
+import MCAP
 
 extension RecordingReader {
     /// A chunk of a fast read being merged: its scanned messages and how many were handed out.
@@ -56,7 +57,7 @@ extension RecordingReader {
     ///     during the call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
     ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
-    func forEachMessageRun(
+    package func forEachMessageRun(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
         _ body: (RecordedMessageRun) throws(RecordingError) -> Void
     ) throws(RecordingError) {

@@ -1,4 +1,6 @@
 import Foundation
+package import MCAP
+public import ROS2
 
 /// A message read back with its fields decoded from the schema.
 public struct TypedMessage: Sendable {
@@ -47,7 +49,7 @@ extension RecordingReader {
             guard let (name, definition) = definitions[message.topic] else {
                 throw RecordingError(.corrupt, "no schema for \(message.topic) in the segments' summaries")
             }
-            try body(TypedMessage(message: message, schema: name, fields: try definition.decode(message.payload)))
+            try body(TypedMessage(message: message, schema: name, fields: try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })))
         }
     }
 
@@ -63,7 +65,7 @@ extension RecordingReader {
             for case .channel(let channel) in summary where result[channel.topic] == nil {
                 guard let schema = schemas[channel.schemaID] else { continue }
                 let text = String(decoding: schema.data, as: UTF8.self)
-                result[channel.topic] = (schema.name, try ROS2MessageDefinition(parsing: text))
+                result[channel.topic] = (schema.name, try RecordingError.cdr({ () throws(CDRError) in try ROS2MessageDefinition(parsing: text) }))
             }
         }
         return result
@@ -121,7 +123,7 @@ extension RecordingReader {
             try handle.seek(toOffset: size - 37)
             let tail = [UInt8](try handle.read(upToCount: 37) ?? Data())
             guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
-                case .footer(let footer) = try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]),
+                case .footer(let footer) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]) }),
                 footer.summaryStart > 0, footer.summaryStart < size - 37
             else {
                 throw RecordingError(.corrupt, "\(path) \(missing)")
@@ -130,7 +132,7 @@ extension RecordingReader {
             guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            return try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes)
+            return try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes) })
         } catch let error as RecordingError {
             throw error
         } catch {

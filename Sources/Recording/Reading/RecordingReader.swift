@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MCAP
 
 /// Reads messages from a recording through its index: only the chunks that
 /// hold a wanted stream in the wanted time range are read from disk and
@@ -253,12 +254,12 @@ public final class RecordingReader {
         }
         bytesRead += UInt64(length)
         chunksRead += 1
-        guard case .chunk(let chunk) = try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) else {
+        guard case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) }) else {
             throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
         }
         let records: [MCAPRecord]
         do {
-            records = try MCAPStreamReader.records(in: chunk, at: Int(offset))
+            records = try RecordingError.mcap({ () throws(MCAPError) in try MCAPStreamReader.records(in: chunk, at: Int(offset)) })
         } catch  where skipDamagedChunks {
             damagedChunks.append((relative, offset, error.message))
             return []

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MCAP
 
 /// Writes `index.sqlite` rows from what the segments hold, for `recover` and
 /// `verify --repair`: adds what the index lacks to an index that is sound

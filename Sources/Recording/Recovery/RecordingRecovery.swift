@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MCAP
 
 /// Brings a recording that a crash (kill -9, power loss) or damage (a flipped
 /// byte, a torn write, a wrong index) left behind back to a complete,
@@ -191,7 +192,7 @@ public enum RecordingRecovery {
                     + remaining.prefix(5).map(\.description).joined(separator: "; "))
         }
         // The ROS 2 bag: every segment is closed now.
-        try ROS2BagMetadata.write(directory: directory, index: index, durable: true)
+        try BagMetadataFile.write(directory: directory, index: index, durable: true)
         return report
     }
 

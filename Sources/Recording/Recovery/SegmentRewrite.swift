@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import MCAP
+import ROS2
 
 /// Writes a segment again from what a ``SegmentScan`` kept: the Header, the
 /// Schema and Channel records that kept chunks use but whose defining chunk

@@ -1,3 +1,4 @@
+import MCAP
 /// What a front-to-back scan of one segment file found: every complete,
 /// valid chunk (with what it holds per channel), the Metadata records, the
 /// definitions, and the byte ranges that hold no valid record.

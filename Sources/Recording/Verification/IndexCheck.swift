@@ -1,4 +1,5 @@
 import GRDB
+import MCAP
 
 /// Compares every row of `index.sqlite` with what the segments hold, for
 /// ``RecordingVerifier``: each value is read through ``IndexRow`` (a bad one

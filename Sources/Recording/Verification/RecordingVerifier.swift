@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MCAP
 
 /// Checks a recording end to end, the way `mcap doctor` checks a file, and
 /// names every inconsistency instead of stopping at the first:
@@ -85,7 +86,7 @@ public enum RecordingVerifier {
         var findings: [VerificationReport.Finding] = []
         func finding(_ message: String) { findings.append(.init(file: file, message: message)) }
         // 1. Every record, every CRC.
-        do {
+        do throws(MCAPError) {
             var reader = try MCAPStreamReader(bytes: bytes)
             _ = try reader.readAll()
         } catch {
@@ -149,7 +150,7 @@ public enum RecordingVerifier {
             let end =
                 footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
                 ? Int(footer.summaryOffsetStart) : footerAt
-            summary = try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary")
+            summary = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary") })
         } catch {
             finding("the summary cannot be read: \(error.message)")
         }

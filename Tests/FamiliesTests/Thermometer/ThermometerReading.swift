@@ -1,5 +1,6 @@
 import Devices
 import Recording
+import ROS2
 
 /// One temperature the thermometer reported.
 struct ThermometerReading: Sendable, Hashable, Encodable {

@@ -1,0 +1,44 @@
+public import ROS2
+/// A typed value that knows how it is recorded: which stream it belongs to
+/// and how it encodes as a CDR message of that stream's schema.
+///
+/// Each family's decoded value conforms (in `Recording`, next to its
+/// `ros2msg` schemas), so one ``DeviceStreamRecorder`` records any family.
+public protocol RecordableValue: Sendable {
+    /// A small non-negative key naming the value's stream within its device,
+    /// for a fast lookup (for example the DIoT feature code). Values with
+    /// the same key always have the same ``streamSpec``.
+    var streamKey: Int { get }
+    /// The stream this value belongs to; asked once per key.
+    var streamSpec: RecordedStream { get }
+    /// Appends the message body (after the encapsulation header) and returns
+    /// the value the index keeps statistics of, for numeric streams.
+    func encode(into cdr: inout CDRWriter) -> Double?
+}
+
+/// A stream of a device as its values describe it: the last topic component,
+/// the kind, the schema and the unit.
+public struct RecordedStream: Sendable, Hashable {
+    /// The stream's name within its device: `/<family>/<device>/<name>`.
+    public var name: String
+    /// What the stream carries.
+    public var kind: StreamDescriptor.Kind
+    /// The schema of its messages.
+    public var schema: MessageSchema
+    /// A display unit (metadata only).
+    public var unit: String?
+    /// Whether the index keeps value statistics for it.
+    public var isNumeric: Bool
+
+    /// Creates a stream description.
+    public init(
+        name: String, kind: StreamDescriptor.Kind = .typed, schema: MessageSchema, unit: String? = nil,
+        isNumeric: Bool = false
+    ) {
+        self.name = name
+        self.kind = kind
+        self.schema = schema
+        self.unit = unit
+        self.isNumeric = isNumeric
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+public import Recording
+
+/// Exports to CSV: a header row, then one row per message with its log time
+/// (nanoseconds since the Unix epoch), its topic and its fields decoded by
+/// the stream's schema.
+///
+/// The columns are `log_time`, `topic`, then every field name of the
+/// exported topics' schemas once, topics in the order they first appear in
+/// the recording (topics without messages left out), each topic's fields in
+/// schema order; a message leaves the columns of fields it does not have
+/// empty. Values print as ``CDRValue/tidyText`` (floats at full precision,
+/// arrays as JSON arrays); a value with a comma, a quote or a line break is
+/// quoted (RFC 4180). For topics of several schemas, one tidy file per topic
+/// (``TopicFilesExporter``) or the long form (``LongFormatExporter``) keep
+/// every column to one type.
+///
+/// ```swift
+/// let exporter = CSVExporter(sink: FileByteSink.standardOutput())
+/// try reader.export(topics: ["/diot/d_9F3A0C11/acc_x"], into: exporter)
+/// // log_time,topic,channel,index,feature_code,value_type,raw,value
+/// // 1764000000012000000,/diot/d_9F3A0C11/acc_x,1,0,...
+/// ```
+///
+/// Not `Sendable`: one exporter belongs to one task.
+public final class CSVExporter: RecordingExporter {
+    private let sink: any ByteSink
+    private var decoder = ExportRowDecoder()
+
+    /// Creates an exporter.
+    ///
+    /// - Parameter sink: Where the rows go.
+    public init(sink: any ByteSink) {
+        self.sink = sink
+    }
+
+    public func begin(_ context: ExportContext) throws(RecordingError) {
+        decoder = ExportRowDecoder(context.topics)
+        try sink.write((["log_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
+    }
+
+    public func write(_ message: RecordedMessage) throws(RecordingError) {
+        let values = try decoder.columnValues(of: message).map { $0?.tidyText ?? "" }
+        try sink.write(
+            ([String(message.logTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
+    }
+
+    public func finish() throws(RecordingError) {
+        try sink.close()
+    }
+
+    /// A value as a CSV field: quoted, with quotes doubled, when it holds a
+    /// comma, a quote or a line break.
+    ///
+    /// - Parameter value: The value's text.
+    /// - Returns: The field.
+    public static func field(_ value: String) -> String {
+        value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+public import ROS2
+public import Recording
+
+/// Exports to JSON lines: one object per message, keys sorted,
+/// `{"fields":{...},"log_time":N,"topic":"..."}`, with the fields decoded by
+/// the stream's schema, values as ``CDRValue/tidyJSON`` writes
+/// them: numbers as JSON numbers (a float always with a fraction or an
+/// exponent, at full precision), `uint8[]` and other arrays as JSON arrays,
+/// a NaN or infinite double as `null`. A field's type is the same in every
+/// line of its topic (for one file per topic, see ``TopicFilesExporter``).
+///
+/// ```swift
+/// let exporter = JSONLinesExporter(sink: try FileByteSink(creating: "gestures.jsonl"))
+/// try reader.export(topics: ["/jacquard/0A1B2C3D/gesture"], into: exporter)
+/// ```
+///
+/// Not `Sendable`: one exporter belongs to one task.
+public final class JSONLinesExporter: RecordingExporter {
+    private let sink: any ByteSink
+    private var decoder = ExportRowDecoder()
+
+    /// Creates an exporter.
+    ///
+    /// - Parameter sink: Where the lines go.
+    public init(sink: any ByteSink) {
+        self.sink = sink
+    }
+
+    public func begin(_ context: ExportContext) throws(RecordingError) {
+        decoder = ExportRowDecoder(context.topics)
+    }
+
+    public func write(_ message: RecordedMessage) throws(RecordingError) {
+        let fields = try decoder.fields(of: message)
+        try sink.write(
+            try Self.line(logTime: message.logTime, topic: message.topic, fields: fields) + "\n")
+    }
+
+    public func finish() throws(RecordingError) {
+        try sink.close()
+    }
+
+    /// One message as a JSON line (without the line break).
+    ///
+    /// - Parameters:
+    ///   - logTime: The message's log time.
+    ///   - topic: Its topic.
+    ///   - fields: Its decoded fields (for a repeated name, the last wins).
+    /// - Returns: The JSON object's text.
+    public static func line(
+        logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)]
+    ) throws(RecordingError) -> String {
+        let values = Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        var text = "{\"fields\":{"
+        for (position, field) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if position > 0 { text += "," }
+            JSONString.append(field.key, to: &text)
+            text += ":" + field.value.tidyJSON
+        }
+        text += "},\"log_time\":" + String(logTime) + ",\"topic\":"
+        JSONString.append(topic, to: &text)
+        return text + "}"
+    }
+}

@@ -1,0 +1,60 @@
+public import Recording
+
+extension RecordingReader {
+    /// Exports the messages of `topics` with `from <= logTime < to` through
+    /// `exporter`: ``RecordingExporter/begin(_:)`` with the topics' schemas
+    /// and the recording's metadata, every message in log-time order as it
+    /// is read (see ``forEachMessage(topics:from:to:_:)``), then
+    /// ``RecordingExporter/finish()``. Memory stays bounded by the chunks
+    /// that overlap in time, whatever the range.
+    ///
+    /// ```swift
+    /// let reader = try RecordingReader(directory: "ride")
+    /// let accel = TopicPattern("/diot/*/acc_?").selected(from: reader.topics)
+    /// let exporter = try MCAPExporter(sink: try FileByteSink(creating: "accel.mcap"))
+    /// let count = try reader.export(topics: accel, into: exporter)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to export; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - exporter: The output format.
+    ///   - progress: Called after each message with the number written so far.
+    /// - Returns: The number of messages exported.
+    /// - Throws: ``RecordingError`` from reading or from the exporter; the
+    ///   output is then incomplete (remove it).
+    @discardableResult
+    public func export(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
+        progress: ((Int) -> Void)? = nil
+    ) throws(RecordingError) -> Int {
+        let context = try exportContext(topics: topics, from: from, to: to)
+        try exporter.begin(context)
+        var count = 0
+        if let fast = exporter as? any MessageViewExporter {
+            // The same messages in the same order, read ahead on other threads, not copied, in runs.
+            try forEachMessageRun(topics: context.topics.map(\.topic), from: from, to: to) {
+                run throws(RecordingError) in
+                try fast.write(run: run)
+                if let progress {
+                    for _ in 0..<run.count {
+                        count += 1
+                        progress(count)
+                    }
+                } else {
+                    count += run.count
+                }
+            }
+        } else {
+            try forEachMessage(topics: context.topics.map(\.topic), from: from, to: to) {
+                message throws(RecordingError) in
+                try exporter.write(message)
+                count += 1
+                progress?(count)
+            }
+        }
+        try exporter.finish()
+        return count
+    }
+}
