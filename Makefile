@@ -1,19 +1,31 @@
 # Telemetry Recorder — build, run and test entry points.
 #
-#   make run    installs what is missing, builds tlm (release), records a short
-#               simulated session into recordings/demo and prints its `tlm info`
-#   make test   installs what is missing, builds everything (failing on any
-#               warning in our code) and runs the whole test suite (the HTML
-#               report is checked in headless Chromium; its screenshot is kept
-#               in .build/artifacts/report-screenshot.png)
-#   make bench  runs the benchmarks package (Benchmarks/)
-#   make tsan   builds and runs the whole test suite under ThreadSanitizer
-#   make setup  only the installs: Debian packages and the Python venv
-#   make fuzz   the fuzzing suites with ten times the cases of make test
+#   make run    installs what building needs when missing (setup-build), builds
+#               tlm (release), records a short simulated session into
+#               recordings/demo and prints its `tlm info`
+#   make build  setup-build, then builds tlm (release)
+#   make test   installs what building and testing need (setup), builds
+#               everything (failing on any warning in our code) and runs the
+#               whole test suite (the HTML report is checked in headless
+#               Chromium; its screenshot is kept in
+#               .build/artifacts/report-screenshot.png)
+#   make tsan   setup, then the whole test suite under ThreadSanitizer
+#   make fuzz   setup-build, then the fuzzing suites with ten times the cases of make test
+#   make bench  build and setup-test, then the benchmarks package (Benchmarks/;
+#               it adds tshark, pandas and matplotlib; figures in Benchmarks/RESULTS.md)
+#   make docs   setup-build, then the DocC documentation of every library,
+#               failing on any DocC warning (archives in .build/plugins/Swift-DocC/outputs/)
 #   make lint   swift-format lint of every Swift file (part of make test); make format fixes
-#   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing else
-#   make docs   builds the DocC documentation of every library, failing on any
-#               DocC warning (archives in .build/plugins/Swift-DocC/outputs/)
+#   make consumer-check  Streams-only and TelemetryTesting-only consumers build nothing
+#               else (they need no C library: no installs)
+#
+# Installs (each only what is missing; apt-get with sudo when not root):
+#   make setup-build  BUILD_DEBS: pkg-config and the C libraries' -dev packages
+#                     (their runtime libraries come with them); all `tlm` needs
+#   make setup-test   TEST_DEBS (sqlite3, the fake BlueZ's dbus-daemon, python3-dbus
+#                     and python3-gi, Python's venv, chromium) and the .venv with
+#                     the Python readers (PY_PACKAGES)
+#   make setup        both
 
 SHELL        := /bin/bash
 .SHELLFLAGS  := -eu -o pipefail -c
@@ -21,9 +33,14 @@ SWIFT        ?= swift
 # Debian's python3, not whatever comes first on PATH.
 PYTHON       := /usr/bin/python3
 VENV         := .venv
-DEBS         := pkg-config libzstd-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev \
-                zstd sqlite3 python3 python3-venv python3-pip \
-                dbus-daemon python3-dbus python3-gi chromium
+# What building needs (pkg-config finds the C libraries of Sources/C*); the
+# -dev packages bring the shared libraries `tlm` runs with.
+BUILD_DEBS   := pkg-config libzstd-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev
+# What only the tests need: the sqlite3 CLI (the index must open in it), the
+# fake BlueZ on a private bus (dbus-daemon, Debian's python3 with python3-dbus
+# and python3-gi), Python's venv for the readers below, and chromium (the HTML
+# report checked in a headless browser).
+TEST_DEBS    := sqlite3 dbus-daemon python3 python3-dbus python3-gi python3-venv python3-pip chromium
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5 \
                pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9 websockets==17.4
 DEMO         := recordings/demo
@@ -36,10 +53,12 @@ DEMO_SECONDS ?= 10s
 LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests|DBusTests.ConnectionTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test lint format tsan build bench docs fuzz clean
+.PHONY: setup setup-build setup-test run test lint format tsan build bench docs fuzz clean
 
-setup: $(VENV)/.installed
-	@missing=""; for p in $(DEBS); do \
+# install-debs: apt-get installs those of the packages $(1) that are not
+# installed (nothing, not even apt-get update, when all are).
+define install-debs
+@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -47,6 +66,15 @@ setup: $(VENV)/.installed
 	  $(SUDO) apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+setup: setup-build setup-test
+
+setup-build:
+	$(call install-debs,$(BUILD_DEBS))
+
+setup-test: $(VENV)/.installed
+	$(call install-debs,$(TEST_DEBS))
 
 # The independent MCAP reader the tests check our files with, DuckDB with
 # its sqlite extension (the index must be readable by it; the query and export
@@ -66,7 +94,7 @@ $(VENV)/.installed: Makefile
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PY_PACKAGES)
 	@touch $@
 
-build: setup
+build: setup-build
 	$(SWIFT) build -c release --product tlm
 
 run: build
@@ -122,10 +150,12 @@ consumer-check:
 # the import benchmark against Debian's tshark, installed here only (not for
 # `make test`), answering its setuid question first so apt does not ask; the
 # report benchmark against pandas + matplotlib (Benchmarks/Scripts/plot_matplotlib.py),
-# installed into the venv here only, not by `make setup`.
+# installed into the venv here only, not by `make setup`. setup-test brings
+# the other peers: the venv's DuckDB (query, export) and Python `mcap` writer
+# (recording), and the fake BlueZ and dbus-python (capture).
 BENCH_DEBS   := tshark
 BENCH_PY_PACKAGES := matplotlib==3.11.2 pandas==3.1.1
-bench: build
+bench: build setup-test
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(BENCH_PY_PACKAGES)
 	@if ! dpkg-query -W -f='$${Status}' $(BENCH_DEBS) 2>/dev/null | grep -q "install ok installed"; then \
 	  echo "Installing Debian packages: $(BENCH_DEBS)"; \
@@ -140,7 +170,7 @@ bench: build
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
 DOC_TARGETS  := Streams DBus Devices Recording Families Pipeline Capture CaptureFiles Session Report LiveView TelemetryTesting TelemetryTestingRecordings
-docs: setup
+docs: setup-build
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))
 
@@ -149,6 +179,6 @@ clean:
 
 # The fuzzing suites (decoders, index and segments, capture files) for longer:
 # ten times the cases `make test` runs (TLM_FUZZ_SCALE=100).
-fuzz: setup
+fuzz: setup-build
 	$(SWIFT) build --build-tests
 	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-100} $(SWIFT) test --skip-build --filter 'Fuzz'
