@@ -111,9 +111,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Capture files (btsnoop, pcapng, pcap) read back: HCI, L2CAP, ATT,
-        // GATT discovery, family recognition. A target of its own, on Devices
-        // and Families only, so reading a file never links D-Bus.
-        .target(name: "CaptureFiles", dependencies: ["Devices", "Families"], swiftSettings: strictSettings),
+        // GATT discovery, family recognition. A target of its own, on Devices,
+        // Families and ByteCursor only, so reading a file never links D-Bus.
+        .target(
+            name: "CaptureFiles", dependencies: ["Devices", "Families", "ByteCursor"], swiftSettings: strictSettings),
         // Recording sessions (a pipeline's simulated, live and fed devices, or
         // a replay) as a swift-service-lifecycle Service: above both Capture
         // and Pipeline, since a pipeline's devices may be live.
@@ -139,7 +140,7 @@ let package = Package(
         .target(
             name: "LiveView",
             dependencies: [
-                "Recording", "Locking",
+                "Recording", "Locking", "ByteCursor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -174,14 +175,16 @@ let package = Package(
         // Helpers shared by the test targets (not a product): the repository
         // root, temporary directories, the independent Python MCAP reader.
         .target(
-            name: "TestSupport", dependencies: ["Devices"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+            name: "TestSupport", dependencies: ["Devices", "Locking"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
         .testTarget(name: "ByteCursorTests", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
         .testTarget(
             name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "DBusTests", dependencies: ["DBus", "Streams", "TestSupport"], swiftSettings: strictSettings),
+            name: "DBusTests", dependencies: ["DBus", "Streams", "Locking", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
             dependencies: [
@@ -217,7 +220,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "DBus", "Devices", "Families", "Recording", "Streams", "TestSupport"],
+            dependencies: ["Capture", "DBus", "Devices", "Families", "Recording", "Streams", "Locking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -227,11 +230,21 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
+        // The session loop fed by a test source: what is recorded, and that a stop ends it.
+        .testTarget(
+            name: "SessionTests",
+            dependencies: [
+                "Session", "Recording", "Devices", "Locking", "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReportTests", dependencies: ["Report", "CPNG", "Recording", "Devices", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "TestSupport"],
+            name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "tlmTests", dependencies: ["tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],

@@ -1,3 +1,4 @@
+import ByteCursor
 public import Devices
 
 /// What an advertisement (or scan response) says, from its AD structures:
@@ -23,20 +24,15 @@ public struct AdvertisingData: Sendable, Hashable {
             let value = bytes[(at + 2)..<(at + 1 + length)]
             switch type {
             case 0x02, 0x03:
-                var index = value.startIndex
-                while index + 2 <= value.endIndex {
-                    serviceUUIDs.append(CharacteristicUUID(short: UInt16(value[index]) | UInt16(value[index + 1]) << 8))
-                    index += 2
+                var uuids = ByteCursor(value)
+                while let short = try? uuids.read(UInt16.self) {
+                    serviceUUIDs.append(CharacteristicUUID(short: short))
                 }
             case 0x04, 0x05:
-                var index = value.startIndex
-                while index + 4 <= value.endIndex {
-                    let short =
-                        UInt32(value[index]) | UInt32(value[index + 1]) << 8 | UInt32(value[index + 2]) << 16
-                        | UInt32(value[index + 3]) << 24
+                var uuids = ByteCursor(value)
+                while let short = try? uuids.read(UInt32.self) {
                     serviceUUIDs.append(
                         CharacteristicUUID(high: UInt64(short) << 32 | 0x1000, low: 0x8000_0080_5F9B_34FB))
-                    index += 4
                 }
             case 0x06, 0x07:
                 var index = value.startIndex
@@ -46,8 +42,8 @@ public struct AdvertisingData: Sendable, Hashable {
                 }
             case 0x08, 0x09:
                 name = String(decoding: value, as: UTF8.self)
-            case 0xFF where value.count >= 2:
-                let company = UInt16(value[value.startIndex]) | UInt16(value[value.startIndex + 1]) << 8
+            case 0xFF:
+                guard let company = ByteCursor(value).peek(UInt16.self) else { break }
                 manufacturerData[company] = Array(value.dropFirst(2))
             default:
                 break
@@ -65,18 +61,15 @@ public struct AdvertisingData: Sendable, Hashable {
 
     /// A 128-bit UUID from its 16 little-endian bytes.
     static func uuid128(_ bytes: ArraySlice<UInt8>) -> CharacteristicUUID {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        let ordered = Array(bytes.reversed())
-        for index in 0..<8 { high = high << 8 | UInt64(ordered[index]) }
-        for index in 8..<16 { low = low << 8 | UInt64(ordered[index]) }
-        return CharacteristicUUID(high: high, low: low)
+        // Little-endian: the low half first.
+        let cursor = ByteCursor(bytes)
+        return CharacteristicUUID(high: cursor.peek(UInt64.self, at: 8) ?? 0, low: cursor.peek(UInt64.self) ?? 0)
     }
 
     /// A 16- or 128-bit UUID from its little-endian bytes, or `nil` for another length.
     static func uuid(_ bytes: ArraySlice<UInt8>) -> CharacteristicUUID? {
         switch bytes.count {
-        case 2: CharacteristicUUID(short: UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8)
+        case 2: ByteCursor(bytes).peek(UInt16.self).map { CharacteristicUUID(short: $0) }
         case 16: uuid128(bytes)
         default: nil
         }

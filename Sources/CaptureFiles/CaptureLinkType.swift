@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// The Bluetooth link types of capture files this build reads, and how
 /// their packets' leading bytes say what a packet is.
 ///
@@ -54,34 +56,35 @@ public enum CaptureLinkType: Sendable, Hashable {
                 kind: kind, direction: direction, time: time, bytes: Array(bytes.dropFirst()),
                 originalLength: max(0, originalLength - 1))
         case .h4WithPseudoHeader:
-            guard bytes.count >= 5 else {
+            // The direction flag (big-endian), then the H4 type byte.
+            guard bytes.count >= 5, let flag = ByteCursor(bytes).peek(UInt32.self, .big) else {
                 return CapturedPacket(
                     kind: .other, direction: .unknown, time: time, bytes: [],
                     originalLength: max(0, originalLength - 5))
             }
-            let flag = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
             return CapturedPacket(
                 kind: h4Kind(bytes[4]), direction: flag & 1 == 0 ? .sent : .received, time: time,
                 bytes: Array(bytes[5...]), originalLength: max(0, originalLength - 5))
         case .linuxMonitor:
-            guard bytes.count >= 4 else {
+            // Adapter index and opcode, big-endian.
+            let header = ByteCursor(bytes)
+            guard let adapter = header.peek(UInt16.self, .big), let opcode = header.peek(UInt16.self, .big, at: 2)
+            else {
                 return CapturedPacket(
                     kind: .other, direction: .unknown, time: time, bytes: [],
                     originalLength: max(0, originalLength - 4))
             }
-            let adapter = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-            let opcode = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
             let (kind, direction) = monitorKind(opcode)
             return CapturedPacket(
                 kind: kind, direction: direction, time: time, adapter: adapter,
                 bytes: Array(bytes[4...]), originalLength: max(0, originalLength - 4))
         case .lowEnergyLinkLayer:
-            guard bytes.count >= 10 else {
+            // The pseudo-header's flags are its last two bytes (little-endian).
+            guard bytes.count >= 10, let flags = ByteCursor(bytes).peek(UInt16.self, at: 8) else {
                 return CapturedPacket(
                     kind: .other, direction: .unknown, time: time, bytes: [],
                     originalLength: max(0, originalLength - 10))
             }
-            let flags = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
             let direction: CapturedPacket.Direction =
                 switch (flags >> 7) & 7 {
                 case 2: .sent

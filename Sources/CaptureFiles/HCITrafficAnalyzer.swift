@@ -1,3 +1,4 @@
+import ByteCursor
 import Devices
 
 /// Follows a capture's HCI traffic and says what it means as
@@ -159,15 +160,15 @@ public struct HCITrafficAnalyzer {
         switch code {
         case 0x05:
             // Disconnection Complete: status, handle, reason.
-            guard p.count >= 4, p[0] == 0 else { return }
-            let link = CaptureLink(adapter: packet.adapter, handle: le16(p[...], 1) & 0x0FFF)
+            guard p.count >= 4, p[0] == 0, let handle = ByteCursor(p).peek(UInt16.self, at: 1) else { return }
+            let link = CaptureLink(adapter: packet.adapter, handle: handle & 0x0FFF)
             let peer = connection(link).peer
             closeConnection(link, time: packet.time, into: &events)
             events.append(.disconnected(link: link, peer: peer, reason: p[3], time: packet.time))
         case 0x03:
             // Connection Complete (BR/EDR): status, handle, address, link type, encryption.
-            guard p.count >= 9, p[0] == 0 else { return }
-            let link = CaptureLink(adapter: packet.adapter, handle: le16(p[...], 1) & 0x0FFF)
+            guard p.count >= 9, p[0] == 0, let handle = ByteCursor(p).peek(UInt16.self, at: 1) else { return }
+            let link = CaptureLink(adapter: packet.adapter, handle: handle & 0x0FFF)
             let peer = CapturePeer(address: CapturePeer.address(p[3..<9]), addressType: "bredr")
             open(link, peer: peer, time: packet.time, into: &events)
         case 0x3E:
@@ -185,8 +186,8 @@ public struct HCITrafficAnalyzer {
         switch subevent {
         case 0x01, 0x0A, 0x29:
             // LE (Enhanced) Connection Complete: status, handle, role, peer address type, peer address.
-            guard p.count >= 11, p[0] == 0 else { return }
-            let link = CaptureLink(adapter: packet.adapter, handle: le16(p[...], 1) & 0x0FFF)
+            guard p.count >= 11, p[0] == 0, let handle = ByteCursor(p).peek(UInt16.self, at: 1) else { return }
+            let link = CaptureLink(adapter: packet.adapter, handle: handle & 0x0FFF)
             let peer = CapturePeer(address: CapturePeer.address(p[5..<11]), addressType: CapturePeer.addressType(p[4]))
             open(link, peer: peer, time: packet.time, into: &events)
         case 0x02:
@@ -309,16 +310,14 @@ public struct HCITrafficAnalyzer {
         in bytes: UnsafeRawBufferPointer
     ) -> (link: UInt16, handle: UInt16, opcode: UInt8, end: Int)? {
         // ACL header (4), L2CAP header (4), opcode and attribute handle (3).
-        guard bytes.count >= 11 else { return nil }
-        let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
-        let declared = Int(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
-        let length = Int(UInt16(bytes[4]) | UInt16(bytes[5]) << 8)
-        let channel = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
-        let opcode = bytes[8]
-        guard (header >> 12) & 3 != 1, declared <= bytes.count - 4, declared == length + 4, length >= 3,
+        var cursor = ByteCursor(bytes)
+        guard let header = try? cursor.read(UInt16.self), let declared = try? cursor.read(UInt16.self),
+            let length = try? cursor.read(UInt16.self), let channel = try? cursor.read(UInt16.self),
+            let opcode = try? cursor.readByte(), let handle = try? cursor.read(UInt16.self),
+            (header >> 12) & 3 != 1, Int(declared) <= bytes.count - 4, Int(declared) == Int(length) + 4, length >= 3,
             channel == 4, opcode == 0x1B || opcode == 0x1D
         else { return nil }
-        return (header & 0x0FFF, UInt16(bytes[9]) | UInt16(bytes[10]) << 8, opcode, 4 + declared)
+        return (header & 0x0FFF, handle, opcode, 4 + Int(declared))
     }
 
     /// One ATT PDU on `link`; `fromDevice` when the remote device sent it.
@@ -327,11 +326,13 @@ public struct HCITrafficAnalyzer {
         into events: inout [CaptureEvent]
     ) {
         guard let opcode = pdu.first else { return }
-        if fromDevice, opcode == 0x1B || opcode == 0x1D, pdu.count >= 3 {
+        // The PDU's fields: opcode, then (mostly) an attribute handle, little-endian.
+        let att = ByteCursor(pdu)
+        if fromDevice, opcode == 0x1B || opcode == 0x1D, let handle = att.peek(UInt16.self, at: 1) {
             // The common case: a notification or indication (the connection's state does not change).
             events.append(
                 .value(
-                    peer: peer(on: link), handle: UInt16(pdu[1]) | UInt16(pdu[2]) << 8,
+                    peer: peer(on: link), handle: handle,
                     bytes: keepsValueBytes ? Array(pdu[3...]) : [],
                     kind: opcode == 0x1B ? .notification : .indication, time: time))
             return
@@ -349,21 +350,20 @@ public struct HCITrafficAnalyzer {
             // The host as client: remember the request its response answers.
             switch opcode {
             case 0x02:
-                if pdu.count >= 3 { state.mtu = max(23, Int(le16(pdu[...], 1))) }
+                if let mtu = att.peek(UInt16.self, at: 1) { state.mtu = max(23, Int(mtu)) }
             case 0x04, 0x08, 0x10:
                 let uuid = pdu.count >= 7 ? AdvertisingData.uuid(pdu[5...]) : nil
                 finishLongRead(&state, unless: nil, into: &events)
-                state.request = Request(opcode: opcode, handle: pdu.count >= 3 ? le16(pdu[...], 1) : 0, uuid: uuid)
+                state.request = Request(opcode: opcode, handle: att.peek(UInt16.self, at: 1) ?? 0, uuid: uuid)
             case 0x0A, 0x0C:
-                guard pdu.count >= 3 else { return malformed("read request") }
-                let handle = le16(pdu[...], 1)
+                guard let handle = att.peek(UInt16.self, at: 1) else { return malformed("read request") }
                 finishLongRead(&state, unless: opcode == 0x0C ? handle : nil, into: &events)
                 state.request = Request(opcode: opcode, handle: handle, uuid: nil)
             case 0x12, 0x52, 0xD2:
-                guard pdu.count >= 3 else { return malformed("write") }
+                guard let handle = att.peek(UInt16.self, at: 1) else { return malformed("write") }
                 let end = opcode == 0xD2 ? max(3, pdu.count - 12) : pdu.count
-                events.append(.write(peer: peer, handle: le16(pdu[...], 1), bytes: Array(pdu[3..<end]), time: time))
-                if opcode == 0x12 { state.request = Request(opcode: opcode, handle: le16(pdu[...], 1), uuid: nil) }
+                events.append(.write(peer: peer, handle: handle, bytes: Array(pdu[3..<end]), time: time))
+                if opcode == 0x12 { state.request = Request(opcode: opcode, handle: handle, uuid: nil) }
             default:
                 break
             }
@@ -371,18 +371,20 @@ public struct HCITrafficAnalyzer {
         }
         switch opcode {
         case 0x1B, 0x1D:
-            guard pdu.count >= 3 else { return malformed(opcode == 0x1B ? "notification" : "indication") }
+            guard let handle = att.peek(UInt16.self, at: 1) else {
+                return malformed(opcode == 0x1B ? "notification" : "indication")
+            }
             events.append(
                 .value(
-                    peer: peer, handle: le16(pdu[...], 1), bytes: Array(pdu[3...]),
+                    peer: peer, handle: handle, bytes: Array(pdu[3...]),
                     kind: opcode == 0x1B ? .notification : .indication, time: time))
         case 0x23:
             var at = 1
             var values: [CaptureEvent] = []
             while at < pdu.count {
-                guard at + 4 <= pdu.count else { return malformed("multiple handle notification") }
-                let handle = le16(pdu[...], at)
-                let length = Int(le16(pdu[...], at + 2))
+                guard let handle = att.peek(UInt16.self, at: at), let declared = att.peek(UInt16.self, at: at + 2)
+                else { return malformed("multiple handle notification") }
+                let length = Int(declared)
                 guard at + 4 + length <= pdu.count else { return malformed("multiple handle notification") }
                 values.append(
                     .value(
@@ -392,7 +394,7 @@ public struct HCITrafficAnalyzer {
             }
             events.append(contentsOf: values)
         case 0x03:
-            if pdu.count >= 3 { state.mtu = min(max(23, Int(le16(pdu[...], 1))), max(state.mtu, 23)) }
+            if let mtu = att.peek(UInt16.self, at: 1) { state.mtu = min(max(23, Int(mtu)), max(state.mtu, 23)) }
         case 0x01:
             state.request = nil
         case 0x05:
@@ -401,9 +403,9 @@ public struct HCITrafficAnalyzer {
             let size = pdu[1] == 1 ? 4 : pdu[1] == 2 ? 18 : 0
             guard size > 0 else { return malformed("find information response") }
             var at = 2
-            while at + size <= pdu.count {
+            while at + size <= pdu.count, let handle = att.peek(UInt16.self, at: at) {
                 if let uuid = AdvertisingData.uuid(pdu[(at + 2)..<(at + size)]) {
-                    events.append(.attribute(peer: peer, handle: le16(pdu[...], at), uuid: uuid))
+                    events.append(.attribute(peer: peer, handle: handle, uuid: uuid))
                 }
                 at += size
             }
@@ -414,12 +416,13 @@ public struct HCITrafficAnalyzer {
             let size = Int(pdu[1])
             let requested = state.request?.opcode == 0x08 ? state.request?.uuid : nil
             var at = 2
-            while at + size <= pdu.count {
-                let handle = le16(pdu[...], at)
+            while at + size <= pdu.count, let handle = att.peek(UInt16.self, at: at) {
                 if requested == CharacteristicUUID(short: 0x2803) {
                     // A characteristic declaration: properties, value handle, UUID.
-                    if size >= 7, let uuid = AdvertisingData.uuid(pdu[(at + 5)..<(at + size)]) {
-                        events.append(.characteristic(peer: peer, handle: le16(pdu[...], at + 3), uuid: uuid))
+                    if size >= 7, let valueHandle = att.peek(UInt16.self, at: at + 3),
+                        let uuid = AdvertisingData.uuid(pdu[(at + 5)..<(at + size)])
+                    {
+                        events.append(.characteristic(peer: peer, handle: valueHandle, uuid: uuid))
                     }
                 } else if let requested, requested != CharacteristicUUID(short: 0x2802) {
                     events.append(.characteristic(peer: peer, handle: handle, uuid: requested))
@@ -481,11 +484,4 @@ public struct HCITrafficAnalyzer {
         finishLongRead(&state, unless: nil, into: &events)
         connections[link] = state
     }
-}
-
-/// A little-endian 16-bit value at `offset` from the slice's start.
-@inline(__always)
-func le16(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt16 {
-    let at = bytes.startIndex + offset
-    return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
 }

@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// Reassembles L2CAP frames from HCI ACL fragments, per connection and
 /// direction, and says what could not be reassembled.
 struct L2CAPReassembler {
@@ -35,11 +37,12 @@ struct L2CAPReassembler {
     /// Adds the ACL packet `bytes` (handle, flags, length, data) of `adapter` going `direction`
     /// and returns what it completed or broke. `truncated` marks a packet the capture cut.
     mutating func add(_ bytes: [UInt8], adapter: UInt16, received: Bool, truncated: Bool) -> Step? {
-        guard bytes.count >= 4 else { return nil }
-        let header = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+        // The ACL header: handle and flags, data length; then the L2CAP header: length, channel.
+        let acl = ByteCursor(bytes)
+        guard let header = acl.peek(UInt16.self), let length = acl.peek(UInt16.self, at: 2) else { return nil }
         let link = CaptureLink(adapter: adapter, handle: header & 0x0FFF)
         let boundary = (header >> 12) & 3
-        let declared = Int(UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
+        let declared = Int(length)
         if truncated || declared > bytes.count - 4 {
             let had = partials.isEmpty ? nil : partials.removeValue(forKey: Key(link: link, received: received))
             return Step(
@@ -48,13 +51,10 @@ struct L2CAPReassembler {
                     + (had != nil ? "; its L2CAP frame is lost" : ""))
         }
         // The common case first: a complete frame in one packet, nothing under way.
-        if boundary != 1, partials.isEmpty, declared >= 4 {
-            let length = Int(UInt16(bytes[4]) | UInt16(bytes[5]) << 8)
-            if declared == length + 4 {
-                return Step(
-                    link: link,
-                    frame: (UInt16(bytes[6]) | UInt16(bytes[7]) << 8, Array(bytes[8..<(4 + declared)])))
-            }
+        if boundary != 1, partials.isEmpty, declared >= 4, let length = acl.peek(UInt16.self, at: 4),
+            let channel = acl.peek(UInt16.self, at: 6), declared == Int(length) + 4
+        {
+            return Step(link: link, frame: (channel, Array(bytes[8..<(4 + declared)])))
         }
         let key = Key(link: link, received: received)
         let data = bytes[4..<(4 + declared)]
@@ -80,8 +80,7 @@ struct L2CAPReassembler {
         guard data.count >= 4 else {
             return Step(link: link, broken: "L2CAP start fragment shorter than its header (\(data.count) bytes)")
         }
-        let length = Int(UInt16(data[data.startIndex]) | UInt16(data[data.startIndex + 1]) << 8)
-        let expected = length + 4
+        let expected = Int(ByteCursor(data).peek(UInt16.self) ?? 0) + 4
         let brokenPrevious = previous.map { "L2CAP frame never completed (\($0.bytes.count) of \($0.expected) bytes)" }
         if data.count > expected {
             return Step(
@@ -103,7 +102,6 @@ struct L2CAPReassembler {
 
     /// A whole frame's channel and payload.
     private static func frame(_ bytes: ArraySlice<UInt8>) -> (channel: UInt16, payload: [UInt8]) {
-        let at = bytes.startIndex
-        return (UInt16(bytes[at + 2]) | UInt16(bytes[at + 3]) << 8, Array(bytes[(at + 4)...]))
+        (ByteCursor(bytes).peek(UInt16.self, at: 2) ?? 0, Array(bytes.dropFirst(4)))
     }
 }

@@ -1,3 +1,5 @@
+import ByteCursor
+
 /// Follows Bluetooth LE link-layer packets of an over-the-air sniffer
 /// (`LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR`): advertisements, `CONNECT_IND`
 /// (access address → peripheral address), data PDUs reassembled into L2CAP
@@ -36,9 +38,8 @@ struct LinkLayerFollower {
     mutating func add(_ packet: CapturedPacket, flags: UInt16, _ emit: (Item) -> Void) {
         let bytes = packet.bytes
         // Access address, 2-byte header, payload, 3-byte CRC.
-        guard bytes.count >= 6 else { return }
+        guard bytes.count >= 6, let access = ByteCursor(bytes).peek(UInt32.self) else { return }
         if flags & 0x0400 != 0, flags & 0x0800 == 0 { return }  // CRC checked and bad
-        let access = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
         let header = bytes[4]
         let length = Int(bytes[5])
         guard 6 + length <= bytes.count else { return }
@@ -125,13 +126,10 @@ struct LinkLayerFollower {
             emit(.event(.advertisement(peer: peer, data: AdvertisingData(payload[(start + 6)...]), time: time)))
         case 5:
             // CONNECT_IND: InitA, AdvA, then the access address of the connection.
-            guard payload.count >= 16 else { return }
+            guard payload.count >= 16, let access = ByteCursor(payload).peek(UInt32.self, at: 12) else { return }
             let peer = CapturePeer(
                 address: CapturePeer.address(payload[(start + 6)..<(start + 12)]),
                 addressType: rxRandom ? "random" : "public")
-            let access =
-                UInt32(payload[start + 12]) | UInt32(payload[start + 13]) << 8
-                | UInt32(payload[start + 14]) << 16 | UInt32(payload[start + 15]) << 24
             let link = CaptureLink(adapter: Self.airAdapter, handle: nextHandle)
             nextHandle = nextHandle % 0x0EFF + 1
             if let old = connections[access] { _ = reassembler.drop(old.link) }

@@ -1,3 +1,4 @@
+import ByteCursor
 import Locking
 import NIOCore
 import NIOWebSocket
@@ -194,7 +195,7 @@ final class LiveClient: Sendable {
     }
 
     /// Encodes the outbox records (channel id, log time, length, payload;
-    /// little-endian) from byte `read` of subscribed channels as
+    /// little-endian, read with a ``ByteCursor``) from byte `read` of subscribed channels as
     /// message-data frames into `output`, at most `room` of them, each with
     /// its WebSocket header when `framed`, else noting its span. Beyond
     /// `room` it stops at the next subscribed record, or with
@@ -204,25 +205,22 @@ final class LiveClient: Sendable {
         framed: Bool, room: Int, dropsBeyondRoom: Bool, frames: inout Int, spans: inout [(start: Int, length: Int)],
         state: inout State
     ) -> Int {
-        let header = LiveOutbox.recordHeaderSize
         var written = 0
-        while read + header <= records.count {
-            let channelID = UInt16(littleEndian: records.loadUnaligned(fromByteOffset: read, as: UInt16.self))
-            let logTime = records.loadUnaligned(fromByteOffset: read + 2, as: UInt64.self)
-            let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: read + 10, as: UInt32.self)))
-            let payload = read + header
-            guard let subscription = state.subscription(of: channelID) else {
-                read = payload + length
-                continue
-            }
+        var cursor = ByteCursor(records, offset: read)
+        while true {
+            // `read` is where the next record starts (and where a stop leaves it).
+            read = cursor.offset
+            // The outbox writes whole records: past the last, a read fails.
+            guard let channelID = try? cursor.read(UInt16.self), let logTime = try? cursor.read(UInt64.self),
+                let length = try? cursor.read(UInt32.self), let payload = try? cursor.readRange(length)
+            else { return written }
+            guard let subscription = state.subscription(of: channelID) else { continue }
             guard frames < room else {
                 guard dropsBeyondRoom else { return written }
                 countDrops(1, of: channelID, in: &state)
-                read = payload + length
                 continue
             }
-            read = payload + length
-            let size = FoxgloveProtocol.messageDataHeaderSize + length
+            let size = FoxgloveProtocol.messageDataHeaderSize + payload.count
             if framed {
                 // The WebSocket frame header: FIN + binary, unmasked length (big-endian).
                 output.storeBytes(of: 0x82, toByteOffset: written, as: UInt8.self)
@@ -244,16 +242,14 @@ final class LiveClient: Sendable {
             output.storeBytes(of: FoxgloveProtocol.messageDataOpcode, toByteOffset: written, as: UInt8.self)
             output.storeBytes(
                 of: subscription.littleEndian, toByteOffset: written + 1, as: UInt32.self)
-            // The record's log time is little-endian already.
-            output.storeBytes(of: logTime, toByteOffset: written + 5, as: UInt64.self)
-            if length > 0 {
+            output.storeBytes(of: logTime.littleEndian, toByteOffset: written + 5, as: UInt64.self)
+            if !payload.isEmpty {
                 (output.baseAddress! + written + FoxgloveProtocol.messageDataHeaderSize).copyMemory(
-                    from: records.baseAddress! + payload, byteCount: length)
+                    from: records.baseAddress! + payload.lowerBound, byteCount: payload.count)
             }
             written += size
             frames += 1
         }
-        return written
     }
 
     private static func countDrops(_ count: Int, of channelID: UInt16, in state: inout State) {

@@ -1,6 +1,7 @@
 import DBus
 import Devices
 import Foundation
+import Locking
 import Testing
 
 @testable import Capture
@@ -15,12 +16,11 @@ import Testing
     static let otherCharacteristic = DiotGATT.characteristic(for: DiotChannel(2)!)
 
     /// Collects what the route delivers, in order.
-    final class Delivered: @unchecked Sendable {
-        private let lock = NSLock()
-        private var _notifications: [RawNotification] = []
-        var notifications: [RawNotification] { lock.withLock { _notifications } }
+    final class Delivered: Sendable {
+        private let delivered = Locked<[RawNotification]>([])
+        var notifications: [RawNotification] { delivered.withLock { $0 } }
         var bytes: [[UInt8]] { notifications.map(\.bytes) }
-        func append(_ notification: RawNotification) { lock.withLock { _notifications.append(notification) } }
+        func append(_ notification: RawNotification) { delivered.withLock { $0.append(notification) } }
     }
 
     static func route() -> (NotificationRoute, Delivered) {

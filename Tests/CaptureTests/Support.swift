@@ -2,6 +2,7 @@ import DBus
 import Devices
 import Families
 import Foundation
+import Locking
 import TestSupport
 
 @testable import Capture
@@ -14,7 +15,7 @@ struct WaitTimedOut: Error, CustomStringConvertible {
 }
 
 /// What a ``DeviceLink`` delivered, collected for assertions.
-final class CollectingSink: CaptureSink, @unchecked Sendable {
+final class CollectingSink: CaptureSink, Sendable {
     struct Loss: Sendable {
         var time: UInt64
         var count: Int
@@ -22,22 +23,27 @@ final class CollectingSink: CaptureSink, @unchecked Sendable {
         var reason: String
     }
 
-    private let lock = NSLock()
-    private var _notifications: [RawNotification] = []
-    private var _losses: [Loss] = []
-    private var _states: [DeviceLink.State] = []
-
-    var notifications: [RawNotification] { lock.withLock { _notifications } }
-    var losses: [Loss] { lock.withLock { _losses } }
-    var states: [DeviceLink.State] { lock.withLock { _states } }
-
-    func receive(_ notification: RawNotification) { lock.withLock { _notifications.append(notification) } }
-
-    func lost(time: UInt64, count: Int, duration: Duration?, reason: String) {
-        lock.withLock { _losses.append(Loss(time: time, count: count, duration: duration, reason: reason)) }
+    private struct Collected {
+        var notifications: [RawNotification] = []
+        var losses: [Loss] = []
+        var states: [DeviceLink.State] = []
     }
 
-    func stateChanged(_ state: DeviceLink.State) { lock.withLock { _states.append(state) } }
+    private let collected = Locked(Collected())
+
+    var notifications: [RawNotification] { collected.withLock { $0.notifications } }
+    var losses: [Loss] { collected.withLock { $0.losses } }
+    var states: [DeviceLink.State] { collected.withLock { $0.states } }
+
+    func receive(_ notification: RawNotification) { collected.withLock { $0.notifications.append(notification) } }
+
+    func lost(time: UInt64, count: Int, duration: Duration?, reason: String) {
+        collected.withLock {
+            $0.losses.append(Loss(time: time, count: count, duration: duration, reason: reason))
+        }
+    }
+
+    func stateChanged(_ state: DeviceLink.State) { collected.withLock { $0.states.append(state) } }
 
     /// The bytes received per characteristic (lower-case 128-bit UUID), in order.
     var bytesByCharacteristic: [String: [[UInt8]]] {

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -8,29 +9,33 @@ import Testing
 /// what it takes never reaches the stream.
 @Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct InterceptTests {
     /// What the intercept saw, from the bus thread.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var _signals: [DBusSignal] = []
-        private var _threads: Set<String> = []
+    final class Seen: Sendable {
+        private struct State {
+            var signals: [DBusSignal] = []
+            var threads: Set<String> = []
+            /// Each call, in order: the reading's index for the intercept, -1 for the end of a burst.
+            var events: [Int] = []
+        }
+
+        private let state = Locked(State())
         /// Each call, in order: the reading's index for the intercept, -1 for the end of a burst.
-        private var _events: [Int] = []
-        var events: [Int] { lock.withLock { _events } }
+        var events: [Int] { state.withLock { $0.events } }
         func endOfBurst() {
             let thread = Thread.current.name ?? "?"
-            lock.withLock {
-                _events.append(-1)
-                _threads.insert(thread)
+            state.withLock {
+                $0.events.append(-1)
+                $0.threads.insert(thread)
             }
         }
-        var signals: [DBusSignal] { lock.withLock { _signals } }
+        var signals: [DBusSignal] { state.withLock { $0.signals } }
         /// The threads the intercept ran on, by name.
-        var threads: Set<String> { lock.withLock { _threads } }
+        var threads: Set<String> { state.withLock { $0.threads } }
         func append(_ signal: DBusSignal) {
             let thread = Thread.current.name ?? "?"
-            lock.withLock {
-                _signals.append(signal)
-                _events.append(signal.arguments.first?.uint32.map(Int.init) ?? -2)
-                _threads.insert(thread)
+            state.withLock {
+                $0.signals.append(signal)
+                $0.events.append(signal.arguments.first?.uint32.map(Int.init) ?? -2)
+                $0.threads.insert(thread)
             }
         }
     }

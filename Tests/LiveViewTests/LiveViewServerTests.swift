@@ -1,5 +1,6 @@
 import Foundation
 import LiveView
+import Locking
 import Testing
 
 /// The server in process, with the independent Python client.
@@ -228,12 +229,11 @@ import Testing
 }
 
 /// Lines an ``LiveViewServer/Options/onEvent`` reported.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
+final class EventLog: Sendable {
+    private let stored = Locked<[String]>([])
 
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
+    var lines: [String] { stored.withLock { $0 } }
 }
 
 /// Requests the server cannot do get error statuses; the connection stays usable.

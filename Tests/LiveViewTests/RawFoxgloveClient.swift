@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 /// thread of its own, keeping each message-data frame's subscription and
 /// log time. It expects the server's frames unmasked and unfragmented, as
 /// the live view sends them.
-final class RawFoxgloveClient: @unchecked Sendable {
+final class RawFoxgloveClient: Sendable {
     /// A message-data frame: its subscription id and log time.
     struct Message: Equatable {
         var subscription: UInt32
@@ -19,19 +20,23 @@ final class RawFoxgloveClient: @unchecked Sendable {
     }
 
     private let socket: Int32
-    private let lock = NSLock()
-    private var received: [Message] = []
-    private var statusTexts: [String] = []
-    private var subscribed: Set<Int> = []
-    private var ended: String?
+    /// What the reading thread found, for the test's task.
+    private struct Read {
+        var messages: [Message] = []
+        var statuses: [String] = []
+        var subscribed: Set<Int> = []
+        var end: String?
+    }
+
+    private let shared = Locked(Read())
     private let done = DispatchSemaphore(value: 0)
 
     /// Message-data frames read so far, in order.
-    var messages: [Message] { lock.withLock { received } }
+    var messages: [Message] { shared.withLock { $0.messages } }
     /// The status messages' texts so far.
-    var statuses: [String] { lock.withLock { statusTexts } }
+    var statuses: [String] { shared.withLock { $0.statuses } }
     /// Why reading stopped (`nil` while it goes on).
-    var end: String? { lock.withLock { ended } }
+    var end: String? { shared.withLock { $0.end } }
 
     /// Connects to `127.0.0.1:port`, upgrades, and starts reading.
     init(port: Int) throws {
@@ -71,10 +76,10 @@ final class RawFoxgloveClient: @unchecked Sendable {
     func waitFor(timeout: Duration = .seconds(30), _ condition: ([Message]) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if lock.withLock({ condition(received) }) { return true }
+            if shared.withLock({ condition($0.messages) }) { return true }
             usleep(2_000)
         }
-        return lock.withLock { condition(received) }
+        return shared.withLock { condition($0.messages) }
     }
 
     private func send(_ bytes: [UInt8]) {
@@ -99,7 +104,7 @@ final class RawFoxgloveClient: @unchecked Sendable {
     }
 
     private func finish(_ reason: String) {
-        lock.withLock { ended = reason }
+        shared.withLock { $0.end = reason }
         done.signal()
     }
 
@@ -148,7 +153,7 @@ final class RawFoxgloveClient: @unchecked Sendable {
             }
             buffer.removeFirst(start)
             for text in texts { handle(text) }
-            lock.withLock { received += messages }
+            shared.withLock { $0.messages += messages }
         }
     }
 
@@ -158,12 +163,12 @@ final class RawFoxgloveClient: @unchecked Sendable {
         switch object["op"] as? String {
         case "advertise":
             let ids = (object["channels"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
-            let new = lock.withLock { ids.filter { subscribed.insert($0).inserted } }
+            let new = shared.withLock { read in ids.filter { read.subscribed.insert($0).inserted } }
             guard !new.isEmpty else { return }
             let subscriptions = new.map { "{\"id\":\($0),\"channelId\":\($0)}" }.joined(separator: ",")
             sendText("{\"op\":\"subscribe\",\"subscriptions\":[\(subscriptions)]}")
         case "status":
-            lock.withLock { statusTexts.append(object["message"] as? String ?? "") }
+            shared.withLock { $0.statuses.append(object["message"] as? String ?? "") }
         default:
             break
         }

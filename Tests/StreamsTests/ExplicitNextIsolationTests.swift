@@ -1,5 +1,5 @@
+import Locking
 import Streams
-import Synchronization
 import Testing
 
 /// An explicit `next()` (not `next(isolation:)`, which a `for await` loop
@@ -106,7 +106,7 @@ struct Empty: AsyncSequence, Sendable {
 /// that handle failures); records, for each `next(isolation:)`, whether the
 /// isolation it was given is the main actor.
 final class IsolationProbe: AsyncSequence, Sendable {
-    private let calls = Mutex<[Bool]>([])
+    private let calls = Locked<[Bool]>([])
 
     /// One entry per call: `true` when it was given the main actor.
     var seen: [Bool] { calls.withLock { $0 } }

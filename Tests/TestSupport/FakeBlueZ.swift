@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// A fake BlueZ for one test: a ``PrivateBus`` with `Tests/FakeBlueZ/fake_bluez.py`
 /// serving `org.bluez` on it, driven by a scenario (see `Tests/FakeBlueZ/README.md`).
@@ -31,8 +32,8 @@ public final class FakeBlueZ: @unchecked Sendable {
 
     private let process: Process
     private let stderrPath: String
-    private let lock = NSLock()
-    private var stopped = false
+    /// Whether ``stop()`` ran; held while it runs, so a second call waits for the first.
+    private let stopped = Locked(false)
 
     /// Where the fake's script lives: `Tests/FakeBlueZ/fake_bluez.py` in this repository.
     public static let scriptPath = repositoryRoot + "/Tests/FakeBlueZ/fake_bluez.py"
@@ -239,12 +240,12 @@ public final class FakeBlueZ: @unchecked Sendable {
     /// Stops the fake (SIGTERM, then SIGKILL after 2 s) and then the bus, each by process
     /// id. Safe to call twice; the event log stays readable until this object goes away.
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        terminate(process)
-        Self.stopBus(bus)
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            stopped = true
+            terminate(process)
+            Self.stopBus(bus)
+        }
     }
 
     /// A child started from a Swift test's (libdispatch) thread inherits a mask that blocks

@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// A private `dbus-daemon` for one test: started with Debian's session
 /// configuration (any client may own any name, `org.bluez` included) on a
@@ -18,8 +19,8 @@ public final class PrivateBus: @unchecked Sendable {
     /// The temporary directory holding the socket.
     public let directory: String
     private let process: Process
-    private let lock = NSLock()
-    private var stopped = false
+    /// Whether ``stop()`` ran; held while it runs, so a second call waits for the first.
+    private let stopped = Locked(false)
 
     private init(address: String, process: Process, directory: String) {
         self.address = address
@@ -77,14 +78,14 @@ public final class PrivateBus: @unchecked Sendable {
     /// Stops the daemon by its process id (SIGKILL) and removes the
     /// directory. Safe to call twice.
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        // SIGKILL at once: a child started from a test thread inherits a
-        // signal mask that blocks SIGTERM, and a test bus has no state to save.
-        terminate(process, grace: 0)
-        try? FileManager.default.removeItem(atPath: directory)
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            stopped = true
+            // SIGKILL at once: a child started from a test thread inherits a
+            // signal mask that blocks SIGTERM, and a test bus has no state to save.
+            terminate(process, grace: 0)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     deinit { stop() }

@@ -1,0 +1,86 @@
+import Devices
+import Families
+import Foundation
+import Pipeline
+import Recording
+
+/// A recording's raw streams replayed through the decoders as a session's
+/// source, with their original receive times, so the new recording's typed
+/// streams equal the original's; with a pipeline, its derived streams run on
+/// the messages' log times and its record patterns and settings apply (its
+/// own devices are not used).
+///
+/// The notifications of every device are merged by receive time (ties: the
+/// device listed first) and recorded on the session's task, as fast as
+/// possible or paced at ``ReplaySource/rate``.
+struct ReplaySessionSource: SessionSource {
+    let replay: ReplaySource
+    /// A pipeline for derived streams, record patterns and settings.
+    let pipeline: Pipeline?
+
+    /// - Throws: `RecordingError` when the rate is outside `ReplayRate.range`.
+    func validate() throws {
+        if let rate = replay.rate { try ReplayRate.validate(rate) }
+    }
+
+    func record(in session: SessionContext) async throws -> SessionSourceResult {
+        let options = session.options
+        let recording = replay.recording
+        let info = try RecordingInfo.load(from: recording)
+        let reader = try RecordingReplay(directory: recording, from: replay.from, to: replay.to)
+        let name = URL(fileURLWithPath: session.directory).lastPathComponent
+        var metadata = options.metadata
+        metadata["replay_of"] = recording
+        let recorder = try Recorder(
+            directory: session.directory,
+            configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
+            session: pipeline?.session(name: name, source: "replay", seed: info.session.seed, metadata: metadata)
+                ?? .init(name: name, source: "replay", seed: info.session.seed, metadata: metadata))
+        recorder.observer = options.observer
+        let engine = try pipeline.map { pipeline throws(RecordingError) in
+            try PipelineEngine(pipeline: pipeline, recorder: recorder)
+        }
+        let families = pipeline?.families ?? .builtIn
+        var devices: [any DeviceRecorder] = []
+        var notifications: [(order: Int, device: Int, notification: RawNotification)] = []
+        for device in info.devices {
+            let index = devices.count
+            if device.family == RawDeviceRecorder.unknownFamily.rawValue {
+                // A device of no known family (an imported capture's): its raw streams again.
+                devices.append(
+                    try RawDeviceRecorder(
+                        recorder: recorder, identifier: device.identifier,
+                        name: device.name))
+            } else {
+                guard let descriptor = families.descriptor(named: device.family) else { continue }
+                var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
+                if let engine {
+                    options.recordsTypedStream = engine.recordsTypedStream
+                    options.observer = engine.observe
+                }
+                devices.append(try descriptor.makeRecorder(recorder, options: options))
+            }
+            for notification in try reader.rawNotifications(of: device.identifier) {
+                notifications.append((notifications.count, index, notification))
+            }
+        }
+        notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
+        let start = ContinuousClock.now
+        let first = notifications.first?.notification.receiveTime ?? 0
+        var replayed = 0
+        for item in notifications {
+            options.onReplayProgress?(replayed + 1, notifications.count)
+            if session.isStopped || Task.isCancelled { break }
+            if let rate = replay.rate {
+                let offset = ReplayRate.offset(ofNanoseconds: item.notification.receiveTime - first, rate: rate)
+                guard await session.sleep(until: start + offset) else { break }
+            }
+            try devices[item.device].record(item.notification)
+            replayed += 1
+        }
+        try engine?.finish()
+        try recorder.close()
+        return SessionSourceResult(
+            deviceCount: devices.count, replayedNotifications: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+}
