@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "RecordingExport", targets: ["RecordingExport"]),
+        .library(name: "RecordingQuery", targets: ["RecordingQuery"]),
+        .library(name: "RecordingRepair", targets: ["RecordingRepair"]),
+        .library(name: "DeviceRecording", targets: ["DeviceRecording"]),
         .library(name: "Families", targets: ["Families"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Capture", targets: ["Capture"]),
@@ -87,17 +90,35 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Devices recorded: a device's notifications decoded and written as
+        // streams (DeviceRecorder and its stream, raw and value recorders),
+        // and RecorderService, which records them from a bounded ingest buffer.
+        .target(
+            name: "DeviceRecording", dependencies: ["Devices", "Recording", "ROS2", "Streams", "Locking"],
+            swiftSettings: strictSettings),
+        // Questions asked of a recording's index: bucketed aggregates and
+        // counts, per-column statistics (`tlm query`, the report).
+        .target(
+            name: "RecordingQuery",
+            dependencies: ["Recording", "MCAP", "Quantities", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
+        // A recording checked and repaired against its segments: verify,
+        // recover (chunk-by-chunk scans, segment rewrites, index rebuilds).
+        .target(
+            name: "RecordingRepair",
+            dependencies: ["Recording", "MCAP", "ROS2", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
         // Recordings turned into other files: MCAP, CSV, JSON lines, tidy
         // files per topic, the long form, Parquet (with its Thrift), merges.
         .target(
             name: "RecordingExport", dependencies: ["Recording", "MCAP", "ROS2", "Quantities", "Locking"],
             swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
-        .target(name: "Families", dependencies: ["Devices", "Recording", "ROS2"], swiftSettings: strictSettings),
+        .target(name: "Families", dependencies: ["DeviceRecording", "Devices", "Recording", "ROS2"], swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(
             name: "Pipeline",
-            dependencies: [
+            dependencies: ["DeviceRecording", 
                 "Streams", "Devices", "Recording", "Families", "ROS2", "Quantities",
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -120,7 +141,7 @@ let package = Package(
         // and Pipeline, since a pipeline's devices may be live.
         .target(
             name: "Session",
-            dependencies: [
+            dependencies: ["DeviceRecording", 
                 "Pipeline", "Capture", "CaptureFiles", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -131,7 +152,7 @@ let package = Package(
         // (zoomable), an SVG or a PNG (libpng encodes our own raster).
         .target(
             name: "Report",
-            dependencies: ["Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RecordingQuery", "Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Live view: the streams being recorded (or replayed) served over
@@ -161,7 +182,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tlm",
-            dependencies: [
+            dependencies: ["DeviceRecording", "RecordingQuery", "RecordingRepair", 
                 "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
                 "Capture", "CaptureFiles", "Session", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -187,7 +208,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: [
+            dependencies: ["DeviceRecording", "RecordingQuery", "RecordingRepair", 
                 "Recording", "RecordingExport", "MCAP", "ROS2", "Devices", "Families", "Streams", "TestSupport",
                 "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
             ],
@@ -198,7 +219,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTestingRecordingsTests",
-            dependencies: [
+            dependencies: ["RecordingRepair", 
                 "TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording", "TestSupport",
             ],
             resources: [.copy("Fixtures")],
@@ -208,12 +229,12 @@ let package = Package(
         // replayed and simulated end to end (docs/adding-a-family.md).
         .testTarget(
             name: "FamiliesTests",
-            dependencies: ["Families", "Pipeline", "Recording", "ROS2", "Devices", "TestSupport"],
+            dependencies: ["RecordingQuery", "DeviceRecording", "Families", "Pipeline", "Recording", "ROS2", "Devices", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PipelineTests",
-            dependencies: [
+            dependencies: ["DeviceRecording", 
                 "Pipeline", "Recording", "ROS2", "Quantities", "Devices", "Families", "Streams", "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -225,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptureFilesTests",
-            dependencies: ["CaptureFiles", "Session", "Pipeline", "Devices", "Families", "Recording", "TestSupport"],
+            dependencies: ["DeviceRecording", "RecordingRepair", "CaptureFiles", "Session", "Pipeline", "Devices", "Families", "Recording", "TestSupport"],
             // The tour's capture, read by path (written by the tests' capture writer).
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -233,7 +254,7 @@ let package = Package(
         // The session loop fed by a test source: what is recorded, and that a stop ends it.
         .testTarget(
             name: "SessionTests",
-            dependencies: [
+            dependencies: ["DeviceRecording", 
                 "Session", "Recording", "Devices", "Locking", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -241,13 +262,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReportTests", dependencies: ["Report", "CPNG", "Recording", "Devices", "TestSupport"],
+            name: "ReportTests", dependencies: ["RecordingQuery", "RecordingRepair", "Report", "CPNG", "Recording", "Devices", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "tlmTests", dependencies: ["tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
+            name: "tlmTests", dependencies: ["RecordingRepair", "RecordingQuery", "tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
             swiftSettings: strictSettings),
     ]
 )

@@ -1,7 +1,7 @@
 public import Devices
 import Foundation
 import GRDB
-import ROS2
+package import ROS2
 import MCAP
 
 /// Records streams into a recording directory: MCAP segments
@@ -285,7 +285,7 @@ public final class Recorder {
     /// Records one message of the stream with MCAP channel `channelID` and
     /// index row `streamID` (a ``StreamHandle``'s, without copying its topic,
     /// which only an error message reads).
-    func write(
+    package func write(
         channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
         publishTime: UInt64, payload: UnsafeRawBufferPointer, numericValue: Double?
     ) throws(RecordingError) {
@@ -357,7 +357,7 @@ public final class Recorder {
     /// open, the stream defined in it, the message within its chunk and
     /// segment — the message is encoded straight into the open chunk;
     /// otherwise it is encoded apart and written as a payload.
-    func write(
+    package func write(
         channelID: UInt16, streamID: Int64, topic: @autoclosure () -> String, logTime: UInt64,
         publishTime: UInt64, encoding encode: (inout CDRWriter) -> Double?
     ) throws(RecordingError) {

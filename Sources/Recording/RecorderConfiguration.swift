@@ -82,7 +82,7 @@ public struct RecorderConfiguration: Sendable, Hashable {
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at `UInt64.max`.
-    var nanosecondsClamped: UInt64 {
+    package var nanosecondsClamped: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         let (product, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

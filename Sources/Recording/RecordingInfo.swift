@@ -170,7 +170,7 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
 
 extension FixedWidthInteger {
     /// The sum, or the type's bound when it overflows.
-    func addingSaturating(_ other: Self) -> Self {
+    package func addingSaturating(_ other: Self) -> Self {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other < 0 ? .min : .max) : sum
     }

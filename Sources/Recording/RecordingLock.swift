@@ -83,7 +83,7 @@ package final class RecordingLock {
     }
 
     /// The error for a recording whose lock `pid` holds.
-    static func busyError(directory: String, pid: Int32?, purpose: String) -> RecordingError {
+    package static func busyError(directory: String, pid: Int32?, purpose: String) -> RecordingError {
         let process = pid.map { "process \($0)" } ?? "another process"
         let own = pid == getpid() ? " (this process)" : ""
         return RecordingError(

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 import Quantities
 
@@ -27,7 +27,7 @@ package enum RegularFile {
     /// - Throws: ``RecordingError``: `.notFound` when nothing is there; `.io`
     ///   with "it is a FIFO, not a regular file" (or a directory, a device,
     ///   a socket) or the system's reason. Messages do not name the path.
-    static func openForReading(_ path: String) throws(RecordingError) -> FileHandle {
+    package static func openForReading(_ path: String) throws(RecordingError) -> FileHandle {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -87,7 +87,7 @@ package enum RegularFile {
     }
 
     /// What a file of this mode is, in words, when it is not a regular file.
-    static func kind(_ mode: mode_t) -> String? {
+    package static func kind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a directory"
@@ -100,7 +100,7 @@ package enum RegularFile {
     }
 
     /// "does not exist", "is not readable (permission denied)", ... for an `errno`.
-    static func reason(errno code: Int32) -> String {
+    package static func reason(errno code: Int32) -> String {
         switch code {
         case ENOENT: "does not exist"
         case EACCES, EPERM: "is not readable (permission denied)"

@@ -30,7 +30,7 @@
 /// ```
 public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
     /// One element of a compiled pattern.
-    enum Token: Sendable, Hashable {
+    package enum Token: Sendable, Hashable {
         /// A character (UTF-8 byte) that matches itself.
         case literal(UInt8)
         /// `?`: one character other than `/`.
@@ -44,7 +44,7 @@ public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let text: String
     /// The compiled pattern.
-    let tokens: [Token]
+    package let tokens: [Token]
 
     /// Creates a pattern. Every string is a valid pattern.
     ///
@@ -107,7 +107,7 @@ public struct TopicPattern: Sendable, Hashable, CustomStringConvertible {
     /// a `/` of the topic (or at its start) also counts as a match.
     ///
     /// - Returns: Whether it matched, and the steps taken (state visits), for tests of the bound.
-    func run(_ topic: String, acceptingLevelPrefixes: Bool) -> (matched: Bool, steps: Int) {
+    package func run(_ topic: String, acceptingLevelPrefixes: Bool) -> (matched: Bool, steps: Int) {
         let count = tokens.count
         var steps = 0
         // states[i]: the pattern's first i tokens match the topic read so far.

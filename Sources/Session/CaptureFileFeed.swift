@@ -4,6 +4,7 @@ import Families
 import Foundation
 import Pipeline
 import Recording
+import DeviceRecording
 
 /// One device of a capture file as a pipeline feed (`source: {capture: …}`):
 /// the file is surveyed when the feed opens (the device picked by address,

@@ -5,6 +5,7 @@ import Foundation
 import Locking
 import Pipeline
 import Recording
+import DeviceRecording
 
 /// Capture files (btsnoop, pcapng, pcap) imported as a session's source:
 /// every device with values is recorded — typed streams through its

@@ -6,6 +6,7 @@ import Foundation
 import Pipeline
 import Recording
 import Session
+import DeviceRecording
 
 /// `tlm import CAPTURE… --output REC`: Bluetooth HCI captures into a recording.
 struct ImportCommand: AsyncParsableCommand {

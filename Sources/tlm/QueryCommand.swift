@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Recording
 import RecordingExport
+import RecordingQuery
 
 /// `tlm query REC --topic GLOB`: messages, or aggregates per time bucket.
 struct QueryCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import RecordingRepair
 
 /// The recording a verb reads: a recording directory, or a lone `.mcap` file
 /// (a segment, or any MCAP file `tlm export --format mcap` or another tool

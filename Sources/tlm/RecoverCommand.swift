@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingRepair
 
 /// `tlm recover REC`: closes what a crash left open.
 struct RecoverCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingRepair
 
 /// `tlm verify REC`: names every inconsistency in a recording.
 struct VerifyCommand: ParsableCommand {

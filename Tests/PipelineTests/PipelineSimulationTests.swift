@@ -5,6 +5,7 @@ import Pipeline
 import Recording
 import TestSupport
 import Testing
+import DeviceRecording
 
 /// The example pipelines run, and the same pipeline and seed give the same
 /// values twice; decoding a recording's raw streams again through the same

@@ -6,6 +6,7 @@ import Testing
 
 @testable import Recording
 import ROS2
+import RecordingQuery
 
 @Suite struct AggregateTests {
     /// A numeric stream over many chunks: value i at time 1_000 + i × 1_000 ns.

@@ -6,6 +6,7 @@ import Testing
 
 @testable import Recording
 import ROS2
+import DeviceRecording
 
 /// Every family's typed streams, read back by the independent Python reader
 /// (CRCs on, `mcap-ros2-support` decoding CDR), equal the values our decoders

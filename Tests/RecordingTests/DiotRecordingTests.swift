@@ -4,6 +4,7 @@ import Recording
 import TestSupport
 import Testing
 import ROS2
+import DeviceRecording
 
 @Suite struct DiotRecordingTests {
     static let ch1 = DiotChannel(1)!

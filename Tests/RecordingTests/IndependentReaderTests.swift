@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import DeviceRecording
 
 /// The Python `mcap` reader, with CRC validation on and `mcap-ros2-support`
 /// decoding the CDR payloads, must read back exactly what was simulated.

@@ -5,6 +5,9 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import DeviceRecording
+import RecordingQuery
+import RecordingRepair
 
 /// Finding 4: every value read from `index.sqlite` is checked; a bad one is a
 /// `RecordingError` naming its table, row and column — never a trap — and

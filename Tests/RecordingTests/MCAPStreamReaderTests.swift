@@ -7,6 +7,7 @@ import Testing
 
 @testable import Recording
 import MCAP
+import DeviceRecording
 
 @Suite struct MCAPStreamReaderTests {
     /// A small zstd-chunked recording made by the recorder.

@@ -8,6 +8,8 @@ import Testing
 @testable import Recording
 import ROS2
 import RecordingExport
+import DeviceRecording
+import RecordingRepair
 
 /// The layout of a recording directory (`RecordingLayout`): a recording is
 /// written with its segments and `metadata.yaml` in the recording directory,

@@ -9,6 +9,8 @@ import Yams
 import MCAP
 import ROS2
 import RecordingExport
+import DeviceRecording
+import RecordingRepair
 
 /// A recording is a ROS 2 bag: topic names by the ROS 2 rule, profile `ros2`
 /// and rosbag2's QoS on every segment, and `metadata.yaml` kept current next

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+import RecordingRepair
 
 @Suite struct RecorderTests {
     static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")

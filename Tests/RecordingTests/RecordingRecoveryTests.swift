@@ -8,6 +8,8 @@ import Testing
 @testable import Recording
 import MCAP
 import ROS2
+import DeviceRecording
+import RecordingRepair
 
 @Suite struct RecordingRecoveryTests {
     /// A recording left as a crash leaves it: chunks on disk, no summary,

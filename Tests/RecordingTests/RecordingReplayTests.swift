@@ -6,6 +6,7 @@ import Testing
 
 @testable import Recording
 import ROS2
+import DeviceRecording
 
 /// Decoding a recording's raw streams again through the family decoders
 /// reproduces its typed streams exactly: same values, same times, same bytes.

@@ -7,6 +7,8 @@ import Testing
 
 @testable import Recording
 import MCAP
+import DeviceRecording
+import RecordingRepair
 
 @Suite struct RecordingVerifierTests {
     static func makeRecording() throws -> String {

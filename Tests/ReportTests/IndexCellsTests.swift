@@ -3,6 +3,8 @@ import Recording
 import Testing
 
 @testable import Report
+import RecordingQuery
+import RecordingRepair
 
 /// The index's per-cell statistics (``ValueCells``, schema v6): what the
 /// writer and the rebuild store, and plots drawn from them without decoding.

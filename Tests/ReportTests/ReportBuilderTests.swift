@@ -3,6 +3,7 @@ import Recording
 import Testing
 
 @testable import Report
+import RecordingQuery
 
 @Suite struct ReportBuilderTests {
     @Test func levelsHoldEachColumnsMinimumMaximumAndMeanOfTheValues() throws {

@@ -7,6 +7,7 @@ import ServiceLifecycle
 import Session
 import TestSupport
 import Testing
+import DeviceRecording
 
 /// A source the tests feed the session loop with: `devices` raw devices,
 /// one notification after another round-robin (receive times 1 ms apart),

@@ -2,6 +2,7 @@ import Foundation
 import Recording
 import TestSupport
 import Testing
+import RecordingQuery
 
 /// Habits every verb shares: -q/-v, JSON reports in snake_case, times read
 /// and printed in UTC or the local zone, lone .mcap files, `record --topics`.

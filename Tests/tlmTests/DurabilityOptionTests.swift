@@ -1,6 +1,7 @@
 import Foundation
 import Recording
 import Testing
+import RecordingRepair
 
 /// `tlm record --durability`.
 @Suite struct DurabilityOptionTests {

@@ -1,9 +1,9 @@
-import GRDB
+package import GRDB
 
 extension IndexRow {
     /// Stream topics by MCAP channel id, from `streams` rows (`id`,
     /// `channel_id`, `topic`); two streams on one channel id are an error.
-    static func topicsByChannel(_ rows: [Row]) throws(RecordingError) -> [UInt16: String] {
+    package static func topicsByChannel(_ rows: [Row]) throws(RecordingError) -> [UInt16: String] {
         var topics: [UInt16: String] = [:]
         for row in rows {
             let stream = IndexRow(row, table: "streams")
@@ -21,7 +21,7 @@ extension IndexRow {
 extension ChunkStatisticsRow {
     /// A `chunk_streams` row joined with its chunk (`offset`, `length`,
     /// `"chunks.id"`) and segment (`path`, `"segments.id"`), checked.
-    init(_ row: IndexRow, directory: String) throws(RecordingError) {
+    package init(_ row: IndexRow, directory: String) throws(RecordingError) {
         let (path, offset, length) = try row.chunkLocation(directory: directory, chunkTable: "chunks")
         let firstTime = try row.time("first_time")
         let lastTime = try row.time("last_time")

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -20,20 +20,20 @@ import Glibc
 /// In a join, select the other tables' ids as `"<table>.id"` (for example
 /// `s.id AS "segments.id"`) and pass `table:` to the accessor, so an error
 /// names the right row.
-struct IndexRow {
+package struct IndexRow {
     /// The largest count (of messages, chunks, values) the index may hold:
     /// far beyond any real recording, small enough that sums of 65,535
     /// streams' counts cannot overflow.
-    static let maximumCount: Int64 = 1 << 46
+    package static let maximumCount: Int64 = 1 << 46
     /// The largest byte size or offset the index may hold (1 PiB).
-    static let maximumBytes: Int64 = 1 << 50
+    package static let maximumBytes: Int64 = 1 << 50
 
     private let row: Row
     /// The table the row's unqualified columns come from.
-    let table: String
+    package let table: String
 
     /// Wraps a fetched row of `table`.
-    init(_ row: Row, table: String) {
+    package init(_ row: Row, table: String) {
         self.row = row
         self.table = table
     }
@@ -53,7 +53,7 @@ struct IndexRow {
     }
 
     /// An error naming the table, row and column.
-    func invalid(_ column: String, table: String? = nil, _ problem: String) -> RecordingError {
+    package func invalid(_ column: String, table: String? = nil, _ problem: String) -> RecordingError {
         RecordingError(
             .index,
             "index.sqlite: table \(table ?? self.table), \(rowName(table)), column \(column): "
@@ -76,7 +76,7 @@ struct IndexRow {
     }
 
     /// An integer, or `nil` for NULL; a value of another type is an error.
-    func optionalInt64(
+    package func optionalInt64(
         _ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil
     )
         throws(RecordingError) -> Int64?
@@ -99,7 +99,7 @@ struct IndexRow {
     }
 
     /// An integer in `range`.
-    func int64(
+    package func int64(
         _ column: String, table: String? = nil, in range: ClosedRange<Int64>? = nil
     )
         throws(RecordingError) -> Int64
@@ -111,12 +111,12 @@ struct IndexRow {
     }
 
     /// A non-negative integer up to `maximum` (a byte offset or size, a time).
-    func uint64(_ column: String, table: String? = nil, maximum: Int64 = .max) throws(RecordingError) -> UInt64 {
+    package func uint64(_ column: String, table: String? = nil, maximum: Int64 = .max) throws(RecordingError) -> UInt64 {
         UInt64(try int64(column, table: table, in: 0...maximum))
     }
 
     /// A non-negative integer up to `maximum`, or `nil` for NULL.
-    func optionalUInt64(
+    package func optionalUInt64(
         _ column: String, table: String? = nil, maximum: Int64 = .max
     )
         throws(RecordingError) -> UInt64?
@@ -125,32 +125,32 @@ struct IndexRow {
     }
 
     /// A count: an integer in `0...maximumCount`.
-    func count(_ column: String, table: String? = nil) throws(RecordingError) -> Int {
+    package func count(_ column: String, table: String? = nil) throws(RecordingError) -> Int {
         Int(try int64(column, table: table, in: 0...Self.maximumCount))
     }
 
     /// A byte offset or size: an integer in `0...maximumBytes`.
-    func bytes(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64 {
+    package func bytes(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64 {
         try uint64(column, table: table, maximum: Self.maximumBytes)
     }
 
     /// A time in nanoseconds since the Unix epoch: a non-negative integer.
-    func time(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64 {
+    package func time(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64 {
         try uint64(column, table: table)
     }
 
     /// A time, or `nil` for NULL.
-    func optionalTime(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64? {
+    package func optionalTime(_ column: String, table: String? = nil) throws(RecordingError) -> UInt64? {
         try optionalUInt64(column, table: table)
     }
 
     /// An MCAP channel id: an integer in `1...65535`.
-    func channelID(_ column: String, table: String? = nil) throws(RecordingError) -> UInt16 {
+    package func channelID(_ column: String, table: String? = nil) throws(RecordingError) -> UInt16 {
         UInt16(try int64(column, table: table, in: 1...Int64(UInt16.max)))
     }
 
     /// A text value, or `nil` for NULL.
-    func optionalString(_ column: String, table: String? = nil) throws(RecordingError) -> String? {
+    package func optionalString(_ column: String, table: String? = nil) throws(RecordingError) -> String? {
         let stored = try value(column, table: table)
         switch stored.storage {
         case .null: return nil
@@ -160,7 +160,7 @@ struct IndexRow {
     }
 
     /// A blob's bytes; any other value (NULL included) is an error.
-    func blob(_ column: String, table: String? = nil) throws(RecordingError) -> [UInt8] {
+    package func blob(_ column: String, table: String? = nil) throws(RecordingError) -> [UInt8] {
         let stored = try value(column, table: table)
         guard case .blob(let data) = stored.storage else {
             throw invalid(column, table: table, "\(Self.describe(stored)) is not a blob")
@@ -169,7 +169,7 @@ struct IndexRow {
     }
 
     /// A text value.
-    func string(_ column: String, table: String? = nil) throws(RecordingError) -> String {
+    package func string(_ column: String, table: String? = nil) throws(RecordingError) -> String {
         guard let text = try optionalString(column, table: table) else {
             throw invalid(column, table: table, "is NULL")
         }
@@ -177,7 +177,7 @@ struct IndexRow {
     }
 
     /// A finite real number (integers are accepted), or `nil` for NULL.
-    func optionalDouble(_ column: String, table: String? = nil) throws(RecordingError) -> Double? {
+    package func optionalDouble(_ column: String, table: String? = nil) throws(RecordingError) -> Double? {
         let stored = try value(column, table: table)
         switch stored.storage {
         case .null: return nil
@@ -188,14 +188,14 @@ struct IndexRow {
     }
 
     /// A 0-or-1 flag.
-    func bool(_ column: String, table: String? = nil) throws(RecordingError) -> Bool {
+    package func bool(_ column: String, table: String? = nil) throws(RecordingError) -> Bool {
         try int64(column, table: table, in: 0...1) == 1
     }
 
     /// A segment's path, relative to the recording, that cannot point
     /// outside it: `<name>.mcap`, or `segments/<name>.mcap` in a recording
     /// made in the old layout (`RecordingLayout`).
-    func segmentPath(_ column: String, table: String? = nil) throws(RecordingError) -> String {
+    package func segmentPath(_ column: String, table: String? = nil) throws(RecordingError) -> String {
         let path = try string(column, table: table)
         guard RecordingLayout.isSegmentPath(path) else {
             throw invalid(
@@ -213,7 +213,7 @@ extension IndexRow {
     ///
     /// - Throws: ``RecordingError`` (`.index`) for a bad value, `.notFound`
     ///   when the segment file is missing.
-    func chunkLocation(
+    package func chunkLocation(
         directory: String, pathTable: String? = "segments", chunkTable: String? = nil
     )
         throws(RecordingError) -> (path: String, offset: UInt64, length: Int)

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 import Locking
 
 /// The recording's catalog, `index.sqlite`: sessions, devices, streams,
@@ -60,7 +60,7 @@ package final class RecordingIndex: Sendable {
     }
 
     /// Runs `body` in one write transaction.
-    func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.write(body) } catch let error as RecordingError { throw error } catch {
             throw RecordingError(.index, "index \(path): \(error)", cause: error)
         }
@@ -72,7 +72,7 @@ package final class RecordingIndex: Sendable {
     /// checkpoint's sync) is not on the thread that writes messages. A
     /// failure is kept for ``throwQueuedFailure()``; every later write,
     /// queued or not, still runs after it, in order.
-    func writeLater(_ body: @escaping @Sendable (Database) throws -> Void) {
+    package func writeLater(_ body: @escaping @Sendable (Database) throws -> Void) {
         database.asyncWrite(body) { [self] _, result in
             guard case .failure(let error) = result else { return }
             let failure =
@@ -101,7 +101,7 @@ package final class RecordingIndex: Sendable {
     }
 
     /// Runs `body` with a read-only snapshot.
-    func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do { return try database.read(body) } catch let error as RecordingError { throw error } catch {
             throw RecordingError(.index, "index \(path): \(error)", cause: error)
         }
@@ -110,7 +110,7 @@ package final class RecordingIndex: Sendable {
     /// The versioned migrations. A migration is never edited once released;
     /// a schema change is a new migration appended here and described in
     /// `docs/index-schema.md`.
-    static let migrator: DatabaseMigrator = {
+    package static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -258,7 +258,7 @@ package final class RecordingIndex: Sendable {
     }()
 
     /// Recomputes the per-stream totals from `chunk_streams` (after recovery added rows).
-    static func refreshStreamTotals(_ db: Database) throws {
+    package static func refreshStreamTotals(_ db: Database) throws {
         try db.execute(
             sql: """
                 UPDATE streams SET
@@ -281,7 +281,7 @@ extension RecordingIndex {
 extension RecordingIndex {
     /// The statement that adds a chunk's row (11 arguments, in column order),
     /// shared by the recorder and the index rebuild.
-    static let insertChunk = """
+    package static let insertChunk = """
         INSERT INTO chunks (segment_id, ordinal, offset, length, message_index_length, start_time,
                             end_time, message_count, compression, compressed_size, uncompressed_size)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -289,7 +289,7 @@ extension RecordingIndex {
 
     /// The statement that adds one stream's row of a chunk (11 arguments, in
     /// column order), shared by the recorder and the index rebuild.
-    static let insertChunkStream = """
+    package static let insertChunkStream = """
         INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
                                    value_count, value_min, value_max, value_sum, value_first, value_last)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -298,12 +298,12 @@ extension RecordingIndex {
     /// The statement that adds one stream's cells of a chunk (chunk id,
     /// stream id, shift, first cell, packed cells), shared by the recorder
     /// and the index rebuild.
-    static let insertChunkStreamCells = """
+    package static let insertChunkStreamCells = """
         INSERT INTO chunk_stream_cells (chunk_id, stream_id, cell_shift, first_cell, cells) VALUES (?, ?, ?, ?, ?)
         """
 
     /// Adds `cells`' row for a chunk's stream (nothing when `nil`).
-    static func insert(_ cells: ValueCells?, chunkID: Int64, streamID: Int64, into db: Database) throws {
+    package static func insert(_ cells: ValueCells?, chunkID: Int64, streamID: Int64, into db: Database) throws {
         guard let cells else { return }
         try db.cachedStatement(sql: insertChunkStreamCells).execute(arguments: [
             chunkID, streamID, cells.shift, Int64(clamping: cells.firstCell), Data(cells.packed),

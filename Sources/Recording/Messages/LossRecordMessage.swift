@@ -2,12 +2,12 @@ import ROS2
 /// Loss records inside the segments: the stream `/tlm/loss` (schema
 /// `tlm/msg/LossRecord`), so a segment alone says what it is missing — any
 /// MCAP tool shows it, and `recover` rebuilds the index's loss rows from it.
-enum LossRecordMessage {
+package enum LossRecordMessage {
     /// The topic loss records are written on.
-    static let topic = "/tlm/loss"
+    package static let topic = "/tlm/loss"
 
     /// The schema.
-    static let schema = MessageSchema(
+    package static let schema = MessageSchema(
         name: "tlm/msg/LossRecord",
         text: """
             # Data that did not make it into the recording: how many elements of which stream, when, and why.
@@ -20,7 +20,7 @@ enum LossRecordMessage {
             uint64 duration_ns
             """)
 
-    static func encode(stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil) -> [UInt8] {
+    package static func encode(stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil) -> [UInt8] {
         var cdr = CDRWriter(capacity: 72 + reason.utf8.count)
         cdr.write(stream ?? "")
         cdr.write(time)
@@ -32,7 +32,7 @@ enum LossRecordMessage {
 
     /// Decodes a loss record; `duration` is `nil` for counted drops and in
     /// recordings made before the field existed (it is the last field).
-    static func decode(
+    package static func decode(
         _ payload: [UInt8]
     )
         -> (stream: String?, time: UInt64, count: UInt64, reason: String, duration: UInt64?)?

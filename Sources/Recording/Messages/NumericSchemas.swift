@@ -1,5 +1,5 @@
-import MCAP
-import ROS2
+package import MCAP
+package import ROS2
 /// Where the numeric value sits in the messages of numeric streams.
 ///
 /// The rule is part of the recording format and knows no family: a schema is
@@ -12,10 +12,10 @@ import ROS2
 /// value first, offset 4) and any new family's schema are read alike.
 /// `recover` uses it to rebuild per-chunk statistics from segment bytes
 /// alone, and aggregates to decode only the value.
-enum NumericSchemas {
+package enum NumericSchemas {
     /// The payload offset (CDR header included) of the numeric value of
     /// messages of `definition`, or `nil` when the schema is not numeric.
-    static func valueOffset(_ definition: ROS2MessageDefinition) -> Int? {
+    package static func valueOffset(_ definition: ROS2MessageDefinition) -> Int? {
         var offset = 0
         for field in definition.fields {
             guard field.arrayLength == nil, let size = field.type.fixedSize else { return nil }
@@ -29,7 +29,7 @@ enum NumericSchemas {
     /// The payload offset of the numeric value of messages of the schema
     /// whose `ros2msg` text is `text`, or `nil` when it is not numeric (or
     /// does not parse).
-    static func valueOffset(schemaText text: String) -> Int? {
+    package static func valueOffset(schemaText text: String) -> Int? {
         (try? ROS2MessageDefinition(parsing: text)).flatMap(valueOffset)
     }
 
@@ -37,14 +37,14 @@ enum NumericSchemas {
     /// `nil` when the channel is not numeric: every channel says so in its
     /// metadata (`numeric: true` or `false`); for those of older recordings,
     /// which do not, the schema decides.
-    static func valueOffset(channel: MCAPRecord.Channel, schema: MCAPRecord.Schema?) -> Int? {
+    package static func valueOffset(channel: MCAPRecord.Channel, schema: MCAPRecord.Schema?) -> Int? {
         guard let schema else { return nil }
         if let flag = channel.metadata.last(where: { $0.key == "numeric" }), flag.value != "true" { return nil }
         return valueOffset(schemaText: String(decoding: schema.data, as: UTF8.self))
     }
 
     /// The numeric value at `offset` of a payload, or `nil` when the payload is too short.
-    static func value(at offset: Int, payload: [UInt8]) -> Double? {
+    package static func value(at offset: Int, payload: [UInt8]) -> Double? {
         guard offset >= 0, payload.count >= offset + 8 else { return nil }
         var bits: UInt64 = 0
         for index in 0..<8 { bits |= UInt64(payload[offset + index]) << (8 * index) }
@@ -54,7 +54,7 @@ enum NumericSchemas {
 
 extension ROS2MessageDefinition.Primitive {
     /// The size in bytes of a scalar of this type in CDR; `nil` for strings.
-    var fixedSize: Int? {
+    package var fixedSize: Int? {
         switch self {
         case .bool, .byte, .char, .int8, .uint8: 1
         case .int16, .uint16: 2

@@ -1,5 +1,5 @@
 public import Devices
-import ROS2
+package import ROS2
 
 /// The recorded form of a raw notification: schema `tlm/msg/RawNotification`
 /// (`ros2msg`, CDR), one stream per characteristic
@@ -34,7 +34,7 @@ public enum RawNotificationMessage {
 
     /// Encodes a notification into `cdr` (reset first), with its
     /// characteristic's text given (a recorder formats it once per stream).
-    static func encode(_ notification: RawNotification, characteristic: String, into cdr: inout CDRWriter) {
+    package static func encode(_ notification: RawNotification, characteristic: String, into cdr: inout CDRWriter) {
         cdr.reset()
         cdr.write(characteristic)
         cdr.write(notification.receiveTime)

@@ -1,8 +1,8 @@
-import MCAP
+package import MCAP
 /// The messages of a lone MCAP file in log-time order: chunks are taken in
 /// order of their start time and read only once the merge reaches it, so
 /// only chunks that overlap in time are held at once (see ``MCAPFileReader``).
-final class MCAPFileMessageCursor: RecordedMessageCursor {
+package final class MCAPFileMessageCursor: RecordedMessageCursor {
     /// An open chunk's wanted messages, sorted, and how many were handed out.
     private struct OpenChunk {
         var messages: [RecordedMessage]
@@ -19,7 +19,7 @@ final class MCAPFileMessageCursor: RecordedMessageCursor {
     private let upper: UInt64
     private var open: [OpenChunk] = []
 
-    init(
+    package init(
         reader: MCAPFileReader, chunks: [(MCAPRecord.ChunkIndex, Int)], wanted: Set<UInt16>, from: UInt64,
         to: UInt64
     ) {
@@ -32,7 +32,7 @@ final class MCAPFileMessageCursor: RecordedMessageCursor {
         self.upper = to
     }
 
-    func next() throws(RecordingError) -> RecordedMessage? {
+    package func next() throws(RecordingError) -> RecordedMessage? {
         while nextChunk < chunks.count {
             let start = max(lower, chunks[nextChunk].index.messageStartTime)
             guard open.isEmpty || start <= earliest().head.logTime else { break }

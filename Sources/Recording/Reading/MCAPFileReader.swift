@@ -1,5 +1,5 @@
 import Foundation
-import MCAP
+package import MCAP
 import ROS2
 
 /// Reads one closed MCAP file on its own, without a recording's index: an
@@ -158,10 +158,10 @@ public final class MCAPFileReader {
     }
 
     /// The topic of a channel.
-    func topic(ofChannel id: UInt16) -> String? { channels[id]?.topic }
+    package func topic(ofChannel id: UInt16) -> String? { channels[id]?.topic }
 
     /// The messages of the chunk `index` locates, in file order.
-    func messages(in index: MCAPRecord.ChunkIndex) throws(RecordingError) -> [MCAPRecord.Message] {
+    package func messages(in index: MCAPRecord.ChunkIndex) throws(RecordingError) -> [MCAPRecord.Message] {
         let bytes = try read(at: index.chunkStartOffset, length: index.chunkLength)
         guard bytes.count > 9, bytes[0] == MCAPOpcode.chunk.rawValue,
             case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })

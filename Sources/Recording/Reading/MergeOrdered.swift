@@ -1,6 +1,6 @@
 /// An element of a k-way merge by log time: the readers keep their open
 /// chunks in an array that is a binary min-heap by ``precedes(_:)``.
-protocol MergeOrdered {
+package protocol MergeOrdered {
     /// Whether this element's next message comes before `other`'s.
     func precedes(_ other: Self) -> Bool
 }

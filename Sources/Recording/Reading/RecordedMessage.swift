@@ -10,4 +10,12 @@ public struct RecordedMessage: Sendable, Hashable {
     public var publishTime: UInt64
     /// The encoded message (CDR for typed streams, with its 4-byte header).
     public var payload: [UInt8]
+
+    package init(topic: String, sequence: UInt32, logTime: UInt64, publishTime: UInt64, payload: [UInt8]) {
+        self.topic = topic
+        self.sequence = sequence
+        self.logTime = logTime
+        self.publishTime = publishTime
+        self.payload = payload
+    }
 }

@@ -27,6 +27,14 @@ public final class RecordedMessageIterator {
         package var firstTime: UInt64
         /// Its position in file order (segment sequence, then chunk ordinal).
         package var rank: Int
+
+        package init(path: String, offset: UInt64, length: Int, firstTime: UInt64, rank: Int) {
+            self.path = path
+            self.offset = offset
+            self.length = length
+            self.firstTime = firstTime
+            self.rank = rank
+        }
     }
 
     /// A read chunk's wanted messages, in log-time order, and how many were handed out.

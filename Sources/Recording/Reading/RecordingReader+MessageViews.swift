@@ -33,7 +33,7 @@ extension RecordingReader {
     ///     call. An error it throws stops the read and is rethrown.
     /// - Throws: ``RecordingError`` when a segment is missing or a chunk is
     ///   corrupt (unless ``skipDamagedChunks``), or what `body` throws.
-    func forEachMessageView(
+    package func forEachMessageView(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
         _ body: (RecordedMessageView) throws(RecordingError) -> Void
     ) throws(RecordingError) {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import MCAP
 public import ROS2
 
@@ -54,7 +54,7 @@ extension RecordingReader {
     }
 
     /// Each topic's schema, from the Schema and Channel records of the segments' summaries.
-    func schemaDefinitions() throws(RecordingError) -> [String: (String, ROS2MessageDefinition)] {
+    package func schemaDefinitions() throws(RecordingError) -> [String: (String, ROS2MessageDefinition)] {
         var result: [String: (String, ROS2MessageDefinition)] = [:]
         for path in try segmentPaths() {
             let summary = try Self.summaryRecords(
@@ -83,7 +83,7 @@ extension RecordingReader {
     }
 
     /// Adds the topics of a segment's summary records that `definitions` lacks, with their schemas.
-    static func addChannelDefinitions(
+    package static func addChannelDefinitions(
         _ summary: [MCAPRecord], to definitions: inout [String: (MCAPRecord.Schema, MCAPRecord.Channel)]
     ) {
         let schemas = Dictionary(
@@ -102,7 +102,7 @@ extension RecordingReader {
     ///     others are framed (their lengths checked) but not parsed, so
     ///     asking for the few Schema and Channel records costs no Chunk
     ///     Index parse.
-    static func summaryRecords(of path: String, only opcodes: Set<UInt8>? = nil) throws(RecordingError) -> [MCAPRecord]
+    package static func summaryRecords(of path: String, only opcodes: Set<UInt8>? = nil) throws(RecordingError) -> [MCAPRecord]
     {
         let handle = try openSegment(path)
         defer { try? handle.close() }
@@ -114,7 +114,7 @@ extension RecordingReader {
     /// The summary records of the MCAP file open at `handle`, found through
     /// its Footer; `missing` ends the error for a file without one; only
     /// those with one of `opcodes` when given.
-    static func summaryRecords(
+    package static func summaryRecords(
         of handle: FileHandle, path: String, missing: String, only opcodes: Set<UInt8>? = nil
     ) throws(RecordingError) -> [MCAPRecord] {
         do {

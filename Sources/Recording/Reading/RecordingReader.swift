@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import GRDB
-import MCAP
+package import MCAP
 
 /// Reads messages from a recording through its index: only the chunks that
 /// hold a wanted stream in the wanted time range are read from disk and
@@ -20,7 +20,7 @@ import MCAP
 public final class RecordingReader {
     /// The recording directory.
     public let directory: String
-    let index: RecordingIndex
+    package let index: RecordingIndex
     /// Stream topics by MCAP channel id.
     private let topicsByChannel: [UInt16: String]
     /// Bytes read from segment files so far, for checking that a query
@@ -132,7 +132,7 @@ public final class RecordingReader {
     /// stream in it, in file order (with their first wanted time).
     ///
     /// - Throws: ``RecordingError`` when the index cannot be read.
-    func readPlan(
+    package func readPlan(
         topics: [String], from: UInt64?, to: UInt64?
     ) throws(RecordingError) -> (
         wanted: Set<UInt16>, lower: UInt64, upper: UInt64, chunks: [RecordedMessageIterator.ChunkLocation]
@@ -197,16 +197,16 @@ public final class RecordingReader {
     }
 
     /// The topic of a channel, for the iterator.
-    func topic(ofChannel channelID: UInt16) -> String? { topicsByChannel[channelID] }
+    package func topic(ofChannel channelID: UInt16) -> String? { topicsByChannel[channelID] }
 
     /// Counts a chunk read outside ``messages(inChunkAt:length:path:channelID:)`` (by a read-ahead worker).
-    func noteChunkRead(length: Int) {
+    package func noteChunkRead(length: Int) {
         bytesRead += UInt64(length)
         chunksRead += 1
     }
 
     /// Notes what an iterator holds, for ``peakChunksInFlight`` and ``peakMessagesInFlight``.
-    func noteInFlight(chunks: Int, messages: Int) {
+    package func noteInFlight(chunks: Int, messages: Int) {
         peakChunksInFlight = max(peakChunksInFlight, chunks)
         peakMessagesInFlight = max(peakMessagesInFlight, messages)
     }
@@ -215,7 +215,7 @@ public final class RecordingReader {
     /// place is refused up front (never opened in a way that blocks).
     ///
     /// - Throws: ``RecordingError``: `.notFound` when it is missing, `.io` when it is not a regular file.
-    static func openSegment(_ path: String) throws(RecordingError) -> FileHandle {
+    package static func openSegment(_ path: String) throws(RecordingError) -> FileHandle {
         do {
             return try RegularFile.openForReading(path)
         } catch  where error.code == .notFound {
@@ -227,7 +227,7 @@ public final class RecordingReader {
 
     /// Reads one chunk (located by the index) and returns its messages, of
     /// one channel or all, in file order.
-    func messages(
+    package func messages(
         inChunkAt offset: UInt64, length: Int, path relative: String, channelID: UInt16?
     )
         throws(RecordingError) -> [MCAPRecord.Message]
@@ -273,7 +273,7 @@ public final class RecordingReader {
     }
 
     /// Segment paths, in order.
-    func segmentPaths() throws(RecordingError) -> [String] {
+    package func segmentPaths() throws(RecordingError) -> [String] {
         try index.read { db in
             try Row.fetchAll(db, sql: "SELECT id, path FROM segments ORDER BY sequence").map { row throws in
                 try IndexRow(row, table: "segments").segmentPath("path")
@@ -282,7 +282,7 @@ public final class RecordingReader {
     }
 
     /// A stream's row in the index.
-    func streamRow(
+    package func streamRow(
         topic: String
     ) throws(RecordingError)
         -> (id: Int64, channelID: UInt16, schema: String?, isNumeric: Bool)
@@ -301,7 +301,7 @@ public final class RecordingReader {
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
-    func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
+    package func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
         try index.read { db in
             try Row.fetchAll(
                 db,

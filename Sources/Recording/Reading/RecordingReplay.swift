@@ -38,7 +38,7 @@ public struct RecordingReplay: Sendable {
     }
 
     /// The time range the offsets select, from the recording's first message.
-    func range() throws(RecordingError) -> (from: UInt64, to: UInt64) {
+    package func range() throws(RecordingError) -> (from: UInt64, to: UInt64) {
         let info = try RecordingInfo.load(from: directory)
         let first = info.streams.compactMap(\.firstTime).min() ?? 0
         let from = first &+ startOffset.nanosecondsClamped

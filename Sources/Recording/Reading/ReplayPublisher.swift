@@ -10,17 +10,17 @@ public import Streams
 public struct ReplayPublisher<Element: Sendable, C: Clock>: Publisher, Sendable where C.Duration == Duration {
     public typealias Failure = Never
 
-    let items: [(time: UInt64, element: Element)]
-    let clock: C?
-    let rate: Double
+    package let items: [(time: UInt64, element: Element)]
+    package let clock: C?
+    package let rate: Double
 
     /// The pacing iterator.
     public struct Iterator: AsyncIteratorProtocol {
-        let items: [(time: UInt64, element: Element)]
-        let clock: C?
-        let rate: Double
-        var index = 0
-        var start: C.Instant?
+        package let items: [(time: UInt64, element: Element)]
+        package let clock: C?
+        package let rate: Double
+        package var index = 0
+        package var start: C.Instant?
 
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
             guard index < items.count, !Task.isCancelled else {

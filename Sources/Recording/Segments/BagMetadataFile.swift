@@ -1,6 +1,6 @@
-import GRDB
+package import GRDB
 import MCAP
-import ROS2
+package import ROS2
 
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ package enum BagMetadataFile {
     /// The metadata of the closed segments, as the index has them: topics
     /// with `ros2msg` schemas and `cdr` messages that have messages there,
     /// by channel id.
-    static func read(_ db: Database) throws -> (
+    package static func read(_ db: Database) throws -> (
         topics: [ROS2BagMetadata.Topic], files: [ROS2BagMetadata.File], custom: [String: String]
     ) {
         let topics = try Row.fetchAll(
@@ -68,7 +68,7 @@ package enum BagMetadataFile {
     /// `metadata.yaml` and the files it lists), then renamed over the old
     /// one, so a reader sees the old file or the new one, never a part. With
     /// `durable`, the file and the directory are synced.
-    static func write(directory: String, index: RecordingIndex, durable: Bool) throws(RecordingError) {
+    package static func write(directory: String, index: RecordingIndex, durable: Bool) throws(RecordingError) {
         let (topics, files, custom) = try index.read { db in try read(db) }
         let text: String
         do {

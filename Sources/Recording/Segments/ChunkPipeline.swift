@@ -1,5 +1,5 @@
 import Foundation
-import MCAP
+package import MCAP
 
 /// The second half of a ``SegmentWriter``: worker threads that take each
 /// sealed chunk — its serialized records, time range and per-channel Message
@@ -30,16 +30,16 @@ import MCAP
 ///
 /// After ``drain()`` the workers are idle and the owner may use ``file`` and
 /// ``chunkIndexes`` directly (the lock orders the accesses).
-final class ChunkPipeline: @unchecked Sendable {
+package final class ChunkPipeline: @unchecked Sendable {
     /// A sealed chunk.
-    struct Job {
-        var records: MCAPByteBuffer
-        var startTime: UInt64
-        var endTime: UInt64
-        var messageCount: Int
-        var ordinal: Int
+    package struct Job {
+        package var records: MCAPByteBuffer
+        package var startTime: UInt64
+        package var endTime: UInt64
+        package var messageCount: Int
+        package var ordinal: Int
         /// Used channels in id order: Message Index entries and statistics.
-        var channels: [(id: UInt16, entries: [MCAPRecord.TimeOffset], statistics: ChunkChannelStatistics)]
+        package var channels: [(id: UInt16, entries: [MCAPRecord.TimeOffset], statistics: ChunkChannelStatistics)]
     }
 
     /// A compressed chunk laid out for the file, waiting for its turn to be written.
@@ -66,15 +66,15 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// Worker threads: two where there are two processors or more.
-    static let workerCount = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    package static let workerCount = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Chunks waiting, being compressed or being written before ``submit(_:)`` blocks.
-    static let maximumInFlight = workerCount + 1
+    package static let maximumInFlight = workerCount + 1
     /// Chunks written and not yet synced before the workers wait for the
     /// sync thread (``Durability/chunk`` only).
-    static let maximumUnsynced = 4
+    package static let maximumUnsynced = 4
 
     // Written by the worker whose turn it is while jobs are pending; the owner's after `drain()`.
-    let file: SegmentFile
+    package let file: SegmentFile
     private(set) var chunkIndexes = MCAPByteBuffer(capacity: 1 << 12)
     private let segmentSequence: Int
     /// Sync the file after chunks are written, before reporting them written.
@@ -109,7 +109,7 @@ final class ChunkPipeline: @unchecked Sendable {
     ///
     /// - Parameter compressor: The first worker's; the others make their own
     ///   at its level. `nil` stores chunks uncompressed.
-    init(file: SegmentFile, compressor: ZstdCompressor?, segmentSequence: Int, syncsEachChunk: Bool) {
+    package init(file: SegmentFile, compressor: ZstdCompressor?, segmentSequence: Int, syncsEachChunk: Bool) {
         self.file = file
         self.segmentSequence = segmentSequence
         self.syncsEachChunk = syncsEachChunk
@@ -138,14 +138,14 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// The file's size once every chunk written so far is on disk.
-    var byteSize: UInt64 {
+    package var byteSize: UInt64 {
         condition.withLock { fileSize }
     }
 
     /// Queues a sealed chunk, waiting while the pipeline is full.
     ///
     /// - Throws: The error of an earlier chunk's write, if one failed.
-    func submit(_ job: Job) throws(RecordingError) {
+    package func submit(_ job: Job) throws(RecordingError) {
         condition.lock()
         defer { condition.unlock() }
         while failure == nil, queue.count + working >= Self.maximumInFlight {
@@ -157,12 +157,12 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// An empty record buffer for the next chunk: a written chunk's, or a new one.
-    func recordBuffer(capacity: Int) -> MCAPByteBuffer {
+    package func recordBuffer(capacity: Int) -> MCAPByteBuffer {
         condition.withLock { spare.popLast() } ?? MCAPByteBuffer(capacity: capacity)
     }
 
     /// The chunks written since the last call, in order.
-    func harvest() throws(RecordingError) -> [ClosedChunk] {
+    package func harvest() throws(RecordingError) -> [ClosedChunk] {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }
@@ -173,7 +173,7 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Waits until every queued chunk is written (and with
     /// ``Durability/chunk``, synced); returns the chunks written since the
     /// last harvest.
-    func drain() throws(RecordingError) -> [ClosedChunk] {
+    package func drain() throws(RecordingError) -> [ClosedChunk] {
         condition.lock()
         defer { condition.unlock() }
         while failure == nil, !queue.isEmpty || working > 0 || !unsynced.isEmpty || syncing {
@@ -185,7 +185,7 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// Ends the threads (after the queued chunks) and waits for them.
-    func stop() {
+    package func stop() {
         let first = condition.withLock { () -> Bool in
             defer { stopping = true }
             condition.broadcast()
@@ -197,7 +197,7 @@ final class ChunkPipeline: @unchecked Sendable {
     }
 
     /// Records the owner's write to ``file`` (after ``drain()``).
-    func noteFileSize() {
+    package func noteFileSize() {
         let size = file.offset
         condition.withLock { fileSize = size }
     }

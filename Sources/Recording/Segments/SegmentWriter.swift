@@ -1,5 +1,5 @@
-import MCAP
-import ROS2
+package import MCAP
+package import ROS2
 /// Writes one MCAP segment file: the magic and Header, session Metadata,
 /// messages in zstd chunks each followed by its Message Index records, and on
 /// ``close()`` the DataEnd record, the summary (Schemas, Channels, Statistics,
@@ -197,7 +197,7 @@ package final class SegmentWriter {
     /// statistics), as ``append(channelID:sequence:logTime:publishTime:payload:numericValue:)``
     /// does with a payload: returns whether the message filled the chunk.
     @inline(__always)
-    func append(
+    package func append(
         channelID: UInt16,
         sequence: UInt32,
         logTime: UInt64,
@@ -382,7 +382,7 @@ package final class SegmentWriter {
     }
 
     /// The directory part of a path (`.` when it has none).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -391,22 +391,22 @@ package final class SegmentWriter {
         if open.isClosed { throw RecordingError(.closed, "segment \(path) is already closed") }
     }
 
-    static func schemaRecord(id: UInt16, _ schema: MessageSchema) -> MCAPRecord.Schema {
+    package static func schemaRecord(id: UInt16, _ schema: MessageSchema) -> MCAPRecord.Schema {
         .init(id: id, name: schema.name, encoding: schema.encoding, data: Array(schema.text.utf8))
     }
 
-    static func appendSchema(id: UInt16, _ schema: MessageSchema, to out: inout MCAPByteBuffer) {
+    package static func appendSchema(id: UInt16, _ schema: MessageSchema, to out: inout MCAPByteBuffer) {
         MCAPRecord.schema(schemaRecord(id: id, schema)).encode(into: &out)
     }
 
-    static func appendChannel(_ channel: SegmentChannel, to out: inout MCAPByteBuffer) {
+    package static func appendChannel(_ channel: SegmentChannel, to out: inout MCAPByteBuffer) {
         MCAPRecord.channel(channel.record).encode(into: &out)
     }
 }
 
 extension SegmentChannel {
     /// The Channel record: metadata in key order, so output is stable.
-    var record: MCAPRecord.Channel {
+    package var record: MCAPRecord.Channel {
         .init(
             id: id, schemaID: schemaID, topic: topic, messageEncoding: schema.messageEncoding,
             metadata: metadata.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
@@ -476,7 +476,7 @@ extension OpenChunk {
     /// Appends a message record whose CDR data `encode` writes into its
     /// channel's lane, and its index entry with the value `encode` returns.
     @inline(__always)
-    mutating func append(
+    package mutating func append(
         channelID: UInt16, sequence: UInt32, logTime: UInt64, publishTime: UInt64, chunkSize: Int,
         encoding encode: (inout CDRWriter) -> Double?
     ) -> Outcome {

@@ -9,13 +9,13 @@
 /// per ``valuesPerCell`` values, so the index holds under a byte per value
 /// (28-byte cells; 0.86 for a 1 kHz stream in 1 s chunks, whose cells are
 /// 2^25 ns, 34 ms, wide).
-struct ValueCellAccumulator {
+package struct ValueCellAccumulator {
     /// The most cells a chunk keeps.
-    static let maximumCells = 64
+    package static let maximumCells = 64
     /// Values per cell the finished cells aim at (at least).
-    static let valuesPerCell = 32
+    package static let valuesPerCell = 32
     /// The finest cell, 2^16 ns (65.5 µs).
-    static let finestShift = 16
+    package static let finestShift = 16
 
     private(set) var shift: Int
     private var firstCell: UInt64 = 0
@@ -33,15 +33,15 @@ struct ValueCellAccumulator {
 
     /// Starts with cells `1 << shift` ns wide (the previous chunk's final
     /// shift less one suits a steady stream: at most one merge per chunk).
-    init(shift: Int = 20) {
+    package init(shift: Int = 20) {
         self.shift = max(Self.finestShift, min(62, shift))
     }
 
     /// The shift the next chunk of the same stream starts with.
-    var nextShift: Int { max(Self.finestShift, shift - 1) }
+    package var nextShift: Int { max(Self.finestShift, shift - 1) }
 
     /// Adds a value (not NaN).
-    @inline(__always) mutating func add(time: UInt64, value: Double) {
+    @inline(__always) package mutating func add(time: UInt64, value: Double) {
         if time >> UInt64(shift) != current {
             flush()
             current = time >> UInt64(shift)
@@ -55,7 +55,7 @@ struct ValueCellAccumulator {
 
     /// The finished cells: `nil` when there are fewer than 2 values (the
     /// chunk's own statistics say everything).
-    func cells() -> ValueCells? {
+    package func cells() -> ValueCells? {
         var copy = self
         copy.flush()
         guard copy.valueCount >= 2, !copy.counts.isEmpty else { return nil }

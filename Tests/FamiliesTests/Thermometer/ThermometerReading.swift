@@ -1,6 +1,7 @@
 import Devices
 import Recording
 import ROS2
+import DeviceRecording
 
 /// One temperature the thermometer reported.
 struct ThermometerReading: Sendable, Hashable, Encodable {

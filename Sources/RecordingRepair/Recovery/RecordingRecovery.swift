@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCAP
+public import Recording
 
 /// Brings a recording that a crash (kill -9, power loss) or damage (a flipped
 /// byte, a torn write, a wrong index) left behind back to a complete,

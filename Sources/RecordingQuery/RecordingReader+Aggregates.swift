@@ -1,5 +1,6 @@
 import GRDB
 import MCAP
+public import Recording
 
 /// One time bucket of an aggregate query.
 public struct AggregateBucket: Sendable, Hashable, Codable {
@@ -237,22 +238,6 @@ struct BucketGrid {
         let (end, overflow) = start(index).addingReportingOverflow(width)
         return overflow ? to : min(to, end)
     }
-}
-
-/// A chunk's statistics for one stream, as the index keeps them.
-struct ChunkStatisticsRow {
-    var path: String
-    var offset: UInt64
-    var length: Int
-    var firstTime: UInt64
-    var lastTime: UInt64
-    var messageCount: Int
-    var valueCount: Int
-    var minimum: Double?
-    var maximum: Double?
-    var sum: Double?
-    var firstValue: Double?
-    var lastValue: Double?
 }
 
 /// Running aggregates of one bucket.

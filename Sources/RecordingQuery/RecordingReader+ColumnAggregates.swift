@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCAP
+package import Recording
 
 /// Count, minimum, maximum and sum of a numeric stream per column of equal
 /// width: what a plot draws (see

@@ -1,6 +1,7 @@
 public import Devices
 import ROS2
 import MCAP
+public import Recording
 
 /// Records one device of any family: every notification on its raw stream
 /// (`/<family>/<device>/raw/<uuid>`) and every value its decoder produces on

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCAP
+import Recording
 
 /// Writes `index.sqlite` rows from what the segments hold, for `recover` and
 /// `verify --repair`: adds what the index lacks to an index that is sound

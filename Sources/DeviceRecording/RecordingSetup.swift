@@ -1,3 +1,4 @@
+public import Recording
 /// What ``RecorderService/run(tick:setUp:)`` records with, made on the
 /// recording task: the recorder, one device recorder per device index of the
 /// input, and a hook for when the input has ended.

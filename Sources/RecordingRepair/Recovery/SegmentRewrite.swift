@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MCAP
 import ROS2
+import Recording
 
 /// Writes a segment again from what a ``SegmentScan`` kept: the Header, the
 /// Schema and Channel records that kept chunks use but whose defining chunk

@@ -1,5 +1,6 @@
 import GRDB
 import MCAP
+import Recording
 
 /// Compares every row of `index.sqlite` with what the segments hold, for
 /// ``RecordingVerifier``: each value is read through ``IndexRow`` (a bad one

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCAP
+public import Recording
 
 /// Checks a recording end to end, the way `mcap doctor` checks a file, and
 /// names every inconsistency instead of stopping at the first:

@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// Turns one device's raw notifications into recorded streams: the raw
 /// stream of each characteristic, and the typed streams its family decoder

@@ -1,3 +1,4 @@
+import Recording
 /// What `verify` found: every inconsistency, named, or none.
 public struct VerificationReport: Sendable, Hashable, Codable {
     /// One inconsistency.

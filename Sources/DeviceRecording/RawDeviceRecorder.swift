@@ -1,4 +1,5 @@
 public import Devices
+public import Recording
 
 /// Records a device of no known family: every notification on its raw
 /// stream (`/<family>/<device>/raw/<uuid>`), nothing decoded. Imported
