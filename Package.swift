@@ -179,11 +179,16 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        // The conformance harness every registered family passes (fuzzing,
+        // round trip, link faults), run through its descriptor alone.
+        .target(
+            name: "FamiliesTesting", dependencies: ["Families", "Devices", "TestSupport"],
+            path: "Tests/FamiliesTesting", swiftSettings: strictSettings),
         // A toy family registered from outside the list: recorded, decoded,
         // replayed and simulated end to end (docs/adding-a-family.md).
         .testTarget(
             name: "FamiliesTests",
-            dependencies: ["Families", "Pipeline", "Recording", "Devices", "TestSupport"],
+            dependencies: ["Families", "FamiliesTesting", "Pipeline", "Recording", "Devices", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
