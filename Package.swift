@@ -225,11 +225,19 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        // The conformance harness every registered family passes (fuzzing,
+        // round trip, link faults), run through its descriptor alone.
+        .target(
+            name: "FamiliesTesting", dependencies: ["Families", "Devices", "TestSupport"],
+            path: "Tests/FamiliesTesting", swiftSettings: strictSettings),
         // A toy family registered from outside the list: recorded, decoded,
         // replayed and simulated end to end (docs/adding-a-family.md).
         .testTarget(
             name: "FamiliesTests",
-            dependencies: ["RecordingQuery", "DeviceRecording", "Families", "Pipeline", "Recording", "ROS2", "Devices", "TestSupport"],
+            dependencies: [
+                "RecordingQuery", "DeviceRecording", "Families", "FamiliesTesting", "Pipeline", "Recording", "ROS2",
+                "Devices", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

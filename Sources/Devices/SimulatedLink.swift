@@ -1,18 +1,13 @@
 /// The radio link of a simulated device: when it is connected and when a
-/// notification generated at a nominal time reaches the host.
+/// notification generated at a nominal time reaches the host, under
+/// ``LinkFaults`` (jitter, bursts, disconnects).
 ///
-/// Shared by the DIoT, Comodule, Fjorden and Obvious simulators. Scenario:
-/// - **disconnects**: after a connected stretch of `meanConnectedTime × U(0.5, 1.5)`
-///   seconds the link drops for a gap drawn from `disconnectGap`; nothing is
-///   delivered in the gap, and the first time after it reports `.reconnected`;
-/// - **jitter**: each delivery is late by `U(0, jitter)` seconds;
-/// - **bursts**: with probability `burstProbability` a delivery opens a hold
-///   window of `burstHold` seconds; everything generated in it arrives at its
-///   end, back to back (BLE connection-event batching).
-///
-/// A mean connected time below 1 s counts as 1 s and gaps are capped at a
-/// day, so simulators never stall. Delivery offsets never go backwards.
-/// Everything is drawn from the seed.
+/// Shared by the DIoT, Comodule, Fjorden and Obvious simulators (Jacquard's
+/// tag reports its disconnects itself and schedules its own). Connected
+/// stretches shorter than 0.5 s count as 0.5 s and gaps are capped at a day,
+/// so simulators never stall; negative or non-finite settings count as zero
+/// (never). Delivery offsets never go backwards. Everything is drawn from
+/// the seed.
 struct SimulatedLink: Sendable, Hashable {
     /// Whether the link carries a notification generated at some time.
     enum State: Sendable, Hashable {
@@ -27,7 +22,7 @@ struct SimulatedLink: Sendable, Hashable {
     private let jitter: Double
     private let burstProbability: Double
     private let burstHold: Double
-    private let meanConnectedTime: Double?
+    private let connectedTime: ClosedRange<Double>?
     private let disconnectGap: ClosedRange<Double>
     private var random: SeededRandom
     private var lastDelivery = 0.0
@@ -35,41 +30,37 @@ struct SimulatedLink: Sendable, Hashable {
     private var disconnectAt: Double
     private var reconnectAt: Double
 
-    /// Creates a link; negative or non-finite settings count as zero (never).
-    init(
-        seed: UInt64,
-        jitter: Double,
-        burstProbability: Double,
-        burstHold: Double,
-        meanConnectedTime: Double?,
-        disconnectGap: ClosedRange<Double>
-    ) {
-        self.jitter = Self.sanitized(jitter)
-        self.burstProbability = min(Self.sanitized(burstProbability), 1)
-        self.burstHold = Self.sanitized(burstHold)
-        if let mean = meanConnectedTime, mean.isFinite, mean > 0 {
-            self.meanConnectedTime = max(mean, 1)
+    /// Creates a link with `faults` (their malformed rate is the simulator's business).
+    init(seed: UInt64, faults: LinkFaults) {
+        jitter = Self.sanitized(faults.jitter)
+        burstProbability = min(Self.sanitized(faults.burstProbability), 1)
+        burstHold = Self.sanitized(faults.burstHold)
+        if let stretch = faults.connectedTime, stretch.upperBound.isFinite, stretch.upperBound > 0 {
+            let lower = max(Self.sanitized(stretch.lowerBound), 0.5)
+            connectedTime = lower...max(lower, stretch.upperBound)
         } else {
-            self.meanConnectedTime = nil
+            connectedTime = nil
         }
         // At most a day, so a simulator always reaches its next delivery.
-        let lower = min(Self.sanitized(disconnectGap.lowerBound), 86_400)
-        self.disconnectGap = lower...min(max(lower, Self.sanitized(disconnectGap.upperBound)), 86_400)
+        let lower = min(Self.sanitized(faults.disconnectGap.lowerBound), 86_400)
+        disconnectGap = lower...min(max(lower, Self.sanitized(faults.disconnectGap.upperBound)), 86_400)
         random = SeededRandom(seed: seed)
         disconnectAt = .infinity
         reconnectAt = .infinity
-        if let mean = self.meanConnectedTime {
-            disconnectAt = mean * (0.5 + random.nextUnit())
-            reconnectAt = disconnectAt + drawGap()
+        if let connectedTime {
+            disconnectAt = Self.uniform(connectedTime, &random)
+            reconnectAt = disconnectAt + Self.uniform(disconnectGap, &random)
         }
     }
 
+    /// Whether the link ever disconnects.
+    var disconnects: Bool { connectedTime != nil }
+
+    /// Whether the link delays deliveries (jitter or bursts).
+    var delaysDeliveries: Bool { jitter > 0 || burstProbability > 0 }
+
     private static func sanitized(_ value: Double) -> Double {
         value.isFinite && value > 0 ? value : 0
-    }
-
-    private mutating func drawGap() -> Double {
-        disconnectGap.lowerBound + (disconnectGap.upperBound - disconnectGap.lowerBound) * random.nextUnit()
     }
 
     /// The link state at nominal time `t` (seconds); call with non-decreasing times.
@@ -79,13 +70,13 @@ struct SimulatedLink: Sendable, Hashable {
             if t < disconnectAt { return reconnected ? .reconnected : .connected }
             if t < reconnectAt { return .disconnected }
             reconnected = true
-            guard let mean = meanConnectedTime else {
+            guard let connectedTime else {
                 disconnectAt = .infinity
                 reconnectAt = .infinity
                 continue
             }
-            disconnectAt = reconnectAt + mean * (0.5 + random.nextUnit())
-            reconnectAt = disconnectAt + drawGap()
+            disconnectAt = reconnectAt + Self.uniform(connectedTime, &random)
+            reconnectAt = disconnectAt + Self.uniform(disconnectGap, &random)
         }
     }
 

@@ -58,8 +58,10 @@ struct RecordCommand: AsyncParsableCommand {
     )
 
     @Flag(
-        help:
-            "Record simulated devices (seeded, deterministic values), one per family: diot, comodule, jacquard, fjorden, obvious."
+        help: """
+            Record simulated devices (seeded, deterministic values), one per family: \
+            \(FamilyRegistry.builtIn.simulatable.map(\.rawValue).joined(separator: ", ")).
+            """
     )
     var simulate = false
 

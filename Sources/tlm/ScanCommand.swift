@@ -11,9 +11,9 @@ struct ScanCommand: AsyncParsableCommand {
         abstract: "List nearby BLE devices: family, name, address, signal strength.",
         discussion: """
             Discovers LE devices through BlueZ on the system bus (DBUS_SYSTEM_BUS_ADDRESS overrides its \
-            address) and prints those heard, strongest first. The family comes from the advertisement: \
-            DIoT by its manufacturer data (company 0x04F7), Jacquard, Comodule, Fjorden and Obvious by \
-            their service UUIDs; "-" when it cannot be told. Without BlueZ or an adapter it says so and \
+            address) and prints those heard, strongest first. The family \
+            (\(FamilyRegistry.builtIn.namesList)) comes from the advertisement, its manufacturer data or \
+            its service UUIDs; "-" when it cannot be told. Without BlueZ or an adapter it says so and \
             exits with status 1.
 
             Examples:

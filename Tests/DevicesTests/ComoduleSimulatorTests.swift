@@ -112,11 +112,7 @@ import Testing
 
     @Test func disconnectsLeaveGapsAndResendEveryProperty() {
         let configuration = ComoduleSimulator.Configuration(
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: 30,
-            disconnectGap: 10...15,
-            malformedRate: 0
+            link: LinkFaults(connectedTime: 15...45, disconnectGap: 10...15)
         )
         var simulator = ComoduleSimulator(seed: 6, configuration: configuration)
         var previous = Duration.zero
@@ -134,12 +130,11 @@ import Testing
     }
 
     @Test func jitterAndBurstsKeepOffsetsOrdered() {
-        let configuration = ComoduleSimulator.Configuration(
-            jitter: 0.5,
-            burstProbability: 0.05,
-            burstHold: 1,
-            malformedRate: 0
-        )
+        var configuration = ComoduleSimulator.Configuration.default
+        configuration.link.jitter = 0.5
+        configuration.link.burstProbability = 0.05
+        configuration.link.burstHold = 1
+        configuration.link.malformedRate = 0
         var simulator = ComoduleSimulator(seed: 8, configuration: configuration)
         var previous = Duration.zero
         var sameOffset = 0
@@ -153,7 +148,9 @@ import Testing
     }
 
     @Test func malformedPacketsCoverEveryRuleAndAreRejected() {
-        var simulator = ComoduleSimulator(seed: 10, configuration: .init(malformedRate: 0.5))
+        var configuration = ComoduleSimulator.Configuration.default
+        configuration.link.malformedRate = 0.5
+        var simulator = ComoduleSimulator(seed: 10, configuration: configuration)
         let decoder = ComoduleDecoder()
         var codes: Set<String> = []
         for _ in 0..<10_000 {

@@ -20,12 +20,11 @@ import Testing
     @Test func presetsKeepTheDefaultBehaviour() {
         #expect(DiotSimulator.Configuration.clean == .default)
         let defaults = DiotSimulator.Configuration.default
-        #expect(defaults.jitter == 0 && defaults.burstProbability == 0 && defaults.malformedRate == 0)
-        #expect(defaults.meanConnectedTime == nil && !defaults.connectReads)
+        #expect(defaults.link == .clean && !defaults.connectReads)
         let stress = DiotSimulator.Configuration.stress
         #expect(stress.bindings == defaults.bindings)
-        #expect(stress.jitter > 0 && stress.burstProbability > 0 && stress.malformedRate > 0)
-        #expect(stress.meanConnectedTime != nil && stress.connectReads)
+        #expect(stress.link.jitter > 0 && stress.link.burstProbability > 0 && stress.link.malformedRate > 0)
+        #expect(stress.link.connectedTime != nil && stress.connectReads)
         var plain = DiotSimulator(seed: 2024)
         var clean = DiotSimulator(seed: 2024, configuration: .clean)
         for _ in 0..<1_000 { #expect(plain.next() == clean.next()) }
@@ -33,7 +32,7 @@ import Testing
 
     @Test func malformedRateProducesPacketsTheDecoderRejectsWithTypedErrors() {
         var configuration = DiotSimulator.Configuration.default
-        configuration.malformedRate = 0.2
+        configuration.link.malformedRate = 0.2
         var simulator = DiotSimulator(seed: 11, configuration: configuration)
         var malformed = 0
         var lengths: Set<Int> = []
@@ -55,8 +54,8 @@ import Testing
 
     @Test func disconnectGapsAreSilent() {
         var configuration = DiotSimulator.Configuration.imu100Hz
-        configuration.meanConnectedTime = 5
-        configuration.disconnectGap = 2...3
+        configuration.link.connectedTime = 2.5...7.5
+        configuration.link.disconnectGap = 2...3
         var simulator = DiotSimulator(seed: 4, configuration: configuration)
         var previous = Duration.zero
         var gaps: [Duration] = []
@@ -77,7 +76,7 @@ import Testing
 
     @Test func connectReadsStartTheSessionAndEveryReconnect() throws {
         var configuration = DiotSimulator.Configuration.withConnectReads
-        configuration.meanConnectedTime = 10
+        configuration.link.connectedTime = 5...15
         var simulator = DiotSimulator(seed: 8, configuration: configuration)
         var reads: [[UInt16]] = []
         var current: [UInt16] = []
@@ -118,9 +117,9 @@ import Testing
 
     @Test func jitterAndBurstsKeepOffsetsNonDecreasing() {
         var configuration = DiotSimulator.Configuration.default
-        configuration.jitter = 0.05
-        configuration.burstProbability = 0.05
-        configuration.burstHold = 0.2
+        configuration.link.jitter = 0.05
+        configuration.link.burstProbability = 0.05
+        configuration.link.burstHold = 0.2
         var simulator = DiotSimulator(seed: 21, configuration: configuration)
         var previous = Duration.zero
         var late = 0

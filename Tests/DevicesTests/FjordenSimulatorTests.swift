@@ -90,7 +90,9 @@ import Testing
     }
 
     @Test func malformedPacketsAreRejectedIncludingUnknownCharacteristics() {
-        var simulator = FjordenSimulator(seed: 9, configuration: .init(malformedRate: 0.5))
+        var configuration = FjordenSimulator.Configuration.default
+        configuration.link.malformedRate = 0.5
+        var simulator = FjordenSimulator(seed: 9, configuration: configuration)
         let decoder = FjordenDecoder()
         var codes: Set<String> = []
         for _ in 0..<4_000 {
@@ -114,11 +116,7 @@ import Testing
     @Test func disconnectsLeaveGapsAndResendDeviceInformation() {
         let configuration = FjordenSimulator.Configuration(
             meanActionInterval: 0.5,
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: 20,
-            disconnectGap: 5...8,
-            malformedRate: 0
+            link: LinkFaults(connectedTime: 10...30, disconnectGap: 5...8)
         )
         var simulator = FjordenSimulator(seed: 12, configuration: configuration)
         var previous = Duration.zero

@@ -76,7 +76,7 @@ private func roundTrip(
 
     @Test func everyMalformedKindAppears() {
         var configuration = JacquardSimulator.Configuration.stress
-        configuration.malformedRate = 0.3
+        configuration.link.malformedRate = 0.3
         let counts = roundTrip(seed: 9, configuration: configuration, count: 20_000)
         for code: JacquardDecodeError.Code in [
             .fragmentWithoutStart, .lengthMismatch, .truncatedField, .fragmentOutOfSequence, .messageTooLong,
@@ -118,7 +118,8 @@ private func roundTrip(
     }
 
     @Test func disconnectIsFollowedByAGapAndAttached() {
-        let configuration = JacquardSimulator.Configuration(disconnectInterval: 5...5, disconnectGap: 2)
+        let configuration = JacquardSimulator.Configuration(
+            link: LinkFaults(jitter: 0.002, burstHold: 0.05, connectedTime: 5...5, disconnectGap: 2...2))
         var simulator = JacquardSimulator(seed: 5, configuration: configuration)
         var sawDisconnect = false
         for _ in 0..<3_000 {
@@ -148,7 +149,7 @@ private func roundTrip(
 
     @Test func touchStreamRateAndIntensities() {
         let configuration = JacquardSimulator.Configuration(
-            gestureInterval: nil, imuRate: 0, batteryInterval: nil, jitter: 0)
+            gestureInterval: nil, imuRate: 0, batteryInterval: nil, link: .clean)
         var simulator = JacquardSimulator(seed: 12, configuration: configuration)
         var offsets: [Duration] = []
         for _ in 0..<500 {
@@ -165,7 +166,8 @@ private func roundTrip(
     }
 
     @Test func burstsDeliverTogether() {
-        var configuration = JacquardSimulator.Configuration(burstProbability: 0.05, burstDuration: 0.1)
+        var configuration = JacquardSimulator.Configuration(
+            link: LinkFaults(jitter: 0.002, burstProbability: 0.05, burstHold: 0.1, disconnectGap: 2...2))
         configuration.sendsHandshake = false
         var simulator = JacquardSimulator(seed: 13, configuration: configuration)
         var sameOffset = 0

@@ -85,11 +85,7 @@ import Testing
     @Test func disconnectsLeaveGapsAndResendState() {
         let configuration = ObviousSimulator.Configuration(
             meanToggleInterval: 1,
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: 30,
-            disconnectGap: 5...10,
-            malformedRate: 0
+            link: LinkFaults(connectedTime: 15...45, disconnectGap: 5...10)
         )
         var simulator = ObviousSimulator(seed: 8, configuration: configuration)
         var previous = Duration.zero
@@ -119,11 +115,7 @@ import Testing
     @Test func burstsDeliverSeveralNotificationsAtOneOffset() {
         let configuration = ObviousSimulator.Configuration(
             meanToggleInterval: 0.1,
-            jitter: 0.01,
-            burstProbability: 0.2,
-            burstHold: 1,
-            meanConnectedTime: nil,
-            malformedRate: 0
+            link: LinkFaults(jitter: 0.01, burstProbability: 0.2, burstHold: 1)
         )
         var simulator = ObviousSimulator(seed: 4, configuration: configuration)
         var offsets: [Duration: Int] = [:]
@@ -132,7 +124,9 @@ import Testing
     }
 
     @Test func malformedRateIsRespectedAndEveryMalformedPacketIsRejected() {
-        var simulator = ObviousSimulator(seed: 77, configuration: .init(malformedRate: 0.5))
+        var configuration = ObviousSimulator.Configuration.default
+        configuration.link.malformedRate = 0.5
+        var simulator = ObviousSimulator(seed: 77, configuration: configuration)
         let decoder = ObviousDecoder()
         var malformed = 0
         for _ in 0..<4_000 {

@@ -28,7 +28,7 @@ import ByteCursor
 /// let frame = try decoder.decode([0x01, 0x07, 0x00, 0x12, 0x8A, 0x02], from: ComoduleGATT.propertyStream)
 /// print(frame.value!) // 25.0
 /// ```
-public struct ComoduleDecoder: PacketDecoder, Hashable {
+public struct ComoduleDecoder: StatelessPacketDecoder, Hashable {
     /// Decoded values are ``ComoduleFrame``s.
     public typealias Value = ComoduleFrame
     /// Malformed packets throw ``ComoduleDecodeError``.
@@ -45,29 +45,6 @@ public struct ComoduleDecoder: PacketDecoder, Hashable {
     /// - Parameter table: The device's property table; the spec's default when omitted.
     public init(table: ComodulePropertyTable = .default) {
         self.table = table
-    }
-
-    /// Decodes a raw notification.
-    ///
-    /// - Parameter notification: The notification, from any characteristic.
-    /// - Returns: The decoded frame.
-    /// - Throws: ``ComoduleDecodeError`` for another characteristic or a malformed frame.
-    public func decode(_ notification: RawNotification) throws(ComoduleDecodeError) -> ComoduleFrame {
-        try decode(notification.bytes, from: notification.characteristic)
-    }
-
-    /// Decodes one notification and emits its frame (``PacketDecoder`` form).
-    ///
-    /// - Parameters:
-    ///   - notification: The notification.
-    ///   - emit: Called once with the frame; not called on error.
-    /// - Throws: ``ComoduleDecodeError`` as ``decode(_:)``.
-    public mutating func decode(
-        _ notification: RawNotification, emit: (ComoduleFrame) -> Void
-    )
-        throws(ComoduleDecodeError)
-    {
-        emit(try decode(notification))
     }
 
     /// Decodes a value notified by a characteristic.

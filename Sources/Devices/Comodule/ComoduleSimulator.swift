@@ -20,7 +20,7 @@
 /// At offset 0, and after every reconnect, the module sends every property
 /// (including the raw **motor serial**, derived from the seed). The link adds
 /// jitter, bursts and disconnect gaps (nothing arrives in a gap; the ride
-/// goes on). With probability `malformedRate` a notification is replaced by a
+/// goes on). With probability `link.malformedRate` a notification is replaced by a
 /// malformed packet (``SimulatedPacket/expected`` is `nil`).
 ///
 /// ```swift
@@ -59,18 +59,8 @@ public struct ComoduleSimulator: NotificationSimulator {
         public var assistChangeRate: Double
         /// Probability per update of an error frame.
         public var errorFrameRate: Double
-        /// Maximum delivery delay added to each notification.
-        public var jitter: Double
-        /// Probability that a delivery opens a burst (hold) window.
-        public var burstProbability: Double
-        /// Length of a burst window.
-        public var burstHold: Double
-        /// Mean connected time between disconnects (at least 1 s); `nil` never disconnects.
-        public var meanConnectedTime: Double?
-        /// Length of a disconnect gap (capped at a day).
-        public var disconnectGap: ClosedRange<Double>
-        /// Probability that a notification is replaced by a malformed one.
-        public var malformedRate: Double
+        /// The link's faults: jitter, bursts, disconnects and malformed packets.
+        public var link: LinkFaults
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -89,12 +79,9 @@ public struct ComoduleSimulator: NotificationSimulator {
             ambientTemperature: Double = 18,
             assistChangeRate: Double = 0.002,
             errorFrameRate: Double = 0.0005,
-            jitter: Double = 0.02,
-            burstProbability: Double = 0.01,
-            burstHold: Double = 0.3,
-            meanConnectedTime: Double? = 600,
-            disconnectGap: ClosedRange<Double> = 2...20,
-            malformedRate: Double = 0.01
+            link: LinkFaults = LinkFaults(
+                jitter: 0.02, burstProbability: 0.01, burstHold: 0.3, connectedTime: 300...900, disconnectGap: 2...20,
+                malformedRate: 0.01)
         ) {
             self.updateInterval = updateInterval
             self.maximumSpeed = maximumSpeed
@@ -109,12 +96,7 @@ public struct ComoduleSimulator: NotificationSimulator {
             self.ambientTemperature = ambientTemperature
             self.assistChangeRate = assistChangeRate
             self.errorFrameRate = errorFrameRate
-            self.jitter = jitter
-            self.burstProbability = burstProbability
-            self.burstHold = burstHold
-            self.meanConnectedTime = meanConnectedTime
-            self.disconnectGap = disconnectGap
-            self.malformedRate = malformedRate
+            self.link = link
         }
 
         /// 5 updates a second, 25 km/h, 15-minute rides with 2-minute stops,
@@ -122,12 +104,7 @@ public struct ComoduleSimulator: NotificationSimulator {
         public static let `default` = Configuration()
 
         /// The same ride with a perfect link and no malformed packets.
-        public static let clean = Configuration(
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: nil,
-            malformedRate: 0
-        )
+        public static let clean = Configuration(link: .clean)
     }
 
     /// One simulated notification with the ComoduleFrame it encodes as ground truth
@@ -200,14 +177,7 @@ public struct ComoduleSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(
-            seed: random.next(),
-            jitter: configuration.jitter,
-            burstProbability: configuration.burstProbability,
-            burstHold: configuration.burstHold,
-            meanConnectedTime: configuration.meanConnectedTime,
-            disconnectGap: configuration.disconnectGap
-        )
+        link = SimulatedLink(seed: random.next(), faults: configuration.link)
         motorSerial = ComoduleEncoder.littleEndian(Int64(bitPattern: random.next()), width: 8)
         odometer = Self.finite(configuration.initialOdometer, 0)
         stateOfCharge = Self.finite(configuration.initialStateOfCharge, 100)
@@ -357,7 +327,7 @@ public struct ComoduleSimulator: NotificationSimulator {
         }
         for update in updates {
             let offset = link.deliveryOffset(nominal: t)
-            if random.nextUnit() < configuration.malformedRate {
+            if random.nextUnit() < configuration.link.malformedRate {
                 let (characteristic, bytes) = malformed()
                 queue.append(
                     SimulatedNotification(offset: offset, characteristic: characteristic, bytes: bytes, expected: nil)

@@ -66,24 +66,10 @@ public struct DiotSimulator: NotificationSimulator {
         public var bindings: [ChannelBinding]
         /// Unix seconds at offset zero, the base for date features such as `currentDate`.
         public var startDate: UInt32
-        /// Maximum delivery delay added to each notification (uniform in
-        /// `0…jitter`); offsets stay non-decreasing.
-        public var jitter: Double
-        /// Probability that a delivery opens a burst window: everything
-        /// generated in the next ``burstHold`` seconds arrives at its end.
-        public var burstProbability: Double
-        /// Length of a burst window.
-        public var burstHold: Double
-        /// Mean connected time between disconnects (at least 1 s; each
-        /// stretch is `U(0.5, 1.5)` times it); `nil` never disconnects.
-        public var meanConnectedTime: Double?
-        /// Length of a disconnect gap, drawn uniformly (capped at a day).
-        /// Nothing is notified in a gap.
-        public var disconnectGap: ClosedRange<Double>
-        /// Probability that a data notification is replaced by a malformed
-        /// one on the same channel: empty, a single non-zero byte, or a length
-        /// that is not a multiple of 5.
-        public var malformedRate: Double
+        /// The link's faults: jitter, bursts, disconnects (nothing is
+        /// notified in a gap) and malformed data packets (on the same channel:
+        /// empty, a single non-zero byte, or a length that is not a multiple of 5).
+        public var link: LinkFaults
         /// Whether the session starts, and each reconnect restarts, with the
         /// connect-time reads: device information, chip id, battery level and
         /// the C001, C002 and C003 replies describing ``bindings``, then a
@@ -96,33 +82,17 @@ public struct DiotSimulator: NotificationSimulator {
         ///   - bindings: At least one channel binding.
         ///   - startDate: Unix seconds at offset zero (default 1 700 000 000,
         ///     2023-11-14T22:13:20Z).
-        ///   - jitter: Maximum delivery delay, seconds (default 0).
-        ///   - burstProbability: Probability per delivery that a burst starts (default 0).
-        ///   - burstHold: Length of a burst window, seconds (default 0.1).
-        ///   - meanConnectedTime: Mean seconds between disconnects, or `nil`
-        ///     (the default) for a link that never drops.
-        ///   - disconnectGap: Seconds of silence per disconnect (default 2…10).
-        ///   - malformedRate: Probability per data notification of a malformed packet (default 0).
+        ///   - link: The link's faults (default none).
         ///   - connectReads: Whether to send the connect-time reads and replies (default `false`).
         public init(
             bindings: [ChannelBinding],
             startDate: UInt32 = 1_700_000_000,
-            jitter: Double = 0,
-            burstProbability: Double = 0,
-            burstHold: Double = 0.1,
-            meanConnectedTime: Double? = nil,
-            disconnectGap: ClosedRange<Double> = 2...10,
-            malformedRate: Double = 0,
+            link: LinkFaults = .clean,
             connectReads: Bool = false
         ) {
             self.bindings = bindings
             self.startDate = startDate
-            self.jitter = jitter
-            self.burstProbability = burstProbability
-            self.burstHold = burstHold
-            self.meanConnectedTime = meanConnectedTime
-            self.disconnectGap = disconnectGap
-            self.malformedRate = malformedRate
+            self.link = link
             self.connectReads = connectReads
         }
 
@@ -158,12 +128,9 @@ public struct DiotSimulator: NotificationSimulator {
         /// disconnect about every minute for 1…5 s, and 1 % malformed data packets.
         public static let stress = Configuration(
             bindings: Configuration.default.bindings,
-            jitter: 0.005,
-            burstProbability: 0.005,
-            burstHold: 0.1,
-            meanConnectedTime: 60,
-            disconnectGap: 1...5,
-            malformedRate: 0.01,
+            link: LinkFaults(
+                jitter: 0.005, burstProbability: 0.005, burstHold: 0.1, connectedTime: 30...90, disconnectGap: 1...5,
+                malformedRate: 0.01),
             connectReads: true
         )
 
@@ -280,11 +247,6 @@ public struct DiotSimulator: NotificationSimulator {
     private var random: SeededRandom
     /// The link: disconnect gaps, jitter and bursts.
     private var link: SimulatedLink
-    /// Whether deliveries go through the link (jitter or bursts on); otherwise
-    /// offsets are the exact nominal times.
-    private let delaysDeliveries: Bool
-    /// Whether the link ever disconnects.
-    private let disconnects: Bool
     /// The malformed-packet rate, sanitised.
     private let malformedRate: Double
     /// Source of malformed-packet decisions and bytes.
@@ -333,19 +295,8 @@ public struct DiotSimulator: NotificationSimulator {
         random = SeededRandom(seed: identity.next())
         emitted = Array(repeating: 0, count: configuration.bindings.count)
         // Everything below draws after the generators above, so `.default` bytes never change.
-        link = SimulatedLink(
-            seed: identity.next(),
-            jitter: configuration.jitter,
-            burstProbability: configuration.burstProbability,
-            burstHold: configuration.burstHold,
-            meanConnectedTime: configuration.meanConnectedTime,
-            disconnectGap: configuration.disconnectGap
-        )
-        delaysDeliveries =
-            (configuration.jitter.isFinite && configuration.jitter > 0)
-            || (configuration.burstProbability.isFinite && configuration.burstProbability > 0)
-        disconnects = configuration.meanConnectedTime.map { $0.isFinite && $0 > 0 } ?? false
-        let rate = configuration.malformedRate
+        link = SimulatedLink(seed: identity.next(), faults: configuration.link)
+        let rate = configuration.link.malformedRate
         malformedRate = rate.isFinite && rate > 0 ? min(rate, 1) : 0
         faults = SeededRandom(seed: identity.next())
         var device = SeededRandom(seed: identity.next())
@@ -433,7 +384,7 @@ public struct DiotSimulator: NotificationSimulator {
         emitted[chosen] += 1
         let binding = configuration.bindings[chosen]
         let seconds = Double(chosenOffset) / 1e9
-        if disconnects {
+        if link.disconnects {
             switch link.state(at: seconds) {
             case .disconnected: return nil
             case .reconnected: if configuration.connectReads { queueConnectReads(atNanoseconds: chosenOffset) }
@@ -461,7 +412,8 @@ public struct DiotSimulator: NotificationSimulator {
 
     /// When a notification generated at a nominal time reaches the host.
     private mutating func deliveryOffset(nominalNanoseconds: Int64) -> Duration {
-        guard delaysDeliveries else { return .nanoseconds(nominalNanoseconds) }
+        // Without jitter or bursts offsets are the exact nominal times.
+        guard link.delaysDeliveries else { return .nanoseconds(nominalNanoseconds) }
         return link.deliveryOffset(nominal: Double(nominalNanoseconds) / 1e9)
     }
 

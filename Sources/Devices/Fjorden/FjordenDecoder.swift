@@ -17,7 +17,7 @@
 /// print(try decoder.decode([0x04, 0x03], from: FjordenGATT.event))
 /// // gripEvent(Devices.FjordenGripEvent(event: dialButtonCCW, repeatCount: 3))
 /// ```
-public struct FjordenDecoder: PacketDecoder, Hashable {
+public struct FjordenDecoder: StatelessPacketDecoder, Hashable {
     /// Decoded values are ``FjordenValue``s.
     public typealias Value = FjordenValue
     /// Malformed packets throw ``FjordenDecodeError``.
@@ -28,29 +28,6 @@ public struct FjordenDecoder: PacketDecoder, Hashable {
 
     /// Creates a decoder. It has no state.
     public init() {}
-
-    /// Decodes a raw notification.
-    ///
-    /// - Parameter notification: The notification, from any characteristic.
-    /// - Returns: The decoded value.
-    /// - Throws: ``FjordenDecodeError`` for an unknown characteristic or a malformed value.
-    public func decode(_ notification: RawNotification) throws(FjordenDecodeError) -> FjordenValue {
-        try decode(notification.bytes, from: notification.characteristic)
-    }
-
-    /// Decodes one notification and emits its value (``PacketDecoder`` form).
-    ///
-    /// - Parameters:
-    ///   - notification: The notification.
-    ///   - emit: Called once with the value; not called on error.
-    /// - Throws: ``FjordenDecodeError`` as ``decode(_:)``.
-    public mutating func decode(
-        _ notification: RawNotification, emit: (FjordenValue) -> Void
-    )
-        throws(FjordenDecodeError)
-    {
-        emit(try decode(notification))
-    }
 
     /// Decodes a value notified by a characteristic.
     ///

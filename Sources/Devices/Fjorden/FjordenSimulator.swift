@@ -14,7 +14,7 @@
 /// The battery starts at `initialBattery` and drops by `batteryDrainPerHour`;
 /// its level is sent every `batteryInterval` seconds. The link adds jitter,
 /// bursts and disconnect gaps (nothing arrives in a gap; on reconnect the grip
-/// re-sends device information and battery). With probability `malformedRate`
+/// re-sends device information and battery). With probability `link.malformedRate`
 /// a notification is replaced by a malformed packet (``SimulatedPacket/expected``
 /// is `nil`), sometimes on a characteristic the decoder does not know.
 ///
@@ -40,18 +40,8 @@ public struct FjordenSimulator: NotificationSimulator {
         /// The device information the grip reports (the serial number, when
         /// absent, is derived from the seed).
         public var deviceInformation: [FjordenDeviceInformation]
-        /// Maximum delivery delay added to each notification.
-        public var jitter: Double
-        /// Probability that a delivery opens a burst (hold) window.
-        public var burstProbability: Double
-        /// Length of a burst window.
-        public var burstHold: Double
-        /// Mean connected time between disconnects (at least 1 s); `nil` never disconnects.
-        public var meanConnectedTime: Double?
-        /// Length of a disconnect gap (capped at a day).
-        public var disconnectGap: ClosedRange<Double>
-        /// Probability that a notification is replaced by a malformed one.
-        public var malformedRate: Double
+        /// The link's faults: jitter, bursts, disconnects and malformed packets.
+        public var link: LinkFaults
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -68,12 +58,10 @@ public struct FjordenSimulator: NotificationSimulator {
                 FjordenDeviceInformation(field: .hardwareRevision, value: "C"),
                 FjordenDeviceInformation(field: .firmwareRevision, value: "1.4.0"),
             ],
-            jitter: Double = 0.01,
-            burstProbability: Double = 0.02,
-            burstHold: Double = 0.25,
-            meanConnectedTime: Double? = 900,
-            disconnectGap: ClosedRange<Double> = 1...10,
-            malformedRate: Double = 0.01
+            link: LinkFaults = LinkFaults(
+                jitter: 0.01, burstProbability: 0.02, burstHold: 0.25, connectedTime: 450...1_350,
+                disconnectGap: 1...10,
+                malformedRate: 0.01)
         ) {
             self.meanActionInterval = meanActionInterval
             self.unknownEventRate = unknownEventRate
@@ -81,12 +69,7 @@ public struct FjordenSimulator: NotificationSimulator {
             self.batteryDrainPerHour = batteryDrainPerHour
             self.batteryInterval = batteryInterval
             self.deviceInformation = deviceInformation
-            self.jitter = jitter
-            self.burstProbability = burstProbability
-            self.burstHold = burstHold
-            self.meanConnectedTime = meanConnectedTime
-            self.disconnectGap = disconnectGap
-            self.malformedRate = malformedRate
+            self.link = link
         }
 
         /// An action every 2 s on average, battery 64 % draining 12 %/h,
@@ -94,12 +77,7 @@ public struct FjordenSimulator: NotificationSimulator {
         public static let `default` = Configuration()
 
         /// The same grip with a perfect link and no malformed packets.
-        public static let clean = Configuration(
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: nil,
-            malformedRate: 0
-        )
+        public static let clean = Configuration(link: .clean)
     }
 
     /// One simulated notification with the FjordenValue it encodes as ground truth
@@ -136,14 +114,7 @@ public struct FjordenSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(
-            seed: random.next(),
-            jitter: configuration.jitter,
-            burstProbability: configuration.burstProbability,
-            burstHold: configuration.burstHold,
-            meanConnectedTime: configuration.meanConnectedTime,
-            disconnectGap: configuration.disconnectGap
-        )
+        link = SimulatedLink(seed: random.next(), faults: configuration.link)
         var information = configuration.deviceInformation
         if !information.contains(where: { $0.field == .serialNumber }) {
             let serial = String(random.next() >> 32, radix: 16, uppercase: true)
@@ -258,7 +229,7 @@ public struct FjordenSimulator: NotificationSimulator {
         }
         for (value, explicit) in values {
             let offset = link.deliveryOffset(nominal: t)
-            if random.nextUnit() < configuration.malformedRate {
+            if random.nextUnit() < configuration.link.malformedRate {
                 let (characteristic, bytes) = malformed()
                 queue.append(
                     SimulatedNotification(offset: offset, characteristic: characteristic, bytes: bytes, expected: nil)

@@ -43,26 +43,17 @@ public struct JacquardSimulator: NotificationSimulator {
         public var batteryInterval: Double?
         /// Seconds between Error notifications, drawn uniformly; `nil` sends none.
         public var errorInterval: ClosedRange<Double>?
-        /// The largest delay added to each scheduled notification, in seconds (uniform).
-        public var jitter: Double
-        /// The chance, per notification, that a burst starts: notifications
-        /// due within ``burstDuration`` are then delivered together at its end.
-        public var burstProbability: Double
-        /// How long a burst holds notifications back, in seconds.
-        public var burstDuration: Double
-        /// Seconds between disconnects, drawn uniformly; `nil` never
-        /// disconnects. A disconnect sends a Disconnect notification
-        /// (`reconnect: true`), then nothing for ``disconnectGap`` seconds,
-        /// then an Attached notification.
-        public var disconnectInterval: ClosedRange<Double>?
-        /// Seconds of silence after a disconnect.
-        public var disconnectGap: Double
+        /// The link's faults: jitter on each scheduled notification; bursts
+        /// (notifications due within ``LinkFaults/burstHold`` are delivered
+        /// together at its end); disconnects, each a Disconnect notification
+        /// (`reconnect: true`), then nothing for the gap, then an Attached
+        /// notification; and malformed packets, per notify or raw-data message
+        /// (bad fragments, a truncated protobuf message or a partial IMU
+        /// sample) whose ground truth is the error it causes. A gap that is
+        /// one value draws nothing.
+        public var link: LinkFaults
         /// The chance, per touch frame, that the touch sequence jumps by 2…9 instead of 1.
         public var sequenceGapProbability: Double
-        /// The chance, per notify or raw-data message, that it is replaced by
-        /// a malformed packet (bad fragments, a truncated protobuf message or
-        /// a partial IMU sample) whose ground truth is the error it causes.
-        public var malformedRate: Double
         /// The gear's component id, on gestures, touch frames and Attached.
         public var componentID: UInt32
         /// Whether the stream starts with Hello and DeviceInfo responses.
@@ -81,13 +72,8 @@ public struct JacquardSimulator: NotificationSimulator {
         ///   - imuSamplesPerNotification: 1…3 samples per notification.
         ///   - batteryInterval: Seconds between battery reports, or `nil`.
         ///   - errorInterval: Seconds between Error notifications, or `nil`.
-        ///   - jitter: Largest delay per notification, seconds.
-        ///   - burstProbability: Chance per notification that a burst starts.
-        ///   - burstDuration: Seconds a burst holds notifications back.
-        ///   - disconnectInterval: Seconds between disconnects, or `nil`.
-        ///   - disconnectGap: Seconds of silence after a disconnect.
+        ///   - link: The link's faults (2 ms jitter, no others).
         ///   - sequenceGapProbability: Chance per touch frame of a sequence jump.
-        ///   - malformedRate: Chance per message of a malformed packet.
         ///   - componentID: The gear's component id.
         ///   - sendsHandshake: Whether to start with Hello and DeviceInfo.
         public init(
@@ -100,13 +86,8 @@ public struct JacquardSimulator: NotificationSimulator {
             imuSamplesPerNotification: Int = 3,
             batteryInterval: Double? = 60,
             errorInterval: ClosedRange<Double>? = nil,
-            jitter: Double = 0.002,
-            burstProbability: Double = 0,
-            burstDuration: Double = 0.05,
-            disconnectInterval: ClosedRange<Double>? = nil,
-            disconnectGap: Double = 2,
+            link: LinkFaults = LinkFaults(jitter: 0.002, burstHold: 0.05, disconnectGap: 2...2),
             sequenceGapProbability: Double = 0,
-            malformedRate: Double = 0,
             componentID: UInt32 = 1,
             sendsHandshake: Bool = true
         ) {
@@ -119,13 +100,8 @@ public struct JacquardSimulator: NotificationSimulator {
             self.imuSamplesPerNotification = imuSamplesPerNotification
             self.batteryInterval = batteryInterval
             self.errorInterval = errorInterval
-            self.jitter = jitter
-            self.burstProbability = burstProbability
-            self.burstDuration = burstDuration
-            self.disconnectInterval = disconnectInterval
-            self.disconnectGap = disconnectGap
+            self.link = link
             self.sequenceGapProbability = sequenceGapProbability
-            self.malformedRate = malformedRate
             self.componentID = componentID
             self.sendsHandshake = sendsHandshake
         }
@@ -142,13 +118,11 @@ public struct JacquardSimulator: NotificationSimulator {
             gestureInterval: 0.5...3,
             batteryInterval: 10,
             errorInterval: 15...30,
-            jitter: 0.005,
-            burstProbability: 0.02,
-            burstDuration: 0.05,
-            disconnectInterval: 20...40,
-            disconnectGap: 1.5,
-            sequenceGapProbability: 0.05,
-            malformedRate: 0.02
+            link: LinkFaults(
+                jitter: 0.005, burstProbability: 0.02, burstHold: 0.05, connectedTime: 20...40,
+                disconnectGap: 1.5...1.5,
+                malformedRate: 0.02),
+            sequenceGapProbability: 0.05
         )
     }
 
@@ -248,7 +222,7 @@ public struct JacquardSimulator: NotificationSimulator {
         precondition((1...3).contains(c.imuSamplesPerNotification), "imuSamplesPerNotification must be 1…3")
         precondition(c.touchRate.lowerBound > 0 && c.touchRate.upperBound.isFinite, "touchRate must be positive")
         precondition(c.gestureInterval == nil || !c.gestures.isEmpty, "gestures must not be empty")
-        for range in [c.gestureInterval, c.touchPause, c.errorInterval, c.disconnectInterval, c.touchDuration] {
+        for range in [c.gestureInterval, c.touchPause, c.errorInterval, c.link.connectedTime, c.touchDuration] {
             if let range {
                 precondition(range.lowerBound > 0 && range.upperBound.isFinite, "intervals must be positive")
             }
@@ -256,7 +230,9 @@ public struct JacquardSimulator: NotificationSimulator {
         if let interval = c.batteryInterval {
             precondition(interval > 0 && interval.isFinite, "batteryInterval must be positive")
         }
-        precondition(c.jitter >= 0 && c.burstDuration >= 0 && c.disconnectGap >= 0, "durations must not be negative")
+        precondition(
+            c.link.jitter >= 0 && c.link.burstHold >= 0 && c.link.disconnectGap.lowerBound >= 0,
+            "durations must not be negative")
         self.seed = seed
         self.configuration = configuration
         var identity = SeededRandom(seed: seed ^ 0x4A41_4351_5541_5244)  // "JACQUARD"
@@ -281,7 +257,7 @@ public struct JacquardSimulator: NotificationSimulator {
             batteryAt = batteryNominal + jitterDelay()
         }
         if let interval = c.errorInterval { errorAt = uniform(interval) }
-        if let interval = c.disconnectInterval { disconnectAt = uniform(interval) }
+        if let interval = c.link.connectedTime { disconnectAt = uniform(interval) }
         if c.sendsHandshake {
             let hello = JacquardHello(
                 protocolMin: 2, protocolMax: 2, vendor: "Google", model: "Jacquard Tag",
@@ -419,7 +395,7 @@ public struct JacquardSimulator: NotificationSimulator {
         imuAt = imuNominal + jitterDelay()
         let bytes = JacquardMessageEncoder.imuNotification(samples: samples, sensorID: 0, header: imuCounter)
         imuCounter &+= 1
-        if random.nextUnit() < configuration.malformedRate {
+        if random.nextUnit() < configuration.link.malformedRate {
             let cut = random.next() % 4 == 0 ? bytes.count - 1 : Int(1 + random.next() % 15)
             let code: JacquardDecodeError.Code = bytes.count - cut < 2 ? .imuTooShort : .imuPartialSample
             push(JacquardGATT.rawData, Array(bytes.dropLast(cut)), [], code, at: at)
@@ -430,9 +406,10 @@ public struct JacquardSimulator: NotificationSimulator {
 
     /// Starts a disconnect at `t`: silence every stream for the gap, then reconnect.
     private mutating func disconnect(at t: Double) {
-        let back = t + configuration.disconnectGap
+        let gap = configuration.link.disconnectGap
+        let back = t + (gap.lowerBound == gap.upperBound ? gap.lowerBound : uniform(gap))
         reconnectAt = back
-        disconnectAt = back + uniform(configuration.disconnectInterval ?? 1...1)
+        disconnectAt = back + uniform(configuration.link.connectedTime ?? 1...1)
         if gestureAt.isFinite { gestureAt = max(gestureAt, back + uniform(configuration.gestureInterval ?? 1...1)) }
         if touchAt.isFinite {
             touching = false
@@ -454,7 +431,8 @@ public struct JacquardSimulator: NotificationSimulator {
 
     /// Encodes a notify-characteristic value and queues it, possibly corrupted.
     private mutating func send(_ value: JacquardValue, at: Double, mayCorrupt: Bool = true) {
-        guard mayCorrupt, configuration.malformedRate > 0, random.nextUnit() < configuration.malformedRate else {
+        guard mayCorrupt, configuration.link.malformedRate > 0, random.nextUnit() < configuration.link.malformedRate
+        else {
             enqueue(value, at: at)
             return
         }
@@ -540,8 +518,8 @@ public struct JacquardSimulator: NotificationSimulator {
         var at = max(t, now)
         if at < burstEnd {
             at = burstEnd
-        } else if configuration.burstProbability > 0, random.nextUnit() < configuration.burstProbability {
-            burstEnd = at + configuration.burstDuration
+        } else if configuration.link.burstProbability > 0, random.nextUnit() < configuration.link.burstProbability {
+            burstEnd = at + configuration.link.burstHold
             at = burstEnd
         }
         now = at
@@ -560,7 +538,7 @@ public struct JacquardSimulator: NotificationSimulator {
     }
 
     private mutating func jitterDelay() -> Double {
-        configuration.jitter > 0 ? configuration.jitter * random.nextUnit() : 0
+        configuration.link.jitter > 0 ? configuration.link.jitter * random.nextUnit() : 0
     }
 
     /// Device ticks (milliseconds) at `t` seconds.

@@ -20,7 +20,7 @@ import ByteCursor
 /// let message = try decoder.decode([0x02, 0x13, 0x4A, 0x0F, 0, 0, 0, 0, 0], from: ObviousGATT.data)
 /// print(message) // firmwareVersion(1.2.3)
 /// ```
-public struct ObviousDecoder: PacketDecoder, Hashable {
+public struct ObviousDecoder: StatelessPacketDecoder, Hashable {
     /// Decoded values are ``ObviousMessage``s.
     public typealias Value = ObviousMessage
     /// Malformed packets throw ``ObviousDecodeError``.
@@ -31,30 +31,6 @@ public struct ObviousDecoder: PacketDecoder, Hashable {
 
     /// Creates a decoder. It has no state.
     public init() {}
-
-    /// Decodes a raw notification.
-    ///
-    /// - Parameter notification: The notification, from any characteristic.
-    /// - Returns: The decoded message.
-    /// - Throws: ``ObviousDecodeError`` when the characteristic is not
-    ///   ``ObviousGATT/data`` or the value is malformed.
-    public func decode(_ notification: RawNotification) throws(ObviousDecodeError) -> ObviousMessage {
-        try decode(notification.bytes, from: notification.characteristic)
-    }
-
-    /// Decodes one notification and emits its message (``PacketDecoder`` form).
-    ///
-    /// - Parameters:
-    ///   - notification: The notification.
-    ///   - emit: Called once with the message; not called on error.
-    /// - Throws: ``ObviousDecodeError`` as ``decode(_:)``.
-    public mutating func decode(
-        _ notification: RawNotification, emit: (ObviousMessage) -> Void
-    )
-        throws(ObviousDecodeError)
-    {
-        emit(try decode(notification))
-    }
 
     /// Decodes a value notified by a characteristic.
     ///

@@ -17,7 +17,7 @@
 ///
 /// The link adds jitter, bursts and disconnect gaps (nothing is delivered in a
 /// gap; on reconnect the device re-sends feature list and version). With
-/// probability `malformedRate` a notification's bytes are replaced by a
+/// probability `link.malformedRate` a notification's bytes are replaced by a
 /// malformed packet (``SimulatedPacket/expected`` is `nil`).
 ///
 /// ```swift
@@ -53,18 +53,8 @@ public struct ObviousSimulator: NotificationSimulator {
         public var upgradeFailureRate: Double
         /// Time from `success` to the new version notification.
         public var rebootTime: Double
-        /// Maximum delivery delay added to each notification.
-        public var jitter: Double
-        /// Probability that a delivery opens a burst (hold) window.
-        public var burstProbability: Double
-        /// Length of a burst window.
-        public var burstHold: Double
-        /// Mean connected time between disconnects (at least 1 s); `nil` never disconnects.
-        public var meanConnectedTime: Double?
-        /// Length of a disconnect gap (capped at a day).
-        public var disconnectGap: ClosedRange<Double>
-        /// Probability that a notification is replaced by a malformed one.
-        public var malformedRate: Double
+        /// The link's faults: jitter, bursts, disconnects and malformed packets.
+        public var link: LinkFaults
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -80,12 +70,9 @@ public struct ObviousSimulator: NotificationSimulator {
             progressGapRate: Double = 0.05,
             upgradeFailureRate: Double = 0.3,
             rebootTime: Double = 4,
-            jitter: Double = 0.02,
-            burstProbability: Double = 0.02,
-            burstHold: Double = 0.5,
-            meanConnectedTime: Double? = 600,
-            disconnectGap: ClosedRange<Double> = 2...15,
-            malformedRate: Double = 0.01
+            link: LinkFaults = LinkFaults(
+                jitter: 0.02, burstProbability: 0.02, burstHold: 0.5, connectedTime: 300...900, disconnectGap: 2...15,
+                malformedRate: 0.01)
         ) {
             self.featureIDs = featureIDs
             self.initialVersion = initialVersion
@@ -97,12 +84,7 @@ public struct ObviousSimulator: NotificationSimulator {
             self.progressGapRate = progressGapRate
             self.upgradeFailureRate = upgradeFailureRate
             self.rebootTime = rebootTime
-            self.jitter = jitter
-            self.burstProbability = burstProbability
-            self.burstHold = burstHold
-            self.meanConnectedTime = meanConnectedTime
-            self.disconnectGap = disconnectGap
-            self.malformedRate = malformedRate
+            self.link = link
         }
 
         /// Six features, an upgrade a minute in and every five minutes, 1 %
@@ -110,12 +92,7 @@ public struct ObviousSimulator: NotificationSimulator {
         public static let `default` = Configuration()
 
         /// The same device with a perfect link and no malformed packets.
-        public static let clean = Configuration(
-            jitter: 0,
-            burstProbability: 0,
-            meanConnectedTime: nil,
-            malformedRate: 0
-        )
+        public static let clean = Configuration(link: .clean)
     }
 
     /// One simulated notification with the ObviousMessage it encodes as ground truth
@@ -156,14 +133,7 @@ public struct ObviousSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(
-            seed: random.next(),
-            jitter: configuration.jitter,
-            burstProbability: configuration.burstProbability,
-            burstHold: configuration.burstHold,
-            meanConnectedTime: configuration.meanConnectedTime,
-            disconnectGap: configuration.disconnectGap
-        )
+        link = SimulatedLink(seed: random.next(), faults: configuration.link)
         features = configuration.featureIDs.map { id in
             let draw = random.nextUnit()
             if draw < 0.2 { return ObviousFeatureStatus(featureID: id, enabled: false, toggle: .unknown) }
@@ -287,7 +257,7 @@ public struct ObviousSimulator: NotificationSimulator {
         for message in messages {
             if message == .featureStatus([]) { continue }
             let offset = link.deliveryOffset(nominal: t)
-            if random.nextUnit() < configuration.malformedRate {
+            if random.nextUnit() < configuration.link.malformedRate {
                 queue.append(
                     SimulatedNotification(
                         offset: offset,
