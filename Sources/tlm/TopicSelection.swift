@@ -71,12 +71,8 @@ extension TimeRangeOptions {
     ///
     /// - Throws: ``CLIError`` when the range is empty.
     func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
-        let span = try source.timeSpan()
-        let start = span?.first ?? 0
-        let end = (span?.last ?? start) &+ 1
-        let range = (
-            from: from?.resolve(start: start, times: times) ?? start, to: to?.resolve(start: start, times: times) ?? end
-        )
+        let range = TimeSyntax.range(
+            from: from?.value, to: to?.value, span: try source.timeSpan(), zone: times.zone)
         guard range.to > range.from else { throw CLIError("the range is empty: --to must be after --from") }
         return range
     }
