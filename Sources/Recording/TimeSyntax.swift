@@ -73,6 +73,8 @@ public enum TimeSyntax: Hashable, Sendable {
     /// without an upper bound, to just after its last (the whole span).
     ///
     /// - Parameters:
+    ///   - from: The lower bound, or `nil` for the span's first message.
+    ///   - to: The upper bound (exclusive), or `nil` for just after the span's last message.
     ///   - span: The first and last message times; `nil` when there are none (the range starts at 0).
     ///   - zone: The zone times without one are read in.
     public static func range(
