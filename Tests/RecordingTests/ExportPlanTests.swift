@@ -117,6 +117,33 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: taken)) == Data("keep".utf8))
     }
 
+    @Test func anMCAPFileIsNewAndRemovedWhenItsWriterFails() throws {
+        let (source, _) = try Self.context()
+        let directory = makeTemporaryDirectory("mcapfile")
+        let file = directory + "/filtered.mcap"
+        let count = try ExportPlan.writeMCAP(to: file, library: "test filter") { exporter throws(RecordingError) in
+            try source.export(topics: [Self.a], into: exporter)
+        }
+        #expect(count == 1_000)
+        let written = try MCAPFileReader(path: file)
+        #expect(written.topics == [Self.a])
+        // An existing file is never overwritten.
+        #expect {
+            try ExportPlan.writeMCAP(to: file, library: "test") { _ throws(RecordingError) in 0 }
+        } throws: { error in
+            (error as? RecordingError)?.message == "\(file) already exists; choose a new output file"
+        }
+        // A writer that fails leaves no partial file.
+        let partial = directory + "/partial.mcap"
+        #expect(throws: RecordingError.self) {
+            try ExportPlan.writeMCAP(to: partial, library: "test") { exporter throws(RecordingError) in
+                _ = try source.export(topics: [Self.a], into: exporter)
+                throw RecordingError(.io, "disk full")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: partial))
+    }
+
     @Test func aPerTopicExportReportsItsFilesAndProgress() throws {
         let (source, all) = try Self.context()
         let directory = makeTemporaryDirectory("pertopic") + "/out"

@@ -177,6 +177,39 @@ public struct ExportPlan: Sendable, Hashable {
         }
     }
 
+    /// Writes one MCAP file (`tlm merge`, `tlm filter`): a new file, never
+    /// overwritten, removed again when `body` fails; or standard output (`-`).
+    ///
+    /// ```swift
+    /// let count = try ExportPlan.writeMCAP(to: "both.mcap", library: "tlm 0.1.0 merge") { exporter in
+    ///     try RecordingMerge.export(sources.map { ($0, $0.topics) }, into: exporter)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The file to create, or `-` for standard output.
+    ///   - library: The writer the file's header names.
+    ///   - body: Writes the messages through the exporter; returns how many it wrote.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``RecordingError`` when the file exists, or from `body` (the partial file is then removed).
+    public static func writeMCAP(
+        to path: String, library: String, _ body: (MCAPExporter) throws(RecordingError) -> Int
+    ) throws(RecordingError) -> Int {
+        let toStandardOutput = path == standardOutputPath
+        guard toStandardOutput || !FileManager.default.fileExists(atPath: path) else {
+            throw RecordingError(.invalidConfiguration, "\(path) already exists; choose a new output file")
+        }
+        var created = false
+        do throws(RecordingError) {
+            let sink = toStandardOutput ? FileByteSink.standardOutput() : try FileByteSink(creating: path)
+            created = !toStandardOutput
+            return try body(try MCAPExporter(sink: sink, library: library))
+        } catch {
+            if created { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
     /// The exporter of a format to one sink.
     private static func exporter(
         _ format: Format, long: Bool, sink: FileByteSink
