@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "RecordingExport", targets: ["RecordingExport"]),
-        .library(name: "RecordingQuery", targets: ["RecordingQuery"]),
+        .library(name: "RecordingQueries", targets: ["RecordingQueries"]),
         .library(name: "RecordingRepair", targets: ["RecordingRepair"]),
         .library(name: "DeviceRecording", targets: ["DeviceRecording"]),
         .library(name: "Families", targets: ["Families"]),
@@ -96,11 +96,14 @@ let package = Package(
         .target(
             name: "DeviceRecording", dependencies: ["Devices", "Recording", "ROS2", "Streams", "Locking"],
             swiftSettings: strictSettings),
-        // Questions asked of a recording's index: bucketed aggregates and
-        // counts, per-column statistics (`tlm query`, the report).
+        // Questions asked of a recording: `tlm query`'s one entry point
+        // (rows or buckets), bucketed aggregates and counts from the index,
+        // per-column statistics (the report).
         .target(
-            name: "RecordingQuery",
-            dependencies: ["Recording", "MCAP", "Quantities", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "RecordingQueries",
+            dependencies: [
+                "Recording", "RecordingExport", "ROS2", "MCAP", "Quantities", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings),
         // A recording checked and repaired against its segments: verify,
         // recover (chunk-by-chunk scans, segment rewrites, index rebuilds).
@@ -152,7 +155,7 @@ let package = Package(
         // (zoomable), an SVG or a PNG (libpng encodes our own raster).
         .target(
             name: "Report",
-            dependencies: ["RecordingQuery", "Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RecordingQueries", "Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // Live view: the streams being recorded (or replayed) served over
@@ -182,7 +185,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tlm",
-            dependencies: ["DeviceRecording", "RecordingQuery", "RecordingRepair", 
+            dependencies: ["DeviceRecording", "RecordingQueries", "RecordingRepair", 
                 "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
                 "Capture", "CaptureFiles", "Session", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -208,7 +211,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["DeviceRecording", "RecordingQuery", "RecordingRepair", 
+            dependencies: ["DeviceRecording", "RecordingQueries", "RecordingRepair", 
                 "Recording", "RecordingExport", "MCAP", "ROS2", "Devices", "Families", "Streams", "TestSupport",
                 "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
             ],
@@ -235,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "FamiliesTests",
             dependencies: [
-                "RecordingQuery", "DeviceRecording", "Families", "FamiliesTesting", "Pipeline", "Recording", "ROS2",
+                "RecordingQueries", "DeviceRecording", "Families", "FamiliesTesting", "Pipeline", "Recording", "ROS2",
                 "Devices", "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -270,13 +273,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReportTests", dependencies: ["RecordingQuery", "RecordingRepair", "Report", "CPNG", "Recording", "Devices", "TestSupport"],
+            name: "ReportTests", dependencies: ["RecordingQueries", "RecordingRepair", "Report", "CPNG", "Recording", "Devices", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "tlmTests", dependencies: ["RecordingRepair", "RecordingQuery", "tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
+            name: "tlmTests", dependencies: ["RecordingRepair", "RecordingQueries", "tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
             swiftSettings: strictSettings),
     ]
 )

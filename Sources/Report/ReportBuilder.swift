@@ -3,7 +3,7 @@ import GRDB
 public import Recording
 import ROS2
 import RecordingExport
-import RecordingQuery
+import RecordingQueries
 
 /// Reads what a report shows from a recording: per-column min/max/mean of
 /// numeric streams from the index's per-chunk statistics (decoding only the

@@ -50,13 +50,11 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, jsonl, mcap, parquet }
-
     @Argument(help: "The recording directory, or one .mcap file.", completion: .file())
     var recording: String
 
     @Option(help: "Output format: csv, jsonl, mcap or parquet.")
-    var format: Format
+    var format: ExportPlan.Format
 
     @Option(
         help: ArgumentHelp(
@@ -85,135 +83,40 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func run() throws {
-        if format == .parquet {
-            try runParquet()
-            return
+        if format != .parquet {
+            guard partition == nil else { throw CLIError("--partition is for --format parquet") }
+            guard !long || format == .csv || format == .jsonl else { throw CLIError("--long is for csv and jsonl") }
         }
-        guard partition == nil else { throw CLIError("--partition is for --format parquet") }
-        guard !long || format == .csv || format == .jsonl else { throw CLIError("--long is for csv and jsonl") }
-        let toStandardOutput = output == "-"
-        var created: [String] = []
         do {
+            // A Parquet output is checked before anything is read.
+            let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
             let source = try RecordingSource(path: recording)
             let matching = try topic.topics(of: source)
             let (lower, upper) = try range.resolve(source, times: display.times)
-            let context = try source.exportContext(topics: matching, from: lower, to: upper)
-            let perTopic = try filePerTopic(context)
-            let exporter: any RecordingExporter
-            var perTopicExporter: TopicFilesExporter?
-            if perTopic {
-                let files = TopicFilesExporter(directory: output, format: format == .csv ? .csv : .jsonl)
-                perTopicExporter = files
-                exporter = files
-            } else {
-                guard toStandardOutput || !FileManager.default.fileExists(atPath: output) else {
-                    throw CLIError("\(output) already exists; choose a new output file")
-                }
-                let sink = toStandardOutput ? FileByteSink.standardOutput() : try FileByteSink(creating: output)
-                if !toStandardOutput { created = [output] }
-                exporter =
-                    switch format {
-                    case .mcap: try MCAPExporter(sink: sink)
-                    case .csv: long ? LongFormatExporter(sink: sink, format: .csv) : CSVExporter(sink: sink)
-                    case .jsonl: long ? LongFormatExporter(sink: sink, format: .jsonl) : JSONLinesExporter(sink: sink)
-                    case .parquet: throw CLIError("parquet writes a directory of files (see runParquet)")
-                    }
-            }
-            let total = UInt64(try source.messageCountEstimate(topics: matching, from: lower, to: upper))
+            let plan =
+                try parquet
+                ?? ExportPlan(
+                    format: format, output: output, long: long,
+                    context: try source.exportContext(topics: matching, from: lower, to: upper))
             let bar = ProgressBar("export", shown: !display.quiet)
             defer { bar.finish() }
-            let count: Int
-            do {
-                count = try source.export(topics: matching, from: lower, to: upper, into: exporter) { written in
-                    if written & 1023 == 0 { bar.update(UInt64(written), of: max(total, UInt64(written))) }
-                }
-            } catch {
-                created += (perTopicExporter?.createdFiles ?? []).map { output + "/" + $0 }
-                throw error
+            // Progress every 1,024 messages (4,096 for Parquet).
+            let mask = format == .parquet ? 4095 : 1023
+            let outcome = try plan.run(source: source, topics: matching, from: lower, to: upper) { written, total in
+                if written & mask == 0 { bar.update(UInt64(written), of: total) }
             }
-            let destination =
-                perTopic
-                ? "\(perTopicExporter?.createdFiles.count ?? 0) file(s) in \(output)"
-                : toStandardOutput ? "standard output" : output
-            let summary = "Exported \(count) messages of \(matching.count) topic(s) to \(destination)."
-            if toStandardOutput {
-                FileHandle.standardError.write(Data((summary + "\n").utf8))
-            } else {
-                print(summary)
+            let exported = "Exported \(outcome.messageCount) messages of \(matching.count) topic(s) to "
+            switch plan.target {
+            case .parquet:
+                print(exported + "\(outcome.files.count) Parquet file(s) in \(output).")
+            case .topicFiles:
+                print(exported + "\(outcome.files.count) file(s) in \(output).")
+            case .file:
+                print(exported + "\(output).")
+            case .standardOutput:
+                FileHandle.standardError.write(Data((exported + "standard output.\n").utf8))
             }
         } catch let error as RecordingError {
-            // An incomplete file is no use: remove what this export started.
-            for path in created { try? FileManager.default.removeItem(atPath: path) }
-            throw CLIError(error.message)
-        }
-    }
-
-    /// Whether the CSV or JSON lines export writes one file per topic into
-    /// the directory `--output` names: when it is a directory (or ends with
-    /// `/`), or when the topics have several schemas and it names no
-    /// `.csv`/`.jsonl` file. Topics of several schemas never share one CSV
-    /// file, nor one JSON lines file (standard output excepted, where each
-    /// line names its topic): that is refused with what to do instead.
-    private func filePerTopic(_ context: ExportContext) throws -> Bool {
-        guard format == .csv || format == .jsonl, !long, output != "-" else {
-            if format == .csv, !long, Self.schemaCount(context) > 1 {
-                throw CLIError(
-                    "the topics have \(Self.schemaCount(context)) schemas, whose columns cannot share one CSV: "
-                        + "give --output a directory (one file per topic), or use --long")
-            }
-            return false
-        }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-            return isDirectory.boolValue
-        }
-        if output.hasSuffix("/") { return true }
-        guard Self.schemaCount(context) > 1 else { return false }
-        let named = URL(fileURLWithPath: output).pathExtension.lowercased()
-        guard !["csv", "jsonl", "json", "ndjson", "txt"].contains(named) else {
-            throw CLIError(
-                "the topics have \(Self.schemaCount(context)) schemas, whose columns cannot share one file: "
-                    + "give --output a directory (one file per topic), or use --long")
-        }
-        return true
-    }
-
-    /// How many different schemas the exported topics have.
-    private static func schemaCount(_ context: ExportContext) -> Int {
-        Set(context.topics.map { [$0.schemaName, $0.schemaEncoding, String(decoding: $0.schemaData, as: UTF8.self)] })
-            .count
-    }
-
-    /// The Parquet export: a directory of files.
-    private func runParquet() throws {
-        guard output != "-" else { throw CLIError("parquet writes a directory of files; give --output a directory") }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw CLIError("\(output) is a file; parquet writes a directory")
-        }
-        var exporter: ParquetExporter?
-        do {
-            let keys =
-                try partition.map { (text: String) throws(RecordingError) in try ParquetPartitionKey.parse(text) } ?? []
-            let source = try RecordingSource(path: recording)
-            let matching = try topic.topics(of: source)
-            let (lower, upper) = try range.resolve(source, times: display.times)
-            let parquet = try ParquetExporter(directory: output, partitionKeys: keys)
-            exporter = parquet
-            let total = UInt64(try source.messageCountEstimate(topics: matching, from: lower, to: upper))
-            let bar = ProgressBar("export", shown: !display.quiet)
-            defer { bar.finish() }
-            let count = try source.export(topics: matching, from: lower, to: upper, into: parquet) { written in
-                if written & 4095 == 0 { bar.update(UInt64(written), of: max(total, UInt64(written))) }
-            }
-            print(
-                "Exported \(count) messages of \(matching.count) topic(s) to \(parquet.writtenFiles.count) "
-                    + "Parquet file(s) in \(output).")
-        } catch let error as RecordingError {
-            // An incomplete file is no use: remove what this export started.
-            for file in exporter?.createdFiles ?? [] {
-                try? FileManager.default.removeItem(atPath: output + "/" + file)
-            }
             throw CLIError(error.message)
         }
     }

@@ -138,16 +138,10 @@ struct ImportCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Rows with their columns padded to a common width.
+    /// Rows with their columns padded to a common width (the last aligned right).
     private static func align(_ rows: [[String]]) -> [String] {
         guard let count = rows.first?.count else { return [] }
-        let widths = (0..<count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, value in
-                column == count - 1
-                    ? String(repeating: " ", count: widths[column] - value.count) + value
-                    : value + String(repeating: " ", count: widths[column] - value.count)
-            }.joined(separator: "  ")
-        }
+        let widths = Columns.widths(rows)
+        return rows.map { Columns.line($0, widths, rightAligned: [count - 1]) }
     }
 }

@@ -30,8 +30,9 @@ struct InfoReport {
         let schemaWidth = max(6, info.streams.map(\.schema.count).max() ?? 0)
         let unitWidth = max(4, info.streams.map { ($0.unit ?? "-").count }.max() ?? 0)
         out +=
-            "  " + pad("TOPIC", topicWidth) + "  " + pad("SCHEMA", schemaWidth)
-            + "  " + leftPad("MESSAGES", 9) + "  " + leftPad("RATE", 10) + "  " + pad("UNIT", unitWidth)
+            "  " + Columns.pad("TOPIC", topicWidth) + "  " + Columns.pad("SCHEMA", schemaWidth)
+            + "  " + Columns.pad("MESSAGES", 9, alignRight: true) + "  " + Columns.pad("RATE", 10, alignRight: true)
+            + "  " + Columns.pad("UNIT", unitWidth)
             + "  FIRST .. LAST\n"
         for stream in info.streams {
             var rate = "-"
@@ -44,9 +45,10 @@ struct InfoReport {
                 }
             }
             out +=
-                "  " + pad(stream.topic, topicWidth) + "  " + pad(stream.schema, schemaWidth)
-                + "  " + leftPad(Self.grouped(stream.messageCount), 9) + "  " + leftPad(rate, 10)
-                + "  " + pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
+                "  " + Columns.pad(stream.topic, topicWidth) + "  " + Columns.pad(stream.schema, schemaWidth)
+                + "  " + Columns.pad(Self.grouped(stream.messageCount), 9, alignRight: true) + "  "
+                + Columns.pad(rate, 10, alignRight: true)
+                + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
         }
         let closed = info.segments.filter { $0.state == "closed" }.count
         let uncompressed = info.segments.reduce(0) { $0 + $1.uncompressedSize }
@@ -96,15 +98,7 @@ struct InfoReport {
     }
 
     private func line(_ label: String, _ value: String) -> String {
-        pad(label, 12) + value + "\n"
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    private func leftPad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+        Columns.pad(label, 12) + value + "\n"
     }
 
     /// An instant in ISO 8601 UTC (``TimeDisplay/utc``); verbs that print

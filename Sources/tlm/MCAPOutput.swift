@@ -7,22 +7,15 @@ import RecordingExport
 struct MCAPOutput {
     let path: String
 
-    /// Runs `body` with an ``MCAPExporter`` writing to the output.
+    /// Runs `body` with an ``MCAPExporter`` writing to the output (``ExportPlan/writeMCAP(to:library:_:)``).
     ///
     /// - Returns: What `body` returns (the number of messages written).
     /// - Throws: ``CLIError`` when the file exists or `body` fails (the partial file is removed).
     func write(verb: String, _ body: (MCAPExporter) throws(RecordingError) -> Int) throws -> Int {
-        let toStandardOutput = path == "-"
-        guard toStandardOutput || !FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("\(path) already exists; choose a new output file")
-        }
-        var created = false
-        do throws(RecordingError) {
-            let sink = toStandardOutput ? FileByteSink.standardOutput() : try FileByteSink(creating: path)
-            created = !toStandardOutput
-            return try body(try MCAPExporter(sink: sink, library: "tlm \(TelemetryRecorderVersion.current) \(verb)"))
+        do {
+            return try ExportPlan.writeMCAP(
+                to: path, library: "tlm \(TelemetryRecorderVersion.current) \(verb)", body)
         } catch {
-            if created { try? FileManager.default.removeItem(atPath: path) }
             throw CLIError(error.message)
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Recording
 import RecordingExport
-import RecordingQuery
+import RecordingQueries
 
 /// `tlm query REC --topic GLOB`: messages, or aggregates per time bucket.
 struct QueryCommand: ParsableCommand {
@@ -68,14 +68,11 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var display: OutputOptions
 
-    static let aggregates = ["count", "min", "max", "mean", "first", "last"]
-    /// The aggregates only numeric streams have.
-    static let numericAggregates: Set<String> = ["min", "max", "mean"]
-
     func validate() throws {
-        let chosen = agg.split(separator: ",").map(String.init)
-        guard !chosen.isEmpty, chosen.allSatisfy(Self.aggregates.contains) else {
-            throw ValidationError("--agg takes a comma-separated list of \(Self.aggregates.joined(separator: ", "))")
+        guard BucketPlan.aggregates(parsing: agg) != nil else {
+            throw ValidationError(
+                "--agg takes a comma-separated list of "
+                    + BucketPlan.Aggregate.allCases.map(\.rawValue).joined(separator: ", "))
         }
     }
 
@@ -88,18 +85,25 @@ struct QueryCommand: ParsableCommand {
             let times = display.times
             let (lower, upper) = range.resolve(info, times: times)
             guard upper > lower else { throw CLIError("the range is empty: --to must be after --from") }
+            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper)
             var table = TableOutput(format: format)
             if let every {
-                try aggregate(reader, matching, from: lower, to: upper, every: every.duration, into: &table)
+                let plan = try query.bucketPlan(
+                    every: every.duration, aligned: align, aggregates: BucketPlan.aggregates(parsing: agg) ?? [])
+                note(plan)
+                table.header(["topic", "bucket_start"] + plan.aggregates.map(\.rawValue))
+                let cost = try query.forEachBucketRow(plan) { row throws(RecordingError) in
+                    try table.row([row.topic, times.timestamp(row.start)] + row.values)
+                }
+                display.detail(
+                    "\(cost.chunksFromStatistics) chunk(s) answered from the index, \(cost.chunksDecoded) read and "
+                        + "decoded (\(reader.bytesRead) bytes)")
             } else {
-                let rows = ExportRowDecoder(try reader.exportContext(topics: matching, from: lower, to: upper).topics)
-                table.header(["time", "topic"] + rows.columns)
-                try reader.forEachMessage(topics: matching, from: lower, to: upper) { message throws(RecordingError) in
-                    let fields = try rows.fields(of: message)
-                    let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
+                try query.forEachMessageRow(columns: { table.header(["time", "topic"] + $0) }) {
+                    row throws(RecordingError) in
                     try table.row(
-                        [times.timestamp(message.logTime), message.topic] + values,
-                        json: (message.logTime, message.topic, fields))
+                        [times.timestamp(row.logTime), row.topic] + row.values,
+                        json: (row.logTime, row.topic, row.fields))
                 }
                 display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")
             }
@@ -109,89 +113,14 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// Prints the aggregates of every matching stream per bucket.
-    private func aggregate(
-        _ reader: RecordingReader, _ topics: [String], from lower: UInt64, to upper: UInt64, every: Duration,
-        into table: inout TableOutput
-    ) throws {
-        let chosen = agg.split(separator: ",").map(String.init)
-        let (seconds, attoseconds) = every.components
-        let width = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-        let origin = align ? lower - lower % width : lower
-        let times = display.times
-        let wantsNumeric = chosen.contains(where: Self.numericAggregates.contains)
-        let wantsFirstOrLast = chosen.contains("first") || chosen.contains("last")
-        let nonNumeric = try topics.filter { !(try reader.isNumericStream($0)) }
-        // Only count/first/last apply to a stream that is not numeric.
-        let shown = chosen.contains { !Self.numericAggregates.contains($0) }
-        if wantsNumeric, !nonNumeric.isEmpty {
-            let listed = nonNumeric.prefix(3).joined(separator: ", ") + (nonNumeric.count > 3 ? ", …" : "")
-            let what = chosen.filter(Self.numericAggregates.contains).joined(separator: ", ")
-            display.note(
-                "\(what) apply to numeric streams only: "
-                    + (shown ? "left empty for" : "skipped") + " \(nonNumeric.count) stream(s) (\(listed))")
-        }
-        let decoder =
-            wantsFirstOrLast && !nonNumeric.isEmpty
-            ? ExportRowDecoder(try reader.exportContext(topics: nonNumeric).topics) : ExportRowDecoder()
-        table.header(["topic", "bucket_start"] + chosen)
-        var cost = AggregateCost()
-        for name in topics {
-            var rows: [(start: UInt64, values: [String: String])] = []
-            if nonNumeric.contains(name) {
-                guard shown else { continue }
-                let (buckets, spent) = try reader.countMessages(
-                    topic: name, from: lower, to: upper, every: every, origin: origin,
-                    keepingFirstAndLast: wantsFirstOrLast)
-                cost.add(spent)
-                rows = try buckets.map { bucket in
-                    (
-                        bucket.start,
-                        [
-                            "count": String(bucket.count), "min": "", "max": "", "mean": "",
-                            "first": try bucket.first.map { try Self.text(of: $0, decoder) } ?? "",
-                            "last": try bucket.last.map { try Self.text(of: $0, decoder) } ?? "",
-                        ]
-                    )
-                }
-            } else {
-                let (buckets, spent) = try reader.aggregate(
-                    topic: name, from: lower, to: upper, every: every, origin: origin)
-                cost.add(spent)
-                rows = buckets.map { bucket in
-                    (
-                        bucket.start,
-                        [
-                            "count": String(bucket.count), "min": text(bucket.minimum), "max": text(bucket.maximum),
-                            "mean": text(bucket.mean), "first": text(bucket.first), "last": text(bucket.last),
-                        ]
-                    )
-                }
-            }
-            for row in rows {
-                try table.row([name, times.timestamp(row.start)] + chosen.map { row.values[$0] ?? "" })
-            }
-        }
-        display.detail(
-            "\(cost.chunksFromStatistics) chunk(s) answered from the index, \(cost.chunksDecoded) read and decoded "
-                + "(\(reader.bytesRead) bytes)")
-    }
-
-    private func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
-
-    /// A message's fields as one value: the field's text when it has one,
-    /// `name=value` pairs separated by spaces otherwise.
-    static func text(of message: RecordedMessage, _ decoder: ExportRowDecoder) throws(RecordingError) -> String {
-        let fields = try decoder.fields(of: message)
-        if fields.count == 1 { return fields[0].value.text }
-        return fields.map { "\($0.name)=\($0.value.text)" }.joined(separator: " ")
-    }
-}
-
-extension AggregateCost {
-    /// Adds what another query cost.
-    fileprivate mutating func add(_ other: AggregateCost) {
-        chunksFromStatistics += other.chunksFromStatistics
-        chunksDecoded += other.chunksDecoded
+    /// The note on stderr when min, max or mean is asked of streams that are not numeric.
+    private func note(_ plan: BucketPlan) {
+        let nonNumeric = plan.nonNumericTopics
+        guard plan.wantsNumericOnly, !nonNumeric.isEmpty else { return }
+        let listed = nonNumeric.prefix(3).joined(separator: ", ") + (nonNumeric.count > 3 ? ", …" : "")
+        let what = plan.aggregates.filter(\.isNumericOnly).map(\.rawValue).joined(separator: ", ")
+        display.note(
+            "\(what) apply to numeric streams only: "
+                + (plan.showsNonNumeric ? "left empty for" : "skipped") + " \(nonNumeric.count) stream(s) (\(listed))")
     }
 }

@@ -160,10 +160,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     /// `pipeline` with the streams --topics and --exclude select.
     func selecting(_ pipeline: Pipeline) -> Pipeline {
-        var pipeline = pipeline
-        if !topics.isEmpty { pipeline.record = topics.flatMap(\.matchingPatterns) }
-        pipeline.exclude += excluded.flatMap(\.matchingPatterns)
-        return pipeline
+        pipeline.selecting(topics: topics.map(\.pattern), excluding: excluded.map(\.pattern))
     }
 
     func validate() throws {
@@ -235,13 +232,7 @@ struct RecordCommand: AsyncParsableCommand {
         let chosen = families.isEmpty ? FamilyRegistry.builtIn.simulatable : families.map(\.family)
         let simulated: Pipeline
         do {
-            simulated = try Pipeline(
-                name: "simulate",
-                devices: chosen.map { family in
-                    PipelineDevice(
-                        name: family.rawValue, family: family,
-                        source: .simulated(seed: seed, scenario: scenario, rate: nil))
-                })
+            simulated = try Pipeline.simulated(families: chosen, seed: seed, scenario: scenario)
         } catch {
             throw CLIError(error.description)
         }
@@ -285,25 +276,13 @@ struct RecordCommand: AsyncParsableCommand {
         } catch let error as CaptureError {
             throw CLIError(error.message)
         }
-        try await runPipeline(Self.livePipeline(entries))
-    }
-
-    /// A pipeline recording these live devices with no derived streams.
-    static func livePipeline(_ entries: [(query: String, family: DeviceFamily)]) throws -> Pipeline {
-        let devices = entries.enumerated().map { index, entry in
-            let isAddress = entry.query.split(separator: ":").count == 6 || entry.query.split(separator: "_").count == 6
-            return PipelineDevice(
-                name: entry.family.rawValue + String(index + 1), family: entry.family,
-                source: .live(
-                    address: isAddress ? entry.query : nil,
-                    name: isAddress ? nil : entry.query),
-                location: SourceLocation(file: "<command line>"))
-        }
+        let pipeline: Pipeline
         do {
-            return try Pipeline(name: "live", devices: devices)
+            pipeline = try Pipeline.live(entries)
         } catch {
             throw CLIError(error.description)
         }
+        try await runPipeline(pipeline)
     }
 
     /// Records what a pipeline declares.

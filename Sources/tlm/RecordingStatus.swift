@@ -52,7 +52,7 @@ struct RecordingStatus {
                 let lines =
                     [totals]
                     + streams.prefix(Self.topStreams).map {
-                        "  " + $0.topic.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                        "  " + Columns.pad($0.topic, width) + "  "
                             + InfoReport.grouped(Int($0.rate.rounded())) + "/s"
                     }
                 FileHandle.standardOutput.write(Data((Self.clear(linesDrawn) + lines.joined(separator: "\n")).utf8))

@@ -92,15 +92,9 @@ struct ScanCommand: AsyncParsableCommand {
                 ]
             }
             let header = ["FAMILY", "NAME", "ADDRESS", "RSSI"]
-            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-            for row in [header] + rows {
-                print(
-                    row.indices.map {
-                        $0 == row.count - 1
-                            ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0)
-                    }
-                    .joined(separator: "  "))
-            }
+            // The last column is not padded.
+            let widths = Columns.widths([header] + rows).dropLast()
+            for row in [header] + rows { print(Columns.line(row, Array(widths))) }
         }
     }
 }

@@ -86,8 +86,6 @@ struct TableOutput {
     }
 
     private func line(_ values: [String], _ widths: [Int]) -> String {
-        values.enumerated().map { index, value in
-            value + String(repeating: " ", count: max(0, (index < widths.count ? widths[index] : 0) - value.count))
-        }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        Columns.line(values, widths).trimmingCharacters(in: .whitespaces)
     }
 }

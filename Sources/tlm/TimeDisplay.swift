@@ -44,13 +44,4 @@ struct TimeDisplay: Sendable {
         return String(format: "%02ld:%02ld:%02ld.%03ld", day / 3600, (day / 60) % 60, day % 60, Int64(millis))
     }
 
-    /// The start (nanoseconds since the epoch) of the day, in this zone, that holds `nanoseconds`.
-    func startOfDay(containing nanoseconds: UInt64) -> Int64 {
-        let local = Int64(clamping: nanoseconds / 1_000_000_000) + Int64(offset(at: nanoseconds))
-        let midnightLocal = local - ((local % 86_400) + 86_400) % 86_400
-        // The zone's offset at that midnight (it may differ across a DST change).
-        let guess = midnightLocal - Int64(offset(at: nanoseconds))
-        let offsetAtMidnight = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess)))
-        return (midnightLocal - Int64(offsetAtMidnight)) * 1_000_000_000
-    }
 }

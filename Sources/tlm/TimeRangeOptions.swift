@@ -18,8 +18,9 @@ struct TimeRangeOptions: ParsableArguments {
     /// and the zone times of day are read in; without bounds, the
     /// recording's whole span.
     func resolve(_ info: RecordingInfo, times: TimeDisplay = .utc) -> (from: UInt64, to: UInt64) {
-        let start = info.streams.compactMap(\.firstTime).min() ?? 0
-        let end = (info.streams.compactMap(\.lastTime).max() ?? start) &+ 1
-        return (from?.resolve(start: start, times: times) ?? start, to?.resolve(start: start, times: times) ?? end)
+        let first = info.streams.compactMap(\.firstTime).min()
+        let last = info.streams.compactMap(\.lastTime).max()
+        return TimeSyntax.range(
+            from: from?.value, to: to?.value, span: first.map { ($0, last ?? $0) }, zone: times.zone)
     }
 }

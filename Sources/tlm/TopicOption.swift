@@ -12,12 +12,6 @@ struct TopicOption: ExpressibleByArgument {
         pattern = TopicPattern(argument)
     }
 
-    /// Patterns whose ``TopicPattern/matches(_:)`` selects what this option
-    /// selects: the pattern itself, and the pattern with `/**` after it (the
-    /// topics below a level it matches), for lists that match whole topics
-    /// (a pipeline's `record`).
-    var matchingPatterns: [TopicPattern] { [pattern, TopicPattern(pattern.text + "/**")] }
-
     /// Every topic.
     static let all = TopicOption(pattern: TopicPattern("**"))
 

@@ -1,57 +1,35 @@
 import Foundation
 import Recording
 
-/// Which topics `cat`, `filter` and `export` take from a source: globs
-/// (``TopicOption``) and regular expressions to include, globs to exclude.
-/// With no glob and no regex to include, every topic is included.
+/// Which topics `cat` and `filter` take from a source: the command line's
+/// globs and regular expressions, read by ``TopicFilter``.
 struct TopicSelection {
-    var include: [TopicPattern] = []
-    var regexes: [(text: String, regex: Regex<AnyRegexOutput>)] = []
-    var exclude: [TopicPattern] = []
+    let filter: TopicFilter
 
     /// Compiles the command line's options.
     ///
     /// - Throws: ``CLIError`` for a regular expression that does not compile.
     init(include: [TopicOption], regexes: [String] = [], exclude: [TopicOption] = []) throws {
-        self.include = include.map(\.pattern)
-        self.exclude = exclude.map(\.pattern)
-        for text in regexes {
-            do {
-                self.regexes.append((text, try Regex(text)))
-            } catch {
-                throw CLIError("--regex '\(text)' is not a valid regular expression: \(error)")
-            }
+        do {
+            filter = try TopicFilter(
+                include: include.map(\.pattern), regexes: regexes, exclude: exclude.map(\.pattern))
+        } catch {
+            throw CLIError(error.message)
         }
     }
 
-    /// Whether `topic` is selected: included by a glob or a regex (a regex
-    /// matches anywhere in the topic; anchor it with ^ and $), or by default,
-    /// and not excluded.
-    func selects(_ topic: String) -> Bool {
-        let included =
-            include.isEmpty && regexes.isEmpty
-            || include.contains { $0.selects(topic) }
-            || regexes.contains { topic.contains($0.regex) }
-        return included && !exclude.contains { $0.selects(topic) }
-    }
+    /// Whether `topic` is selected (see ``TopicFilter/selects(_:)``).
+    func selects(_ topic: String) -> Bool { filter.selects(topic) }
 
     /// The selected topics of `source`, sorted.
     ///
     /// - Throws: ``CLIError`` when none is selected.
     func topics(of source: RecordingSource) throws -> [String] {
-        let selected = source.topics.filter(selects)
+        let selected = filter.topics(of: source.topics)
         guard !selected.isEmpty else {
-            throw CLIError("no topic of \(source.path) matches \(description); \(TopicOption.listing(source.topics))")
+            throw CLIError("no topic of \(source.path) matches \(filter); \(TopicOption.listing(source.topics))")
         }
         return selected
-    }
-
-    /// The options, as the user gave them.
-    var description: String {
-        let parts =
-            include.map { "--topic '\($0.text)'" } + regexes.map { "--regex '\($0.text)'" }
-            + exclude.map { "--exclude '\($0.text)'" }
-        return parts.isEmpty ? "(every topic)" : parts.joined(separator: " ")
     }
 }
 
@@ -71,12 +49,8 @@ extension TimeRangeOptions {
     ///
     /// - Throws: ``CLIError`` when the range is empty.
     func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
-        let span = try source.timeSpan()
-        let start = span?.first ?? 0
-        let end = (span?.last ?? start) &+ 1
-        let range = (
-            from: from?.resolve(start: start, times: times) ?? start, to: to?.resolve(start: start, times: times) ?? end
-        )
+        let range = TimeSyntax.range(
+            from: from?.value, to: to?.value, span: try source.timeSpan(), zone: times.zone)
         guard range.to > range.from else { throw CLIError("the range is empty: --to must be after --from") }
         return range
     }

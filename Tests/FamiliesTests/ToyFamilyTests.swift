@@ -6,7 +6,7 @@ import Recording
 import TestSupport
 import Testing
 import ROS2
-import RecordingQuery
+import RecordingQueries
 
 /// A family added from outside the package's family list — the toy
 /// thermometer of `Thermometer/`, registered with one line — is recognised,

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Recording
 import ROS2
-import RecordingQuery
+import RecordingQueries
 
 /// The index-based aggregates against a decode of every message, over a
 /// recording with jittered times, gaps, equal log times and small chunks,

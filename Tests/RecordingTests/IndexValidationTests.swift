@@ -6,7 +6,7 @@ import Testing
 
 @testable import Recording
 import DeviceRecording
-import RecordingQuery
+import RecordingQueries
 import RecordingRepair
 
 /// Finding 4: every value read from `index.sqlite` is checked; a bad one is a

@@ -3,7 +3,7 @@ import Recording
 import Testing
 
 @testable import Report
-import RecordingQuery
+import RecordingQueries
 import RecordingRepair
 
 /// The index's per-cell statistics (``ValueCells``, schema v6): what the

@@ -3,7 +3,7 @@ import Recording
 import Testing
 
 @testable import Report
-import RecordingQuery
+import RecordingQueries
 
 @Suite struct ReportBuilderTests {
     @Test func levelsHoldEachColumnsMinimumMaximumAndMeanOfTheValues() throws {

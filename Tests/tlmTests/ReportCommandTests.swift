@@ -2,7 +2,7 @@ import Foundation
 import Recording
 import TestSupport
 import Testing
-import RecordingQuery
+import RecordingQueries
 
 /// The report's embedded data, as far as the tests read it.
 struct EmbeddedData: Decodable {

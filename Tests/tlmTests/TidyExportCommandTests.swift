@@ -7,7 +7,9 @@ import RecordingExport
 
 /// Issue 13, parts 3 and 4: tidy CSV / JSON lines exports (one file per
 /// topic, the long form), `tlm cat`, `tlm merge`, `tlm filter`, and a lone
-/// `.mcap` file as their input.
+/// `.mcap` file as their input. The exports the Python readers check run in
+/// this process (``ExportPlan``, as `tlm export` runs them); the verbs run
+/// the binary.
 @Suite struct TidyExportCommandTests {
     /// A simulated recording of every family with faults (malformed packets,
     /// bursts, disconnects), shared read-only by the tests of this suite.
@@ -26,6 +28,16 @@ import RecordingExport
         precondition(result.status == 0, result.errors)
         return output
     }()
+
+    /// Exports every topic of the recording over its whole span in this
+    /// process, as `tlm export --format FORMAT --output OUTPUT` does.
+    static func export(_ format: ExportPlan.Format, to output: String, long: Bool = false) throws {
+        let source = try RecordingSource(path: recording)
+        let (from, to) = TimeSyntax.range(from: nil, to: nil, span: try source.timeSpan(), zone: .gmt)
+        let context = try source.exportContext(topics: source.topics, from: from, to: to)
+        let plan = try ExportPlan(format: format, output: output, long: long, context: context)
+        _ = try plan.run(source: source, topics: source.topics, from: from, to: to)
+    }
 
     /// A decoded value as read_tidy.py prints it (a token), or `nil` for null.
     static func token(_ value: CDRValue) -> Any? {
@@ -66,8 +78,7 @@ import RecordingExport
     /// checks each file's columns and every value against the reader's.
     func checkPerTopicExport(format: String) throws {
         let output = temporaryPath("tidy\(format)")
-        let result = try tlm("export", Self.recording, "--format", format, "--output", output)
-        #expect(result.status == 0, "\(result.errors)")
+        try Self.export(try #require(ExportPlan.Format(rawValue: format)), to: output)
         let reader = try RecordingReader(directory: Self.recording)
         let context = try reader.exportContext(topics: reader.topics)
         #expect(Set(context.topics.map(\.schemaName)).count > 3)  // several schemas: a directory of files
@@ -120,23 +131,6 @@ import RecordingExport
         try checkPerTopicExport(format: "jsonl")
     }
 
-    @Test func oneTopicStillWritesOneFileAndSeveralSchemasRefuseOne() throws {
-        let reader = try RecordingReader(directory: Self.recording)
-        let accX = try #require(reader.topics.first { $0.hasSuffix("/acc_x") })
-        let file = temporaryPath("onetopic") + ".csv"
-        let one = try tlm("export", Self.recording, "--format", "csv", "--topic", accX, "--output", file)
-        #expect(one.status == 0, "\(one.errors)")
-        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first?.hasPrefix("log_time,topic,") == true)
-        #expect(lines.count - 1 == (try reader.messages(topics: [accX])).count)
-        // Several schemas into one named file, or CSV to standard output: refused, saying what to do.
-        for output in [temporaryPath("several") + ".csv", "-"] {
-            let refused = try tlm("export", Self.recording, "--format", "csv", "--output", output)
-            #expect(refused.status == 1 && refused.errors.contains("--long"), "\(refused.errors)")
-            #expect(!FileManager.default.fileExists(atPath: output))
-        }
-    }
-
     @Test func jsonLinesOfSeveralTopicsToStandardOutputNameEachTopic() throws {
         let result = try tlm("export", Self.recording, "--format", "jsonl", "--topic", "/diot/**", "--output", "-")
         #expect(result.status == 0, "\(result.errors)")
@@ -158,9 +152,8 @@ import RecordingExport
         for format in ["csv", "jsonl"] {
             let directory = temporaryPath("long")
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let result = try tlm(
-                "export", Self.recording, "--format", format, "--long", "--output", directory + "/long." + format)
-            #expect(result.status == 0, "\(result.errors)")
+            try Self.export(
+                try #require(ExportPlan.Format(rawValue: format)), to: directory + "/long." + format, long: true)
             let data = try runPython(script: "read_tidy.py", arguments: [directory, "--long"])
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let file = try #require((json["files"] as? [String: [String: Any]])?["long." + format])
@@ -208,8 +201,7 @@ import RecordingExport
 
     @Test func anMCAPExportKeepsTheMetadataAndReadsBackAsAnInput() throws {
         let file = temporaryPath("meta") + ".mcap"
-        let export = try tlm("export", Self.recording, "--format", "mcap", "--output", file)
-        #expect(export.status == 0, "\(export.errors)")
+        try Self.export(.mcap, to: file)
         let reader = try RecordingReader(directory: Self.recording)
         let lone = try MCAPFileReader(path: file)
         let original = try reader.exportContext(topics: reader.topics)

@@ -1,0 +1,140 @@
+/// A query of a recording's messages in a time range, as rows of text: the
+/// messages themselves, or their aggregates per time bucket (a
+/// ``BucketPlan``). `tlm query` prints what it returns.
+///
+/// ```swift
+/// let query = RecordingQuery(reader: reader, topics: topics, from: start, to: end)
+/// try query.forEachMessageRow(columns: { print($0) }) { row in print(row.values) }
+/// ```
+public struct RecordingQuery {
+    /// One message as a row.
+    public struct MessageRow {
+        /// The message's log time, nanoseconds since the Unix epoch.
+        public var logTime: UInt64
+        /// The message's topic.
+        public var topic: String
+        /// The message's decoded fields.
+        public var fields: [(name: String, value: CDRValue)]
+        /// The text of each column (see ``forEachMessageRow(columns:_:)``); empty where the topic has no such field.
+        public var values: [String]
+    }
+
+    /// One bucket of one stream as a row.
+    public struct BucketRow: Sendable, Hashable {
+        /// The stream's topic.
+        public var topic: String
+        /// The bucket's start, nanoseconds since the Unix epoch.
+        public var start: UInt64
+        /// The text of each aggregate of the plan, in its order; empty where the stream has none.
+        public var values: [String]
+    }
+
+    /// The recording.
+    public let reader: RecordingReader
+    /// The topics read, in order.
+    public let topics: [String]
+    /// The range's start (inclusive), nanoseconds since the Unix epoch.
+    public let from: UInt64
+    /// The range's end (exclusive).
+    public let to: UInt64
+
+    /// A query of `topics` over `[from, to)`.
+    public init(reader: RecordingReader, topics: [String], from: UInt64, to: UInt64) {
+        self.reader = reader
+        self.topics = topics
+        self.from = from
+        self.to = to
+    }
+
+    /// Reads the messages in log-time order as rows.
+    ///
+    /// - Parameters:
+    ///   - columns: Takes the field columns of every topic's schema, once, before any row.
+    ///   - body: Takes each message's row, as it is read.
+    /// - Throws: ``RecordingError`` from reading, or from `body`.
+    public func forEachMessageRow(
+        columns: ([String]) -> Void, _ body: (MessageRow) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
+        let rows = ExportRowDecoder(try reader.exportContext(topics: topics, from: from, to: to).topics)
+        columns(rows.columns)
+        try reader.forEachMessage(topics: topics, from: from, to: to) { message throws(RecordingError) in
+            let fields = try rows.fields(of: message)
+            let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
+            try body(MessageRow(logTime: message.logTime, topic: message.topic, fields: fields, values: values))
+        }
+    }
+
+    /// The plan of a bucketed query of these topics and range.
+    ///
+    /// - Parameters:
+    ///   - every: The bucket width.
+    ///   - aligned: Start buckets at multiples of the width since the epoch instead of at ``from``.
+    ///   - aggregates: The aggregates asked for.
+    /// - Throws: ``RecordingError`` when a topic is unknown.
+    public func bucketPlan(
+        every: Duration, aligned: Bool, aggregates: [BucketPlan.Aggregate]
+    ) throws(RecordingError) -> BucketPlan {
+        try BucketPlan(
+            reader: reader, topics: topics, from: from, to: to, every: every, aligned: aligned,
+            aggregates: aggregates)
+    }
+
+    /// Reads the buckets of a plan as rows, stream after stream: a numeric
+    /// stream's values as Swift prints a `Double`, a count as an integer,
+    /// the first or last message of a stream that is not numeric as its
+    /// field's text (`name=value` pairs separated by spaces for several fields).
+    ///
+    /// - Parameters:
+    ///   - plan: A plan of this query (``bucketPlan(every:aligned:aggregates:)``).
+    ///   - body: Takes each row.
+    /// - Returns: What answering cost.
+    /// - Throws: ``RecordingError`` from reading, or from `body`.
+    public func forEachBucketRow(
+        _ plan: BucketPlan, _ body: (BucketRow) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> AggregateCost {
+        let decoder =
+            plan.wantsFirstOrLast && !plan.nonNumericTopics.isEmpty
+            ? ExportRowDecoder(try reader.exportContext(topics: plan.nonNumericTopics).topics) : ExportRowDecoder()
+        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
+        func text(_ message: RecordedMessage) throws(RecordingError) -> String { try Self.text(of: message, decoder) }
+        return try plan.forEachTopic(in: reader) { topic, buckets throws(RecordingError) in
+            switch buckets {
+            case .numeric(let buckets):
+                for bucket in buckets {
+                    let values = plan.aggregates.map { aggregate in
+                        switch aggregate {
+                        case .count: String(bucket.count)
+                        case .min: text(bucket.minimum)
+                        case .max: text(bucket.maximum)
+                        case .mean: text(bucket.mean)
+                        case .first: text(bucket.first)
+                        case .last: text(bucket.last)
+                        }
+                    }
+                    try body(BucketRow(topic: topic, start: bucket.start, values: values))
+                }
+            case .counted(let buckets):
+                for bucket in buckets {
+                    var values: [String] = []
+                    for aggregate in plan.aggregates {
+                        switch aggregate {
+                        case .count: values.append(String(bucket.count))
+                        case .min, .max, .mean: values.append("")
+                        case .first: values.append(try bucket.first.map(text) ?? "")
+                        case .last: values.append(try bucket.last.map(text) ?? "")
+                        }
+                    }
+                    try body(BucketRow(topic: topic, start: bucket.start, values: values))
+                }
+            }
+        }
+    }
+
+    /// A message's fields as one value: the field's text when it has one,
+    /// `name=value` pairs separated by spaces otherwise.
+    static func text(of message: RecordedMessage, _ decoder: ExportRowDecoder) throws(RecordingError) -> String {
+        let fields = try decoder.fields(of: message)
+        if fields.count == 1 { return fields[0].value.text }
+        return fields.map { "\($0.name)=\($0.value.text)" }.joined(separator: " ")
+    }
+}
