@@ -1,6 +1,6 @@
 public import Devices
 public import Recording
-import DeviceRecording
+public import DeviceRecording
 
 /// Everything the recorder knows about one device family, in one value: how
 /// its notifications are decoded and recorded, which streams and schemas it

@@ -1,4 +1,4 @@
-import Recording
+public import Recording
 import Foundation
 
 /// What an export writes and where (`tlm export`): one file, standard

@@ -1,3 +1,5 @@
+public import Recording
+
 /// How a query aggregates its streams per time bucket (`tlm query --every`):
 /// the aggregates asked for, the buckets' width and alignment, and which
 /// streams are numeric.

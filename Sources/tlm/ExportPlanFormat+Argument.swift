@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import Recording
+import RecordingExport
 
 /// `tlm export --format csv|jsonl|mcap|parquet`.
 extension ExportPlan.Format: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Recording
+import Quantities
 
 /// `--from` / `--to`, shared by the verbs that read a time range.
 struct TimeRangeOptions: ParsableArguments {

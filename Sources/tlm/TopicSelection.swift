@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import Quantities
 
 /// Which topics `cat` and `filter` take from a source: the command line's
 /// globs and regular expressions, read by ``TopicFilter``.

@@ -6,6 +6,7 @@ import Recording
 import Session
 import TestSupport
 import Testing
+import DeviceRecording
 
 @Suite struct LinkLayerImportTests {
     /// An over-the-air capture of a Fjorden grip: advertisement, connection,

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Recording
 import ROS2
-import RecordingQueries
+@testable import RecordingQueries
 
 @Suite struct AggregateTests {
     /// A numeric stream over many chunks: value i at time 1_000 + i × 1_000 ns.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Recording
+@testable import RecordingExport
 
 /// `tlm export`'s plan: one file, standard output or one file per topic,
 /// the refusals that say what to do instead, and the removal of what a

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Recording
-import DeviceRecording
+@testable import DeviceRecording
 
 @Suite struct IdleWaitPolicyTests {
     static let start = ContinuousClock.now

@@ -9,7 +9,7 @@ import Testing
 import MCAP
 import ROS2
 import DeviceRecording
-import RecordingRepair
+@testable import RecordingRepair
 
 @Suite struct RecordingRecoveryTests {
     /// A recording left as a crash leaves it: chunks on disk, no summary,

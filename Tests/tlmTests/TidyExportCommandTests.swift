@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import ROS2
 import RecordingExport
+@testable import Quantities
 
 /// Issue 13, parts 3 and 4: tidy CSV / JSON lines exports (one file per
 /// topic, the long form), `tlm cat`, `tlm merge`, `tlm filter`, and a lone

@@ -1,7 +1,7 @@
 public import Devices
 public import Recording
 public import ROS2
-import DeviceRecording
+public import DeviceRecording
 
 /// How DIoT values are recorded.
 ///

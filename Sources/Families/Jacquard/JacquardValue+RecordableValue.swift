@@ -2,7 +2,7 @@ public import Devices
 import Foundation
 public import Recording
 public import ROS2
-import DeviceRecording
+public import DeviceRecording
 
 /// How Jacquard values are recorded: one stream per kind of value
 /// (`/jacquard/<device>/gesture`, `touch`, `imu`, `battery`, `attached`,

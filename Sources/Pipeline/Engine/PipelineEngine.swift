@@ -1,6 +1,6 @@
 public import Recording
 import ROS2
-import DeviceRecording
+public import DeviceRecording
 
 /// Runs a pipeline's derived streams on log time and writes them into a
 /// `Recorder`: feed it every decoded device value (``observe(_:)``, which
