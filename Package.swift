@@ -102,7 +102,8 @@ let package = Package(
         .target(
             name: "RecordingQueries",
             dependencies: [
-                "Recording", "RecordingExport", "ROS2", "MCAP", "Quantities", .product(name: "GRDB", package: "GRDB.swift"),
+                "Recording", "RecordingExport", "ROS2", "MCAP", "Quantities",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
         // A recording checked and repaired against its segments: verify,
@@ -117,11 +118,14 @@ let package = Package(
             name: "RecordingExport", dependencies: ["Recording", "MCAP", "ROS2", "Quantities", "Locking"],
             swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
-        .target(name: "Families", dependencies: ["DeviceRecording", "Devices", "Recording", "ROS2"], swiftSettings: strictSettings),
+        .target(
+            name: "Families", dependencies: ["DeviceRecording", "Devices", "Recording", "ROS2"],
+            swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(
             name: "Pipeline",
-            dependencies: ["DeviceRecording", 
+            dependencies: [
+                "DeviceRecording",
                 "Streams", "Devices", "Recording", "Families", "ROS2", "Quantities",
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -144,7 +148,8 @@ let package = Package(
         // and Pipeline, since a pipeline's devices may be live.
         .target(
             name: "Session",
-            dependencies: ["DeviceRecording", 
+            dependencies: [
+                "DeviceRecording",
                 "Pipeline", "Capture", "CaptureFiles", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -155,7 +160,10 @@ let package = Package(
         // (zoomable), an SVG or a PNG (libpng encodes our own raster).
         .target(
             name: "Report",
-            dependencies: ["RecordingQueries", "Recording", "RecordingExport", "ROS2", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "RecordingQueries", "Recording", "RecordingExport", "ROS2", "CPNG",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         // Live view: the streams being recorded (or replayed) served over
@@ -185,7 +193,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "tlm",
-            dependencies: ["DeviceRecording", "RecordingQueries", "RecordingRepair", 
+            dependencies: [
+                "DeviceRecording", "RecordingQueries", "RecordingRepair",
                 "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
                 "Capture", "CaptureFiles", "Session", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -211,7 +220,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["DeviceRecording", "RecordingQueries", "RecordingRepair", 
+            dependencies: [
+                "DeviceRecording", "RecordingQueries", "RecordingRepair",
                 "Recording", "RecordingExport", "MCAP", "ROS2", "Devices", "Families", "Streams", "TestSupport",
                 "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
             ],
@@ -222,7 +232,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTestingRecordingsTests",
-            dependencies: ["RecordingRepair", 
+            dependencies: [
+                "RecordingRepair",
                 "TelemetryTestingRecordings", "TelemetryTesting", "Streams", "Devices", "Recording", "TestSupport",
             ],
             resources: [.copy("Fixtures")],
@@ -245,7 +256,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["DeviceRecording", 
+            dependencies: [
+                "DeviceRecording",
                 "Pipeline", "Recording", "ROS2", "Quantities", "Devices", "Families", "Streams", "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -257,7 +269,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptureFilesTests",
-            dependencies: ["DeviceRecording", "RecordingRepair", "CaptureFiles", "Session", "Pipeline", "Devices", "Families", "Recording", "TestSupport"],
+            dependencies: [
+                "DeviceRecording", "RecordingRepair", "CaptureFiles", "Session", "Pipeline", "Devices", "Families",
+                "Recording", "TestSupport",
+            ],
             // The tour's capture, read by path (written by the tests' capture writer).
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -265,7 +280,8 @@ let package = Package(
         // The session loop fed by a test source: what is recorded, and that a stop ends it.
         .testTarget(
             name: "SessionTests",
-            dependencies: ["DeviceRecording", 
+            dependencies: [
+                "DeviceRecording",
                 "Session", "Recording", "Devices", "Locking", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -273,13 +289,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ReportTests", dependencies: ["RecordingQueries", "RecordingRepair", "Report", "CPNG", "Recording", "Devices", "TestSupport"],
+            name: "ReportTests",
+            dependencies: [
+                "RecordingQueries", "RecordingRepair", "Report", "CPNG", "Recording", "Devices", "TestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LiveViewTests", dependencies: ["LiveView", "tlm", "Recording", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "tlmTests", dependencies: ["RecordingRepair", "RecordingQueries", "tlm", "Recording", "RecordingExport", "ROS2", "Devices", "Families", "TestSupport"],
+            name: "tlmTests",
+            dependencies: [
+                "RecordingRepair", "RecordingQueries", "tlm", "Recording", "RecordingExport", "ROS2", "Devices",
+                "Families", "TestSupport",
+            ],
             swiftSettings: strictSettings),
     ]
 )

@@ -1,6 +1,6 @@
 public import Devices
-import ROS2
 import MCAP
+import ROS2
 public import Recording
 
 /// Records one device of any family: every notification on its raw stream

@@ -1,4 +1,5 @@
 import Recording
+
 /// When, and for how long, ``RecorderService``'s recording task, having
 /// recorded everything sent so far, sleeps to let the input gather instead
 /// of waiting to be woken for the next input: a pure decision on the

@@ -1,4 +1,5 @@
 public import Recording
+
 /// A decoded value as a ``DeviceStreamRecorder`` reports it to its observer:
 /// the typed stream's topic and schema, the log time, the encoded message and
 /// the number the index keeps statistics of.

@@ -1,5 +1,6 @@
 public import ROS2
 public import Recording
+
 /// A typed value that knows how it is recorded: which stream it belongs to
 /// and how it encodes as a CDR message of that stream's schema.
 ///

@@ -1,7 +1,7 @@
 public import Devices
+public import Recording
 import Streams
 import Synchronization
-public import Recording
 
 /// Runs a ``Recorder`` as a long-lived service: producers on any thread hand
 /// it notifications through a bounded ingest buffer; one consumer task

@@ -1,4 +1,5 @@
 public import Recording
+
 /// What ``RecorderService/run(tick:setUp:)`` records with, made on the
 /// recording task: the recorder, one device recorder per device index of the
 /// input, and a hook for when the input has ended.

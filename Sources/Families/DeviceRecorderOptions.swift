@@ -1,5 +1,5 @@
-public import Recording
 public import DeviceRecording
+public import Recording
 
 /// What a ``FamilyDescriptor`` needs to register one device with a recorder:
 /// its identity, its decoder's options and the pipeline hooks of

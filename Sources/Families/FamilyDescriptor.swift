@@ -1,6 +1,6 @@
+public import DeviceRecording
 public import Devices
 public import Recording
-public import DeviceRecording
 
 /// Everything the recorder knows about one device family, in one value: how
 /// its notifications are decoded and recorded, which streams and schemas it

@@ -1,5 +1,5 @@
-import Recording
 import MCAP
+import Recording
 
 /// Plays a finished recording to a ``LiveViewServer`` at a pace, so a
 /// session can be watched in Foxglove after the fact: every stream is

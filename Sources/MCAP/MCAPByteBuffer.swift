@@ -96,7 +96,6 @@ package struct MCAPByteBuffer: Sendable {
         raw.storeBytes(of: publishTime.littleEndian, toByteOffset: 23, as: UInt64.self)
     }
 
-
     /// Appends raw bytes with no length prefix.
     @inline(__always) package mutating func append(raw: some Collection<UInt8>) {
         bytes.append(contentsOf: raw)

@@ -99,7 +99,8 @@ package enum MCAPRecord: Sendable, Hashable {
         package var records: [UInt8]
 
         package init(
-            messageStartTime: UInt64, messageEndTime: UInt64, uncompressedSize: UInt64, uncompressedCRC: UInt32, compression: String, records: [UInt8]
+            messageStartTime: UInt64, messageEndTime: UInt64, uncompressedSize: UInt64, uncompressedCRC: UInt32,
+            compression: String, records: [UInt8]
         ) {
             self.messageStartTime = messageStartTime
             self.messageEndTime = messageEndTime
@@ -133,7 +134,9 @@ package enum MCAPRecord: Sendable, Hashable {
         package var uncompressedSize: UInt64
 
         package init(
-            messageStartTime: UInt64, messageEndTime: UInt64, chunkStartOffset: UInt64, chunkLength: UInt64, messageIndexOffsets: [ChannelOffset], messageIndexLength: UInt64, compression: String, compressedSize: UInt64, uncompressedSize: UInt64
+            messageStartTime: UInt64, messageEndTime: UInt64, chunkStartOffset: UInt64, chunkLength: UInt64,
+            messageIndexOffsets: [ChannelOffset], messageIndexLength: UInt64, compression: String,
+            compressedSize: UInt64, uncompressedSize: UInt64
         ) {
             self.messageStartTime = messageStartTime
             self.messageEndTime = messageEndTime
@@ -175,7 +178,8 @@ package enum MCAPRecord: Sendable, Hashable {
         package var mediaType: String
 
         package init(
-            offset: UInt64, length: UInt64, logTime: UInt64, createTime: UInt64, dataSize: UInt64, name: String, mediaType: String
+            offset: UInt64, length: UInt64, logTime: UInt64, createTime: UInt64, dataSize: UInt64, name: String,
+            mediaType: String
         ) {
             self.offset = offset
             self.length = length
@@ -199,7 +203,9 @@ package enum MCAPRecord: Sendable, Hashable {
         package var channelMessageCounts: [ChannelCount]
 
         package init(
-            messageCount: UInt64, schemaCount: UInt16, channelCount: UInt32, attachmentCount: UInt32, metadataCount: UInt32, chunkCount: UInt32, messageStartTime: UInt64, messageEndTime: UInt64, channelMessageCounts: [ChannelCount]
+            messageCount: UInt64, schemaCount: UInt16, channelCount: UInt32, attachmentCount: UInt32,
+            metadataCount: UInt32, chunkCount: UInt32, messageStartTime: UInt64, messageEndTime: UInt64,
+            channelMessageCounts: [ChannelCount]
         ) {
             self.messageCount = messageCount
             self.schemaCount = schemaCount

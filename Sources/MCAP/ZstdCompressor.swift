@@ -85,8 +85,7 @@ package enum ZstdDecompressor {
     ///
     /// - Throws: ``MCAPError`` with code `.corrupt` when the data does not
     ///   decompress to exactly `expectedSize` bytes.
-    package static func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(MCAPError) -> [UInt8]
-    {
+    package static func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(MCAPError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: expectedSize)
         let written = output.withUnsafeMutableBytes { out in
             ZSTD_decompress(out.baseAddress, out.count, input.baseAddress, input.count)

@@ -1,8 +1,8 @@
 public import Devices
 import Foundation
 import GRDB
-package import ROS2
 import MCAP
+package import ROS2
 
 /// Records streams into a recording directory: MCAP segments
 /// (`000001.mcap`, …) and the catalog `index.sqlite`. The directory is also a

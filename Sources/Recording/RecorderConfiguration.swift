@@ -1,4 +1,5 @@
 import Quantities
+
 /// Settings for a ``Recorder``: chunking, compression, segment rotation and
 /// durability.
 ///

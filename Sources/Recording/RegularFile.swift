@@ -1,5 +1,4 @@
 package import Foundation
-
 import Quantities
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
-public import Recording
 import MCAP
+public import Recording
+
 /// Where an exporter's bytes go, as they are made: a file, standard output,
 /// or memory. Exporters write in pieces and never hold a whole output.
 ///

@@ -1,4 +1,5 @@
 public import ROS2
+
 extension CDRValue {
     /// The value as JSON text for tidy exports: numbers as JSON numbers (a
     /// `float64`/`float32` always with a fraction or an exponent, printed

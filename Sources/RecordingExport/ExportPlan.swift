@@ -1,5 +1,5 @@
-public import Recording
 import Foundation
+public import Recording
 
 /// What an export writes and where (`tlm export`): one file, standard
 /// output, one file per topic in a directory, or a directory of Parquet

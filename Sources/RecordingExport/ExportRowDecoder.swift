@@ -1,5 +1,6 @@
 public import ROS2
 public import Recording
+
 /// Decodes messages into the columns of a row format (CSV, tables): the
 /// union of the topics' field names, and per topic where each column's
 /// field sits in its schema. ``CSVExporter`` and `tlm query` lay out rows with it.

@@ -1,5 +1,6 @@
 import ROS2
 public import Recording
+
 /// Exports in long ("tidy", one value per row) form: one row per field of
 /// each message, `topic, log_time, field, value`, in log-time order, to one
 /// CSV or JSON lines output whatever the topics' schemas. `value` is always

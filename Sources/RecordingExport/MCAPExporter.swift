@@ -1,6 +1,7 @@
 import MCAP
 import ROS2
 public import Recording
+
 /// Exports to one MCAP file: the selected topics' schemas and channels, the
 /// recording's Metadata records, and the messages (original log and publish
 /// times and sequence numbers) merged across segments in log-time order, in

@@ -1,4 +1,5 @@
 public import Recording
+
 /// A ``ByteSink`` that keeps the bytes in memory: for small outputs and tests.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Recording
+
 /// An exporter that can also take messages as views
 /// (``RecordedMessageView``: the payload lent from the chunk, not copied),
 /// so that ``RecordingReader/export(topics:from:to:into:progress:)`` can feed

@@ -1,4 +1,5 @@
 public import Recording
+
 /// Writes the messages of a recording to another format as they are read:
 /// one merged MCAP file (``MCAPExporter``), CSV (``CSVExporter``), JSON lines
 /// (``JSONLinesExporter``), or a format of your own.

@@ -1,4 +1,5 @@
 public import Recording
+
 /// Several recordings or MCAP files exported as one (`tlm merge`): the
 /// union of their topics and Metadata records, and their messages
 /// interleaved in log-time order (equal times in input order), through any

@@ -1,6 +1,6 @@
+public import ROS2
 public import Recording
 import RecordingExport
-public import ROS2
 
 /// A query of a recording's messages in a time range, as rows of text: the
 /// messages themselves, or their aggregates per time bucket (a

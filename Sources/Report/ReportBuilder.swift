@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-public import Recording
 import ROS2
+public import Recording
 import RecordingExport
 import RecordingQueries
 

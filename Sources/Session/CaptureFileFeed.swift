@@ -1,10 +1,10 @@
 import CaptureFiles
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Pipeline
 import Recording
-import DeviceRecording
 
 /// One device of a capture file as a pipeline feed (`source: {capture: …}`):
 /// the file is surveyed when the feed opens (the device picked by address,

@@ -1,6 +1,6 @@
+public import DeviceRecording
 public import Devices
 import Recording
-public import DeviceRecording
 
 /// A device whose notifications arrive by themselves — a live BLE device, or
 /// a capture file played back — as opposed to a simulator the session paces.

@@ -1,11 +1,11 @@
 import CaptureFiles
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Locking
 import Pipeline
 import Recording
-import DeviceRecording
 
 /// Capture files (btsnoop, pcapng, pcap) imported as a session's source:
 /// every device with values is recorded — typed streams through its

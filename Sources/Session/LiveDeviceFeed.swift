@@ -1,9 +1,9 @@
 import Capture
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Recording
-import DeviceRecording
 
 /// A live BLE device as a pipeline feed: found through BlueZ, then captured
 /// by a `DeviceLink` whose notifications and gaps go to the recorder service.

@@ -1,9 +1,9 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Pipeline
 import Recording
-import DeviceRecording
 
 /// The devices of a pipeline as a session's source — simulated, live through
 /// BlueZ, capture files played back, and any further ``ExternalDeviceFeed``

@@ -1,9 +1,9 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Pipeline
 import Recording
-import DeviceRecording
 
 /// A recording's raw streams replayed through the decoders as a session's
 /// source, with their original receive times, so the new recording's typed

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Recording
 import ROS2
+import Recording
 import RecordingExport
 
 /// `tlm cat REC|FILE.mcap [--topic GLOB…] [--from --to] [--format jsonl|table] [--follow]`.

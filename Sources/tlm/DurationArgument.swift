@@ -1,6 +1,6 @@
 import ArgumentParser
-import Recording
 import Quantities
+import Recording
 
 /// A duration on the command line: a number with a unit, `ns`, `us`, `ms`,
 /// `s`, `m` or `h` (`500ms`, `10s`, `1.5m`, `2h`), read by ``DurationSyntax``

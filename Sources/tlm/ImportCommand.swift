@@ -1,12 +1,12 @@
 import ArgumentParser
 import CaptureFiles
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Pipeline
 import Recording
 import Session
-import DeviceRecording
 
 /// `tlm import CAPTURE… --output REC`: Bluetooth HCI captures into a recording.
 struct ImportCommand: AsyncParsableCommand {

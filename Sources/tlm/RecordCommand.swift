@@ -5,9 +5,9 @@ import Families
 import Foundation
 import LiveView
 import Pipeline
+import Quantities
 import Recording
 import Session
-import Quantities
 
 /// `tlm record`: records a session until its duration ends or SIGINT/SIGTERM.
 struct RecordCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import Recording
 import ROS2
+import Recording
 import RecordingExport
 
 /// Rows printed as they come, as an aligned table, CSV or JSON lines.

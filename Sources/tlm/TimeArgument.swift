@@ -1,6 +1,6 @@
 import ArgumentParser
-import Recording
 import Quantities
+import Recording
 
 /// A point in time on the command line (`--from`, `--to`), in any form
 /// ``TimeSyntax`` reads: `+10s`, an ISO 8601 time with or without a zone,

@@ -1,6 +1,6 @@
 import Foundation
-import Recording
 import Quantities
+import Recording
 
 /// How `tlm` prints instants (ISO 8601, with `Z` in UTC or the zone's
 /// offset) and clock times (`HH:MM:SS.mmm` of the day), in one time zone:

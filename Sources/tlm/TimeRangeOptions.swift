@@ -1,6 +1,6 @@
 import ArgumentParser
-import Recording
 import Quantities
+import Recording
 
 /// `--from` / `--to`, shared by the verbs that read a time range.
 struct TimeRangeOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import Foundation
-import Recording
 import Quantities
+import Recording
 
 /// Which topics `cat` and `filter` take from a source: the command line's
 /// globs and regular expressions, read by ``TopicFilter``.

@@ -1,4 +1,5 @@
 import CaptureFiles
+import DeviceRecording
 import Devices
 import Families
 import Foundation
@@ -6,7 +7,6 @@ import Recording
 import Session
 import TestSupport
 import Testing
-import DeviceRecording
 
 @Suite struct LinkLayerImportTests {
     /// An over-the-air capture of a Fjorden grip: advertisement, connection,

@@ -1,10 +1,10 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Recording
 import TestSupport
 import Testing
-import DeviceRecording
 
 /// The built-in families' descriptors hold together: each simulates,
 /// records what it says it records, and captures only what it can decode.

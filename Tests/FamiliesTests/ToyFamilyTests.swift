@@ -2,11 +2,11 @@ import Devices
 import Families
 import Foundation
 import Pipeline
+import ROS2
 import Recording
+import RecordingQueries
 import TestSupport
 import Testing
-import ROS2
-import RecordingQueries
 
 /// A family added from outside the package's family list — the toy
 /// thermometer of `Thermometer/`, registered with one line — is recognised,

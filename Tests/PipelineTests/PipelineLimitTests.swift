@@ -1,9 +1,9 @@
 import Foundation
 import Pipeline
+import Quantities
 import Recording
 import TestSupport
 import Testing
-import Quantities
 
 /// Hostile pipeline files: expressions too deep or too large, files that are
 /// not regular files or too large, sizes and durations, are load errors at

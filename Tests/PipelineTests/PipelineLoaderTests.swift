@@ -1,9 +1,9 @@
 import Devices
 import Families
 import Pipeline
+import ROS2
 import Recording
 import Testing
-import ROS2
 
 /// Every class of malformed pipeline gives a `PipelineError` with the exact
 /// file, line, column and message.

@@ -1,3 +1,4 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
@@ -5,7 +6,6 @@ import Pipeline
 import Recording
 import TestSupport
 import Testing
-import DeviceRecording
 
 /// The example pipelines run, and the same pipeline and seed give the same
 /// values twice; decoding a recording's raw streams again through the same

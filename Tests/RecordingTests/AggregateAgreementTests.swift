@@ -1,10 +1,10 @@
 import Foundation
+import ROS2
+import RecordingQueries
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import RecordingQueries
 
 /// The index-based aggregates against a decode of every message, over a
 /// recording with jittered times, gaps, equal log times and small chunks,

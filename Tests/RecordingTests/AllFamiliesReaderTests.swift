@@ -1,12 +1,12 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import DeviceRecording
 
 /// Every family's typed streams, read back by the independent Python reader
 /// (CRCs on, `mcap-ros2-support` decoding CDR), equal the values our decoders

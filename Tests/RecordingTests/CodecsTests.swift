@@ -1,8 +1,8 @@
+import MCAP
+import ROS2
 import Testing
 
 @testable import Recording
-import MCAP
-import ROS2
 
 @Suite struct CodecsTests {
     @Test func crc32MatchesTheIEEECheckValue() {

@@ -1,10 +1,10 @@
+import DeviceRecording
 import Devices
 import Families
+import ROS2
 import Recording
 import TestSupport
 import Testing
-import ROS2
-import DeviceRecording
 
 @Suite struct DiotRecordingTests {
     static let ch1 = DiotChannel(1)!

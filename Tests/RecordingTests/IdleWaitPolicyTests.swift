@@ -1,7 +1,7 @@
 import Testing
 
-@testable import Recording
 @testable import DeviceRecording
+@testable import Recording
 
 @Suite struct IdleWaitPolicyTests {
     static let start = ContinuousClock.now

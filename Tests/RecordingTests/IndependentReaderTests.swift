@@ -1,3 +1,4 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
@@ -5,7 +6,6 @@ import TestSupport
 import Testing
 
 @testable import Recording
-import DeviceRecording
 
 /// The Python `mcap` reader, with CRC validation on and `mcap-ros2-support`
 /// decoding the CDR payloads, must read back exactly what was simulated.

@@ -1,13 +1,13 @@
+import DeviceRecording
 import Devices
 import Foundation
 import GRDB
+import RecordingQueries
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import DeviceRecording
-import RecordingQueries
-import RecordingRepair
 
 /// Finding 4: every value read from `index.sqlite` is checked; a bad one is a
 /// `RecordingError` naming its table, row and column — never a trap — and

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 
 /// Raw streams go into chunks of their own, apart from typed and event
 /// streams: the chunks overlap in time, and every read must still come out

@@ -1,9 +1,9 @@
 import Foundation
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 
 /// Conformance of our MCAP writer and streamed reader, checked against the
 /// independent Python `mcap` package on every variant of the MCAP

@@ -1,13 +1,13 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import GRDB
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
-import DeviceRecording
 
 @Suite struct MCAPStreamReaderTests {
     /// A small zstd-chunked recording made by the recorder.

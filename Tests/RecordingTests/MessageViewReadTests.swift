@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 
 /// The fast read that Parquet export uses (read-ahead workers, payloads
 /// lent from the chunk) hands out exactly what the ordinary streaming read

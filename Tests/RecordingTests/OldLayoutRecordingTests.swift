@@ -1,15 +1,15 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import GRDB
+import ROS2
+import RecordingExport
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import RecordingExport
-import DeviceRecording
-import RecordingRepair
 
 /// The layout of a recording directory (`RecordingLayout`): a recording is
 /// written with its segments and `metadata.yaml` in the recording directory,

@@ -1,9 +1,9 @@
 import Foundation
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
 @testable import RecordingExport
 
 /// The pieces of the Parquet writer on their own: the Thrift compact

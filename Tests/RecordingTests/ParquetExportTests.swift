@@ -1,11 +1,11 @@
 import Devices
 import Families
 import Foundation
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
 @testable import RecordingExport
 
 /// The Parquet export, read back by three independent readers (pyarrow,

@@ -1,9 +1,9 @@
 import Foundation
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 @testable import RecordingExport
 
 /// How the Parquet writer makes its pages: float and double columns

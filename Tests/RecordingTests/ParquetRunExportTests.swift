@@ -1,10 +1,10 @@
 import Foundation
+import ROS2
+import RecordingExport
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import RecordingExport
 
 /// The export's fast path (runs of messages from the read-ahead workers,
 /// fixed-layout payloads appended column by column) writes byte for byte

@@ -1,12 +1,12 @@
+import DeviceRecording
 import Devices
 import Foundation
 import GRDB
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import DeviceRecording
-import RecordingRepair
 
 /// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base
 /// count of cases; `make test` runs it at 10.

@@ -1,16 +1,16 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
+import MCAP
+import ROS2
+import RecordingExport
+import RecordingRepair
 import TestSupport
 import Testing
 import Yams
 
 @testable import Recording
-import MCAP
-import ROS2
-import RecordingExport
-import DeviceRecording
-import RecordingRepair
 
 /// A recording is a ROS 2 bag: topic names by the ROS 2 rule, profile `ros2`
 /// and rosbag2's QoS on every segment, and `metadata.yaml` kept current next
@@ -196,7 +196,8 @@ import RecordingRepair
         try recorder.write(a, logTime: 1_250, payload: Self.value(4))
         try recorder.close(at: 1_300)
 
-        let qos = ROS2BagMetadata.offeredQoSProfiles.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n")
+        let qos = ROS2BagMetadata.offeredQoSProfiles.split(separator: "\n").map { "      " + $0 }.joined(
+            separator: "\n")
         let expected = """
             rosbag2_bagfile_information:
               version: 9
@@ -260,7 +261,9 @@ import RecordingRepair
     /// Names that YAML would misread if written bare (quotes, line breaks,
     /// control characters, `: #`, a number, `null`) come back as they were.
     @Test func hostileNamesRoundTripThroughTheBagMetadata() throws {
-        let names = ["plain", "a\"b\\c", "l1\nl2\t\u{1}\u{7F}", "caf\u{E9}: #x", "123", "null", "- [x]", "\u{2028}\u{FEFF}"]
+        let names = [
+            "plain", "a\"b\\c", "l1\nl2\t\u{1}\u{7F}", "caf\u{E9}: #x", "123", "null", "- [x]", "\u{2028}\u{FEFF}",
+        ]
         let text = try ROS2BagMetadata.text(
             topics: names.map { .init(name: $0, type: "t/msg/T", serializationFormat: "cdr", messageCount: 1) },
             files: [.init(path: "000001.mcap", startTime: 5, endTime: 9, messageCount: names.count)],
@@ -269,7 +272,8 @@ import RecordingRepair
         let information = try #require(root["rosbag2_bagfile_information"] as? [String: Any])
         let topics = try #require(information["topics_with_message_count"] as? [[String: Any]])
         #expect(topics.compactMap { ($0["topic_metadata"] as? [String: Any])?["name"] as? String } == names)
-        #expect(information["custom_data"] as? [String: String] == Dictionary(uniqueKeysWithValues: names.map { ($0, $0) }))
+        #expect(
+            information["custom_data"] as? [String: String] == Dictionary(uniqueKeysWithValues: names.map { ($0, $0) }))
         #expect(information["message_count"] as? Int == names.count)
         #expect((information["duration"] as? [String: Any])?["nanoseconds"] as? Int == 4)
     }

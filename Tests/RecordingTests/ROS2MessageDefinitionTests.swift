@@ -1,7 +1,7 @@
+import ROS2
 import Testing
 
 @testable import Recording
-import ROS2
 
 @Suite struct ROS2MessageDefinitionTests {
     @Test func parsesFieldsArraysAndSkipsCommentsAndConstants() throws {

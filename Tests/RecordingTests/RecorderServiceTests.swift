@@ -1,12 +1,12 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import DeviceRecording
-import RecordingRepair
 
 @Suite(.timeLimit(.minutes(hangGuardMinutes(1)))) struct RecorderServiceTests {
     static func notifications(_ count: Int, seed: UInt64) -> [RawNotification] {

@@ -2,11 +2,11 @@ import Devices
 import Families
 import Foundation
 import GRDB
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import RecordingRepair
 
 @Suite struct RecorderTests {
     static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")

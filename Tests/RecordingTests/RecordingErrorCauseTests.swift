@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import MCAP
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
-import ROS2
 
 /// `RecordingError.cause`: the lower-level error a recording error wraps.
 @Suite struct RecordingErrorCauseTests {

@@ -1,12 +1,12 @@
 import Devices
 import Foundation
+import MCAP
+import ROS2
+import RecordingExport
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
-import ROS2
-import RecordingExport
 
 @Suite struct RecordingExportTests {
     static let value = MessageSchema(name: "test/msg/Value", text: "float64 value")

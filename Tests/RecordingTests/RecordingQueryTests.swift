@@ -1,10 +1,10 @@
 import Foundation
+import ROS2
+import RecordingExport
 import Testing
 
 @testable import Recording
 @testable import RecordingQueries
-import ROS2
-import RecordingExport
 
 /// `tlm query`'s library: messages as rows, and aggregates per bucket of
 /// numeric streams and of the others, over ``AggregateAgreementTests``'

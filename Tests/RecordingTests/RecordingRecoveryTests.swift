@@ -1,14 +1,14 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import GRDB
+import MCAP
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
-import ROS2
-import DeviceRecording
 @testable import RecordingRepair
 
 @Suite struct RecordingRecoveryTests {

@@ -1,12 +1,12 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
+import ROS2
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import DeviceRecording
 
 /// Decoding a recording's raw streams again through the family decoders
 /// reproduces its typed streams exactly: same values, same times, same bytes.

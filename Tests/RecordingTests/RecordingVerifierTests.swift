@@ -1,14 +1,14 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import GRDB
+import MCAP
+import RecordingRepair
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
-import DeviceRecording
-import RecordingRepair
 
 @Suite struct RecordingVerifierTests {
     static func makeRecording() throws -> String {

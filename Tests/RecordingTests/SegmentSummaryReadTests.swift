@@ -1,9 +1,9 @@
 import Foundation
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 
 /// A segment's summary read for a few opcodes (what an export's context
 /// needs: schemas, channels, metadata indexes) gives exactly those records

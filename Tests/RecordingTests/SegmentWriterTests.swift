@@ -1,9 +1,9 @@
 import Foundation
+import MCAP
 import TestSupport
 import Testing
 
 @testable import Recording
-import MCAP
 
 @Suite struct SegmentWriterTests {
     static let schema = MessageSchema(name: "test/msg/Value", text: "float64 value")

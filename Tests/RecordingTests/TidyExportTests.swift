@@ -1,11 +1,11 @@
 import Devices
 import Foundation
+import ROS2
+import RecordingExport
 import TestSupport
 import Testing
 
 @testable import Recording
-import ROS2
-import RecordingExport
 
 /// Tidy exports (one file per topic, the long form, full-precision floats),
 /// a lone MCAP file as a source, and merges, on ``RecordingExportTests``'

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Recording
 @testable import Quantities
+@testable import Recording
 
 /// `--from` / `--to` as ``TimeSyntax`` reads them: offsets, ISO 8601 with
 /// and without a zone, times of day and nanoseconds since the epoch, each

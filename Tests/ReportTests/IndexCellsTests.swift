@@ -1,10 +1,10 @@
 import Foundation
 import Recording
+import RecordingQueries
+import RecordingRepair
 import Testing
 
 @testable import Report
-import RecordingQueries
-import RecordingRepair
 
 /// The index's per-cell statistics (``ValueCells``, schema v6): what the
 /// writer and the rebuild store, and plots drawn from them without decoding.

@@ -1,9 +1,9 @@
 import Foundation
 import Recording
+import RecordingQueries
 import Testing
 
 @testable import Report
-import RecordingQueries
 
 @Suite struct ReportBuilderTests {
     @Test func levelsHoldEachColumnsMinimumMaximumAndMeanOfTheValues() throws {

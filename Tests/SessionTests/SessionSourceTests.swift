@@ -1,3 +1,4 @@
+import DeviceRecording
 import Devices
 import Foundation
 import Locking
@@ -7,7 +8,6 @@ import ServiceLifecycle
 import Session
 import TestSupport
 import Testing
-import DeviceRecording
 
 /// A source the tests feed the session loop with: `devices` raw devices,
 /// one notification after another round-robin (receive times 1 ms apart),

@@ -1,12 +1,12 @@
 import Devices
 import Foundation
 import Recording
+import RecordingRepair
 import Streams
 import TelemetryTesting
 import TelemetryTestingRecordings
 import TestSupport
 import Testing
-import RecordingRepair
 
 /// The committed fixture `Fixtures/diot-jacquard-seed3` was made with
 /// `tlm record --simulate --family diot --family jacquard --seed 3 --duration 2s`.

@@ -1,8 +1,8 @@
 import Foundation
 import Recording
+import RecordingQueries
 import TestSupport
 import Testing
-import RecordingQueries
 
 /// Habits every verb shares: -q/-v, JSON reports in snake_case, times read
 /// and printed in UTC or the local zone, lone .mcap files, `record --topics`.

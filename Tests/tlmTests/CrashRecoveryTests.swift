@@ -1,8 +1,8 @@
 import Foundation
 import Recording
+import RecordingRepair
 import TestSupport
 import Testing
-import RecordingRepair
 
 /// `kill -9` a recording process at random moments (seeded), recover, and
 /// check that every chunk committed before the kill is readable and that

@@ -1,7 +1,7 @@
 import Foundation
 import Recording
-import Testing
 import RecordingRepair
+import Testing
 
 /// `tlm record --durability`.
 @Suite struct DurabilityOptionTests {

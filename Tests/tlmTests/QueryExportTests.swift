@@ -1,8 +1,8 @@
 import Foundation
+import ROS2
 import Recording
 import TestSupport
 import Testing
-import ROS2
 
 @Suite struct QueryExportTests {
     /// One simulated recording shared by the tests of this suite (read-only).

@@ -1,8 +1,8 @@
 import Foundation
+import ROS2
 import Recording
 import TestSupport
 import Testing
-import ROS2
 
 /// What `tlm record` writes is a ROS 2 bag: `rosbags` opens the recording
 /// directory itself and reads every message equal to `tlm export --format

@@ -1,8 +1,8 @@
 import Foundation
 import Recording
+import RecordingQueries
 import TestSupport
 import Testing
-import RecordingQueries
 
 /// The report's embedded data, as far as the tests read it.
 struct EmbeddedData: Decodable {

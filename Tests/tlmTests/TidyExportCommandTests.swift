@@ -1,9 +1,10 @@
 import Foundation
+import ROS2
 import Recording
+import RecordingExport
 import TestSupport
 import Testing
-import ROS2
-import RecordingExport
+
 @testable import Quantities
 
 /// Issue 13, parts 3 and 4: tidy CSV / JSON lines exports (one file per

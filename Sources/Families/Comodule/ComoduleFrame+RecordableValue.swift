@@ -1,7 +1,7 @@
-public import Devices
-public import Recording
-public import ROS2
 public import DeviceRecording
+public import Devices
+public import ROS2
+public import Recording
 
 /// How Comodule frames are recorded: each property is a stream named by its
 /// identifier (`/comodule/<device>/speed`), with schema

@@ -1,7 +1,7 @@
-public import Devices
-public import Recording
-public import ROS2
 public import DeviceRecording
+public import Devices
+public import ROS2
+public import Recording
 
 /// How DIoT values are recorded.
 ///

@@ -1,7 +1,7 @@
-public import Devices
-public import Recording
-public import ROS2
 public import DeviceRecording
+public import Devices
+public import ROS2
+public import Recording
 
 /// How Fjorden values are recorded: grip events on `/fjorden/<device>/grip`
 /// (`tlm/msg/FjordenGripEvent`), the battery on `battery`

@@ -1,8 +1,8 @@
+public import DeviceRecording
 public import Devices
 import Foundation
-public import Recording
 public import ROS2
-public import DeviceRecording
+public import Recording
 
 /// How Jacquard values are recorded: one stream per kind of value
 /// (`/jacquard/<device>/gesture`, `touch`, `imu`, `battery`, `attached`,

@@ -1,5 +1,5 @@
-public import Recording
 import ROS2
+public import Recording
 
 /// One value of a derived stream: the stream, the value and its log time.
 ///

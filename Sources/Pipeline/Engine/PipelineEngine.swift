@@ -1,6 +1,6 @@
-public import Recording
-import ROS2
 public import DeviceRecording
+import ROS2
+public import Recording
 
 /// Runs a pipeline's derived streams on log time and writes them into a
 /// `Recorder`: feed it every decoded device value (``observe(_:)``, which

@@ -1,6 +1,6 @@
+import Quantities
 import Recording
 import Yams
-import Quantities
 
 /// Reading typed values out of YAML nodes, with errors at the node's position.
 extension PipelineLoader {

@@ -1,8 +1,8 @@
 import Devices
 import Families
+import ROS2
 import Recording
 import Yams
-import ROS2
 
 /// Topic patterns checked against what the declared devices can produce,
 /// and derived streams checked for cycles.

@@ -1,8 +1,8 @@
 import Devices
 import Families
+import ROS2
 import Recording
 import Yams
-import ROS2
 
 /// Turns pipeline YAML into a validated ``Pipeline``. It walks Yams' node
 /// tree (not `Decodable`), so every error names the line and column of the

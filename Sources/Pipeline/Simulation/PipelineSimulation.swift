@@ -1,8 +1,8 @@
+package import DeviceRecording
 package import Devices
 package import Families
 import Foundation
 public import Recording
-package import DeviceRecording
 
 /// Runs a pipeline whose devices are all simulated, in simulated time (as
 /// fast as the machine goes), into a new recording: each notification's log

@@ -13,7 +13,10 @@ package struct ChunkStatisticsRow {
     package var firstValue: Double?
     package var lastValue: Double?
 
-    package init(path: String, offset: UInt64, length: Int, firstTime: UInt64, lastTime: UInt64, messageCount: Int, valueCount: Int, minimum: Double?, maximum: Double?, sum: Double?, firstValue: Double?, lastValue: Double?) {
+    package init(
+        path: String, offset: UInt64, length: Int, firstTime: UInt64, lastTime: UInt64, messageCount: Int,
+        valueCount: Int, minimum: Double?, maximum: Double?, sum: Double?, firstValue: Double?, lastValue: Double?
+    ) {
         self.path = path
         self.offset = offset
         self.length = length

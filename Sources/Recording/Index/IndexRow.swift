@@ -111,7 +111,8 @@ package struct IndexRow {
     }
 
     /// A non-negative integer up to `maximum` (a byte offset or size, a time).
-    package func uint64(_ column: String, table: String? = nil, maximum: Int64 = .max) throws(RecordingError) -> UInt64 {
+    package func uint64(_ column: String, table: String? = nil, maximum: Int64 = .max) throws(RecordingError) -> UInt64
+    {
         UInt64(try int64(column, table: table, in: 0...maximum))
     }
 

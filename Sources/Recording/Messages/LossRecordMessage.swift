@@ -1,4 +1,5 @@
 import ROS2
+
 /// Loss records inside the segments: the stream `/tlm/loss` (schema
 /// `tlm/msg/LossRecord`), so a segment alone says what it is missing — any
 /// MCAP tool shows it, and `recover` rebuilds the index's loss rows from it.
@@ -20,7 +21,9 @@ package enum LossRecordMessage {
             uint64 duration_ns
             """)
 
-    package static func encode(stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil) -> [UInt8] {
+    package static func encode(
+        stream: String?, time: UInt64, count: Int, reason: String, duration: UInt64? = nil
+    ) -> [UInt8] {
         var cdr = CDRWriter(capacity: 72 + reason.utf8.count)
         cdr.write(stream ?? "")
         cdr.write(time)

@@ -1,5 +1,6 @@
 package import MCAP
 package import ROS2
+
 /// Where the numeric value sits in the messages of numeric streams.
 ///
 /// The rule is part of the recording format and knows no family: a schema is

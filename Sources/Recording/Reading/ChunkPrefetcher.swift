@@ -1,5 +1,4 @@
 import Foundation
-
 import MCAP
 
 #if canImport(Glibc)

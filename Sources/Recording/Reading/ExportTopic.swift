@@ -1,4 +1,5 @@
 public import ROS2
+
 /// One exported topic: its stream, schema and channel, as the recording holds them.
 public struct ExportTopic: Sendable, Hashable {
     /// The topic, for example `/diot/d_9F3A0C11/acc_x`.

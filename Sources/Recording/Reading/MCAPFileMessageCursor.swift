@@ -1,4 +1,5 @@
 package import MCAP
+
 /// The messages of a lone MCAP file in log-time order: chunks are taken in
 /// order of their start time and read only once the merge reaches it, so
 /// only chunks that overlap in time are held at once (see ``MCAPFileReader``).

@@ -164,12 +164,16 @@ public final class MCAPFileReader {
     package func messages(in index: MCAPRecord.ChunkIndex) throws(RecordingError) -> [MCAPRecord.Message] {
         let bytes = try read(at: index.chunkStartOffset, length: index.chunkLength)
         guard bytes.count > 9, bytes[0] == MCAPOpcode.chunk.rawValue,
-            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })
+            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+            })
         else {
             throw RecordingError(
                 .corrupt, "\(path): no chunk at offset \(index.chunkStartOffset), as its Chunk Index says")
         }
-        return try RecordingError.mcap({ () throws(MCAPError) in try MCAPStreamReader.records(in: chunk, at: Int(clamping: index.chunkStartOffset)) }).compactMap {
+        return try RecordingError.mcap({ () throws(MCAPError) in
+            try MCAPStreamReader.records(in: chunk, at: Int(clamping: index.chunkStartOffset))
+        }).compactMap {
             if case .message(let message) = $0 { message } else { nil }
         }
     }
@@ -181,7 +185,9 @@ public final class MCAPFileReader {
         for entry in metadataIndexes {
             let bytes = try read(at: entry.offset, length: entry.length)
             guard bytes.count > 9, bytes[0] == MCAPOpcode.metadata.rawValue,
-                case .metadata(let metadata) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })
+                case .metadata(let metadata) = try RecordingError.mcap({ () throws(MCAPError) in
+                    try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+                })
             else {
                 throw RecordingError(.corrupt, "\(path): no Metadata record at offset \(entry.offset)")
             }

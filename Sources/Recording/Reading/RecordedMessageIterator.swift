@@ -1,4 +1,5 @@
 import MCAP
+
 /// The messages of a streaming read (``RecordingReader/messageIterator(topics:from:to:)``),
 /// in log-time order, equal times in file order (segment, chunk, position).
 ///

@@ -110,12 +110,16 @@ public final class RecordingFollower {
             throw RecordingError(.io, "cannot read \(path) at \(offset): \(error.localizedDescription)", cause: error)
         }
         guard bytes.count == length, bytes.first == MCAPOpcode.chunk.rawValue,
-            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })
+            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+            })
         else {
             throw RecordingError(
                 .corrupt, "\(path): no chunk of \(length) bytes at offset \(offset), as the index says")
         }
-        for record in try RecordingError.mcap({ () throws(MCAPError) in try MCAPStreamReader.records(in: chunk, at: Int(offset)) }) {
+        for record in try RecordingError.mcap({ () throws(MCAPError) in
+            try MCAPStreamReader.records(in: chunk, at: Int(offset))
+        }) {
             switch record {
             case .schema(let schema):
                 schemas[relative, default: [:]][schema.id] = schema

@@ -128,7 +128,9 @@ extension RecordingReader {
                 }
                 guard bytes.count == Int(clamping: entry.length), bytes.count >= 9,
                     bytes[0] == MCAPOpcode.metadata.rawValue,
-                    case .metadata(let metadata) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) })
+                    case .metadata(let metadata) = try RecordingError.mcap({ () throws(MCAPError) in
+                        try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+                    })
                 else {
                     throw RecordingError(
                         .corrupt, "\(path): no Metadata record at offset \(entry.offset), as its summary says")

@@ -49,7 +49,10 @@ extension RecordingReader {
             guard let (name, definition) = definitions[message.topic] else {
                 throw RecordingError(.corrupt, "no schema for \(message.topic) in the segments' summaries")
             }
-            try body(TypedMessage(message: message, schema: name, fields: try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })))
+            try body(
+                TypedMessage(
+                    message: message, schema: name,
+                    fields: try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })))
         }
     }
 
@@ -65,7 +68,10 @@ extension RecordingReader {
             for case .channel(let channel) in summary where result[channel.topic] == nil {
                 guard let schema = schemas[channel.schemaID] else { continue }
                 let text = String(decoding: schema.data, as: UTF8.self)
-                result[channel.topic] = (schema.name, try RecordingError.cdr({ () throws(CDRError) in try ROS2MessageDefinition(parsing: text) }))
+                result[channel.topic] = (
+                    schema.name,
+                    try RecordingError.cdr({ () throws(CDRError) in try ROS2MessageDefinition(parsing: text) })
+                )
             }
         }
         return result
@@ -102,8 +108,9 @@ extension RecordingReader {
     ///     others are framed (their lengths checked) but not parsed, so
     ///     asking for the few Schema and Channel records costs no Chunk
     ///     Index parse.
-    package static func summaryRecords(of path: String, only opcodes: Set<UInt8>? = nil) throws(RecordingError) -> [MCAPRecord]
-    {
+    package static func summaryRecords(
+        of path: String, only opcodes: Set<UInt8>? = nil
+    ) throws(RecordingError) -> [MCAPRecord] {
         let handle = try openSegment(path)
         defer { try? handle.close() }
         return try summaryRecords(
@@ -123,7 +130,9 @@ extension RecordingReader {
             try handle.seek(toOffset: size - 37)
             let tail = [UInt8](try handle.read(upToCount: 37) ?? Data())
             guard tail.count == 37, tail[0] == MCAPOpcode.footer.rawValue, Array(tail.suffix(8)) == mcapMagic,
-                case .footer(let footer) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29]) }),
+                case .footer(let footer) = try RecordingError.mcap({ () throws(MCAPError) in
+                    try MCAPRecord.parse(opcode: tail[0], body: tail[9..<29])
+                }),
                 footer.summaryStart > 0, footer.summaryStart < size - 37
             else {
                 throw RecordingError(.corrupt, "\(path) \(missing)")
@@ -132,7 +141,9 @@ extension RecordingReader {
             guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
             try handle.seek(toOffset: footer.summaryStart)
             let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            return try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes) })
+            return try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes)
+            })
         } catch let error as RecordingError {
             throw error
         } catch {

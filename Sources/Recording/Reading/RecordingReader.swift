@@ -254,12 +254,18 @@ public final class RecordingReader {
         }
         bytesRead += UInt64(length)
         chunksRead += 1
-        guard case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...]) }) else {
+        guard
+            case .chunk(let chunk) = try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parse(opcode: bytes[0], body: bytes[9...])
+            })
+        else {
             throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
         }
         let records: [MCAPRecord]
         do {
-            records = try RecordingError.mcap({ () throws(MCAPError) in try MCAPStreamReader.records(in: chunk, at: Int(offset)) })
+            records = try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPStreamReader.records(in: chunk, at: Int(offset))
+            })
         } catch  where skipDamagedChunks {
             damagedChunks.append((relative, offset, error.message))
             return []
@@ -301,7 +307,9 @@ public final class RecordingReader {
     }
 
     /// The per-chunk statistics of a stream over chunks overlapping a range, in file order.
-    package func chunkStatistics(streamID: Int64, from: UInt64, to: UInt64) throws(RecordingError) -> [ChunkStatisticsRow] {
+    package func chunkStatistics(
+        streamID: Int64, from: UInt64, to: UInt64
+    ) throws(RecordingError) -> [ChunkStatisticsRow] {
         try index.read { db in
             try Row.fetchAll(
                 db,

@@ -1,6 +1,6 @@
 public import Devices
-import Streams
 import ROS2
+import Streams
 
 /// A recording as publishers: its messages per topic, its raw notifications,
 /// or its devices' values decoded again from the raw notifications — in

@@ -21,7 +21,9 @@ package enum BagMetadataFile {
     /// The metadata of the closed segments, as the index has them: topics
     /// with `ros2msg` schemas and `cdr` messages that have messages there,
     /// by channel id.
-    package static func read(_ db: Database) throws -> (
+    package static func read(
+        _ db: Database
+    ) throws -> (
         topics: [ROS2BagMetadata.Topic], files: [ROS2BagMetadata.File], custom: [String: String]
     ) {
         let topics = try Row.fetchAll(

@@ -1,6 +1,6 @@
-import struct Foundation.POSIXError
-
 package import MCAP
+
+import struct Foundation.POSIXError
 
 #if canImport(Glibc)
 import Glibc

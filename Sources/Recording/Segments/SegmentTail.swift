@@ -1,4 +1,5 @@
 package import MCAP
+
 /// Writes the end of a segment — DataEnd, the summary (Schemas, Channels,
 /// Statistics, Chunk Indexes, Metadata Indexes, grouped by opcode), the
 /// Summary Offsets, the Footer and the closing magic — for the writer closing

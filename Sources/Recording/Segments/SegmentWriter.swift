@@ -1,5 +1,6 @@
 package import MCAP
 package import ROS2
+
 /// Writes one MCAP segment file: the magic and Header, session Metadata,
 /// messages in zstd chunks each followed by its Message Index records, and on
 /// ``close()`` the DataEnd record, the summary (Schemas, Channels, Statistics,
@@ -96,7 +97,9 @@ package final class SegmentWriter {
         self.options = options
         self.chunkSize = options.chunkSize
         self.storage = storage
-        let compressor = options.compress ? try RecordingError.mcap({ () throws(MCAPError) in try ZstdCompressor(level: options.zstdLevel) }) : nil
+        let compressor =
+            options.compress
+            ? try RecordingError.mcap({ () throws(MCAPError) in try ZstdCompressor(level: options.zstdLevel) }) : nil
         let file = try SegmentFile(creating: path, storage: storage)
         // Durability.chunk: the file's name is on stable storage before any
         // chunk in it is reported written.

@@ -1,4 +1,5 @@
 import ROS2
+
 /// The type of a Parquet column's values, as this writer makes them: each
 /// maps to a physical type and a logical type (written both as the logical
 /// type and, where one exists, as the legacy converted type).

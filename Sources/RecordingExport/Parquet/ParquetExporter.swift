@@ -144,7 +144,8 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         self.memoryBudget = memoryBudget
         var compressors: [ZstdCompressor] = []
         for _ in 0..<min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
-            compressors.append(try RecordingError.mcap({ () throws(MCAPError) in try ZstdCompressor(level: zstdLevel) }))
+            compressors.append(
+                try RecordingError.mcap({ () throws(MCAPError) in try ZstdCompressor(level: zstdLevel) }))
         }
         self.flusher = ParquetRowGroupFlusher(compressors: compressors)
         self.datePartitioned = partitionKeys.contains(.date)

@@ -1,5 +1,6 @@
 import ROS2
 import Recording
+
 /// The Parquet columns of one exported topic, and how a message fills them.
 ///
 /// Columns: `log_time` (TIMESTAMP(NANOS, UTC)), `publish_time` (UINT_64,

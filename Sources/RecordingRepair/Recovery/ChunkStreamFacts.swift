@@ -1,5 +1,6 @@
 import MCAP
 import Recording
+
 /// What one chunk holds of one channel, recomputed from its messages the way
 /// the writer accumulates it: the index's `chunk_streams` row for them.
 /// `recover` writes it; `verify` compares the index with it.

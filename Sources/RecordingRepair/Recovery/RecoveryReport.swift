@@ -1,4 +1,5 @@
 import Recording
+
 /// What `recover` found and did, segment by segment.
 public struct RecoveryReport: Sendable, Hashable, Codable {
     /// One segment's outcome.

@@ -1,5 +1,6 @@
 import MCAP
 import Recording
+
 /// What a front-to-back scan of one segment file found: every complete,
 /// valid chunk (with what it holds per channel), the Metadata records, the
 /// definitions, and the byte ranges that hold no valid record.

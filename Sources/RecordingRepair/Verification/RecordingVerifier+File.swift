@@ -1,4 +1,5 @@
 public import Recording
+
 extension RecordingVerifier {
     /// Verifies one MCAP file on its own, without a recording's index: every
     /// record and CRC, the chunks' Message Indexes, statistics, summary and

@@ -151,7 +151,9 @@ public enum RecordingVerifier {
             let end =
                 footer.summaryOffsetStart >= footer.summaryStart && footer.summaryOffsetStart <= UInt64(footerAt)
                 ? Int(footer.summaryOffsetStart) : footerAt
-            summary = try RecordingError.mcap({ () throws(MCAPError) in try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary") })
+            summary = try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parseAll(bytes[Int(footer.summaryStart)..<end], context: "summary")
+            })
         } catch {
             finding("the summary cannot be read: \(error.message)")
         }

@@ -1,4 +1,5 @@
 import Recording
+
 /// What `verify` found: every inconsistency, named, or none.
 public struct VerificationReport: Sendable, Hashable, Codable {
     /// One inconsistency.

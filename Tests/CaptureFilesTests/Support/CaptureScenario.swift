@@ -1,8 +1,8 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
 import Recording
-import DeviceRecording
 
 /// A synthetic capture of simulated devices: each advertises, connects,
 /// is discovered (unless told not to), notifies what its family's

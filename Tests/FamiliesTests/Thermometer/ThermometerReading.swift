@@ -1,7 +1,7 @@
-import Devices
-import Recording
-import ROS2
 import DeviceRecording
+import Devices
+import ROS2
+import Recording
 
 /// One temperature the thermometer reported.
 struct ThermometerReading: Sendable, Hashable, Encodable {
