@@ -6,7 +6,7 @@ public import Recording
 /// produces. Each family has one; a live session and a simulated one use the
 /// same recorder, so they differ only in where packets come from.
 ///
-/// Not `Sendable`: it belongs to the task that owns the ``Recorder``.
+/// Not `Sendable`: it belongs to the task that owns the `Recorder`.
 public protocol DeviceRecorder: AnyObject {
     /// The device whose notifications this records.
     var device: DeviceHandle { get }

@@ -13,7 +13,7 @@ public import Recording
 /// so a recording can be decoded again), and `observer` sees every decoded
 /// value, written or not, right after it was handled.
 ///
-/// Not `Sendable`: it belongs to the task that owns the ``Recorder``.
+/// Not `Sendable`: it belongs to the task that owns the `Recorder`.
 ///
 /// ```swift
 /// let diot = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(),

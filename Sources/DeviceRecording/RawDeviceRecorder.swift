@@ -6,7 +6,7 @@ public import Recording
 /// captures use it, family `ble`, for devices no family recognises, so
 /// their data is kept and can be decoded later by a family that knows it.
 ///
-/// Not `Sendable`: it belongs to the task that owns the ``Recorder``.
+/// Not `Sendable`: it belongs to the task that owns the `Recorder`.
 ///
 /// ```swift
 /// let device = try RawDeviceRecorder(recorder: recorder, identifier: "C47C8D6A1234", name: "C4:7C:8D:6A:12:34")

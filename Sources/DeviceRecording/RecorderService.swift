@@ -3,7 +3,7 @@ public import Recording
 import Streams
 import Synchronization
 
-/// Runs a ``Recorder`` as a long-lived service: producers on any thread hand
+/// Runs a `Recorder` as a long-lived service: producers on any thread hand
 /// it notifications through a bounded ingest buffer; one consumer task
 /// decodes and records them, closes chunks that grow old on a timer, and
 /// writes down everything the buffer had to drop. When the input finishes —
@@ -180,7 +180,7 @@ public final class RecorderService: Sendable {
     ///   - makeRecording: Creates the recorder and the device recorders
     ///     `send` refers to by index. It runs on the service's own task, which
     ///     owns them from then on (recorders are not `Sendable`).
-    /// - Throws: ``RecordingError`` from creating or writing the recording;
+    /// - Throws: `RecordingError` from creating or writing the recording;
     ///   the recording is closed first.
     public func run(
         tick: Duration = .milliseconds(200),
@@ -204,7 +204,7 @@ public final class RecorderService: Sendable {
     /// - Parameters:
     ///   - tick: How often open chunks are checked for their age and drops counted.
     ///   - setUp: Makes the recording, on the recording task.
-    /// - Throws: ``RecordingError`` from `setUp`, a device recorder, the hook or the recorder.
+    /// - Throws: `RecordingError` from `setUp`, a device recorder, the hook or the recorder.
     public func run(
         tick: Duration = .milliseconds(200),
         setUp: @escaping @Sendable () throws(RecordingError) -> RecordingSetup

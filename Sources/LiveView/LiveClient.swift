@@ -195,7 +195,7 @@ final class LiveClient: Sendable {
     }
 
     /// Encodes the outbox records (channel id, log time, length, payload;
-    /// little-endian, read with a ``ByteCursor``) from byte `read` of subscribed channels as
+    /// little-endian, read with a `ByteCursor`) from byte `read` of subscribed channels as
     /// message-data frames into `output`, at most `room` of them, each with
     /// its WebSocket header when `framed`, else noting its span. Beyond
     /// `room` it stops at the next subscribed record, or with

@@ -3,7 +3,7 @@ import ByteCursor
 /// Reads one MCAP record body's fields, little-endian, naming the field in
 /// the error when the body is too short: MCAP's primitives (`u32`-prefixed
 /// strings and bytes, `u64`-prefixed bytes, `u32`-byte-length-prefixed arrays
-/// and maps) over a ``ByteCursor``, which does the bounds checks.
+/// and maps) over a `ByteCursor`, which does the bounds checks.
 package struct MCAPFieldReader {
     private var cursor: ByteCursor<ArraySlice<UInt8>>
     private let record: String

@@ -2,7 +2,7 @@
 /// chunked or not, compressed or not, each index and summary group on or
 /// off. It produces the same bytes as the Python `mcap` writer given the
 /// same options, which the conformance tests check for every variant; the
-/// recorder's fast path is ``SegmentWriter``, this one serves exports and
+/// recorder's fast path is `SegmentWriter`, this one serves exports and
 /// tools. Without a sink it builds the file in memory; with one it hands
 /// the bytes to the sink as each chunk closes, keeping only the open chunk
 /// and the summary (a few index entries per chunk) in memory.

@@ -4,7 +4,7 @@
 ///
 /// The one parser of sizes: `tlm`'s `--chunk-size` and `--segment-size` and a
 /// pipeline file's `chunkSize` and `segmentSize` all read sizes with it, and
-/// ``RecorderConfiguration/validate()`` holds their bounds.
+/// `RecorderConfiguration.validate()` holds their bounds.
 ///
 /// ```swift
 /// let size = try ByteSize(parsing: "64KiB")

@@ -2,7 +2,7 @@ import ByteCursor
 
 /// Reads little-endian CDR (XCDR1) as ``CDRWriter`` writes it: the 4-byte
 /// encapsulation header, then fields aligned to their size relative to the
-/// end of the header. Every read is bounds-checked by a ``ByteCursor``; a
+/// end of the header. Every read is bounds-checked by a `ByteCursor`; a
 /// short or hostile payload gives `nil`, never a trap, and the first failed
 /// read is kept in ``failure``.
 package struct CDRReader {

@@ -207,7 +207,7 @@ public final class Recorder {
     /// Registers a stream. Its MCAP channel id is the same in every segment.
     ///
     /// - Throws: ``RecordingError`` if the topic is already registered or is
-    ///   not a valid ROS 2 topic name (``ROS2Name``).
+    ///   not a valid ROS 2 topic name (`ROS2Name`).
     public func addStream(_ descriptor: StreamDescriptor) throws(RecordingError) -> StreamHandle {
         try ensureOpen()
         if let violation = ROS2Name.violation(ofTopic: descriptor.topic) {

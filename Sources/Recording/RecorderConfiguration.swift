@@ -37,7 +37,7 @@ public struct RecorderConfiguration: Sendable, Hashable {
 
     /// Checks the settings' ranges: chunk size in ``chunkSizes``, segment
     /// size in ``segmentSizes``, zstd level 1...22, chunk age and segment
-    /// duration positive and at most ``DurationSyntax/maximum``. The command
+    /// duration positive and at most `DurationSyntax.maximum`. The command
     /// line and pipeline files both check their settings here.
     ///
     /// - Throws: ``RecordingError`` with code `.invalidConfiguration`.

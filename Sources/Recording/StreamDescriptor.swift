@@ -6,8 +6,8 @@ import ROS2
 ///
 /// Topics follow `/<family>/<device>/<stream>`; raw notifications of a
 /// characteristic are the stream `/<family>/<device>/raw/c_<uuid hex>`.
-/// Every topic is a valid ROS 2 topic name (``ROS2Name``): the device and
-/// stream parts are made valid by ``ROS2Name/token(_:prefix:)``, and
+/// Every topic is a valid ROS 2 topic name (`ROS2Name`): the device and
+/// stream parts are made valid by `ROS2Name.token(_:prefix:)`, and
 /// ``Recorder/addStream(_:)`` refuses a topic that is not.
 public struct StreamDescriptor: Sendable, Hashable {
     /// What a stream carries.
@@ -47,8 +47,8 @@ public struct StreamDescriptor: Sendable, Hashable {
     }
 
     /// The topic of a stream of a device: `/<family>/<device>/<stream>`, the
-    /// device identifier as ``ROS2Name/deviceToken(_:)`` makes it a topic
-    /// part and `stream` as ``ROS2Name/streamLevels(_:)`` makes it topic
+    /// device identifier as `ROS2Name.deviceToken(_:)` makes it a topic
+    /// part and `stream` as `ROS2Name.streamLevels(_:)` makes it topic
     /// levels; both are kept as they are when already valid.
     ///
     /// ```swift
@@ -60,7 +60,7 @@ public struct StreamDescriptor: Sendable, Hashable {
     }
 
     /// The topic of a characteristic's raw notifications:
-    /// `/<family>/<device>/raw/c_<uuid hex>` (``ROS2Name/characteristicToken(_:)``).
+    /// `/<family>/<device>/raw/c_<uuid hex>` (`ROS2Name.characteristicToken(_:)`).
     public static func rawTopic(family: DeviceFamily, device: String, characteristic: CharacteristicUUID) -> String {
         "/\(family.rawValue)/\(ROS2Name.deviceToken(device))/raw/\(ROS2Name.characteristicToken(characteristic))"
     }

@@ -14,13 +14,13 @@ public import Recording
 public protocol ByteSink: AnyObject {
     /// Appends bytes.
     ///
-    /// - Throws: ``RecordingError`` (`.io`) when they cannot be written.
+    /// - Throws: `RecordingError` (`.io`) when they cannot be written.
     func write(_ bytes: UnsafeRawBufferPointer) throws(RecordingError)
 
     /// Writes out anything buffered and releases the output. Writing after
     /// closing is an error; closing again does nothing.
     ///
-    /// - Throws: ``RecordingError`` (`.io`) when the last bytes cannot be written.
+    /// - Throws: `RecordingError` (`.io`) when the last bytes cannot be written.
     func close() throws(RecordingError)
 }
 

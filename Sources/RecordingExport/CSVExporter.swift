@@ -9,7 +9,7 @@ public import Recording
 /// exported topics' schemas once, topics in the order they first appear in
 /// the recording (topics without messages left out), each topic's fields in
 /// schema order; a message leaves the columns of fields it does not have
-/// empty. Values print as ``CDRValue/tidyText`` (floats at full precision,
+/// empty. Values print as `CDRValue.tidyText` (floats at full precision,
 /// arrays as JSON arrays); a value with a comma, a quote or a line break is
 /// quoted (RFC 4180). For topics of several schemas, one tidy file per topic
 /// (``TopicFilesExporter``) or the long form (``LongFormatExporter``) keep

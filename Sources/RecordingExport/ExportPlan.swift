@@ -58,7 +58,7 @@ public struct ExportPlan: Sendable, Hashable {
     /// - Parameters:
     ///   - output: The directory (created if missing; it must not be a file, nor standard output).
     ///   - partition: Comma-separated partition keys (`device,date`), or `nil` for one file per topic.
-    /// - Throws: ``RecordingError`` for standard output, a file, or an unknown partition key.
+    /// - Throws: `RecordingError` for standard output, a file, or an unknown partition key.
     public static func parquet(output: String, partition: String?) throws(RecordingError) -> ExportPlan {
         guard output != standardOutputPath else {
             throw RecordingError(
@@ -79,7 +79,7 @@ public struct ExportPlan: Sendable, Hashable {
     ///   - output: A file to create, a directory, or `-` for standard output.
     ///   - long: CSV or JSON lines in the long form, one table of all topics.
     ///   - context: The export's topics, whose schemas decide between one file and one per topic.
-    /// - Throws: ``RecordingError`` for topics of several schemas into one CSV or JSON lines file, or
+    /// - Throws: `RecordingError` for topics of several schemas into one CSV or JSON lines file, or
     ///   `.parquet`.
     public init(format: Format, output: String, long: Bool = false, context: ExportContext) throws(RecordingError) {
         guard format != .parquet else {
@@ -138,7 +138,7 @@ public struct ExportPlan: Sendable, Hashable {
     ///   - to: The range's end (exclusive).
     ///   - progress: Takes the messages written so far and an estimate of the total, after each message.
     /// - Returns: What was written.
-    /// - Throws: ``RecordingError`` when the output file exists, or from reading or writing.
+    /// - Throws: `RecordingError` when the output file exists, or from reading or writing.
     public func run(
         source: RecordingSource, topics: [String], from: UInt64, to: UInt64,
         progress: ((_ written: Int, _ total: UInt64) -> Void)? = nil
@@ -192,7 +192,7 @@ public struct ExportPlan: Sendable, Hashable {
     ///   - library: The writer the file's header names.
     ///   - body: Writes the messages through the exporter; returns how many it wrote.
     /// - Returns: What `body` returns.
-    /// - Throws: ``RecordingError`` when the file exists, or from `body` (the partial file is then removed).
+    /// - Throws: `RecordingError` when the file exists, or from `body` (the partial file is then removed).
     public static func writeMCAP(
         to path: String, library: String, _ body: (MCAPExporter) throws(RecordingError) -> Int
     ) throws(RecordingError) -> Int {

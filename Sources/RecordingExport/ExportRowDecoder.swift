@@ -25,7 +25,7 @@ public struct ExportRowDecoder: Sendable {
     /// The columns of `topics`: their fields in their order (topics whose
     /// streams have no messages left out, unless none has any).
     ///
-    /// - Parameter topics: The exported topics, as ``ExportContext`` lists them.
+    /// - Parameter topics: The exported topics, as `ExportContext` lists them.
     public init(_ topics: [ExportTopic]) {
         let used = topics.contains { $0.messageCount > 0 } ? topics.filter { $0.messageCount > 0 } : topics
         var seen = Set<String>()
@@ -42,7 +42,7 @@ public struct ExportRowDecoder: Sendable {
 
     /// The message's fields, decoded by its schema.
     ///
-    /// - Throws: ``RecordingError`` when its topic has no readable schema or
+    /// - Throws: `RecordingError` when its topic has no readable schema or
     ///   the payload does not match it.
     public func fields(of message: RecordedMessage) throws(RecordingError) -> [(name: String, value: CDRValue)] {
         guard let definition = layouts[message.topic]?.definition else {
@@ -53,7 +53,7 @@ public struct ExportRowDecoder: Sendable {
 
     /// The message's value of each column, `nil` where its schema has no such field.
     ///
-    /// - Throws: ``RecordingError`` when its topic has no readable schema or
+    /// - Throws: `RecordingError` when its topic has no readable schema or
     ///   the payload does not match it.
     public func columnValues(of message: RecordedMessage) throws(RecordingError) -> [CDRValue?] {
         columnValues(topic: message.topic, fields: try fields(of: message))

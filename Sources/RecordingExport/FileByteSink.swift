@@ -31,7 +31,7 @@ public final class FileByteSink: ByteSink {
     /// - Parameters:
     ///   - path: The file; it must not exist.
     ///   - bufferSize: Bytes gathered before a write to the file (default 256 KiB).
-    /// - Throws: ``RecordingError`` (`.io`, or `.notFound` for a missing
+    /// - Throws: `RecordingError` (`.io`, or `.notFound` for a missing
     ///   directory) when it cannot be created, for example because it exists.
     public init(creating path: String, bufferSize: Int = 1 << 18) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -49,7 +49,7 @@ public final class FileByteSink: ByteSink {
     /// - Parameters:
     ///   - path: The file; it must exist.
     ///   - bufferSize: Bytes gathered before a write to the file (default 256 KiB).
-    /// - Throws: ``RecordingError`` (`.io`, or `.notFound`) when it cannot be opened.
+    /// - Throws: `RecordingError` (`.io`, or `.notFound`) when it cannot be opened.
     public init(appendingTo path: String, bufferSize: Int = 1 << 18) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw RecordingError.errno("cannot open \(path) to append") }

@@ -4,7 +4,7 @@ public import Recording
 
 /// Exports to JSON lines: one object per message, keys sorted,
 /// `{"fields":{...},"log_time":N,"topic":"..."}`, with the fields decoded by
-/// the stream's schema, values as ``CDRValue/tidyJSON`` writes
+/// the stream's schema, values as `CDRValue.tidyJSON` writes
 /// them: numbers as JSON numbers (a float always with a fraction or an
 /// exponent, at full precision), `uint8[]` and other arrays as JSON arrays,
 /// a NaN or infinite double as `null`. A field's type is the same in every

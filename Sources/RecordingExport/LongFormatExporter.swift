@@ -4,7 +4,7 @@ public import Recording
 /// Exports in long ("tidy", one value per row) form: one row per field of
 /// each message, `topic, log_time, field, value`, in log-time order, to one
 /// CSV or JSON lines output whatever the topics' schemas. `value` is always
-/// text (``CDRValue/tidyText``: numbers at full precision, a float always
+/// text (`CDRValue.tidyText`: numbers at full precision, a float always
 /// with a fraction or an exponent, strings as they are, arrays as JSON
 /// arrays), so every column has one type; in JSON lines each row is
 /// `{"topic":…,"log_time":N,"field":…,"value":"…"}`.

@@ -34,7 +34,7 @@ public final class MCAPExporter: RecordingExporter {
     ///   - chunkSize: Close a chunk once its uncompressed records pass this many bytes (default 1 MiB).
     ///   - zstdLevel: zstd level of the chunks (1 to 19; default 3).
     ///   - library: The Header's library field.
-    /// - Throws: ``RecordingError`` (`.invalidConfiguration`) for a chunk size below 1 KiB
+    /// - Throws: `RecordingError` (`.invalidConfiguration`) for a chunk size below 1 KiB
     ///   or a level outside 1...19.
     public init(
         sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int = 3,

@@ -4,7 +4,7 @@ public import Recording
 /// one merged MCAP file (``MCAPExporter``), CSV (``CSVExporter``), JSON lines
 /// (``JSONLinesExporter``), or a format of your own.
 ///
-/// ``RecordingReader/export(topics:from:to:into:progress:)`` drives an exporter:
+/// `RecordingReader.export(topics:from:to:into:progress:)` drives an exporter:
 ///
 /// 1. ``begin(_:)`` once, with every exported topic (its schema, its
 ///    stream's kind and unit) and the recording's Metadata records, before
@@ -39,7 +39,7 @@ public protocol RecordingExporter: AnyObject {
     /// Starts the output, before any message.
     ///
     /// - Parameter context: The exported topics and the recording's metadata.
-    /// - Throws: ``RecordingError`` when the output cannot be started (for
+    /// - Throws: `RecordingError` when the output cannot be started (for
     ///   example a topic whose schema the format cannot represent).
     func begin(_ context: ExportContext) throws(RecordingError)
 
@@ -47,11 +47,11 @@ public protocol RecordingExporter: AnyObject {
     /// of ``begin(_:)``'s context.
     ///
     /// - Parameter message: The message as recorded.
-    /// - Throws: ``RecordingError`` when it cannot be written or decoded.
+    /// - Throws: `RecordingError` when it cannot be written or decoded.
     func write(_ message: RecordedMessage) throws(RecordingError)
 
     /// Completes the output after the last message and closes its sinks.
     ///
-    /// - Throws: ``RecordingError`` when the output cannot be completed.
+    /// - Throws: `RecordingError` when the output cannot be completed.
     func finish() throws(RecordingError)
 }

@@ -23,7 +23,7 @@ public enum RecordingMerge {
     /// - Parameters:
     ///   - contexts: Each input's context.
     ///   - directory: What the merged context names as its source.
-    /// - Throws: ``RecordingError`` (`.invalidConfiguration`) for a topic with different schemas.
+    /// - Throws: `RecordingError` (`.invalidConfiguration`) for a topic with different schemas.
     public static func context(
         of contexts: [ExportContext], directory: String
     ) throws(RecordingError) -> ExportContext {
@@ -72,7 +72,7 @@ public enum RecordingMerge {
     ///   - exporter: The output.
     ///   - progress: Called after each message with the number written so far.
     /// - Returns: The number of messages exported.
-    /// - Throws: ``RecordingError`` from reading, from ``context(of:directory:)``, or from the exporter.
+    /// - Throws: `RecordingError` from reading, from ``context(of:directory:)``, or from the exporter.
     @discardableResult
     public static func export(
         _ inputs: [(source: RecordingSource, topics: [String])], from: UInt64? = nil, to: UInt64? = nil,

@@ -22,7 +22,7 @@ extension RecordingReader {
     ///   - exporter: The output format.
     ///   - progress: Called after each message with the number written so far.
     /// - Returns: The number of messages exported.
-    /// - Throws: ``RecordingError`` from reading or from the exporter; the
+    /// - Throws: `RecordingError` from reading or from the exporter; the
     ///   output is then incomplete (remove it).
     @discardableResult
     public func export(

@@ -2,11 +2,11 @@ public import Recording
 
 extension RecordingSource {
     /// Exports `topics` in the range through `exporter`, as
-    /// ``RecordingReader/export(topics:from:to:into:progress:)`` does, from
+    /// `RecordingReader.export(topics:from:to:into:progress:)` does, from
     /// either kind of source.
     ///
     /// - Returns: The number of messages exported.
-    /// - Throws: ``RecordingError`` from reading or from the exporter; the output is then incomplete.
+    /// - Throws: `RecordingError` from reading or from the exporter; the output is then incomplete.
     @discardableResult
     public func export(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,

@@ -10,7 +10,7 @@ public import Recording
 /// row (a field named like one of the first three is renamed `field_<name>`):
 /// integers, floats (always with a fraction or an exponent, at full
 /// precision: they read back to the same `Double`), booleans, strings, and
-/// arrays as JSON arrays (see ``CDRValue/tidyJSON`` and ``CDRValue/tidyText``).
+/// arrays as JSON arrays (see `CDRValue.tidyJSON` and `CDRValue.tidyText`).
 /// A JSON lines file has one flat object per message with those keys, in
 /// that order; a NaN or infinite double is `null` there (`NaN`, `inf` or
 /// `-inf` in CSV).

@@ -5,9 +5,9 @@ public import Recording
 /// streams are numeric.
 ///
 /// Numeric streams get every aggregate (from
-/// ``RecordingReader/aggregate(topic:from:to:every:origin:)``); a stream
+/// `RecordingReader.aggregate(topic:from:to:every:origin:)`); a stream
 /// that is not numeric gets a count and its first and last messages (from
-/// ``RecordingReader/countMessages(topic:from:to:every:origin:keepingFirstAndLast:)``),
+/// `RecordingReader.countMessages(topic:from:to:every:origin:keepingFirstAndLast:)`),
 /// and is left out when none of those is asked for.
 ///
 /// ```swift
@@ -59,7 +59,7 @@ public struct BucketPlan: Sendable {
     ///   - aligned: Start buckets at multiples of the width since the epoch (1 s buckets on whole
     ///     seconds) instead of at `from`.
     ///   - aggregates: The aggregates asked for.
-    /// - Throws: ``RecordingError`` when a stream is unknown.
+    /// - Throws: `RecordingError` when a stream is unknown.
     public init(
         reader: RecordingReader, topics: [String], from: UInt64, to: UInt64, every: Duration, aligned: Bool,
         aggregates: [Aggregate]
@@ -102,7 +102,7 @@ public struct BucketPlan: Sendable {
     ///   - reader: The recording the plan was made for.
     ///   - body: Takes each stream's topic and buckets.
     /// - Returns: What answering cost, over every stream.
-    /// - Throws: ``RecordingError`` from reading, or from `body`.
+    /// - Throws: `RecordingError` from reading, or from `body`.
     public func forEachTopic(
         in reader: RecordingReader, _ body: (String, Buckets) throws(RecordingError) -> Void
     ) throws(RecordingError) -> AggregateCost {

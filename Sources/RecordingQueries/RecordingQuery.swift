@@ -55,7 +55,7 @@ public struct RecordingQuery {
     /// - Parameters:
     ///   - columns: Takes the field columns of every topic's schema, once, before any row.
     ///   - body: Takes each message's row, as it is read.
-    /// - Throws: ``RecordingError`` from reading, or from `body`.
+    /// - Throws: `RecordingError` from reading, or from `body`.
     public func forEachMessageRow(
         columns: ([String]) -> Void, _ body: (MessageRow) throws(RecordingError) -> Void
     ) throws(RecordingError) {
@@ -74,7 +74,7 @@ public struct RecordingQuery {
     ///   - every: The bucket width.
     ///   - aligned: Start buckets at multiples of the width since the epoch instead of at ``from``.
     ///   - aggregates: The aggregates asked for.
-    /// - Throws: ``RecordingError`` when a topic is unknown.
+    /// - Throws: `RecordingError` when a topic is unknown.
     public func bucketPlan(
         every: Duration, aligned: Bool, aggregates: [BucketPlan.Aggregate]
     ) throws(RecordingError) -> BucketPlan {
@@ -92,7 +92,7 @@ public struct RecordingQuery {
     ///   - plan: A plan of this query (``bucketPlan(every:aligned:aggregates:)``).
     ///   - body: Takes each row.
     /// - Returns: What answering cost.
-    /// - Throws: ``RecordingError`` from reading, or from `body`.
+    /// - Throws: `RecordingError` from reading, or from `body`.
     public func forEachBucketRow(
         _ plan: BucketPlan, _ body: (BucketRow) throws(RecordingError) -> Void
     ) throws(RecordingError) -> AggregateCost {

@@ -52,7 +52,7 @@ extension RecordingReader {
     ///   - every: The bucket width.
     ///   - origin: The first bucket's start, at or before `from`; `nil` for `from`.
     /// - Returns: Every bucket of the range, empty ones included, and what answering cost.
-    /// - Throws: ``RecordingError`` when the stream is unknown or not numeric, or the range or width is invalid.
+    /// - Throws: `RecordingError` when the stream is unknown or not numeric, or the range or width is invalid.
     public func aggregate(
         topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil
     ) throws(RecordingError)
@@ -100,7 +100,7 @@ extension RecordingReader {
     /// stream registered as numeric whose schema has a `float64 value` it can read.
     ///
     /// - Parameter topic: A stream of the recording.
-    /// - Throws: ``RecordingError`` when there is no such stream.
+    /// - Throws: `RecordingError` when there is no such stream.
     public func isNumericStream(_ topic: String) throws(RecordingError) -> Bool {
         guard try streamRow(topic: topic).isNumeric, let definition = try schemaDefinitions()[topic]?.1 else {
             return false
@@ -128,7 +128,7 @@ extension RecordingReader {
     ///   - origin: The first bucket's start, at or before `from`; `nil` for `from`.
     ///   - keepingFirstAndLast: Whether to find each bucket's first and last message.
     /// - Returns: Every bucket of the range, empty ones included, and what answering cost.
-    /// - Throws: ``RecordingError`` when the stream is unknown, or the range or width is invalid.
+    /// - Throws: `RecordingError` when the stream is unknown, or the range or width is invalid.
     public func countMessages(
         topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil,
         keepingFirstAndLast: Bool = false
@@ -187,7 +187,7 @@ extension RecordingReader {
     }
 }
 
-/// One time bucket of ``RecordingReader/countMessages(topic:from:to:every:origin:keepingFirstAndLast:)``.
+/// One time bucket of `RecordingReader.countMessages(topic:from:to:every:origin:keepingFirstAndLast:)`.
 public struct MessageBucket: Sendable, Hashable {
     /// The bucket's first instant (inclusive), nanoseconds since the Unix epoch.
     public var start: UInt64

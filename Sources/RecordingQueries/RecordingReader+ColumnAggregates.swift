@@ -5,7 +5,7 @@ package import Recording
 
 /// Count, minimum, maximum and sum of a numeric stream per column of equal
 /// width: what a plot draws (see
-/// ``RecordingReader/columnAggregates(topic:from:to:width:workers:)``).
+/// `RecordingReader.columnAggregates(topic:from:to:width:workers:)`).
 package struct ColumnAggregates: Sendable, Hashable {
     /// The first column's start (the range's start, or the origin asked for).
     package var start: UInt64
@@ -27,7 +27,7 @@ extension RecordingReader {
     /// `origin` (default `from`); a chunk whose values of the stream all fall
     /// in one column is merged from the index's per-chunk statistics, unread;
     /// a chunk that straddles column edges is merged from its cells
-    /// (``ValueCells``, index schema v6) when `origin` and `width` are
+    /// (`ValueCells`, index schema v6) when `origin` and `width` are
     /// multiples of the cell width and its filled cells lie in the range;
     /// the other chunks (older indexes, coarse cells, the range's ends) are
     /// read, decompressed and scanned by `workers` threads at once, each
@@ -47,7 +47,7 @@ extension RecordingReader {
     ///     ``alignedColumns(from:to:columns:)``) lets whole cells be merged.
     ///   - workers: Threads that decompress chunks.
     /// - Returns: The columns, and what answering cost.
-    /// - Throws: ``RecordingError`` when the stream is unknown or not numeric,
+    /// - Throws: `RecordingError` when the stream is unknown or not numeric,
     ///   the range or width is invalid, or a chunk that must be read cannot be.
     package func columnAggregates(
         topic: String, from: UInt64, to: UInt64, width: UInt64, origin: UInt64? = nil, workers: Int = 2
@@ -128,7 +128,7 @@ extension RecordingReader {
 
 extension RecordingReader {
     /// Columns for a plot of `from ..< to` in about `columns` columns whose
-    /// edges fall on the cell grid (``ValueCells``), so chunks with cells of
+    /// edges fall on the cell grid (`ValueCells`), so chunks with cells of
     /// up to a quarter of a column merge without decoding: the width is
     /// `span / columns` rounded up to a multiple of the largest power of two
     /// at most a quarter of it (so at most 25 % wider, at least 80 % of the

@@ -123,7 +123,7 @@ public final class ReportBuilder {
 
     /// A numeric stream's levels: the coarsest always; finer ones while they
     /// refine the level above. `aligned`: column edges on the index's cell
-    /// grid (``RecordingReader/alignedColumns(from:to:columns:)``), so the
+    /// grid (`RecordingReader.alignedColumns(from:to:columns:)`), so the
     /// levels come from the index's cells without decoding chunks; a plot of
     /// given pixel columns is not aligned.
     private func numericSeries(

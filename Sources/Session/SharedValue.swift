@@ -1,6 +1,6 @@
 import Locking
 
-/// A value a session's tasks share, behind a lock (``Locked`` cannot be
+/// A value a session's tasks share, behind a lock (`Locked` cannot be
 /// captured by the tasks' closures itself: it is not copyable).
 final class SharedValue<Value: Sendable>: Sendable {
     private let locked: Locked<Value>

@@ -3,7 +3,7 @@ import Quantities
 import Recording
 
 /// A duration on the command line: a number with a unit, `ns`, `us`, `ms`,
-/// `s`, `m` or `h` (`500ms`, `10s`, `1.5m`, `2h`), read by ``DurationSyntax``
+/// `s`, `m` or `h` (`500ms`, `10s`, `1.5m`, `2h`), read by `DurationSyntax`
 /// as pipeline files read theirs, with the same bounds (positive, at most
 /// 366 days).
 struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import Recording
 
-/// Renders ``RecordingInfo`` as the aligned text `tlm info` prints.
+/// Renders `RecordingInfo` as the aligned text `tlm info` prints.
 struct InfoReport {
     let info: RecordingInfo
     /// How times print (UTC unless `--local-time` or `TZ`).

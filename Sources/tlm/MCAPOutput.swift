@@ -7,7 +7,7 @@ import RecordingExport
 struct MCAPOutput {
     let path: String
 
-    /// Runs `body` with an ``MCAPExporter`` writing to the output (``ExportPlan/writeMCAP(to:library:_:)``).
+    /// Runs `body` with an `MCAPExporter` writing to the output (`ExportPlan.writeMCAP(to:library:_:)`).
     ///
     /// - Returns: What `body` returns (the number of messages written).
     /// - Throws: ``CLIError`` when the file exists or `body` fails (the partial file is removed).

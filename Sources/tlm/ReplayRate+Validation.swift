@@ -3,7 +3,7 @@ import Recording
 
 extension ReplayRate {
     /// Checks a command's pacing options, as `replay` and `serve` take them:
-    /// a rate within ``ReplayRate/range``, and not both a rate and
+    /// a rate within `ReplayRate.range`, and not both a rate and
     /// `--as-fast-as-possible`.
     static func validate(rate: Double?, asFastAsPossible: Bool) throws {
         if let rate, !range.contains(rate) {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Recording
 
-/// `--topic GLOB`: a ``TopicPattern`` (the rule pipeline files use), read as
+/// `--topic GLOB`: a `TopicPattern` (the rule pipeline files use), read as
 /// selecting the topics it matches and every topic below a level it matches,
 /// so `/diot/*` is every DIoT stream and `**` (or `*`) every stream.
 struct TopicOption: ExpressibleByArgument {

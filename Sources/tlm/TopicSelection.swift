@@ -3,7 +3,7 @@ import Quantities
 import Recording
 
 /// Which topics `cat` and `filter` take from a source: the command line's
-/// globs and regular expressions, read by ``TopicFilter``.
+/// globs and regular expressions, read by `TopicFilter`.
 struct TopicSelection {
     let filter: TopicFilter
 
@@ -19,7 +19,7 @@ struct TopicSelection {
         }
     }
 
-    /// Whether `topic` is selected (see ``TopicFilter/selects(_:)``).
+    /// Whether `topic` is selected (see `TopicFilter.selects(_:)`).
     func selects(_ topic: String) -> Bool { filter.selects(topic) }
 
     /// The selected topics of `source`, sorted.

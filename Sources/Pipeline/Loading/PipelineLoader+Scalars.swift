@@ -123,7 +123,7 @@ extension PipelineLoader {
     }
 
     /// A positive duration with a unit: `250ms`, `1s`, `1.5m`, `2h`, `500us`, `100ns`, read by
-    /// ``DurationSyntax`` as the command line reads its durations, with the same bounds.
+    /// `DurationSyntax` as the command line reads its durations, with the same bounds.
     func duration(_ node: Node, _ what: String) throws(PipelineError) -> Duration {
         guard case .scalar(let scalar) = node, !isNull(node) else {
             throw wrongType(node, expected: "a duration with a unit such as 250ms, 1s, 2m or 1h", for: what)
@@ -137,8 +137,8 @@ extension PipelineLoader {
         }
     }
 
-    /// A size in bytes: `65536`, `64KiB`, `1MiB`, `2GiB`, `500kB`, `10MB`, read by ``ByteSize``
-    /// as the command line reads its sizes (their bounds are ``RecorderConfiguration``'s).
+    /// A size in bytes: `65536`, `64KiB`, `1MiB`, `2GiB`, `500kB`, `10MB`, read by `ByteSize`
+    /// as the command line reads its sizes (their bounds are `RecorderConfiguration`'s).
     func size(_ node: Node, _ what: String) throws(PipelineError) -> UInt64 {
         guard case .scalar(let scalar) = node, !isNull(node) else {
             throw wrongType(node, expected: "a size such as 65536, 64KiB, 1MiB or 2GiB", for: what)

@@ -87,7 +87,7 @@ extension PipelineLoader {
         return false
     }
 
-    /// Whether one level (or run of levels) of a pattern matches `text`, by ``TopicPattern``'s rule.
+    /// Whether one level (or run of levels) of a pattern matches `text`, by `TopicPattern`'s rule.
     private func glob(_ pattern: String, _ text: String) -> Bool {
         TopicPattern(pattern).matches(text)
     }

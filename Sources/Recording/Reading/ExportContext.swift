@@ -1,5 +1,5 @@
 /// What an exporter learns before the first message: the exported topics
-/// and the recording's Metadata records (see ``RecordingExporter/begin(_:)``).
+/// and the recording's Metadata records (see `RecordingExporter.begin(_:)`).
 public struct ExportContext: Sendable {
     /// The recording directory.
     public var directory: String

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// A recording's `metadata.yaml`, the file that makes its directory a ROS 2
-/// bag (``ROS2BagMetadata`` makes the document): read from the index and
+/// bag (`ROS2BagMetadata` makes the document): read from the index and
 /// written next to the segments. In a recording made in the old layout
 /// (`RecordingLayout/segmentsDirectory`) the bag is its `segments/`
 /// directory, and `metadata.yaml` is kept there.

@@ -13,7 +13,7 @@ public import Recording
 /// strings as STRING, and arrays (a `uint8[]` included) as LIST columns of
 /// their element type. Every column is required; see `ParquetTopicLayout`
 /// for names that clash. Values are exactly the reader's
-/// (``RecordingReader/typedMessages(topics:from:to:)``), floats bit for bit.
+/// (`RecordingReader.typedMessages(topics:from:to:)`), floats bit for bit.
 ///
 /// Files are written by hand to the Apache Parquet format (there is no
 /// Parquet library underneath): row groups of ``rowGroupRows`` rows or
@@ -27,7 +27,7 @@ public import Recording
 /// once, while the next one fills; and an export from a recording reads
 /// ahead: worker threads decompress, check and scan the next chunks while
 /// the current ones are encoded (see
-/// ``RecordingReader/export(topics:from:to:into:progress:)``). Memory is
+/// `RecordingReader.export(topics:from:to:into:progress:)`). Memory is
 /// bounded by one row group per open file plus the one being written, and
 /// all files' buffered rows together by ``memoryBudget``: past it, the
 /// largest row group is written out early.
@@ -127,7 +127,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     ///   - rowGroupBytes: Buffered bytes per row group, at most (default 64 MiB).
     ///   - memoryBudget: Buffered bytes of all files together (default 256 MiB).
     ///   - zstdLevel: The pages' zstd level (default 3).
-    /// - Throws: ``RecordingError`` (`.invalidConfiguration`) for sizes below
+    /// - Throws: `RecordingError` (`.invalidConfiguration`) for sizes below
     ///   one row or a zstd level out of range.
     public init(
         directory: String, partitionKeys: [ParquetPartitionKey] = [], rowGroupRows: Int = 128 << 10,
@@ -344,7 +344,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// ``ParquetPartitionKey``), joined by `.`; without the level naming
     /// `device` when it is given: the last level, before the topic's own
     /// name, that holds the device's identifier or is its topic part
-    /// (``ROS2Name/deviceToken(_:)``), in any case.
+    /// (`ROS2Name.deviceToken(_:)`), in any case.
     static func streamName(_ topic: String, without device: RecordingInfo.Device?) -> String {
         var levels = topic.split(separator: "/").map(String.init)
         if let identifier = device?.identifier.lowercased(), !identifier.isEmpty,

@@ -102,7 +102,7 @@ final class ParquetFileWriter {
     /// in the background (nothing when there are none); the next rows go to
     /// the other set of columns.
     ///
-    /// - Throws: ``RecordingError`` when the output cannot be opened, or a
+    /// - Throws: `RecordingError` when the output cannot be opened, or a
     ///   row group written before could not be (its output, or zstd, failed).
     func flushRowGroup() throws(RecordingError) {
         guard bufferedRows > 0 else { return }
@@ -151,7 +151,7 @@ final class ParquetFileWriter {
 
     /// Writes the last row group and the footer, and closes the output.
     ///
-    /// - Throws: ``RecordingError`` when the output cannot be written.
+    /// - Throws: `RecordingError` when the output cannot be written.
     func finish() throws(RecordingError) {
         guard !finished else { return }
         try flushRowGroup()

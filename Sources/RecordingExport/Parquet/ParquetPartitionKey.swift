@@ -24,7 +24,7 @@ public enum ParquetPartitionKey: String, Sendable, Hashable, CaseIterable {
 
     /// Parses a comma-separated list of keys, each once.
     ///
-    /// - Throws: ``RecordingError`` (`.invalidConfiguration`) naming the
+    /// - Throws: `RecordingError` (`.invalidConfiguration`) naming the
     ///   supported keys, for an unknown, repeated or empty key.
     public static func parse(_ text: String) throws(RecordingError) -> [ParquetPartitionKey] {
         var keys: [ParquetPartitionKey] = []

@@ -36,7 +36,7 @@ final class ParquetRowGroupFlusher: @unchecked Sendable {
 
     /// Runs `job` on the background queue, after the job in flight ended.
     ///
-    /// - Throws: ``RecordingError`` of a job that failed (this one is then not run).
+    /// - Throws: `RecordingError` of a job that failed (this one is then not run).
     func submit(_ job: @escaping @Sendable () throws(RecordingError) -> Void) throws(RecordingError) {
         try waitUntilIdle()
         condition.withLock { busy = true }
@@ -57,7 +57,7 @@ final class ParquetRowGroupFlusher: @unchecked Sendable {
 
     /// Waits until no job is in flight.
     ///
-    /// - Throws: ``RecordingError`` of a job that failed.
+    /// - Throws: `RecordingError` of a job that failed.
     func waitUntilIdle() throws(RecordingError) {
         let failure = condition.withLock {
             while busy { condition.wait() }

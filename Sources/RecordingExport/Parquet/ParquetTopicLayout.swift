@@ -14,7 +14,7 @@ import Recording
 /// fields.
 ///
 /// A message's CDR payload is decoded straight into the columns, with the
-/// same rules as ``ROS2MessageDefinition/decode(_:)`` (alignment relative to
+/// same rules as `ROS2MessageDefinition.decode(_:)` (alignment relative to
 /// the 4-byte header, strings with their NUL, invalid UTF-8 replaced), so a
 /// file holds exactly the values the reader's typed messages have. A schema
 /// of scalar numbers and bools only has a fixed layout (each field at the
@@ -123,7 +123,7 @@ struct ParquetTopicLayout: Sendable {
 
     /// Appends one message as a row.
     ///
-    /// - Throws: ``RecordingError`` (`.corrupt`) when the payload does not
+    /// - Throws: `RecordingError` (`.corrupt`) when the payload does not
     ///   match the schema; the file's current row group is then unusable
     ///   (the export stops).
     func append(_ message: RecordedMessageView, to file: ParquetFileWriter) throws(RecordingError) {
@@ -151,7 +151,7 @@ struct ParquetTopicLayout: Sendable {
     /// column, each value loaded at its offset; else row by row (which gives
     /// the error of the first payload that does not match).
     ///
-    /// - Throws: ``RecordingError`` (`.corrupt`) when a payload does not match the schema.
+    /// - Throws: `RecordingError` (`.corrupt`) when a payload does not match the schema.
     func append(_ run: RecordedMessageRun, _ range: Range<Int>, to file: ParquetFileWriter) throws(RecordingError) {
         let entries = UnsafeBufferPointer(rebasing: run.entries[range])
         guard let fixed, let base = run.bytes.baseAddress,

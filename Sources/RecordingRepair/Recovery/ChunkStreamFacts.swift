@@ -20,7 +20,7 @@ struct ChunkStreamFacts: Equatable {
 
     /// The facts of `channelID`'s messages in `messages` (a chunk's, in file
     /// order); `valueOffset` is where a numeric channel's value sits in its
-    /// payloads (``NumericSchemas``), `nil` for other channels.
+    /// payloads (`NumericSchemas`), `nil` for other channels.
     init(messages: [MCAPRecord.Message], channelID: UInt16, valueOffset: Int?) {
         var first: Double?
         var last: Double?

@@ -14,7 +14,7 @@ enum IndexRebuild {
     /// they are not the first of its chunks, as after a rewrite), totals.
     /// Returns the number of chunk rows written.
     ///
-    /// - Throws: ``RecordingError`` when a row the reconciliation relies on does not read.
+    /// - Throws: `RecordingError` when a row the reconciliation relies on does not read.
     static func reconcile(
         index: RecordingIndex, segments: [RecordingRecovery.SegmentState]
     ) throws(RecordingError) -> Int {

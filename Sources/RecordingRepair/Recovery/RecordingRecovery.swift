@@ -55,7 +55,7 @@ public enum RecordingRecovery {
     ///     looks sound (`tlm verify --repair`).
     ///   - progress: Called after each segment with the segment bytes scanned
     ///     so far and in all (for a progress bar).
-    /// - Throws: ``RecordingError``: `.busy` when a process is writing the
+    /// - Throws: `RecordingError`: `.busy` when a process is writing the
     ///   recording, `.notFound` when the directory holds no segments, `.io`
     ///   when a file cannot be read or written.
     public static func recover(

@@ -3,7 +3,7 @@ import MCAP
 import Recording
 
 /// Compares every row of `index.sqlite` with what the segments hold, for
-/// ``RecordingVerifier``: each value is read through ``IndexRow`` (a bad one
+/// ``RecordingVerifier``: each value is read through `IndexRow` (a bad one
 /// is a finding naming its table, row and column), and every fact the index
 /// keeps about the segments is recomputed from them.
 struct IndexCheck {

@@ -7,7 +7,7 @@ extension RecordingVerifier {
     ///
     /// - Parameter path: The `.mcap` file.
     /// - Returns: The findings, named by `path`.
-    /// - Throws: ``RecordingError`` when the file cannot be read.
+    /// - Throws: `RecordingError` when the file cannot be read.
     public static func verify(file path: String) throws(RecordingError) -> VerificationReport {
         let bytes = try RegularFile.readAll(path)
         let (findings, scan) = checkSegment(bytes, file: path)

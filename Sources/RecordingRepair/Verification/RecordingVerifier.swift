@@ -42,7 +42,7 @@ public enum RecordingVerifier {
     ///   - directory: The recording.
     ///   - progress: Called after each segment with the segment bytes checked
     ///     so far and in all (for a progress bar).
-    /// - Throws: ``RecordingError`` only when there is no recording to verify;
+    /// - Throws: `RecordingError` only when there is no recording to verify;
     ///   damage is reported as findings.
     public static func verify(
         directory: String, progress: ((_ completed: UInt64, _ total: UInt64) -> Void)? = nil
