@@ -11,6 +11,9 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
     let central: BluetoothCentral
     let device: DiscoveredDevice
     let family: DeviceFamily
+    /// What the family captures, from the pipeline's registry (a family a
+    /// pipeline registered is captured as the built-in ones are).
+    let profile: CaptureProfile
     let identifier: String
     let displayName: String
     let facts: [String: String]
@@ -20,7 +23,8 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
     ///
     /// - Throws: `CaptureError` when BlueZ, an adapter or the device is missing.
     static func open(
-        central: BluetoothCentral, query: String, family: DeviceFamily, acquireNotify: Bool = false
+        central: BluetoothCentral, query: String, family: DeviceFamily, families: FamilyRegistry,
+        acquireNotify: Bool = false
     )
         async throws(CaptureError)
         -> LiveDeviceFeed
@@ -29,23 +33,25 @@ struct LiveDeviceFeed: ExternalDeviceFeed {
         let device = try await central.find(query)
         // DIoT devices name themselves by the UUID in their advertisement,
         // as the simulators do; other families by their address.
-        let advertised = FamilyRegistry.builtIn[family].flatMap { device.advertisedIdentifier(for: $0) }
+        let descriptor = families[family]
+        let advertised = descriptor.flatMap { device.advertisedIdentifier(for: $0) }
         let identifier = advertised ?? device.address.filter { $0 != ":" }.uppercased()
         var facts = ["address": device.address, "source": "live (BlueZ)"]
         if let type = device.addressType { facts["address_type"] = type }
         if let name = device.name { facts["advertised_name"] = name }
         if let rssi = device.rssi { facts["rssi_at_start"] = String(rssi) }
-        if let advertised = device.family { facts["advertised_family"] = advertised.rawValue }
+        if let advertised = device.family(in: families) { facts["advertised_family"] = advertised.rawValue }
         for (company, bytes) in device.manufacturerData {
             facts[String(format: "manufacturer_data_%04x", company)] = hex(bytes)
         }
         return LiveDeviceFeed(
-            central: central, device: device, family: family, identifier: identifier,
+            central: central, device: device, family: family,
+            profile: descriptor?.capture ?? CaptureProfile(family: family, notified: []), identifier: identifier,
             displayName: device.name ?? device.address, facts: facts, acquireNotify: acquireNotify)
     }
 
     func run(service: RecorderService, device index: Int) async throws {
-        let link = DeviceLink(central: central, device: device.address, family: family, acquireNotify: acquireNotify)
+        let link = DeviceLink(central: central, device: device.address, profile: profile, acquireNotify: acquireNotify)
         try await link.run(into: ServiceSink(service: service, index: index, name: displayName))
     }
 

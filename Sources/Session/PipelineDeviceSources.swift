@@ -46,7 +46,7 @@ enum PipelineDeviceSources {
                 feeds.append(
                     try await LiveDeviceFeed.open(
                         central: bluetooth, query: address ?? name ?? "",
-                        family: device.family, acquireNotify: acquireNotify))
+                        family: device.family, families: pipeline.families, acquireNotify: acquireNotify))
             }
         }
         return feeds

@@ -102,7 +102,7 @@ import Testing
         #expect(verify.status == 0, "\(verify.output)")
         let yaml = try String(contentsOfFile: output + "/metadata.yaml", encoding: .utf8)
         #expect(yaml.contains("  message_count: \(after.messageCount)\n"))
-        #expect(yaml.contains("    - \"\(last.path)\"\n"))
+        #expect(yaml.contains("  - \"\(last.path)\"\n"))
         try Self.expectROS2Bag(output, recording: output)
     }
 }
