@@ -20,7 +20,7 @@ extension CDRValue {
     }
 
     /// The value as a tidy CSV or long-format cell: scalars as in
-    /// ``tidyJSON`` (a NaN or infinite double as `NaN`, `inf`, `-inf`), a
+    /// `tidyJSON` (a NaN or infinite double as `NaN`, `inf`, `-inf`), a
     /// string as it is, arrays as JSON arrays.
     public var tidyText: String {
         switch self {

@@ -4,7 +4,7 @@ extension RecordingReader {
     /// Exports the messages of `topics` with `from <= logTime < to` through
     /// `exporter`: ``RecordingExporter/begin(_:)`` with the topics' schemas
     /// and the recording's metadata, every message in log-time order as it
-    /// is read (see ``forEachMessage(topics:from:to:_:)``), then
+    /// is read (see `forEachMessage(topics:from:to:_:)`), then
     /// ``RecordingExporter/finish()``. Memory stays bounded by the chunks
     /// that overlap in time, whatever the range.
     ///

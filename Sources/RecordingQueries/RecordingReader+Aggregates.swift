@@ -96,7 +96,7 @@ extension RecordingReader {
         return (buckets, cost)
     }
 
-    /// Whether ``aggregate(topic:from:to:every:origin:)`` takes `topic`: a
+    /// Whether `aggregate(topic:from:to:every:origin:)` takes `topic`: a
     /// stream registered as numeric whose schema has a `float64 value` it can read.
     ///
     /// - Parameter topic: A stream of the recording.
@@ -113,7 +113,7 @@ extension RecordingReader {
     /// bucket's earliest and latest message (equal log times: the first and
     /// the last in file order).
     ///
-    /// Buckets are laid out as ``aggregate(topic:from:to:every:origin:)``
+    /// Buckets are laid out as `aggregate(topic:from:to:every:origin:)`
     /// lays them out. Counts of chunks whose messages of the stream all fall
     /// in one bucket come from the index; chunks that straddle a bucket edge
     /// or the range's ends are read. With `keepingFirstAndLast`, the chunks

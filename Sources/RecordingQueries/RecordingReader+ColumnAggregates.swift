@@ -22,7 +22,7 @@ package struct ColumnAggregates: Sendable, Hashable {
 }
 
 extension RecordingReader {
-    /// ``aggregate(topic:from:to:every:origin:)``'s count, minimum, maximum
+    /// `aggregate(topic:from:to:every:origin:)`'s count, minimum, maximum
     /// and sum per column, for plots of long recordings: columns start at
     /// `origin` (default `from`); a chunk whose values of the stream all fall
     /// in one column is merged from the index's per-chunk statistics, unread;
@@ -35,7 +35,7 @@ extension RecordingReader {
     ///
     /// A chunk the workers cannot scan (unreadable, corrupt) is read the
     /// ordinary way, which throws its error (or skips it with
-    /// ``skipDamagedChunks``), as ``aggregate(topic:from:to:every:origin:)`` does.
+    /// `skipDamagedChunks`), as `aggregate(topic:from:to:every:origin:)` does.
     ///
     /// - Parameters:
     ///   - topic: A numeric stream.
@@ -44,7 +44,7 @@ extension RecordingReader {
     ///   - width: The columns' width in nanoseconds.
     ///   - origin: The first column's start, at most one width before `from`
     ///     (`nil`: `from`). Aligning it and `width` to the cell grid (see
-    ///     ``alignedColumns(from:to:columns:)``) lets whole cells be merged.
+    ///     `alignedColumns(from:to:columns:)`) lets whole cells be merged.
     ///   - workers: Threads that decompress chunks.
     /// - Returns: The columns, and what answering cost.
     /// - Throws: `RecordingError` when the stream is unknown or not numeric,
@@ -198,7 +198,7 @@ extension RecordingReader {
         }
     }
 
-    /// A row of ``chunkStatisticsAndCells(streamID:from:to:)`` read by
+    /// A row of `chunkStatisticsAndCells(streamID:from:to:)` read by
     /// position, or `nil` when a value is missing or out of range.
     private static func statistics(_ row: Row, path: String) -> ChunkStatisticsRow? {
         guard let offset = row[5] as Int64?, offset >= 8, let length = row[6] as Int64?, length > 9,
