@@ -162,7 +162,6 @@ let package = Package(
             name: "Report",
             dependencies: [
                 "RecordingQueries", "Recording", "RecordingExport", "ROS2", "CPNG",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

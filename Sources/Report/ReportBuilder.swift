@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ROS2
 public import Recording
 import RecordingExport
@@ -42,17 +41,11 @@ public final class ReportBuilder {
         do {
             info = try RecordingInfo.load(from: directory)
             reader = try RecordingReader(directory: directory)
+            var numeric = Set<String>()
+            for topic in reader.topics where try reader.streamRow(topic: topic).isNumeric { numeric.insert(topic) }
+            numericTopics = numeric
         } catch {
             throw ReportError(error.message)
-        }
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: directory + "/index.sqlite", configuration: configuration)
-            numericTopics = Set(
-                try queue.read { db in try String.fetchAll(db, sql: "SELECT topic FROM streams WHERE is_numeric") })
-        } catch {
-            throw ReportError("\(directory)/index.sqlite cannot be read: \(error)")
         }
     }
 
