@@ -49,18 +49,19 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // Libraries, one concept each; dependencies run one way:
-        // Devices <- Recording <- Families <- Capture/Pipeline <- Session <- tlm,
-        // Streams <- Recording, and Streams <- DBus <- Capture (DBus is a
-        // general libdbus wrapper that knows nothing of devices, so it sits
-        // beside Devices, not above it). Devices holds the families' wire
-        // formats (usable without GRDB or zstd, and without Streams);
-        // Recording is family-agnostic; Families is where each family says
-        // how it is decoded, recorded, captured and simulated, and the one
-        // list of families (docs/adding-a-family.md).
+        // MCAP, ROS2, Quantities, Devices, Streams <- Recording <-
+        // DeviceRecording <- Families <- Capture/Pipeline <- Session <- tlm;
+        // Recording <- RecordingExport <- RecordingQueries <- Report;
+        // Recording <- RecordingRepair, LiveView; Streams <- DBus <- Capture
+        // (DBus is a general libdbus wrapper that knows nothing of devices,
+        // so it sits beside Devices, not above it). Devices holds the
+        // families' wire formats (usable without GRDB or zstd, and without
+        // Streams); Recording is family-agnostic; Families is where each
+        // family says how it is decoded, recorded, captured and simulated,
+        // and the one list of families (docs/adding-a-family.md).
         // Locking: a tiny internal leaf target (no product, no dependencies):
-        // `Locked`, the pthread-mutex lock ThreadSanitizer can see, shared by
-        // Streams, DBus, TelemetryTesting, Capture, Session and tlm. Streams
-        // depends on nothing else of ours.
+        // `Locked`, the pthread-mutex lock ThreadSanitizer can see, the
+        // package's one lock. Streams depends on nothing else of ours.
         .target(name: "Locking", swiftSettings: strictSettings),
         .target(name: "Streams", dependencies: ["Locking"], swiftSettings: strictSettings),
         // libdbus wrapper: connections, calls, signals (for BlueZ).
