@@ -95,7 +95,7 @@ let package = Package(
         // streams (DeviceRecorder and its stream, raw and value recorders),
         // and RecorderService, which records them from a bounded ingest buffer.
         .target(
-            name: "DeviceRecording", dependencies: ["Devices", "Recording", "ROS2", "Streams", "Locking"],
+            name: "DeviceRecording", dependencies: ["Devices", "Recording", "MCAP", "ROS2", "Streams", "Locking"],
             swiftSettings: strictSettings),
         // Questions asked of a recording: `tlm query`'s one entry point
         // (rows or buckets), bucketed aggregates and counts from the index,
@@ -116,7 +116,7 @@ let package = Package(
         // Recordings turned into other files: MCAP, CSV, JSON lines, tidy
         // files per topic, the long form, Parquet (with its Thrift), merges.
         .target(
-            name: "RecordingExport", dependencies: ["Recording", "MCAP", "ROS2", "Quantities", "Locking"],
+            name: "RecordingExport", dependencies: ["Recording", "Devices", "MCAP", "ROS2", "Quantities", "Locking"],
             swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
         .target(
@@ -172,7 +172,7 @@ let package = Package(
         .target(
             name: "LiveView",
             dependencies: [
-                "Recording", "Locking", "ByteCursor",
+                "Recording", "MCAP", "Locking", "ByteCursor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -221,6 +221,7 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: [
+                "Quantities",
                 "DeviceRecording", "RecordingQueries", "RecordingRepair",
                 "Recording", "RecordingExport", "MCAP", "ROS2", "Devices", "Families", "Streams", "TestSupport",
                 "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
@@ -300,8 +301,8 @@ let package = Package(
         .testTarget(
             name: "tlmTests",
             dependencies: [
-                "RecordingRepair", "RecordingQueries", "tlm", "Recording", "RecordingExport", "ROS2", "Devices",
-                "Families", "TestSupport",
+                "RecordingRepair", "RecordingQueries", "tlm", "Recording", "RecordingExport", "ROS2", "Quantities",
+                "Devices", "Families", "TestSupport",
             ],
             swiftSettings: strictSettings),
     ]

@@ -1,5 +1,3 @@
-public import Devices
-
 /// The ROS 2 topic name rule recordings follow, so that a recording's
 /// segments are a valid ROS 2 bag (`docs/specs/recording.md`, "A recording
 /// is a ROS 2 bag").
@@ -19,8 +17,6 @@ public import Devices
 /// ```swift
 /// ROS2Name.deviceToken("SCOOT-8FB8")   // "SCOOT_8FB8"
 /// ROS2Name.deviceToken("9F3A0C11")     // "d_9F3A0C11"
-/// ROS2Name.characteristicToken(CharacteristicUUID(short: 0xD001))
-///                                      // "c_0000d00100001000800000805f9b34fb"
 /// ```
 public enum ROS2Name {
     /// The longest topic name ROS 2 accepts (255 less 8 characters the
@@ -132,9 +128,4 @@ public enum ROS2Name {
 
     /// A device identifier as a topic part (prefix `d_` where one is needed).
     public static func deviceToken(_ identifier: String) -> String { token(identifier, prefix: "d_") }
-
-    /// A characteristic as a topic part: `c_` and its 32 lower-case hex digits.
-    public static func characteristicToken(_ characteristic: CharacteristicUUID) -> String {
-        "c_" + characteristic.description.filter { $0 != "-" }
-    }
 }

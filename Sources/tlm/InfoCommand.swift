@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingRepair
 
 /// `tlm info REC`: what a recording holds, from its index alone.
 struct InfoCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingRepair
 import RecordingExport
 import RecordingQueries
 

@@ -1,10 +1,10 @@
 import Foundation
-import Recording
-import RecordingRepair
+import MCAP
+public import Recording
 
-/// The recording a verb reads: a recording directory, or a lone `.mcap` file
-/// (a segment, or any MCAP file `tlm export --format mcap` or another tool
-/// wrote) read as a recording of one segment.
+/// The recording a command reads: a recording directory, or a lone `.mcap`
+/// file (a segment, or any MCAP file `tlm export --format mcap` or another
+/// tool wrote) read as a recording of one segment.
 ///
 /// A lone file is linked (never copied or changed) into a temporary
 /// recording directory as its one segment; for the verbs that need
@@ -12,21 +12,29 @@ import RecordingRepair
 /// `tlm verify --repair` builds one (damaged records are cut from a copy in
 /// the temporary directory, never from the file). The temporary directory
 /// is removed when the location is released.
-final class RecordingLocation {
+///
+/// ```swift
+/// let location = try RecordingLocation("ride.mcap", indexed: true)
+/// let info = try location.info()   // info.directory == "ride.mcap"
+/// ```
+public final class RecordingLocation {
     /// The path as given.
-    let argument: String
+    public let argument: String
     /// The recording directory to read.
-    let directory: String
+    public let directory: String
     /// Whether the argument is a lone `.mcap` file.
-    var isLoneFile: Bool { temporary != nil }
+    public var isLoneFile: Bool { temporary != nil }
     private let temporary: String?
 
     /// Opens `argument`.
     ///
-    /// - Parameter indexed: Build `index.sqlite` for a lone file.
-    /// - Throws: ``CLIError`` when a lone file cannot be read as a recording (a missing path is
-    ///   taken for a directory, for the reading verb to report).
-    init(_ argument: String, indexed: Bool) throws {
+    /// - Parameters:
+    ///   - argument: A recording directory or an `.mcap` file.
+    ///   - indexed: Build `index.sqlite` for a lone file.
+    /// - Throws: `RecordingError` (`.io` when the temporary recording cannot be made, `.corrupt`
+    ///   when a lone file cannot be read as a recording). A missing path is taken for a
+    ///   directory, for the reader to report.
+    public init(_ argument: String, indexed: Bool) throws(RecordingError) {
         self.argument = argument
         var isDirectory: ObjCBool = false
         // A missing path is left to the library, which says it is not a recording.
@@ -36,6 +44,7 @@ final class RecordingLocation {
             temporary = nil
             return
         }
+        if indexed { try Self.requireMCAPMagic(argument) }
         let base = NSTemporaryDirectory() + "tlm-mcap-\(UUID().uuidString.prefix(8))"
         temporary = base
         directory = base
@@ -46,13 +55,33 @@ final class RecordingLocation {
             try FileManager.default.createSymbolicLink(
                 atPath: base + "/" + Self.segment, withDestinationPath: absolute)
         } catch {
-            throw CLIError("cannot open \(argument): \(error.localizedDescription)")
+            throw RecordingError(.io, "cannot open \(argument): \(error.localizedDescription)")
         }
         guard indexed else { return }
         do {
             _ = try RecordingRecovery.recover(directory: base, rebuildIndex: true)
         } catch {
-            throw CLIError("\(argument) cannot be read as a recording: \(error.message)")
+            throw RecordingError(.corrupt, "\(argument) cannot be read as a recording: \(error.message)", cause: error)
+        }
+    }
+
+    /// Refuses a lone file that does not start with the MCAP magic (a text
+    /// file named `x.mcap`, `/etc/passwd`): recovering it would make up an
+    /// empty recording.
+    private static func requireMCAPMagic(_ path: String) throws(RecordingError) {
+        let head: [UInt8]
+        do {
+            let handle = try RegularFile.openForReading(path)
+            defer { try? handle.close() }
+            head = [UInt8](try handle.read(upToCount: mcapMagic.count) ?? Data())
+        } catch let error as RecordingError {
+            throw RecordingError(error.code, "\(path) cannot be read as a recording: \(error.message)", cause: error)
+        } catch {
+            throw RecordingError(.io, "\(path) cannot be read as a recording: \(error.localizedDescription)")
+        }
+        guard head == mcapMagic else {
+            throw RecordingError(
+                .corrupt, "\(path) cannot be read as a recording: it is not an MCAP file (no MCAP magic at its start)")
         }
     }
 
@@ -61,9 +90,10 @@ final class RecordingLocation {
     }
 
     /// The recording's info, with the lone file's path in place of the temporary directory's.
-    func info() throws -> RecordingInfo {
-        var info: RecordingInfo
-        do { info = try RecordingInfo.load(from: directory) } catch { throw CLIError(error.message) }
+    ///
+    /// - Throws: `RecordingError` when the recording or its index cannot be read.
+    public func info() throws(RecordingError) -> RecordingInfo {
+        var info = try RecordingInfo.load(from: directory)
         if isLoneFile {
             info.directory = argument
             for index in info.segments.indices { info.segments[index].path = argument }
@@ -74,7 +104,7 @@ final class RecordingLocation {
     /// `text` with the temporary directory's paths replaced by the lone file's
     /// (in one pass each, so a lone file whose own path holds the segment's
     /// name is not replaced twice).
-    func userFacing(_ text: String) -> String {
+    public func userFacing(_ text: String) -> String {
         guard let temporary else { return text }
         let marker = "\u{0}"
         return text.replacingOccurrences(of: temporary + "/" + Self.segment, with: marker)
