@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Recording
-import RecordingRepair
 import RecordingExport
 import RecordingQueries
+import RecordingRepair
 
 /// `tlm query REC --topic GLOB`: messages, or aggregates per time bucket.
 struct QueryCommand: ParsableCommand {
