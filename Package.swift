@@ -283,7 +283,7 @@ let package = Package(
             name: "SessionTests",
             dependencies: [
                 "DeviceRecording",
-                "Session", "Recording", "Devices", "Locking", "TestSupport",
+                "Session", "Pipeline", "Families", "Recording", "Devices", "Locking", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

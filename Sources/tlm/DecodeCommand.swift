@@ -42,9 +42,6 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "Notifications as hex, one argument each; spaces, ':' and '-' between bytes are ignored.")
     var notifications: [String] = []
 
-    /// The largest `--file` read: 64 MiB of hex lines.
-    static let maximumFileSize = 64 << 20
-
     func validate() throws {
         guard CharacteristicUUID(characteristic) != nil else {
             throw ValidationError(
@@ -58,86 +55,41 @@ struct DecodeCommand: ParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func run() throws {
-        let uuid = CharacteristicUUID(characteristic)!
         var lines = notifications
-        if let file {
-            let text: String
-            if file == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            } else {
-                // A regular file only: a FIFO would block and /dev/zero never end.
-                do {
-                    text = String(decoding: try RegularFile.read(file, limit: Self.maximumFileSize), as: UTF8.self)
-                } catch {
-                    throw CLIError("cannot read \(file): \(error.message)")
-                }
-            }
-            lines += text.split(whereSeparator: \.isNewline).map(String.init)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
-        }
-        var packets: [[UInt8]] = []
-        for (index, line) in lines.enumerated() {
-            guard let bytes = Self.parseHex(line) else {
-                throw CLIError("notification \(index) is not hex: '\(line)'")
-            }
-            packets.append(bytes)
-        }
-        guard let descriptor = FamilyRegistry.builtIn[family.family] else {
-            throw CLIError("no device family '\(family.family)' in this build")
-        }
-        var options = FamilyOptions()
-        if let propertyTable { options.settings["property_table"] = propertyTable }
-        let decoder: any FamilyDecoder
         do {
-            decoder = try descriptor.makeDecoder(options: options)
-        } catch {
-            throw CLIError(propertyTable.map { "\($0): \(error)" } ?? "\(error)")
+            if let file {
+                lines +=
+                    file == "-"
+                    ? HexNotifications.lines(
+                        in: String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+                    : try HexNotifications.lines(ofFile: file)
+            }
+            let outcomes = try HexNotifications.decode(
+                lines, family: family.family, characteristic: CharacteristicUUID(characteristic)!,
+                propertyTable: propertyTable)
+            if print(outcomes) > 0 { throw ExitCode(3) }
+        } catch let error as HexNotificationError {
+            throw CLIError(error.message)
         }
-        if decode(with: decoder, uuid, packets) > 0 { throw ExitCode(3) }
     }
 
-    /// Decodes every packet with one decoder, printing a JSON line per value or error.
-    func decode(with decoder: any FamilyDecoder, _ uuid: CharacteristicUUID, _ packets: [[UInt8]]) -> Int {
-        var decoder = decoder
+    /// Prints a JSON line per value or failure; returns the number of failures.
+    private func print(_ outcomes: [HexNotifications.Outcome]) -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         var failures = 0
-        for (index, bytes) in packets.enumerated() {
-            let notification = RawNotification(characteristic: uuid, bytes: bytes, receiveTime: 0)
-            do {
-                try decoder.decode(notification) { value in
-                    if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
-                }
-            } catch {
+        for outcome in outcomes {
+            let data: Data?
+            switch outcome {
+            case .value(let value):
+                data = try? encoder.encode(value)
+            case .failure(let failure):
                 failures += 1
-                let report = DecodeFailure(error: error.description, notification: index, bytes: hex(bytes))
-                if let data = try? encoder.encode(report) { print(String(decoding: data, as: UTF8.self)) }
+                data = try? encoder.encode(failure)
             }
+            if let data { Swift.print(String(decoding: data, as: UTF8.self)) }
         }
         return failures
     }
-
-    /// Parses hex bytes, ignoring spaces, ':' and '-' between them; `nil` if not hex.
-    static func parseHex(_ text: String) -> [UInt8]? {
-        var digits = text.filter { !" \t:-".contains($0) }
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits.removeFirst(2) }
-        guard digits.count % 2 == 0, digits.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            bytes.append(UInt8(digits[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
-}
-
-/// A notification that did not decode, as `tlm decode` prints it.
-struct DecodeFailure: Encodable {
-    let error: String
-    let notification: Int
-    let bytes: String
 }

@@ -39,23 +39,18 @@ struct InfoReport {
             var range = "-"
             if let first = stream.firstTime, let last = stream.lastTime {
                 range = times.clock(first) + " .. " + times.clock(last)
-                // A rate only means something over at least a second of messages.
-                if last - first >= 1_000_000_000, stream.messageCount > 1 {
-                    rate = String(format: "%.1f Hz", Double(stream.messageCount - 1) / (Double(last - first) / 1e9))
-                }
             }
+            if let hertz = stream.rate { rate = String(format: "%.1f Hz", hertz) }
             out +=
                 "  " + Columns.pad(stream.topic, topicWidth) + "  " + Columns.pad(stream.schema, schemaWidth)
                 + "  " + Columns.pad(Self.grouped(stream.messageCount), 9, alignRight: true) + "  "
                 + Columns.pad(rate, 10, alignRight: true)
                 + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
         }
-        let closed = info.segments.filter { $0.state == "closed" }.count
-        let uncompressed = info.segments.reduce(0) { $0 + $1.uncompressedSize }
         out += line(
             "Segments",
-            "\(info.segments.count) (\(closed) closed), \(Self.bytes(info.byteSize)) on disk, "
-                + "\(Self.bytes(uncompressed)) uncompressed")
+            "\(info.segments.count) (\(info.closedSegmentCount) closed), \(Self.bytes(info.byteSize)) on disk, "
+                + "\(Self.bytes(info.uncompressedSize)) uncompressed")
         for segment in info.segments {
             out +=
                 "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "

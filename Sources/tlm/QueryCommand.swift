@@ -84,8 +84,7 @@ struct QueryCommand: ParsableCommand {
             let info = try location.info()
             let matching = try topic.topics(of: reader, named: recording)
             let times = display.times
-            let (lower, upper) = range.resolve(info, times: times)
-            guard upper > lower else { throw CLIError("the range is empty: --to must be after --from") }
+            let (lower, upper) = try range.resolve(info, times: times)
             let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper)
             var table = TableOutput(format: format)
             if let every {

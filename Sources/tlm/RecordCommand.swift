@@ -174,39 +174,34 @@ struct RecordCommand: AsyncParsableCommand {
         guard sources == 1 else {
             throw ValidationError("nothing to record: pass --simulate, --pipeline FILE or --device ADDRESS|NAME")
         }
-        if !devices.isEmpty {
-            if !families.isEmpty, families.count != 1, families.count != devices.count {
-                throw ValidationError("give one --family for all devices or one per --device (\(devices.count))")
+        do {
+            if !devices.isEmpty {
+                _ = try DeviceRequest.live(devices, families: families.map(\.family))
+                if seed != nil || scenario != nil {
+                    throw ValidationError("--seed and --scenario apply to simulated devices")
+                }
+                try overrides.applied().validate()
+                return
             }
-            if devices.contains(where: \.isEmpty) { throw ValidationError("--device needs an address or a name") }
-            if seed != nil || scenario != nil {
-                throw ValidationError("--seed and --scenario apply to simulated devices")
-            }
-            do { try configuration(base: RecorderConfiguration()).validate() } catch {
-                throw ValidationError(error.message)
-            }
-            return
-        }
-        do { try configuration(base: RecorderConfiguration()).validate() } catch {
+            try overrides.applied().validate()
+            if simulate { _ = try DeviceRequest.simulated(families.map(\.family)) }
+        } catch let error as DeviceRequestError {
             throw ValidationError(error.message)
-        }
-        for family in families.map(\.family) where !FamilyRegistry.builtIn.simulatable.contains(family) {
-            throw ValidationError(
-                "the \(family.rawValue) simulator is not available yet; choose from "
-                    + FamilyRegistry.builtIn.simulatable.map(\.rawValue).joined(separator: ", "))
+        } catch let error as RecordingError {
+            throw ValidationError(error.message)
         }
     }
 
-    /// `base` with the settings given on the command line applied on top.
-    func configuration(base: RecorderConfiguration) -> RecorderConfiguration {
-        var configuration = base
-        if let chunkSize { configuration.chunkSize = Int(clamping: chunkSize.bytes) }
-        if let chunkAge { configuration.chunkAge = chunkAge.duration }
-        if let zstdLevel { configuration.zstdLevel = zstdLevel }
-        if let segmentSize { configuration.segmentSize = segmentSize.bytes }
-        if let segmentDuration { configuration.segmentDuration = segmentDuration.duration }
-        if let durability { configuration.durability = durability }
-        return configuration
+    /// The recorder settings given on the command line.
+    var overrides: RecorderConfiguration.Overrides {
+        var overrides = RecorderConfiguration.Overrides()
+        overrides.chunkSize = chunkSize?.bytes
+        overrides.chunkAge = chunkAge?.duration
+        overrides.zstdLevel = zstdLevel
+        overrides.segmentSize = segmentSize?.bytes
+        overrides.segmentDuration = segmentDuration?.duration
+        overrides.durability = durability
+        return overrides
     }
 
     func run() async throws {
@@ -229,20 +224,22 @@ struct RecordCommand: AsyncParsableCommand {
         }
         let seed = self.seed ?? 1
         let scenario = self.scenario ?? .clean
-        let chosen = families.isEmpty ? FamilyRegistry.builtIn.simulatable : families.map(\.family)
+        let request: DeviceRequest
         let simulated: Pipeline
         do {
-            simulated = try Pipeline.simulated(families: chosen, seed: seed, scenario: scenario)
+            request = try DeviceRequest.simulated(families.map(\.family))
+            simulated = try await request.pipeline(seed: seed, scenario: scenario)
         } catch {
-            throw CLIError(error.description)
+            throw CLIError(SessionRunner.message(of: error))
         }
+        let chosen = request.families.compactMap(\.self)
         let directory = output ?? "tlm-" + Self.timestampForName()
-        display.detail("settings: " + Self.describe(configuration(base: RecorderConfiguration())))
+        display.detail("settings: " + overrides.applied().summary)
         let live = try await startLiveView()
         let session = RecordingSession(
             pipeline: selecting(simulated), directory: directory,
             options: .init(
-                configuration: configuration(base: RecorderConfiguration()), duration: duration?.duration,
+                configuration: overrides.applied(), duration: duration?.duration,
                 metadata: [
                     "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
                     "scenario": scenario.rawValue,
@@ -257,40 +254,25 @@ struct RecordCommand: AsyncParsableCommand {
     /// Records live devices: a pipeline of `live:` devices, families from
     /// `--family` or the devices' advertisements.
     private func runLive() async throws {
-        var entries: [(query: String, family: DeviceFamily)] = []
+        let pipeline: Pipeline
         do {
+            let request = try DeviceRequest.live(devices, families: families.map(\.family))
             let central = try BluetoothCentral.systemBus()
             defer { central.close() }
             _ = try await central.adapter()
-            for (index, query) in devices.enumerated() {
-                if let given = families.count == devices.count ? families[index] : families.first {
-                    entries.append((query, given.family))
-                    continue
-                }
-                let device = try await central.find(query)
-                guard let family = device.family else {
-                    throw CLIError("cannot tell the family of \(query) from its advertisement; pass --family")
-                }
-                entries.append((query, family))
-            }
-        } catch let error as CaptureError {
-            throw CLIError(error.message)
-        }
-        let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline.live(entries)
+            pipeline = try await request.pipeline { query in try await central.find(query).family }
         } catch {
-            throw CLIError(error.description)
+            throw CLIError(SessionRunner.message(of: error))
         }
         try await runPipeline(pipeline)
     }
 
     /// Records what a pipeline declares.
     private func runPipeline(_ pipeline: Pipeline) async throws {
-        let configuration = configuration(base: pipeline.recorderConfiguration())
+        let configuration = overrides.applied(to: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
         let directory = output ?? "tlm-" + Self.timestampForName()
-        display.detail("settings: " + Self.describe(configuration))
+        display.detail("settings: " + configuration.summary)
         let live = try await startLiveView()
         let session = RecordingSession(
             pipeline: selecting(pipeline), directory: directory,
@@ -333,13 +315,6 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
-    /// Recorder settings as `-v` prints them.
-    static func describe(_ configuration: RecorderConfiguration) -> String {
-        "chunks of \(configuration.chunkSize) bytes or \(configuration.chunkAge), zstd level \(configuration.zstdLevel), "
-            + "segments of \(configuration.segmentSize) bytes"
-            + (configuration.segmentDuration.map { " or \($0)" } ?? "") + ", durability \(configuration.durability)"
-    }
-
     /// Prints the summary; exit status 3 when loss was recorded.
     private func report(_ summary: RecordingSummary, directory: String) throws {
         if format == .json {
@@ -364,16 +339,4 @@ struct RecordCommand: AsyncParsableCommand {
         let style = Date.ISO8601FormatStyle(timeSeparator: .omitted)
         return style.format(Date()).replacingOccurrences(of: ":", with: "")
     }
-}
-
-/// A device family on the command line, by its name (`diot`, `jacquard`, ...).
-struct FamilyArgument: ExpressibleByArgument, Hashable {
-    let family: DeviceFamily
-
-    init?(argument: String) {
-        guard let descriptor = FamilyRegistry.builtIn.descriptor(named: argument) else { return nil }
-        self.family = descriptor.family
-    }
-
-    static var allValueStrings: [String] { FamilyRegistry.builtIn.families.map(\.rawValue) }
 }

@@ -21,25 +21,17 @@ struct RecordingStatus {
         let clock = ContinuousClock()
         let start = clock.now
         let interval: Duration = isTerminal ? .seconds(1) : .seconds(5)
-        var last = (time: start, messages: 0, byTopic: [String: Int]())
+        var last = (time: start, counts: RecordingRates.Counts())
         var linesDrawn = 0
         while !Task.isCancelled {
             try? await clock.sleep(for: interval)
             if Task.isCancelled { break }
             guard let info = try? RecordingInfo.load(from: directory) else { continue }
             let now = clock.now
-            let seconds = Self.seconds(now - last.time)
-            func rate(_ count: Int, _ before: Int) -> Double { seconds > 0 ? Double(count - before) / seconds : 0 }
-            let total = rate(info.messageCount, last.messages)
-            // Typed streams only: raw streams mirror them.
-            let streams = info.streams.filter { $0.kind != "raw" }
-                .map { (topic: $0.topic, rate: rate($0.messageCount, last.byTopic[$0.topic] ?? 0)) }
-                .filter { $0.rate > 0 }
-                .sorted { ($0.rate, $1.topic) > ($1.rate, $0.topic) }
-            last = (
-                now, info.messageCount,
-                Dictionary(info.streams.map { ($0.topic, $0.messageCount) }, uniquingKeysWith: { first, _ in first })
-            )
+            let rates = RecordingRates(since: last.counts, now: info, seconds: Self.seconds(now - last.time))
+            let total = rates.total
+            let streams = rates.streams
+            last = (now, RecordingRates.Counts(info))
             let elapsed = (now - start).components.seconds
             let totals = String(
                 format: "%02d:%02d  %@ messages  %@/s  %d streams  loss %@ in %d records  %@",

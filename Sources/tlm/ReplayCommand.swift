@@ -114,19 +114,11 @@ struct ReplayCommand: AsyncParsableCommand {
                 + (summary.stoppedEarly ? " (stopped by signal)." : "."))
     }
 
-    /// `--from` and `--to` as offsets from the recording's first message.
+    /// `--from` and `--to` as offsets from the recording's first message
+    /// (the recording is read only when one is given).
     private func offsets() throws -> (from: Duration, to: Duration?) {
-        guard from != nil || to != nil else { return (.zero, nil) }
-        let info: RecordingInfo
-        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
-        let first = info.streams.compactMap(\.firstTime).min() ?? 0
-        func offset(_ time: TimeArgument) -> Duration {
-            let instant = time.resolve(start: first, times: display.times)
-            return .nanoseconds(Int64(clamping: instant - min(instant, first)))
-        }
-        let start = from.map(offset) ?? .zero
-        let end = to.map(offset)
-        if let end, end <= start { throw CLIError("the range is empty: --to must be after --from") }
-        return (start, end)
+        let range = RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
+        guard !range.isUnbounded else { return (.zero, nil) }
+        do { return try range.offsets(try RecordingInfo.load(from: recording)) } catch { throw CLIError(error.message) }
     }
 }

@@ -42,8 +42,7 @@ struct ReportOptions: ParsableArguments {
                 }
                 topics = chosen.sorted()
             }
-            let (from, to) = range.resolve(builder.info, times: display.times)
-            guard to > from else { throw CLIError("the range is empty: --to must be after --from") }
+            let (from, to) = try range.resolve(builder.info, times: display.times)
             return try builder.build(topics: topics, from: from, to: to, levels: levels, columns: columns)
         } catch let error as ReportError {
             throw CLIError(error.message)

@@ -50,12 +50,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let info: RecordingInfo
-        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
-        let first = info.streams.compactMap(\.firstTime).min() ?? 0
-        let start = from.map { $0.resolve(start: first, times: display.times) }
-        let end = to.map { $0.resolve(start: first, times: display.times) }
-        if let start, let end, end <= start { throw CLIError("the range is empty: --to must be after --from") }
+        let (start, end): (UInt64?, UInt64?)
+        do {
+            (start, end) = try RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
+                .bounds(try RecordingInfo.load(from: recording))
+        } catch {
+            throw CLIError(error.message)
+        }
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         do {
             let player = RecordingPlayer(directory: recording, from: start, to: end)

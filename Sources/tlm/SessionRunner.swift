@@ -50,6 +50,7 @@ enum SessionRunner {
         case let error as RecordingError: error.message
         case let error as PipelineError: error.description
         case let error as CaptureError: error.message
+        case let error as DeviceRequestError: error.message
         case let error as CaptureFileError: error.message
         case let error as CLIError: error.description
         default: "\(error)"

@@ -12,10 +12,4 @@ struct TimeArgument: ExpressibleByArgument, Hashable {
         guard let value = TimeSyntax(parsing: argument) else { return nil }
         self.value = value
     }
-
-    /// The instant, in nanoseconds since the Unix epoch, given the recording's
-    /// first message time and the zone times are read in (0 at the earliest).
-    func resolve(start: UInt64, times: TimeDisplay = .utc) -> UInt64 {
-        value.resolve(start: start, zone: times.zone)
-    }
 }

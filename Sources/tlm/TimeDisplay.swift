@@ -1,47 +1,20 @@
 import Foundation
 import Quantities
-import Recording
 
 /// How `tlm` prints instants (ISO 8601, with `Z` in UTC or the zone's
 /// offset) and clock times (`HH:MM:SS.mmm` of the day), in one time zone:
-/// UTC unless `--local-time` or `TZ` (see ``OutputOptions``).
+/// UTC unless `--local-time` or `TZ` (see ``OutputOptions``). The text
+/// itself is `TimeText`'s.
 struct TimeDisplay: Sendable {
     let zone: TimeZone
 
     /// UTC.
     static let utc = TimeDisplay(zone: TimeZone(identifier: "UTC")!)
 
-    /// The zone's offset from UTC at an instant, in seconds.
-    func offset(at nanoseconds: UInt64) -> Int {
-        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(nanoseconds / 1_000_000_000)))
-    }
-
     /// An instant in ISO 8601 with milliseconds: `2026-11-22T10:15:03.250Z`
     /// in UTC, `2026-11-22T15:45:03.250+05:30` elsewhere.
-    func timestamp(_ nanoseconds: UInt64) -> String {
-        let offset = self.offset(at: nanoseconds)
-        let local = Int64(clamping: nanoseconds / 1_000_000_000) + Int64(offset)
-        let (year, month, day) = CivilDate.civil(fromDays: (local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
-        let second = ((local % 86_400) + 86_400) % 86_400
-        let millis = (nanoseconds / 1_000_000) % 1000
-        let zoneText: String
-        if offset == 0, zone.secondsFromGMT() == 0, zone.identifier == "UTC" || zone.identifier == "GMT" {
-            zoneText = "Z"
-        } else {
-            zoneText =
-                (offset < 0 ? "-" : "+") + String(format: "%02ld:%02ld", abs(offset) / 3600, (abs(offset) / 60) % 60)
-        }
-        return String(
-            format: "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld.%03ld", year, month, day, second / 3600, (second / 60) % 60,
-            second % 60, Int64(millis)) + zoneText
-    }
+    func timestamp(_ nanoseconds: UInt64) -> String { TimeText(zone: zone).timestamp(nanoseconds) }
 
     /// The clock time of day of an instant, `HH:MM:SS.mmm`.
-    func clock(_ nanoseconds: UInt64) -> String {
-        let local = Int64(clamping: nanoseconds / 1_000_000_000) + Int64(offset(at: nanoseconds))
-        let day = ((local % 86_400) + 86_400) % 86_400
-        let millis = (nanoseconds / 1_000_000) % 1000
-        return String(format: "%02ld:%02ld:%02ld.%03ld", day / 3600, (day / 60) % 60, day % 60, Int64(millis))
-    }
-
+    func clock(_ nanoseconds: UInt64) -> String { TimeText(zone: zone).clock(nanoseconds) }
 }

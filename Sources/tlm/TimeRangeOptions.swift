@@ -15,13 +15,27 @@ struct TimeRangeOptions: ParsableArguments {
     @Option(help: "End of the range (exclusive), in the same forms.")
     var to: TimeArgument?
 
+    /// The range as the library reads it, times of day in the display zone.
+    func range(_ times: TimeDisplay = .utc) -> RecordingTimeRange {
+        RecordingTimeRange(from: from?.value, to: to?.value, zone: times.zone)
+    }
+
     /// The range in nanoseconds since the epoch, given a recording's info
     /// and the zone times of day are read in; without bounds, the
     /// recording's whole span.
-    func resolve(_ info: RecordingInfo, times: TimeDisplay = .utc) -> (from: UInt64, to: UInt64) {
-        let first = info.streams.compactMap(\.firstTime).min()
-        let last = info.streams.compactMap(\.lastTime).max()
-        return TimeSyntax.range(
-            from: from?.value, to: to?.value, span: first.map { ($0, last ?? $0) }, zone: times.zone)
+    ///
+    /// - Throws: ``CLIError`` when the range is empty.
+    func resolve(_ info: RecordingInfo, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
+        do { return try range(times).resolve(info) } catch { throw CLIError(error.message) }
+    }
+
+    /// The range in nanoseconds since the epoch for a recording or a lone
+    /// MCAP file: relative times count from its first message; without
+    /// bounds, its whole span.
+    ///
+    /// - Throws: ``CLIError`` when the range is empty; `RecordingError` when the source cannot be read.
+    func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
+        let span = try source.timeSpan()
+        do { return try range(times).resolve(span: span) } catch { throw CLIError(error.message) }
     }
 }

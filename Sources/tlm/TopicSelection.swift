@@ -42,17 +42,3 @@ extension TopicOption {
         try Self.matching(pattern, in: source.topics, of: source.path)
     }
 }
-
-extension TimeRangeOptions {
-    /// The range in nanoseconds since the epoch for a recording or a lone
-    /// MCAP file: relative times count from its first message; without
-    /// bounds, its whole span.
-    ///
-    /// - Throws: ``CLIError`` when the range is empty.
-    func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
-        let range = TimeSyntax.range(
-            from: from?.value, to: to?.value, span: try source.timeSpan(), zone: times.zone)
-        guard range.to > range.from else { throw CLIError("the range is empty: --to must be after --from") }
-        return range
-    }
-}

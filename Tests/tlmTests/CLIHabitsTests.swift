@@ -186,21 +186,6 @@ import Testing
         #expect(rows == wanted, "\(timeOfDay)")
     }
 
-    @Test func replayTakesAbsoluteTimes() throws {
-        let offset = temporaryPath()
-        let byOffset = try tlm("replay", Self.recording, "--from", "+500ms", "--to", "+1500ms", "--output", offset)
-        #expect(byOffset.status == 0, "\(byOffset.errors)")
-        let absolute = temporaryPath()
-        let byInstant = try tlm(
-            "replay", Self.recording, "--from", String(Self.firstTime + 500_000_000), "--to",
-            String(Self.firstTime + 1_500_000_000), "--output", absolute)
-        #expect(byInstant.status == 0, "\(byInstant.errors)")
-        let a = try RecordingInfo.load(from: offset)
-        let b = try RecordingInfo.load(from: absolute)
-        #expect(a.messageCount == b.messageCount && a.messageCount > 0)
-        #expect(a.messageCount < (try RecordingInfo.load(from: Self.recording)).messageCount)
-    }
-
     @Test func infoVerifyAndQueryReadALoneMCAPFile() throws {
         let segment = Self.recording + "/000001.mcap"
         let before = try Data(contentsOf: URL(fileURLWithPath: segment))

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+/// `tlm decode` end to end: the printed JSON lines, exit status 3 for a
+/// malformed notification, argument errors (the decoding itself:
+/// FamiliesTests' HexNotificationsTests).
 @Suite struct DecodeCommandTests {
     @Test func decodesTheSpecsDiotExamplesAsJSONLines() throws {
         let result = try tlm(
@@ -31,14 +34,6 @@ import Testing
         #expect((failure?["error"] as? String)?.isEmpty == false)
     }
 
-    @Test func readsOneNotificationPerLineFromAFile() throws {
-        let path = temporaryPath() + ".txt"
-        try "# IMU\n09 00 00 80 3F\n\n04 48 00 00 00\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try tlm("decode", "--family", "diot", "--characteristic", "d001", "--file", path)
-        #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output.split(separator: "\n").count == 2)
-    }
-
     @Test(arguments: [
         (["decode", "--family", "diot", "--characteristic", "D001", "0G"], "not hex"),
         (["decode", "--family", "diot", "--characteristic", "D001", "123"], "not hex"),
@@ -51,60 +46,5 @@ import Testing
         let result = try finish(try start(tlmPath, arguments))
         #expect(result.status != 0 && result.status != 3)
         #expect(result.errors.contains(expected), "stderr: \(result.errors)")
-    }
-}
-
-@Suite struct DecodeEveryFamilyTests {
-    @Test func decodesTheSpecsJacquardExamplesIncludingAFragmentedMessage() throws {
-        let notify = "d2f2b8d1-d165-445c-b0e1-2d6b642ec57b"
-        let single = try tlm(
-            "decode", "--family", "jacquard", "--characteristic", notify,
-            "C0 0D 08 00 10 17 18 00 CA 07 04 08 32 10 02", "C0 0B 08 08 10 05 AA 39 04 0A 02 08 01")
-        #expect(single.status == 0, "\(single.errors)")
-        #expect(
-            single.output.split(separator: "\n") == [
-                #"{"battery_status":{"battery_level":50,"charging_status":"notCharging"}}"#,
-                #"{"gesture":{"component_id":0,"event":"doubleTap","timestamp_ticks":0}}"#,
-            ])
-        // The gesture message split over two fragments: FIRST (80, length 0B) then LAST (41).
-        let split = try tlm(
-            "decode", "--family", "jacquard", "--characteristic", notify,
-            "80 0B 08 08 10 05 AA", "41 39 04 0A 02 08 03")
-        #expect(split.status == 0, "\(split.errors)")
-        #expect(split.output.contains(#""event":"brushOut""#))
-        #expect(split.output.split(separator: "\n").count == 1)
-    }
-
-    @Test func decodesComoduleFjordenAndObviousProfiles() throws {
-        let comodule = try tlm(
-            "decode", "--family", "comodule", "--characteristic", "c0de0002-0000-4000-8000-00805f9b34fb",
-            "01 01 00 02 E8 03", "01 04 00 01 02")
-        #expect(comodule.status == 0, "\(comodule.errors)")
-        #expect(comodule.output.contains(#""identifier":"speed""#) && comodule.output.contains(#""value":100"#))
-        #expect(comodule.output.contains(#""identifier":"enabled","index":2,"type":"state""#))
-
-        let fjorden = try tlm(
-            "decode", "--family", "fjorden", "--characteristic", "f10d0002-0000-4000-8000-00805f9b34fb",
-            "03 04", "00")
-        #expect(fjorden.status == 0, "\(fjorden.errors)")
-        #expect(fjorden.output.contains(#"{"grip_event":{"event":"dialButtonCW","repeat_count":4}}"#))
-
-        // 1002003 = 0x000F4A13 → "1.2.3"; 1000000000 is flagged invalid, not an error.
-        let obvious = try tlm(
-            "decode", "--family", "obvious", "--characteristic", "0b710002-0000-4000-8000-00805f9b34fb",
-            "02 13 4A 0F 00 00 00 00 00", "02 00 CA 9A 3B 00 00 00 00")
-        #expect(obvious.status == 0, "\(obvious.errors)")
-        #expect(obvious.output.contains("1.2.3"))
-        #expect(obvious.output.split(separator: "\n").count == 2)
-    }
-
-    @Test func aComodulePropertyTableFileIsUsedAndABadOneIsAClearError() throws {
-        let bad = temporaryPath() + ".json"
-        try #"{"properties": [{"index": 1}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
-        let result = try tlm(
-            "decode", "--family", "comodule", "--characteristic", "c0de0002-0000-4000-8000-00805f9b34fb",
-            "--property-table", bad, "01 01 00 02 E8 03")
-        #expect(result.status == 1)
-        #expect(result.errors.contains(bad))
     }
 }

@@ -184,35 +184,6 @@ import Testing
         Self.expectOneLineError(result, containing: "\(file): cannot read the pipeline file: it is larger than 1 MiB")
     }
 
-    @Test func aFIFOOrADirectoryAsDecodeFileIsRefused() throws {
-        let fifo = temporaryPath()
-        try Self.makeFIFO(fifo)
-        defer { try? FileManager.default.removeItem(atPath: fifo) }
-        for (path, kind) in [(fifo, "a FIFO"), (NSTemporaryDirectory(), "a directory")] {
-            let result = try finish(
-                try start(
-                    tlmPath,
-                    [
-                        "decode", "--family", "diot", "--characteristic", "D001",
-                        "--file", path,
-                    ]), timeout: .seconds(10))
-            Self.expectOneLineError(result, containing: "cannot read \(path): it is \(kind), not a regular file")
-        }
-    }
-
-    /// Not run against the old binary: it read `/dev/zero` until memory ran out.
-    @Test func aDeviceAsDecodeFileIsRefused() throws {
-        let result = try finish(
-            try start(
-                tlmPath,
-                [
-                    "decode", "--family", "diot", "--characteristic", "D001",
-                    "--file", "/dev/zero",
-                ]), timeout: .seconds(10))
-        Self.expectOneLineError(
-            result, containing: "cannot read /dev/zero: it is a character device, not a regular file")
-    }
-
     @Test func aFIFOInPlaceOfASegmentIsRefusedByQueryAndReplay() throws {
         let copy = try Self.recording(withSegmentReplacedBy: Self.makeFIFO)
         let query = try finish(try start(tlmPath, ["query", copy, "--topic", "/diot/*/acc_x"]), timeout: .seconds(10))

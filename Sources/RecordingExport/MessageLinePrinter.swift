@@ -1,0 +1,98 @@
+import Foundation
+import Quantities
+import ROS2
+public import Recording
+
+/// Messages as `tlm cat` prints them, one line each: JSON lines
+/// (`{"fields":{...},"log_time":N,"topic":"..."}`, as ``JSONLinesExporter``
+/// writes them) or a table line (the UTC time, the topic and `name=value`
+/// pairs). The one place a message becomes a line of text for a terminal,
+/// for a closed source and for a recording followed as it is written.
+///
+/// ```swift
+/// let source = try RecordingSource(path: "ride")
+/// let printer = MessageLinePrinter(format: .table)
+/// let sink = FileByteSink.standardOutput()
+/// try printer.write(source, topics: ["/diot/0A1B/acc_x"], into: sink)
+/// try sink.close()
+/// ```
+public struct MessageLinePrinter {
+    /// How a message prints.
+    public enum Format: String, CaseIterable, Sendable {
+        /// One JSON object per line.
+        case jsonl
+        /// The time, the topic and `name=value` pairs.
+        case table
+    }
+
+    /// How messages print.
+    public let format: Format
+    /// Each topic's schema, for decoding.
+    private var definitions: [String: ROS2MessageDefinition] = [:]
+
+    /// A printer of no topics yet (see ``add(_:)``).
+    public init(format: Format) {
+        self.format = format
+    }
+
+    /// Takes the schemas of `topics`, so that their messages print.
+    ///
+    /// - Throws: ``RecordingError`` (`.unsupported`) for a topic whose schema is not `ros2msg`.
+    public mutating func add(_ topics: some Sequence<ExportTopic>) throws(RecordingError) {
+        for topic in topics {
+            guard let definition = topic.definition else {
+                throw RecordingError(
+                    .unsupported,
+                    "\(topic.topic) has a \(topic.schemaEncoding) schema that cat cannot decode; "
+                        + "leave it out with --exclude, or export it with --format mcap")
+            }
+            definitions[topic.topic] = definition
+        }
+    }
+
+    /// One message as a line of ``format``, without the newline.
+    ///
+    /// - Throws: ``RecordingError`` for a topic not added or a payload its schema does not decode.
+    public func line(_ message: RecordedMessage) throws(RecordingError) -> String {
+        guard let definition = definitions[message.topic] else {
+            throw RecordingError(.corrupt, "no schema for \(message.topic)")
+        }
+        let fields = try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })
+        switch format {
+        case .jsonl:
+            return try JSONLinesExporter.line(logTime: message.logTime, topic: message.topic, fields: fields)
+        case .table:
+            return TimeText.utc.timestamp(message.logTime) + "  " + message.topic + "  "
+                + fields.map { "\($0.name)=\($0.value.tidyText)" }.joined(separator: " ")
+        }
+    }
+
+    /// Writes each message as a line to `sink`.
+    ///
+    /// - Throws: ``RecordingError`` as ``line(_:)`` does, or when `sink` cannot be written.
+    public func write(_ messages: some Sequence<RecordedMessage>, into sink: any ByteSink) throws(RecordingError) {
+        for message in messages { try sink.write(try line(message) + "\n") }
+    }
+
+    /// Writes the messages of `topics` of a recording or a lone MCAP file,
+    /// in log-time order, as they are read, with their schemas added first.
+    ///
+    /// - Parameters:
+    ///   - source: The recording or file.
+    ///   - topics: The topics to print.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - sink: Where the lines go.
+    /// - Throws: ``RecordingError`` when the source cannot be read, a schema
+    ///   is not `ros2msg`, or `sink` cannot be written.
+    public mutating func write(
+        _ source: RecordingSource, topics: [String], from: UInt64? = nil, to: UInt64? = nil, into sink: any ByteSink
+    ) throws(RecordingError) {
+        let context = try source.exportContext(topics: topics, from: from, to: to)
+        try add(context.topics)
+        let cursor = try source.messageCursor(topics: context.topics.map(\.topic), from: from, to: to)
+        while let message = try cursor.next() {
+            try sink.write(try line(message) + "\n")
+        }
+    }
+}

@@ -1,0 +1,5 @@
+public import ArgumentParser
+import RecordingExport
+
+/// `tlm cat --format jsonl|table`.
+extension MessageLinePrinter.Format: ExpressibleByArgument {}
