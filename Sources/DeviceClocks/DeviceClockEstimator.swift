@@ -52,14 +52,14 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         ///   - windowNanoseconds: The fit's window (600 s).
         ///   - bucketNanoseconds: The window's bucket (250 ms).
         ///   - maximumDelayNanoseconds: The longest delay believed (1 s).
-        ///   - outlierThresholdNanoseconds: How far below is impossible (10 ms).
+        ///   - outlierThresholdNanoseconds: How far below is impossible (50 ms).
         ///   - settledSpanNanoseconds: When outliers start to be held (10 s).
         ///   - outlierConfirmations: Low points that confirm a held one (2).
         ///   - receiveGuardNanoseconds: Room before each receive time (1 µs).
         public init(
             tickRate: Double, tickBits: Int, maximumDriftPPM: Double = 1000,
             windowNanoseconds: Int64 = 600_000_000_000, bucketNanoseconds: Int64 = 250_000_000,
-            maximumDelayNanoseconds: Int64 = 1_000_000_000, outlierThresholdNanoseconds: Int64 = 10_000_000,
+            maximumDelayNanoseconds: Int64 = 1_000_000_000, outlierThresholdNanoseconds: Int64 = 50_000_000,
             settledSpanNanoseconds: Int64 = 10_000_000_000, outlierConfirmations: Int = 2,
             receiveGuardNanoseconds: Int64 = 1000
         ) {

@@ -7,8 +7,9 @@
 /// so delivery delay is not averaged in), its rate held within the drift
 /// bound. A run breaks, and a new one starts from the delivery at hand, at a
 /// gap in delivery, at a delivery later than the line by more than the
-/// largest delay (samples were lost, or the rate fell), at low points that
-/// fall further and further below the line (the rate rose), and at
+/// largest delay (samples were lost, or the rate fell), when a settled line
+/// keeps falling under new points by more than the outlier threshold (the
+/// rate rose), and at
 /// ``restart(nominalRate:)``. Several samples delivered at one instant are
 /// spaced by the fitted period; no sample is put after its receive time, and
 /// times strictly increase. Equal input gives equal output.
@@ -51,14 +52,14 @@ public struct RateDejitterer: Sendable, Hashable {
         ///   - bucketNanoseconds: The window's bucket (250 ms).
         ///   - maximumDelayNanoseconds: The longest delay believed (500 ms).
         ///   - gapNanoseconds: The longest pause within a run (500 ms).
-        ///   - outlierThresholdNanoseconds: How far below is impossible (10 ms).
+        ///   - outlierThresholdNanoseconds: How far below is impossible (50 ms).
         ///   - settledSpanNanoseconds: When outliers start to be held (10 s).
         ///   - outlierConfirmations: Low points that confirm a held one (2).
         ///   - receiveGuardNanoseconds: Room before each receive time (1 µs).
         public init(
             nominalRate: Double, maximumDriftPPM: Double = 1000, windowNanoseconds: Int64 = 600_000_000_000,
             bucketNanoseconds: Int64 = 250_000_000, maximumDelayNanoseconds: Int64 = 500_000_000,
-            gapNanoseconds: Int64 = 500_000_000, outlierThresholdNanoseconds: Int64 = 10_000_000,
+            gapNanoseconds: Int64 = 500_000_000, outlierThresholdNanoseconds: Int64 = 50_000_000,
             settledSpanNanoseconds: Int64 = 10_000_000_000, outlierConfirmations: Int = 2,
             receiveGuardNanoseconds: Int64 = 1000
         ) {
@@ -96,6 +97,8 @@ public struct RateDejitterer: Sendable, Hashable {
     /// The next sample's index in the run; `nil` when the next delivery starts a run.
     private var nextIndex: Int64?
     private var lastReceive: Int64?
+    /// How far a settled line has fallen since a delivery last lay on or above it.
+    private var fallen = 0.0
 
     /// Creates a dejitterer.
     ///
@@ -155,7 +158,16 @@ public struct RateDejitterer: Sendable, Hashable {
         var first = nextIndex ?? 0
         var point = LowerEnvelope.Point(x: Double(first + Int64(count) - 1) * period, y: fit.y(receivedAt))
         switch fit.offer(point) {
-        case .accepted, .held:
+        case .accepted:
+            fallen = fit.lastResidual < 0 && fit.isSettled ? fallen - fit.lastResidual : 0
+            if fallen > Double(configuration.outlierThresholdNanoseconds) {
+                // The line keeps falling: the rate rose.
+                startRun(at: receivedAt)
+                first = 0
+                point = LowerEnvelope.Point(x: Double(count - 1) * period, y: 0)
+                _ = fit.offer(point)
+            }
+        case .held:
             break
         case .confirmed(let fall):
             if fall > Double(configuration.outlierThresholdNanoseconds) {
@@ -185,6 +197,7 @@ public struct RateDejitterer: Sendable, Hashable {
 
     private mutating func startRun(at receive: Int64) {
         fit.startEpoch(originReceive: receive)
+        fallen = 0
         nextIndex = 0
     }
 }

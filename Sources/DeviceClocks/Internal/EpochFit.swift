@@ -38,7 +38,10 @@ struct EpochFit: Sendable, Hashable {
     }
 
     private var held: [Held] = []
+    private var heldInstants = 0
     private var jitterSquare = 0.0
+    /// The last offered point's distance above the line before it was offered (negative below).
+    private(set) var lastResidual = 0.0
 
     init(envelope: LowerEnvelope, limits: Limits) {
         self.envelope = envelope
@@ -46,6 +49,8 @@ struct EpochFit: Sendable, Hashable {
     }
 
     var isEmpty: Bool { envelope.isEmpty }
+    /// Whether the line is settled: its points span the settled span.
+    var isSettled: Bool { envelope.span >= limits.settledSpan }
 
     /// Starts a new epoch whose device time 0 was received at `receive`.
     mutating func startEpoch(originReceive receive: Int64) {
@@ -62,16 +67,22 @@ struct EpochFit: Sendable, Hashable {
     /// Offers a point to the fit.
     mutating func offer(_ point: LowerEnvelope.Point) -> Verdict {
         guard !envelope.isEmpty else {
+            lastResidual = 0
             accept(point)
             return .accepted
         }
         let residual = point.y - envelope.value(at: point.x)
+        lastResidual = residual
         if residual > limits.maximumDelay { return .tooLate }
         if residual < -limits.maximumDelay { return .tooEarly }
         if residual < -limits.outlierThreshold, envelope.span >= limits.settledSpan {
+            // Points received at one instant (one connection event) count once.
+            if let last = held.last, last.point.y != point.y { heldInstants += 1 }
+            if held.isEmpty { heldInstants = 1 }
             held.append(Held(point: point, residual: residual))
-            guard held.count > limits.confirmations else { return .held }
-            return .confirmed(fall: held[0].residual - residual)
+            guard heldInstants > limits.confirmations else { return .held }
+            let firstInstant = held.lastIndex { $0.point.y == held[0].point.y } ?? 0
+            return .confirmed(fall: held[firstInstant].residual - residual)
         }
         held.removeAll()
         accept(point)

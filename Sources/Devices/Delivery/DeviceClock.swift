@@ -55,7 +55,8 @@ public struct DeviceClock: Sendable, Hashable {
     /// - Parameter deviceSeconds: Device seconds since the start, not negative.
     public func ticks(atDeviceSeconds deviceSeconds: Double) -> UInt64 {
         let lastReset = resets.last { $0 <= deviceSeconds }
-        let elapsed = UInt64(((deviceSeconds - (lastReset ?? 0)) * tickRate).rounded(.down))
+        // A millionth of a tick absorbs the rounding of `deviceSeconds` (n × 0.01 × 1000 is 69.999… for some n).
+        let elapsed = UInt64(((deviceSeconds - (lastReset ?? 0)) * tickRate + 1e-6).rounded(.down))
         let value = lastReset == nil ? initialTicks &+ elapsed : elapsed
         return tickBits == 64 ? value : value & ((UInt64(1) << UInt64(tickBits)) - 1)
     }
