@@ -49,9 +49,10 @@ import Testing
         let start = link.configuration.startNanoseconds
         for sample in samples {
             // Sample n is measured at n × 10 ms of device time, which lasts 1.0002 × as long on the host.
-            #expect(
-                sample.measuredAt - start
-                    == Int64((Double(sample.index) * 0.01 * (1 + 200 / 1_000_000) * 1e9).rounded()))
+            let deviceSeconds: Double = Double(sample.index) * 0.01
+            let hostSeconds: Double = deviceSeconds * (1 + 200.0 / 1_000_000)
+            let expected = Int64((hostSeconds * 1e9).rounded())
+            #expect(sample.measuredAt - start == expected)
             #expect(sample.ticks == (500 + UInt64(sample.index) * 10) % 65_536)
         }
     }
