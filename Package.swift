@@ -221,7 +221,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "TestSupport"], swiftSettings: strictSettings),
         // The estimators against the BLE delivery model's truth.
-        .testTarget(name: "DeviceClocksTests", dependencies: ["DeviceClocks", "Devices"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "DeviceClocksTests", dependencies: ["DeviceClocks", "Devices"], swiftSettings: strictSettings),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "Streams", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
