@@ -169,7 +169,7 @@ bench: build setup-test
 # every library, one archive each, built by swift-docc-plugin in one run (one
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
-DOC_TARGETS  := Streams DBus Devices MCAP ROS2 Quantities Recording DeviceRecording RecordingExport RecordingQueries \
+DOC_TARGETS  := Streams DBus Devices DeviceClocks MCAP ROS2 Quantities Recording DeviceRecording RecordingExport RecordingQueries \
                 RecordingRepair Families Pipeline Capture CaptureFiles Session Report LiveView TelemetryTesting TelemetryTestingRecordings
 docs: setup-build
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
+        .library(name: "DeviceClocks", targets: ["DeviceClocks"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "RecordingExport", targets: ["RecordingExport"]),
         .library(name: "RecordingQueries", targets: ["RecordingQueries"]),
@@ -70,6 +71,10 @@ let package = Package(
         // readers parse with (not a product; a leaf that depends on nothing).
         .target(name: "ByteCursor", swiftSettings: strictSettings),
         .target(name: "Devices", dependencies: ["ByteCursor"], swiftSettings: strictSettings),
+        // Sample times from receive times: device clocks (ticks) mapped to
+        // host time and nominal-rate streams dejittered, as pure values (a
+        // leaf that depends on nothing; docs/time.md).
+        .target(name: "DeviceClocks", swiftSettings: strictSettings),
         // MCAP bytes and nothing of tlm: records, the general writer, the
         // stream reader, CRC-32 and zstd (after foxglove/mcap's own targets).
         .target(name: "MCAP", dependencies: ["ByteCursor", "CZstd", "CIsal"], swiftSettings: strictSettings),
@@ -215,6 +220,9 @@ let package = Package(
             name: "StreamsTests", dependencies: ["Streams", "TelemetryTesting", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "TestSupport"], swiftSettings: strictSettings),
+        // The estimators against the BLE delivery model's truth.
+        .testTarget(
+            name: "DeviceClocksTests", dependencies: ["DeviceClocks", "Devices"], swiftSettings: strictSettings),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "Streams", "Locking", "TestSupport"],
             swiftSettings: strictSettings),

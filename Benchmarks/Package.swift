@@ -137,5 +137,16 @@ let package = Package(
             path: "Benchmarks/StreamsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The sample-time accuracy table (issue 34): the BLE delivery model's truth against receive
+        // time and the DeviceClocks estimators, written for Scripts/clock_accuracy.py (which adds
+        // pyxdf's dejittering of the same receive times). Not an ordo-one benchmark: it measures error, not speed.
+        .executableTarget(
+            name: "ClockAccuracy",
+            dependencies: [
+                .product(name: "DeviceClocks", package: "TelemetryRecorder"),
+                .product(name: "Devices", package: "TelemetryRecorder"),
+            ],
+            path: "Benchmarks/ClockAccuracy"
+        ),
     ]
 )

@@ -1,0 +1,85 @@
+// The clock-accuracy scenarios: a Jacquard-like IMU (100 Hz, three samples per
+// notification, 1 kHz 32-bit ticks) and a DIoT-like 50 Hz channel (one sample
+// per notification, no device time), each at connection intervals of 7.5, 30
+// and 100 ms, drift 0 and ±200 ppm, 1 % retransmissions, delivered by
+// `ConnectionEventDelivery` and stamped by `DeviceClockEstimator` /
+// `RateDejitterer`; and two devices in one session. Writes one CSV per stream
+// (truth, receive and estimate, nanoseconds from the start) and index.json
+// into the directory given (default .build/clock-accuracy), for
+// Scripts/clock_accuracy.py.
+//
+//     swift run -c release ClockAccuracy DIR [SECONDS]
+import DeviceClocks
+import Devices
+import Foundation
+
+let arguments = CommandLine.arguments
+let directory = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : ".build/clock-accuracy")
+let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 1200 : 1200
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+struct Stream {
+    var name: String
+    var kind: String
+    var rate: Double
+    var drift: Double
+    var file: String
+}
+
+/// Delivers one device's samples and stamps them; writes its CSV.
+func run(name: String, ticked: Bool, interval: Double, drift: Double, seed: UInt64) throws -> Stream {
+    let rate = ticked ? 100.0 : 50.0
+    var link = ConnectionEventDelivery(
+        seed: seed,
+        configuration: .init(
+            sampleRate: rate, samplesPerNotification: ticked ? 3 : 1,
+            clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: drift, initialTicks: seed &* 7919 % 10_000_000),
+            connectionInterval: interval, retransmissionRate: 0.01))
+    let start = link.configuration.startNanoseconds
+    var clock = try DeviceClockEstimator(configuration: .jacquardIMU)
+    var dejitterer = try RateDejitterer(configuration: .init(nominalRate: rate))
+    var csv = "truth_ns,receive_ns,estimate_ns\n"
+    for notification in link.notifications(forSeconds: seconds) {
+        let times =
+            ticked
+            ? try clock.sampleTimes(ticks: notification.samples.map(\.ticks), receivedAt: notification.receivedAt)
+            : try dejitterer.sampleTimes(count: notification.samples.count, receivedAt: notification.receivedAt)
+        for (sample, time) in zip(notification.samples, times) {
+            csv += "\(sample.measuredAt - start),\(sample.receivedAt - start),\(time - start)\n"
+        }
+    }
+    let file = name + ".csv"
+    try csv.write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
+    return Stream(name: name, kind: ticked ? "IMU ticks 100 Hz" : "nominal 50 Hz", rate: rate, drift: drift, file: file)
+}
+
+func describe(_ stream: Stream) -> [String: Any] {
+    ["name": stream.name, "kind": stream.kind, "rate": stream.rate, "drift_ppm": stream.drift, "file": stream.file]
+}
+
+var scenarios: [[String: Any]] = []
+var seed: UInt64 = 1
+for ticked in [true, false] {
+    for interval in [0.0075, 0.030, 0.100] {
+        for drift in [0.0, 200, -200] {
+            let name = "\(ticked ? "imu" : "diot")_\(Int(interval * 10_000))_\(Int(drift))"
+            let stream = try run(name: name, ticked: ticked, interval: interval, drift: drift, seed: seed)
+            seed += 1
+            scenarios.append(["name": name, "interval_ms": interval * 1000, "streams": [describe(stream)]])
+            print("wrote \(name)")
+        }
+    }
+}
+// Two devices in one session (30 ms interval, drifts +200 and -200 ppm).
+var pairs: [[String]] = []
+for ticked in [true, false] {
+    let kind = ticked ? "imu" : "diot"
+    let a = try run(name: "\(kind)_pair_a", ticked: ticked, interval: 0.030, drift: 200, seed: 101)
+    let b = try run(name: "\(kind)_pair_b", ticked: ticked, interval: 0.030, drift: -200, seed: 202)
+    scenarios.append(["name": "\(kind)_pair", "interval_ms": 30.0, "streams": [describe(a), describe(b)]])
+    pairs.append([a.name, b.name])
+}
+let index: [String: Any] = ["seconds": seconds, "scenarios": scenarios, "pairs": pairs]
+try JSONSerialization.data(withJSONObject: index, options: [.prettyPrinted, .sortedKeys])
+    .write(to: directory.appendingPathComponent("index.json"))
+print("wrote \(directory.path)/index.json")
