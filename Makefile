@@ -9,8 +9,9 @@
 #               whole test suite (the HTML report is checked in headless
 #               Chromium; its screenshot is kept in
 #               .build/artifacts/report-screenshot.png)
-#   make tsan   setup, then the whole test suite under ThreadSanitizer
-#   make fuzz   setup-build, then the fuzzing suites with ten times the cases of make test
+#   make tsan   setup, then the whole test suite under ThreadSanitizer (not part
+#               of .ci/run: a second full build; run it when changing concurrent code)
+#   make fuzz   setup, then the fuzzing and power-loss suites with 100 times the cases of make test
 #   make bench  build and setup-test, then the benchmarks package (Benchmarks/;
 #               it adds tshark, pandas and matplotlib; figures in Benchmarks/RESULTS.md)
 #   make docs   setup-build, then the DocC documentation of every library,
@@ -114,13 +115,14 @@ format:
 	$(SWIFT) format format --in-place --recursive $(FORMATTED)
 
 # Builds with the tests, fails on any warning in Sources/ or Tests/, then runs
-# the suite (swift-testing runs tests in parallel), feeding every decoder a
-# million or more random and mutated packets (TLM_FUZZ_SCALE=10).
+# the suite (swift-testing runs tests in parallel), feeding every decoder
+# 100 000 or more random and mutated packets and crashing 15 recordings at
+# random (TLM_FUZZ_SCALE=1; `make fuzz` runs those suites a hundred times longer).
 test: setup lint
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*: warning:" .build-test.log; then \
 	  echo "error: warnings in our code (above)"; exit 1; fi
-	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-10} $(SWIFT) test --skip-build --skip '$(LIVE_TESTS)'
+	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-1} $(SWIFT) test --skip-build --skip '$(LIVE_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(LIVE_TESTS)'
 
 # The whole suite under ThreadSanitizer, in its own build directory.
@@ -178,8 +180,9 @@ docs: setup-build
 clean:
 	rm -rf .build .build-tsan .build-consumer Benchmarks/.build .build-test.log $(VENV) recordings
 
-# The fuzzing suites (decoders, index and segments, capture files) for longer:
-# ten times the cases `make test` runs (TLM_FUZZ_SCALE=100).
-fuzz: setup-build
+# The fuzzing suites (decoders, index and segments, capture files) and the
+# power-loss crashes for longer: a hundred times the cases `make test` runs
+# (TLM_FUZZ_SCALE=100).
+fuzz: setup
 	$(SWIFT) build --build-tests
-	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-100} $(SWIFT) test --skip-build --filter 'Fuzz'
+	TLM_FUZZ_SCALE=$${TLM_FUZZ_SCALE:-100} $(SWIFT) test --skip-build --filter 'Fuzz|PowerLoss'

@@ -1,10 +1,8 @@
 import CaptureFiles
 import Devices
 import Foundation
+import TestSupport
 import Testing
-
-/// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base.
-private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ_SCALE"] ?? "") ?? 1)
 
 /// A small deterministic generator (xorshift64*).
 private struct Generator {

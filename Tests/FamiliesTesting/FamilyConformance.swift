@@ -43,7 +43,7 @@ public struct FamilyConformance: Sendable {
     }
 
     /// How many times the fuzzing repeats its base rounds: `TLM_FUZZ_SCALE`
-    /// (default 1). `make test` sets 10 and `make fuzz` 100.
+    /// (default 1, as `make test` runs it; `make fuzz` sets 100).
     public static let fuzzScale = FuzzScale.current
 
     // MARK: Fuzzing

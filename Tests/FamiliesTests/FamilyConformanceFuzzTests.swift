@@ -8,7 +8,7 @@ import Testing
 /// test here by its one registering line (`ToyFamilyTests.families`).
 /// Fuzzing runs 100 000 packets per family, 240 000 for Jacquard (its
 /// fragments and protobuf messages have far more paths), times
-/// `TLM_FUZZ_SCALE` (`make test` 10, `make fuzz` 100).
+/// `TLM_FUZZ_SCALE` (`make test` 1, `make fuzz` 100).
 @Suite struct FamilyConformanceFuzzTests {
     static let families = ToyFamilyTests.families
 

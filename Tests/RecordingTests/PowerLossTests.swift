@@ -8,10 +8,6 @@ import Testing
 
 @testable import Recording
 
-/// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base
-/// count of cases; `make test` runs it at 10.
-private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ_SCALE"] ?? "") ?? 1)
-
 /// Power loss, simulated in the style of SQLite's crash test: small
 /// recordings are written through ``PowerLossStorage``, which records every
 /// write and sync of every segment file and loses power at a random

@@ -8,10 +8,6 @@ import Testing
 
 @testable import Recording
 
-/// How much the fuzz tests do: `TLM_FUZZ_SCALE` (default 1) times the base
-/// count of cases; `make test` runs it at 10.
-private let fuzzScale = max(1, Int(ProcessInfo.processInfo.environment["TLM_FUZZ_SCALE"] ?? "") ?? 1)
-
 /// Mutates a small recording's index rows (types, signs, huge values,
 /// shifted ids) and segment bytes (flips, truncation) and runs info, verify,
 /// read and recover on each mutant. A trap would end the test process, so
