@@ -60,12 +60,7 @@ struct ScanCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.message)
         }
-        let wanted = Set(families.map(\.family))
-        let devices = found.filter { device in
-            if all { return true }
-            guard let family = device.family else { return false }
-            return wanted.isEmpty || wanted.contains(family)
-        }
+        let devices = DiscoveredDevice.listed(found, families: Set(families.map(\.family)), all: all)
         switch format {
         case .json:
             let rows: [[String: Any]] = devices.map { device in

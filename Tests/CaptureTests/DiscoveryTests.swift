@@ -75,6 +75,20 @@ import Testing
                 == nil)
     }
 
+    @Test func aScanListsKnownFamiliesTheAskedOnesOrAll() {
+        let fjorden = DiscoveredDevice(
+            path: "/a", address: "F0:00:00:00:00:01", serviceUUIDs: [FjordenGATT.service.description])
+        let obvious = DiscoveredDevice(
+            path: "/b", address: "F0:00:00:00:00:02", serviceUUIDs: [ObviousGATT.service.description])
+        let heartRate = DiscoveredDevice(
+            path: "/c", address: "F0:00:00:00:00:03", serviceUUIDs: ["0000180d-0000-1000-8000-00805f9b34fb"])
+        let found = [fjorden, obvious, heartRate]
+        #expect(DiscoveredDevice.listed(found, families: [], all: false) == [fjorden, obvious])
+        #expect(DiscoveredDevice.listed(found, families: [.obvious], all: false) == [obvious])
+        #expect(DiscoveredDevice.listed(found, families: [.diot], all: false).isEmpty)
+        #expect(DiscoveredDevice.listed(found, families: [], all: true) == found)
+    }
+
     @Test func aServiceFilterKeepsOnlyThatFamily() async throws {
         let (scenario, devices) = Self.allFamilies()
         let fake = try FakeBlueZ.start(scenario: scenario, timeScale: 0.1)
