@@ -1,5 +1,6 @@
 public import Families
 import Foundation
+public import ROS2
 public import Recording
 
 /// A declarative recording pipeline: which devices to record, which of

@@ -1,3 +1,4 @@
+import ROS2
 public import Recording
 
 extension RecordingReader {

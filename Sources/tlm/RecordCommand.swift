@@ -1,5 +1,6 @@
 import ArgumentParser
 import Capture
+import DeviceRecording
 import Devices
 import Families
 import Foundation

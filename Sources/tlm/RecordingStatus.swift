@@ -1,3 +1,4 @@
+import DeviceRecording
 import Foundation
 import Recording
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ROS2
 import Recording
 
 /// `--topic GLOB`: a `TopicPattern` (the rule pipeline files use), read as

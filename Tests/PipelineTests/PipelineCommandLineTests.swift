@@ -1,6 +1,7 @@
 import Devices
 import Families
 import Pipeline
+import ROS2
 import Recording
 import Testing
 

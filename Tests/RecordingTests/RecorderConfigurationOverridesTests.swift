@@ -1,3 +1,4 @@
+import DeviceRecording
 import Quantities
 import Recording
 import Testing

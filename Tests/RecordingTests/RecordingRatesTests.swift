@@ -1,3 +1,4 @@
+import DeviceRecording
 import Testing
 
 @testable import Recording

@@ -1,3 +1,4 @@
+import ROS2
 import TestSupport
 import Testing
 

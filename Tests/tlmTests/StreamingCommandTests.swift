@@ -1,4 +1,5 @@
 import Foundation
+import ROS2
 import Recording
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 public import Devices
 public import Families
-public import Recording
+public import ROS2
+import Recording
 
 extension Pipeline {
     /// A pipeline of simulated devices, one per family, each named after its

@@ -1,4 +1,5 @@
-public import Recording
+public import ROS2
+import Recording
 
 /// A stream a pipeline derives from device streams (or other derived
 /// streams) with `Streams` operators, recorded on `/derived/<name>` with the

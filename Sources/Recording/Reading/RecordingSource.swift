@@ -1,4 +1,5 @@
 import Foundation
+import ROS2
 
 /// What `tlm` reads messages from: a recording directory (through its
 /// index, ``RecordingReader``) or a single closed `.mcap` file (through its

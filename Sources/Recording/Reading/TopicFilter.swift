@@ -1,5 +1,7 @@
+public import ROS2
+
 /// Which topics a reading takes (`tlm cat`, `tlm filter`): globs
-/// (``TopicPattern``, each also selecting the topics below a level it
+/// (`TopicPattern`, each also selecting the topics below a level it
 /// matches) and regular expressions to include, globs to exclude. With no
 /// glob and no regular expression to include, every topic is included.
 ///

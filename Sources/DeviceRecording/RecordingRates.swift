@@ -1,3 +1,5 @@
+public import Recording
+
 /// How fast a recording grows between two readings of its index: messages
 /// per second in all and per typed stream (`tlm record`'s live status).
 /// Rates count committed messages, so they trail the devices by up to one

@@ -1,3 +1,5 @@
+public import Recording
+
 extension RecorderConfiguration {
     /// Settings given on top of a base configuration (`tlm record`'s chunk,
     /// segment, zstd and durability options over the defaults or a
