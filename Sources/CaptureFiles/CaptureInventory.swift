@@ -198,17 +198,8 @@ public struct CaptureInventory: Sendable {
             device.familyEvidence = "discovered services"
         } else {
             let known = Set(handles.values).union(device.characteristics.values)
-            var best: (family: DeviceFamily, score: Int)?
-            for descriptor in families.descriptors {
-                let own = Set(descriptor.capture.notified + descriptor.capture.read)
-                let others = Set(
-                    families.descriptors.filter { $0.family != descriptor.family }
-                        .flatMap { $0.capture.notified + $0.capture.read })
-                let score = known.intersection(own.subtracting(others)).count
-                if score > 0, score > best?.score ?? 0 { best = (descriptor.family, score) }
-            }
-            if let best {
-                device.family = best.family
+            if let family = families.family(characteristics: known) {
+                device.family = family
                 device.familyEvidence = "characteristics"
             }
         }

@@ -60,6 +60,19 @@ public struct CharacteristicUUID: Sendable, Hashable, Comparable, CustomStringCo
         return UInt16(truncatingIfNeeded: high >> 32)
     }
 
+    /// Whether this is a number the Bluetooth SIG assigns for GATT on the
+    /// base UUID: a service (`0x18xx`), a unit, a declaration, a descriptor
+    /// or a characteristic (`0x2700`–`0x2FFF`: Battery Level `0x2A19`, the
+    /// Device Information strings `0x2A24`–`0x2A29`, …), or a member
+    /// company's service (`0xFC00`–`0xFEFF`). Any device may have these, so
+    /// they are never evidence of a family; numbers a vendor picked on the
+    /// base UUID outside these ranges (DIoT's `0xD001`) are not standard.
+    public var isBluetoothSIGAssigned: Bool {
+        guard let short = shortValue else { return false }
+        return (0x1800...0x18FF).contains(short) || (0x2700...0x2FFF).contains(short)
+            || (0xFC00...0xFEFF).contains(short)
+    }
+
     /// The canonical lower-case 8-4-4-4-12 form.
     public var description: String {
         // Written byte by byte into the string's storage: every raw message

@@ -99,6 +99,29 @@ public struct FamilyRegistry: Sendable {
         return descriptors.first { !services.isDisjoint(with: $0.advertisement.fallbackServices) }?.family
     }
 
+    /// The family a device's characteristics identify, or `nil`: the family
+    /// with the most characteristics in `characteristics` that are its own
+    /// (in its capture profile and no other family's), the first in registry
+    /// order on a tie. Standard characteristics
+    /// (`CharacteristicUUID.isBluetoothSIGAssigned`: battery, device
+    /// information, …) are never evidence: any device may have them, so a
+    /// device with only those is of no family.
+    ///
+    /// - Parameter characteristics: The device's characteristics, as discovered or mapped.
+    public func family(characteristics: Set<CharacteristicUUID>) -> DeviceFamily? {
+        let evidence = characteristics.filter { !$0.isBluetoothSIGAssigned }
+        guard !evidence.isEmpty else { return nil }
+        var best: (family: DeviceFamily, score: Int)?
+        for descriptor in descriptors {
+            let own = Set(descriptor.capture.notified + descriptor.capture.read)
+            let others = Set(
+                descriptors.filter { $0.family != descriptor.family }.flatMap { $0.capture.notified + $0.capture.read })
+            let score = evidence.intersection(own.subtracting(others)).count
+            if score > 0, score > best?.score ?? 0 { best = (descriptor.family, score) }
+        }
+        return best?.family
+    }
+
     /// The service UUIDs a scan for `families` filters on.
     public func serviceUUIDs(for families: [DeviceFamily]) -> [String] {
         let wanted = descriptors.filter { families.contains($0.family) }

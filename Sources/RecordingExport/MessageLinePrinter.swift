@@ -83,16 +83,21 @@ public struct MessageLinePrinter {
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
     ///   - sink: Where the lines go.
+    /// - Returns: How many messages were printed.
     /// - Throws: ``RecordingError`` when the source cannot be read, a schema
     ///   is not `ros2msg`, or `sink` cannot be written.
+    @discardableResult
     public mutating func write(
         _ source: RecordingSource, topics: [String], from: UInt64? = nil, to: UInt64? = nil, into sink: any ByteSink
-    ) throws(RecordingError) {
+    ) throws(RecordingError) -> Int {
         let context = try source.exportContext(topics: topics, from: from, to: to)
         try add(context.topics)
         let cursor = try source.messageCursor(topics: context.topics.map(\.topic), from: from, to: to)
+        var count = 0
         while let message = try cursor.next() {
             try sink.write(try line(message) + "\n")
+            count += 1
         }
+        return count
     }
 }

@@ -66,8 +66,9 @@ struct CatCommand: ParsableCommand {
             let matching = try selection.topics(of: source)
             let (lower, upper) = try range.resolve(source, times: display.times)
             let sink = FileByteSink.standardOutput()
-            try printer.write(source, topics: matching, from: lower, to: upper, into: sink)
+            let count = try printer.write(source, topics: matching, from: lower, to: upper, into: sink)
             try sink.close()
+            try EmptyRange.check(range.range(display.times), count: count)
         } catch let error as RecordingError {
             throw CLIError(error.message)
         }

@@ -36,7 +36,8 @@ struct ExportCommand: ParsableCommand {
 
             The export streams: it writes as it reads, in bounded memory whatever the recording's length. \
             No output file is overwritten; --output - writes to standard output (not for parquet or \
-            per-topic files). Topic globs: `*` matches within one level, `**` across levels, `?` one \
+            per-topic files). --topic may be given several times: the topics of every glob are exported. Topic \
+            globs: `*` matches within one level, `**` across levels, `?` one \
             character; a pattern also selects every topic below a level it matches ('/diot/*' is every \
             DIoT stream).
 
@@ -58,9 +59,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Topics to export: a glob (\(TopicOption.rule); default: every topic).",
+            "Topics to export (repeatable: the union): a glob (\(TopicOption.rule); default: every topic).",
             valueName: "glob"))
-    var topic = TopicOption.all
+    var topic: [TopicOption] = []
 
     @OptionGroup var range: TimeRangeOptions
 
@@ -91,7 +92,7 @@ struct ExportCommand: ParsableCommand {
             // A Parquet output is checked before anything is read.
             let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
             let source = try RecordingSource(path: recording)
-            let matching = try topic.topics(of: source)
+            let matching = try TopicSelection(include: topic).topics(of: source.topics, named: source.path)
             let (lower, upper) = try range.resolve(source, times: display.times)
             let plan =
                 try parquet
@@ -116,6 +117,7 @@ struct ExportCommand: ParsableCommand {
             case .standardOutput:
                 FileHandle.standardError.write(Data((exported + "standard output.\n").utf8))
             }
+            try EmptyRange.check(range.range(display.times), count: outcome.messageCount)
         } catch let error as RecordingError {
             throw CLIError(error.message)
         }

@@ -59,5 +59,6 @@ struct FilterCommand: ParsableCommand {
         MCAPOutput.report(
             "Kept \(count) messages of \(matching.count) topic(s) in \(output == "-" ? "standard output" : output).",
             toStandardOutput: output == "-")
+        try EmptyRange.check(range.range(display.times), count: count)
     }
 }

@@ -13,7 +13,8 @@ struct QueryCommand: ParsableCommand {
         discussion: """
             REC is a recording directory or a lone .mcap file. Only the chunks that hold the topics in the \
             range are read, and rows print as they are read (a table sizes its columns from the first 1,000 \
-            rows). A glob that matches no topic is an error that lists the recording's topics.
+            rows). --topic may be given several times: the topics of every glob are read. A glob that \
+            matches no topic is an error that lists the recording's topics.
 
             With --every, each matching stream is summarized per bucket: count, first and last on any \
             stream (for a stream that is not numeric, first and last are its earliest and latest message's \
@@ -47,9 +48,9 @@ struct QueryCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Topics to read: a glob such as '/diot/*/acc_?' (\(TopicOption.rule)).",
+            "Topics to read (repeatable: the union): a glob such as '/diot/*/acc_?' (\(TopicOption.rule)).",
             valueName: "glob"))
-    var topic: TopicOption
+    var topic: [TopicOption]
 
     @OptionGroup var range: TimeRangeOptions
 
@@ -82,11 +83,12 @@ struct QueryCommand: ParsableCommand {
         do {
             let reader = try RecordingReader(directory: location.directory)
             let info = try location.info()
-            let matching = try topic.topics(of: reader, named: recording)
+            let matching = try TopicSelection(include: topic).topics(of: reader.topics, named: recording)
             let times = display.times
             let (lower, upper) = try range.resolve(info, times: times)
             let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper)
             var table = TableOutput(format: format)
+            var rows = 0
             if let every {
                 let plan = try query.bucketPlan(
                     every: every.duration, aligned: align, aggregates: BucketPlan.aggregates(parsing: agg) ?? [])
@@ -94,6 +96,7 @@ struct QueryCommand: ParsableCommand {
                 table.header(["topic", "bucket_start"] + plan.aggregates.map(\.rawValue))
                 let cost = try query.forEachBucketRow(plan) { row throws(RecordingError) in
                     try table.row([row.topic, times.timestamp(row.start)] + row.values)
+                    rows += 1
                 }
                 display.detail(
                     "\(cost.chunksFromStatistics) chunk(s) answered from the index, \(cost.chunksDecoded) read and "
@@ -104,10 +107,12 @@ struct QueryCommand: ParsableCommand {
                     try table.row(
                         [times.timestamp(row.logTime), row.topic] + row.values,
                         json: (row.logTime, row.topic, row.fields))
+                    rows += 1
                 }
                 display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")
             }
             table.flush()
+            try EmptyRange.check(range.range(times), count: rows)
         } catch let error as RecordingError {
             throw CLIError(location.userFacing(error.message))
         }

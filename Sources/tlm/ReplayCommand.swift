@@ -59,7 +59,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Start: an offset from the first message (+30s), ISO 8601, HH:MM:SS or ns since the epoch.")
     var from: TimeArgument?
 
-    @Option(help: "End (exclusive), in the same forms.")
+    @Option(
+        help: "End (exclusive), in the same forms. A range with no message exits with status 4 (a note on stderr).")
     var to: TimeArgument?
 
     @Option(help: "Summary format: table (a sentence) or json.")
@@ -105,20 +106,32 @@ struct ReplayCommand: AsyncParsableCommand {
         if format == .json {
             try JSONOutput.print(
                 SummaryReport(summary, directory: output, replay: true, derived: loaded != nil))
-            return
+        } else {
+            print(
+                "Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into "
+                    + "\(output): \(summary.messageCount) messages"
+                    + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
+                    + (summary.stoppedEarly ? " (stopped by signal)." : "."))
         }
-        print(
-            "Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into \(output): "
-                + "\(summary.messageCount) messages"
-                + (loaded != nil ? ", \(summary.derivedCount) derived values" : "")
-                + (summary.stoppedEarly ? " (stopped by signal)." : "."))
+        if !summary.stoppedEarly { try EmptyRange.check(range, count: summary.replayedNotifications) }
+    }
+
+    /// The range --from and --to give.
+    private var range: RecordingTimeRange {
+        RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
     }
 
     /// `--from` and `--to` as offsets from the recording's first message
     /// (the recording is read only when one is given).
+    ///
+    /// - Throws: ``CLIError`` when the recording cannot be read or the range is empty; the exit of
+    ///   ``EmptyRange`` when the range misses the recording's messages.
     private func offsets() throws -> (from: Duration, to: Duration?) {
-        let range = RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
+        let range = range
         guard !range.isUnbounded else { return (.zero, nil) }
-        do { return try range.offsets(try RecordingInfo.load(from: recording)) } catch { throw CLIError(error.message) }
+        let info: RecordingInfo
+        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
+        try EmptyRange.check(range, span: RecordingTimeRange.span(of: info), of: recording, times: display.times)
+        do { return try range.offsets(info) } catch { throw CLIError(error.message) }
     }
 }

@@ -40,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Start: an offset from the first message (+30s), ISO 8601, HH:MM:SS or ns since the epoch.")
     var from: TimeArgument?
 
-    @Option(help: "End (exclusive), in the same forms.")
+    @Option(
+        help: "End (exclusive), in the same forms. A range with no message exits with status 4 (a note on stderr).")
     var to: TimeArgument?
 
     @OptionGroup var display: OutputOptions
@@ -50,23 +51,29 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let range = RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
+        let info: RecordingInfo
         let (start, end): (UInt64?, UInt64?)
         do {
-            (start, end) = try RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
-                .bounds(try RecordingInfo.load(from: recording))
+            info = try RecordingInfo.load(from: recording)
+            (start, end) = try range.bounds(info)
         } catch {
             throw CLIError(error.message)
         }
+        try EmptyRange.check(range, span: RecordingTimeRange.span(of: info), of: recording, times: display.times)
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
+        let count: Int
         do {
             let player = RecordingPlayer(directory: recording, from: start, to: end)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet)
             if !display.quiet { print("Played \(played) messages of \(recording).") }
+            count = played
         } catch {
             await LiveViewRunner.stop(server, quiet: display.quiet)
             throw CLIError(error.message)
         }
+        try EmptyRange.check(range, count: count)
     }
 }

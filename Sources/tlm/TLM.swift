@@ -16,6 +16,11 @@ struct TLM: AsyncParsableCommand {
             JSON reports (--format json) have snake_case keys and times in epoch nanoseconds. info, verify \
             and query also read a lone .mcap file.
 
+            Exit status: 0 success; 1 an error (one line on stderr); 2 verify found a problem; 3 loss was \
+            recorded (record, import, decode: malformed input); 4 a --from/--to range holds no message of \
+            the selected topics (query, export, cat, filter, report, plot, replay, serve; a note on stderr \
+            says so, as grep exits 1 when nothing matches).
+
             Examples:
               tlm record --simulate --duration 10s --output ride
               tlm info ride
@@ -34,7 +39,8 @@ struct TLM: AsyncParsableCommand {
     /// Runs the command line. As ArgumentParser's own `main()`, except that a
     /// usage error (an unknown option, a missing or invalid value) exits with
     /// status 1, like every other error, instead of `EX_USAGE` (64): `tlm`
-    /// exits 0 on success, 3 when loss was recorded and 1 on any error.
+    /// exits 0 on success, 3 when loss was recorded, 4 when a time range
+    /// holds no message (``EmptyRange``) and 1 on any error.
     static func main() async {
         do {
             var command = try await asyncParseAsRoot(nil)

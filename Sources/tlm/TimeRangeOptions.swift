@@ -12,7 +12,11 @@ struct TimeRangeOptions: ParsableArguments {
             """)
     var from: TimeArgument?
 
-    @Option(help: "End of the range (exclusive), in the same forms.")
+    @Option(
+        help: """
+            End of the range (exclusive), in the same forms. A range that holds no message of the selected \
+            topics exits with status 4 and a note on stderr (as grep exits 1 when nothing matches).
+            """)
     var to: TimeArgument?
 
     /// The range as the library reads it, times of day in the display zone.
@@ -24,8 +28,10 @@ struct TimeRangeOptions: ParsableArguments {
     /// and the zone times of day are read in; without bounds, the
     /// recording's whole span.
     ///
-    /// - Throws: ``CLIError`` when the range is empty.
+    /// - Throws: ``CLIError`` when the range is empty; the exit of
+    ///   ``EmptyRange`` when it misses the recording's messages.
     func resolve(_ info: RecordingInfo, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
+        try EmptyRange.check(range(times), span: RecordingTimeRange.span(of: info), of: info.directory, times: times)
         do { return try range(times).resolve(info) } catch { throw CLIError(error.message) }
     }
 
@@ -33,9 +39,11 @@ struct TimeRangeOptions: ParsableArguments {
     /// MCAP file: relative times count from its first message; without
     /// bounds, its whole span.
     ///
-    /// - Throws: ``CLIError`` when the range is empty; `RecordingError` when the source cannot be read.
+    /// - Throws: ``CLIError`` when the range is empty; the exit of ``EmptyRange`` when it misses
+    ///   the source's messages; `RecordingError` when the source cannot be read.
     func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
         let span = try source.timeSpan()
+        try EmptyRange.check(range(times), span: span, of: source.path, times: times)
         do { return try range(times).resolve(span: span) } catch { throw CLIError(error.message) }
     }
 }

@@ -13,25 +13,12 @@ struct TopicOption: ExpressibleByArgument {
         pattern = TopicPattern(argument)
     }
 
-    /// Every topic.
-    static let all = TopicOption(pattern: TopicPattern("**"))
-
-    private init(pattern: TopicPattern) { self.pattern = pattern }
-
     var defaultValueDescription: String { pattern.text }
 
     /// The help text's description of the glob rule.
     static let rule =
         "`*` matches within one level, `**` across levels, `?` one character; "
         + "a pattern also selects the topics below a level it matches"
-
-    /// The topics of `reader` the pattern selects, sorted.
-    ///
-    /// - Parameter name: The recording as the user named it (default: the reader's directory).
-    /// - Throws: ``CLIError`` when it selects none, listing the recording's topics (the first 20).
-    func topics(of reader: RecordingReader, named name: String? = nil) throws -> [String] {
-        try Self.matching(pattern, in: reader.topics, of: name ?? reader.directory)
-    }
 
     /// The topics of `all` that `pattern` selects; none is an error naming
     /// the recording and listing (the first ``listed`` of) its topics.

@@ -2,8 +2,8 @@ import Foundation
 import Quantities
 import Recording
 
-/// Which topics `cat` and `filter` take from a source: the command line's
-/// globs and regular expressions, read by `TopicFilter`.
+/// Which topics a verb takes from a source: the command line's globs and
+/// regular expressions (every `--topic` given, as a union), read by `TopicFilter`.
 struct TopicSelection {
     let filter: TopicFilter
 
@@ -32,13 +32,19 @@ struct TopicSelection {
         }
         return selected
     }
-}
 
-extension TopicOption {
-    /// The topics of `source` the pattern selects, sorted.
+    /// The selected topics of `all`, the topics of the recording `name`,
+    /// sorted, where each include glob must select one (`query`, `export`).
     ///
-    /// - Throws: ``CLIError`` when it selects none.
-    func topics(of source: RecordingSource) throws -> [String] {
-        try Self.matching(pattern, in: source.topics, of: source.path)
+    /// - Throws: ``CLIError`` naming the first glob that selects none, or when none is selected.
+    func topics(of all: [String], named name: String) throws -> [String] {
+        if let unmatched = filter.unmatchedGlobs(in: all).first {
+            throw CLIError("no topic of \(name) matches '\(unmatched)'; \(TopicOption.listing(all))")
+        }
+        let selected = filter.topics(of: all).sorted()
+        guard !selected.isEmpty else {
+            throw CLIError("no topic of \(name) matches \(filter); \(TopicOption.listing(all))")
+        }
+        return selected
     }
 }

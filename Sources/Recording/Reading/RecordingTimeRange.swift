@@ -57,10 +57,34 @@ public struct RecordingTimeRange: Hashable, Sendable {
     ///
     /// - Throws: ``RecordingError`` when the range is empty.
     public func resolve(_ info: RecordingInfo) throws(RecordingError) -> (from: UInt64, to: UInt64) {
+        try resolve(span: Self.span(of: info))
+    }
+
+    /// The first and last message times of a recording, from its index; `nil` without messages.
+    public static func span(of info: RecordingInfo) -> (first: UInt64, last: UInt64)? {
         let first = info.streams.compactMap(\.firstTime).min()
         let last = info.streams.compactMap(\.lastTime).max()
-        return try resolve(span: first.map { ($0, last ?? $0) })
+        return first.map { ($0, max(last ?? $0, $0)) }
     }
+
+    /// Whether the range, with a bound given, misses every message of a
+    /// span: it ends at or before the first message, or starts after the
+    /// last (so a verb reading it finds nothing, and says so rather than
+    /// print an empty result as if it were one). A bounded range misses a
+    /// span without messages; a range without bounds never misses, nor does
+    /// an empty range of both bounds (`to` not after `from`: an error of its own).
+    ///
+    /// - Parameter span: The first and last message times; `nil` without messages.
+    public func misses(span: (first: UInt64, last: UInt64)?) -> Bool {
+        guard !isUnbounded else { return false }
+        guard let span else { return true }
+        let range = TimeSyntax.range(from: from, to: to, span: span, zone: zone)
+        guard range.to > range.from || from == nil || to == nil else { return false }
+        return range.to <= span.first || range.from > span.last
+    }
+
+    /// Whether the range misses every message of a recording (``misses(span:)``, over ``span(of:)``).
+    public func misses(_ info: RecordingInfo) -> Bool { misses(span: Self.span(of: info)) }
 
     /// The range over a recording's or a lone MCAP file's messages (``resolve(span:)``).
     ///

@@ -54,8 +54,16 @@ public struct TopicFilter: CustomStringConvertible {
         return included && !exclude.contains { $0.selects(topic) }
     }
 
-    /// The selected topics of `topics`, in their order.
+    /// The selected topics of `topics`, in their order: the union of what
+    /// every include glob and regular expression selects, less the excluded.
     public func topics(of topics: [String]) -> [String] { topics.filter(selects) }
+
+    /// The include globs that select none of `topics`, in the order given
+    /// (a verb that takes several `--topic` globs names them in its error,
+    /// so a mistyped one is never silently left out of the union).
+    public func unmatchedGlobs(in topics: [String]) -> [TopicPattern] {
+        include.filter { pattern in !topics.contains { pattern.selects($0) } }
+    }
 
     /// The filter as options: `--topic '…' --regex '…' --exclude '…'`, or `(every topic)`.
     public var description: String {
