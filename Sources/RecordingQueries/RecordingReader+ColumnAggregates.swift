@@ -206,6 +206,10 @@ extension RecordingReader {
             let messageCount = row[9] as Int64?, messageCount >= 0, let valueCount = row[10] as Int64?,
             valueCount >= 0
         else { return nil }
+        // Values must be finite and in order: anything else is read again by name, which reports it.
+        let values = (11...15).map { row[$0] as Double? }
+        guard values.allSatisfy({ $0?.isFinite ?? true }) else { return nil }
+        if let minimum = values[0], let maximum = values[1], minimum > maximum { return nil }
         return ChunkStatisticsRow(
             path: path, offset: UInt64(offset), length: Int(length), firstTime: UInt64(firstTime),
             lastTime: UInt64(lastTime), messageCount: Int(messageCount), valueCount: Int(valueCount),

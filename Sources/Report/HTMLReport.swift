@@ -107,7 +107,8 @@ public struct HTMLReport: Sendable {
         let rows = data.streams.map { stream in
             let rate = stream.rate.map { ReportText.number(($0 * 10).rounded() / 10) + " Hz" } ?? "–"
             let count = stream.kind == "raw" ? "\(stream.count)*" : "\(stream.count)"
-            return "<tr><td><code>\(ReportText.escaped(stream.topic))</code></td><td>\(stream.kind)</td>"
+            return
+                "<tr><td><code>\(ReportText.escaped(stream.topic))</code></td><td>\(ReportText.escaped(stream.kind))</td>"
                 + "<td>\(ReportText.escaped(stream.unit ?? ""))</td><td class=\"n\">\(count)</td>"
                 + "<td class=\"n\">\(rate)</td><td class=\"n\">\(ReportText.number(stream.minimum))</td>"
                 + "<td class=\"n\">\(ReportText.number(stream.maximum))</td></tr>"

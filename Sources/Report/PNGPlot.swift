@@ -92,13 +92,8 @@ public struct PNGPlot: Sendable {
         raster.text(name(series.topic, group: group), x: 8, y: top + 6, color: Self.ink, maximumWidth: width)
         raster.text(
             "\(series.unit ?? "") · \(series.count) values", x: 8, y: top + 20, color: Self.muted, maximumWidth: width)
-        guard let low = series.minimum, let high = series.maximum, let level = series.levels.first else { return }
-        let pad = 7.0
-        func y(_ value: Double) -> Double {
-            high == low
-                ? Double(top) + Double(height) / 2
-                : Double(top) + pad + (Double(height) - 2 * pad) * (high - value) / (high - low)
-        }
+        guard let (low, high) = SVGPlot.range(series), let level = series.levels.first else { return }
+        let y = SVGPlot.scale(low: low, high: high, top: top, height: height)
         var previous: (Double, Double)?
         for column in layout.pixelColumns(level) {
             let x = SVGPlot.labelWidth + column.pixel

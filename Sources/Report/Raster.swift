@@ -46,8 +46,11 @@ struct Raster {
 
     /// Fills a rectangle (clipped to the image).
     mutating func fill(x: Int, y: Int, width: Int, height: Int, color: Color, alpha: Double = 1) {
-        for row in max(0, y)..<min(self.height, y + height) {
-            for column in max(0, x)..<min(self.width, x + width) where column >= 0 {
+        let rows = (max(0, y), min(self.height, y &+ height))
+        let columns = (max(0, x), min(self.width, x &+ width))
+        guard rows.0 < rows.1, columns.0 < columns.1 else { return }
+        for row in rows.0..<rows.1 {
+            for column in columns.0..<columns.1 {
                 blend(x: column, y: row, color: color, alpha: alpha)
             }
         }
@@ -55,6 +58,9 @@ struct Raster {
 
     /// A one-pixel line between two points.
     mutating func line(from start: (Double, Double), to end: (Double, Double), color: Color, alpha: Double = 1) {
+        // Off-image and non-finite points are not drawn (the image is at most a few thousand pixels).
+        let limit = 1e6
+        guard [start.0, start.1, end.0, end.1].allSatisfy({ abs($0) < limit }) else { return }
         let steps = Int(max(abs(end.0 - start.0), abs(end.1 - start.1)).rounded(.up))
         guard steps > 0 else {
             blend(x: Int(start.0.rounded()), y: Int(start.1.rounded()), color: color, alpha: alpha)

@@ -5,18 +5,24 @@ import RecordingExport
 /// Text helpers shared by the renderers: escaping for HTML, XML and JSON,
 /// and numbers and instants for display.
 enum ReportText {
-    /// `text` safe inside HTML or XML text and attribute values.
+    /// `text` safe inside HTML or XML text and attribute values: markup
+    /// characters escaped, and the characters XML 1.0 forbids even escaped
+    /// (C0 controls other than tab, line feed and carriage return, and
+    /// U+FFFE, U+FFFF) replaced with U+FFFD, so an SVG stays well-formed.
     static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            default: result.append(character)
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -167,15 +167,10 @@ public struct SVGPlot: Sendable {
             + "data-min=\"\(ReportText.json(series.minimum))\" data-max=\"\(ReportText.json(series.maximum))\">"
         text += background(top: top, height: height)
         text += label(series.topic, group: group, meta: "\(series.unit ?? "") · \(series.count) values", top: top)
-        guard let low = series.minimum, let high = series.maximum, let level = series.levels.first else {
+        guard let (low, high) = Self.range(series), let level = series.levels.first else {
             return text + "</g>\n"
         }
-        let pad = 7.0
-        func y(_ value: Double) -> Double {
-            high == low
-                ? Double(top) + Double(height) / 2
-                : Double(top) + pad + (Double(height) - 2 * pad) * (high - value) / (high - low)
-        }
+        let y = Self.scale(low: low, high: high, top: top, height: height)
         var band = ""
         var points: [String] = []
         for column in pixelColumns(level) {
@@ -217,6 +212,27 @@ public struct SVGPlot: Sendable {
         return text + "</g>\n"
     }
 
+    /// A lane's value range when it can be drawn: both ends finite and in
+    /// order (the index's statistics are untrusted input), else `nil`.
+    static func range(_ series: ReportData.Series) -> (low: Double, high: Double)? {
+        guard let low = series.minimum, let high = series.maximum, low.isFinite, high.isFinite, low <= high
+        else { return nil }
+        return (low, high)
+    }
+
+    /// A lane's y position of a value in `low ... high` (finite, in order),
+    /// 7 pixels inside its top and bottom; values outside the range are
+    /// clamped to its edges.
+    static func scale(low: Double, high: Double, top: Int, height: Int) -> (Double) -> Double {
+        let pad = 7.0
+        return { value in
+            guard high > low else { return Double(top) + Double(height) / 2 }
+            // Scaled first, then clamped: `high - low` may overflow to infinity.
+            let fraction = high / 2 - value / 2 > 0 ? (high / 2 - value / 2) / (high / 2 - low / 2) : 0
+            return Double(top) + pad + (Double(height) - 2 * pad) * min(1, max(0, fraction))
+        }
+    }
+
     /// One pixel column of a plot: the minimum, maximum and mean of the values it covers.
     struct PixelColumn {
         var pixel: Int
@@ -249,7 +265,8 @@ public struct SVGPlot: Sendable {
                 }
                 column += 1
             }
-            guard count > 0 else { continue }
+            // Columns the untrusted index gives non-finite values are left out.
+            guard count > 0, minimum.isFinite, maximum.isFinite, sum.isFinite else { continue }
             result.append(PixelColumn(pixel: pixel, minimum: minimum, maximum: maximum, mean: sum / Double(count)))
         }
         return result

@@ -185,32 +185,55 @@ public final class PipelineEngine {
         }
     }
 
+    /// A value delivered to one input of a derived stream.
     private func deliver(_ value: Double, to nodeIndex: Int, input: Int, at time: UInt64) throws(RecordingError) {
-        let node = nodes[nodeIndex]
-        if let expression = node.expression {
-            node.latest[input] = value
-            guard node.latest.allSatisfy({ $0 != nil }) else { return }
-            try push(expression.evaluate(node.latest.map { $0! }), node: nodeIndex, stage: 0, at: time)
-        } else {
-            try push(value, node: nodeIndex, stage: 0, at: time)
-        }
+        try run(.deliver(value, node: nodeIndex, input: input, time: time))
     }
 
+    /// A value entering one stage of a derived stream (the stage count: the stream's output).
     private func push(_ value: Double, node nodeIndex: Int, stage: Int, at time: UInt64) throws(RecordingError) {
-        let node = nodes[nodeIndex]
-        if stage < node.stages.count {
-            for emitted in node.stages[stage].receive(value, at: time) {
-                try push(emitted.value, node: nodeIndex, stage: stage + 1, at: emitted.time)
+        try run(.push(value, node: nodeIndex, stage: stage, time: time))
+    }
+
+    /// Carries `first` and everything it causes through the operators and
+    /// dependent streams, depth first: each emitted value goes all the way
+    /// (down its stream, then into its dependents, in order) before the next
+    /// one. An explicit work list rather than recursion, so a stream with tens
+    /// of thousands of operators or a chain of as many streams cannot exhaust
+    /// the stack; the order is the recursive walk's preorder.
+    private func run(_ first: EngineWork) throws(RecordingError) {
+        var pending = [first]
+        while let work = pending.popLast() {
+            switch work {
+            case .deliver(let value, let nodeIndex, let input, let time):
+                let node = nodes[nodeIndex]
+                guard let expression = node.expression else {
+                    pending.append(.push(value, node: nodeIndex, stage: 0, time: time))
+                    continue
+                }
+                node.latest[input] = value
+                guard node.latest.allSatisfy({ $0 != nil }) else { continue }
+                pending.append(
+                    .push(expression.evaluate(node.latest.map { $0! }), node: nodeIndex, stage: 0, time: time))
+            case .push(let value, let nodeIndex, let stage, let time):
+                let node = nodes[nodeIndex]
+                if stage < node.stages.count {
+                    // Reversed onto the stack so the first emitted value is carried first.
+                    for emitted in node.stages[stage].receive(value, at: time).reversed() {
+                        pending.append(.push(emitted.value, node: nodeIndex, stage: stage + 1, time: emitted.time))
+                    }
+                    continue
+                }
+                derivedCount += 1
+                if let handle = node.handle, let recorder {
+                    try recorder.write(handle, logTime: time, payload: DerivedValue.encode(value), numericValue: value)
+                }
+                onDerivedValue?(
+                    DerivedValue(name: node.stream.name, topic: node.stream.topic, value: value, logTime: time))
+                for (dependent, input) in node.dependents.reversed() {
+                    pending.append(.deliver(value, node: dependent, input: input, time: time))
+                }
             }
-            return
-        }
-        derivedCount += 1
-        if let handle = node.handle, let recorder {
-            try recorder.write(handle, logTime: time, payload: DerivedValue.encode(value), numericValue: value)
-        }
-        onDerivedValue?(DerivedValue(name: node.stream.name, topic: node.stream.topic, value: value, logTime: time))
-        for (dependent, input) in node.dependents {
-            try deliver(value, to: dependent, input: input, at: time)
         }
     }
 
@@ -262,26 +285,81 @@ public final class PipelineEngine {
     }
 
     /// The derived streams ordered so each comes after the streams it reads
-    /// (declaration order otherwise); the loader has ruled out cycles.
+    /// (declaration order otherwise: the earliest-declared stream whose inputs
+    /// are placed goes next); the loader has ruled out cycles. Linear in the
+    /// streams and their inputs, up to the logarithm of a heap.
     static func topologicalOrder(_ streams: [DerivedStream]) -> [DerivedStream] {
-        var placed = Set<String>()
+        let index = Dictionary(streams.enumerated().map { ($1.topic, $0) }, uniquingKeysWith: { first, _ in first })
+        var waiting = Array(repeating: 0, count: streams.count)
+        var readers = Array(repeating: [Int](), count: streams.count)
+        for (reader, stream) in streams.enumerated() {
+            for input in stream.source.inputs {
+                guard input.pattern.text.hasPrefix(DerivedStream.topicPrefix), let source = index[input.pattern.text]
+                else { continue }
+                waiting[reader] += 1
+                readers[source].append(reader)
+            }
+        }
+        var ready = MinimumHeap(streams.indices.filter { waiting[$0] == 0 })
         var order: [DerivedStream] = []
-        var remaining = streams
-        while !remaining.isEmpty {
-            let ready =
-                remaining.firstIndex { stream in
-                    stream.source.inputs.allSatisfy { input in
-                        !input.pattern.text.hasPrefix(DerivedStream.topicPrefix)
-                            || placed.contains(String(input.pattern.text.dropFirst(DerivedStream.topicPrefix.count)))
-                            || !streams.contains { $0.topic == input.pattern.text }
-                    }
-                } ?? 0
-            let stream = remaining.remove(at: ready)
-            placed.insert(stream.name)
-            order.append(stream)
+        order.reserveCapacity(streams.count)
+        while let next = ready.popMinimum() {
+            order.append(streams[next])
+            for reader in readers[next] {
+                waiting[reader] -= 1
+                if waiting[reader] == 0 { ready.insert(reader) }
+            }
+        }
+        // A cycle the loader would have refused: the rest in declaration order.
+        if order.count < streams.count {
+            order += streams.indices.filter { waiting[$0] > 0 }.map { streams[$0] }
         }
         return order
     }
+}
+
+/// The smallest of a changing set of integers, for ``PipelineEngine/topologicalOrder(_:)``.
+private struct MinimumHeap {
+    private var items: [Int] = []
+
+    init(_ initial: [Int]) {
+        for item in initial { insert(item) }
+    }
+
+    mutating func insert(_ item: Int) {
+        items.append(item)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func popMinimum() -> Int? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let minimum = items[0]
+        items[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count, items[left] < items[smallest] { smallest = left }
+            if right < items.count, items[right] < items[smallest] { smallest = right }
+            guard smallest != parent else { return minimum }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
+
+/// One step of the engine's work list: a value for a stream's input, or for one of its stages.
+private enum EngineWork {
+    case deliver(Double, node: Int, input: Int, time: UInt64)
+    case push(Double, node: Int, stage: Int, time: UInt64)
 }
 
 /// Where a device topic's values go: a derived stream's input, and how the value is read.

@@ -103,22 +103,29 @@ extension PipelineLoader {
             }
         }
         var state: [String: Int] = [:]  // 1 visiting, 2 done
-        func visit(_ name: String, path: [String]) throws(PipelineError) {
-            guard let stream = byName[name] else { return }
-            state[name] = 1
-            for (dependency, input) in dependencies(stream) {
+        // Depth first with an explicit stack (a long chain must not exhaust
+        // the thread's stack): each entry is a stream being visited and its
+        // dependencies still to look at; the stack's names are the path.
+        for root in derived where state[root.name] == nil {
+            state[root.name] = 1
+            var stack: [(name: String, dependencies: ArraySlice<(name: String, input: DerivedStream.Input)>)] = [
+                (root.name, dependencies(root)[...])
+            ]
+            while !stack.isEmpty {
+                guard let (dependency, input) = stack[stack.count - 1].dependencies.popFirst() else {
+                    state[stack.removeLast().name] = 2
+                    continue
+                }
                 if state[dependency] == 1 {
-                    let cycle = (path + [name]).drop { $0 != dependency } + [dependency]
+                    let cycle = stack.map(\.name).drop { $0 != dependency } + [dependency]
                     throw PipelineError(
                         .cycle, at: input.location,
                         "derived streams form a cycle: " + cycle.joined(separator: " → "))
                 }
-                if state[dependency] == nil { try visit(dependency, path: path + [name]) }
+                guard state[dependency] == nil, let stream = byName[dependency] else { continue }
+                state[dependency] = 1
+                stack.append((dependency, dependencies(stream)[...]))
             }
-            state[name] = 2
-        }
-        for stream in derived where state[stream.name] == nil {
-            try visit(stream.name, path: [])
         }
     }
 }

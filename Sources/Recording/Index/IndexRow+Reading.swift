@@ -28,11 +28,15 @@ extension ChunkStatisticsRow {
         guard firstTime <= lastTime else {
             throw row.invalid("last_time", "\(lastTime) is before first_time \(firstTime)")
         }
+        let minimum = try row.optionalDouble("value_min")
+        let maximum = try row.optionalDouble("value_max")
+        if let minimum, let maximum, minimum > maximum {
+            throw row.invalid("value_max", "\(maximum) is below value_min \(minimum)")
+        }
         self.init(
             path: path, offset: offset, length: length, firstTime: firstTime, lastTime: lastTime,
             messageCount: try row.count("message_count"), valueCount: try row.count("value_count"),
-            minimum: try row.optionalDouble("value_min"),
-            maximum: try row.optionalDouble("value_max"), sum: try row.optionalDouble("value_sum"),
+            minimum: minimum, maximum: maximum, sum: try row.optionalDouble("value_sum"),
             firstValue: try row.optionalDouble("value_first"), lastValue: try row.optionalDouble("value_last"))
     }
 }
