@@ -12,17 +12,17 @@ extension RecorderConfiguration {
     /// try configuration.validate()
     /// ```
     public struct Overrides: Sendable, Hashable {
-        /// ``RecorderConfiguration/chunkSize``, in bytes.
+        /// `RecorderConfiguration.chunkSize`, in bytes.
         public var chunkSize: UInt64?
-        /// ``RecorderConfiguration/chunkAge``.
+        /// `RecorderConfiguration.chunkAge`.
         public var chunkAge: Duration?
-        /// ``RecorderConfiguration/zstdLevel``.
+        /// `RecorderConfiguration.zstdLevel`.
         public var zstdLevel: Int?
-        /// ``RecorderConfiguration/segmentSize``, in bytes.
+        /// `RecorderConfiguration.segmentSize`, in bytes.
         public var segmentSize: UInt64?
-        /// ``RecorderConfiguration/segmentDuration``.
+        /// `RecorderConfiguration.segmentDuration`.
         public var segmentDuration: Duration?
-        /// ``RecorderConfiguration/durability``.
+        /// `RecorderConfiguration.durability`.
         public var durability: Durability?
 
         /// No setting given.
@@ -30,7 +30,7 @@ extension RecorderConfiguration {
 
         /// `base` with every setting given here replacing its own. A chunk
         /// size beyond `Int` is clamped (and then refused by
-        /// ``RecorderConfiguration/validate()``).
+        /// `RecorderConfiguration.validate()`).
         public func applied(to base: RecorderConfiguration = RecorderConfiguration()) -> RecorderConfiguration {
             var configuration = base
             if let chunkSize { configuration.chunkSize = Int(clamping: chunkSize) }

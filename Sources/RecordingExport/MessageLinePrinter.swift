@@ -37,7 +37,7 @@ public struct MessageLinePrinter {
 
     /// Takes the schemas of `topics`, so that their messages print.
     ///
-    /// - Throws: ``RecordingError`` (`.unsupported`) for a topic whose schema is not `ros2msg`.
+    /// - Throws: `RecordingError` (`.unsupported`) for a topic whose schema is not `ros2msg`.
     public mutating func add(_ topics: some Sequence<ExportTopic>) throws(RecordingError) {
         for topic in topics {
             guard let definition = topic.definition else {
@@ -52,7 +52,7 @@ public struct MessageLinePrinter {
 
     /// One message as a line of ``format``, without the newline.
     ///
-    /// - Throws: ``RecordingError`` for a topic not added or a payload its schema does not decode.
+    /// - Throws: `RecordingError` for a topic not added or a payload its schema does not decode.
     public func line(_ message: RecordedMessage) throws(RecordingError) -> String {
         guard let definition = definitions[message.topic] else {
             throw RecordingError(.corrupt, "no schema for \(message.topic)")
@@ -69,7 +69,7 @@ public struct MessageLinePrinter {
 
     /// Writes each message as a line to `sink`.
     ///
-    /// - Throws: ``RecordingError`` as ``line(_:)`` does, or when `sink` cannot be written.
+    /// - Throws: `RecordingError` as ``line(_:)`` does, or when `sink` cannot be written.
     public func write(_ messages: some Sequence<RecordedMessage>, into sink: any ByteSink) throws(RecordingError) {
         for message in messages { try sink.write(try line(message) + "\n") }
     }
@@ -84,7 +84,7 @@ public struct MessageLinePrinter {
     ///   - to: Latest log time (exclusive); `nil` for the end.
     ///   - sink: Where the lines go.
     /// - Returns: How many messages were printed.
-    /// - Throws: ``RecordingError`` when the source cannot be read, a schema
+    /// - Throws: `RecordingError` when the source cannot be read, a schema
     ///   is not `ros2msg`, or `sink` cannot be written.
     @discardableResult
     public mutating func write(
