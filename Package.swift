@@ -100,7 +100,8 @@ let package = Package(
         // streams (DeviceRecorder and its stream, raw and value recorders),
         // and RecorderService, which records them from a bounded ingest buffer.
         .target(
-            name: "DeviceRecording", dependencies: ["Devices", "Recording", "MCAP", "ROS2", "Streams", "Locking"],
+            name: "DeviceRecording",
+            dependencies: ["Devices", "DeviceClocks", "Recording", "MCAP", "ROS2", "Streams", "Locking"],
             swiftSettings: strictSettings),
         // Questions asked of a recording: `tlm query`'s one entry point
         // (rows or buckets), bucketed aggregates and counts from the index,
@@ -125,7 +126,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
         .target(
-            name: "Families", dependencies: ["DeviceRecording", "Devices", "Recording", "ROS2"],
+            name: "Families", dependencies: ["DeviceClocks", "DeviceRecording", "Devices", "Recording", "ROS2"],
             swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(

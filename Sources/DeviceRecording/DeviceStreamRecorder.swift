@@ -1,3 +1,4 @@
+import DeviceClocks
 public import Devices
 import MCAP
 import ROS2
@@ -7,6 +8,14 @@ public import Recording
 /// (`/<family>/<device>/raw/<uuid>`) and every value its decoder produces on
 /// the value's typed stream (`/<family>/<device>/<stream>`). A notification
 /// that fails to decode stays on the raw stream and becomes a loss record.
+///
+/// Typed messages carry the sample time: first in the message (`stamp`) and
+/// as the MCAP `publish_time`; `log_time` is the receive time. Values timed
+/// by a clock (``SampleTiming``) are collected over their notification and
+/// timed together, and each clock's model is recorded on
+/// `/<family>/<device>/clock/<name>` (``ClockModelMessage``) when it starts,
+/// at a new epoch and at most once a second; raw notifications keep the
+/// receive time.
 ///
 /// Two optional hooks serve pipelines: `recordsTypedStream` decides, once
 /// per typed topic, whether that stream is written (raw streams always are,
@@ -41,6 +50,11 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         unsafeMutableAddress { hotStorage }
     }
     private let decoderStorage: UnsafeMutablePointer<Decoder>
+    /// The clocks that time values, and the values of the notification at
+    /// hand that wait for their clock.
+    private var clocks = SampleClocks()
+    private var pending: [(value: Decoder.Value, timing: SampleTiming)] = []
+    private var clockStreams: [Int: StreamHandle] = [:]
 
     /// Registers the device with the recorder.
     ///
@@ -97,16 +111,106 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         do {
             try decoderStorage.pointee.decode(notification) { value in
                 guard hot.failure == nil else { return }
-                do throws(RecordingError) { try write(value, at: time) } catch { hot.failure = error }
+                do throws(RecordingError) { try handle(value, at: time) } catch { hot.failure = error }
+            }
+            if !pending.isEmpty, hot.failure == nil {
+                do throws(RecordingError) { try writePending(at: time) } catch { hot.failure = error }
             }
         } catch {
             decodeErrorCount += 1
             let raw = rawStreams[notification.characteristic]!.handle
             try recorder.recordLoss(stream: raw, time: time, count: 1, reason: "malformed packet: \(error)")
         }
+        pending.removeAll(keepingCapacity: true)
         if let failure = hot.failure {
             hot.failure = nil
             throw failure
+        }
+    }
+
+    /// Writes a value timed by its receive time at once, and keeps one timed
+    /// by a clock until the notification is decoded.
+    @inline(__always)
+    private func handle(_ value: Decoder.Value, at time: UInt64) throws(RecordingError) {
+        let timing = value.sampleTiming
+        switch timing {
+        case .receive:
+            try write(value, at: time, stamp: time)
+        case .setsRate(let hertz, let key):
+            clocks.setRate(hertz, clock: key, describe: Decoder.Value.sampleClock)
+            try write(value, at: time, stamp: time)
+        case .ticks, .nominalRate:
+            pending.append((value, timing))
+        }
+    }
+
+    /// Times the values of the notification received at `time` that wait
+    /// for their clock, clock by clock, writes them, and records each
+    /// clock's model when it is due.
+    private func writePending(at time: UInt64) throws(RecordingError) {
+        var done: [Int] = []
+        for index in pending.indices {
+            let key = Self.clockKey(pending[index].timing)
+            guard !done.contains(key) else { continue }
+            done.append(key)
+            // A tick clock's samples are its values in order; a nominal-rate clock's
+            // sample of a value is how many values of its stream came before it.
+            var ticks: [UInt64] = []
+            var members: [(index: Int, sample: Int)] = []
+            var keys: [Int] = []
+            for other in index..<pending.count where Self.clockKey(pending[other].timing) == key {
+                if case .ticks(let value, _) = pending[other].timing {
+                    ticks.append(value)
+                    members.append((other, ticks.count - 1))
+                } else {
+                    let stream = pending[other].value.streamKey
+                    members.append((other, keys.count { $0 == stream }))
+                    keys.append(stream)
+                }
+            }
+            let count = (members.map(\.sample).max() ?? 0) + 1
+            let times = clocks.times(
+                ticks: ticks, count: count, clock: key, receivedAt: time, describe: Decoder.Value.sampleClock)
+            for member in members {
+                let stamp = times.map { $0[min(member.sample, $0.count - 1)] } ?? time
+                try write(pending[member.index].value, at: time, stamp: stamp)
+            }
+            if let due = clocks.modelDue(clock: key, at: time) {
+                try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
+            }
+        }
+    }
+
+    private static func clockKey(_ timing: SampleTiming) -> Int {
+        switch timing {
+        case .ticks(_, let key), .nominalRate(let key), .setsRate(_, let key): key
+        case .receive: -1
+        }
+    }
+
+    /// Records a clock's model on its stream, registered on first use.
+    private func writeModel(
+        _ model: ClockModel, clock: SampleClock, rate: Double, key: Int, at time: UInt64
+    )
+        throws(RecordingError)
+    {
+        let stream: StreamHandle
+        if let known = clockStreams[key] {
+            stream = known
+        } else {
+            let topic = StreamDescriptor.topic(
+                family: Decoder.family, device: device.identifier, stream: "clock/" + clock.name)
+            stream = try recorder.addStream(
+                StreamDescriptor(topic: topic, kind: .typed, schema: ClockModelMessage.schema.stamped, device: device))
+            clockStreams[key] = stream
+        }
+        try recorder.write(
+            channelID: stream.channelID, streamID: stream.streamID, topic: stream.topic, logTime: time,
+            publishTime: time
+        ) { cdr in
+            cdr.writeTime(nanoseconds: time)
+            ClockModelMessage.encode(model, clock: clock, nominalRate: rate, into: &cdr)
+            return nil
         }
     }
 
@@ -127,7 +231,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         }
     }
 
-    private func write(_ value: Decoder.Value, at time: UInt64) throws(RecordingError) {
+    private func write(_ value: Decoder.Value, at time: UInt64, stamp: UInt64) throws(RecordingError) {
         let key = value.streamKey
         var slot = key >= 0 && key < hot.typedSlots.count ? hot.typedSlots[key] : TypedSlot()
         if !slot.isKnown {
@@ -139,26 +243,30 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             if slot.isRecorded {
                 try recorder.write(
                     channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
-                    logTime: time, publishTime: time
-                ) { cdr in value.encode(into: &cdr) }
+                    logTime: time, publishTime: stamp
+                ) { cdr in
+                    cdr.writeTime(nanoseconds: stamp)
+                    return value.encode(into: &cdr)
+                }
             }
             hot.decodedCount += 1
             return
         }
         hot.cdr.reset()
+        hot.cdr.writeTime(nanoseconds: stamp)
         let numeric = value.encode(into: &hot.cdr)
         if slot.isRecorded {
             try hot.cdr.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
                 try recorder.write(
                     channelID: slot.channelID, streamID: slot.streamID, topic: typedStreams[key]?.topic ?? "",
-                    logTime: time, publishTime: time, payload: payload, numericValue: numeric)
+                    logTime: time, publishTime: stamp, payload: payload, numericValue: numeric)
             }
         }
         hot.decodedCount += 1
         if let observer, let stream = typedStreams[key] {
             try observer(
                 ObservedValue(
-                    topic: stream.topic, logTime: time, numericValue: numeric,
+                    topic: stream.topic, logTime: time, sampleTime: stamp, numericValue: numeric,
                     schema: stream.schema, payload: hot.cdr.bytes, isRecorded: stream.handle != nil))
         }
     }
@@ -191,7 +299,8 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     private func typedStream(for value: Decoder.Value) throws(RecordingError) -> TypedStream {
         let key = value.streamKey
         if key < typedStreams.count, let known = typedStreams[key] { return known }
-        let spec = value.streamSpec
+        var spec = value.streamSpec
+        spec.schema = spec.schema.stamped
         let topic = StreamDescriptor.topic(family: Decoder.family, device: device.identifier, stream: spec.name)
         var handle: StreamHandle?
         if recordsTypedStream?(topic) ?? true {

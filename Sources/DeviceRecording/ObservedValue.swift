@@ -18,6 +18,8 @@ public struct ObservedValue: Sendable {
     public var topic: String
     /// Host receive time of the notification the value came from, nanoseconds since the Unix epoch.
     public var logTime: UInt64
+    /// When the device measured it (the message's `stamp`), nanoseconds since the Unix epoch.
+    public var sampleTime: UInt64
     /// The stream's numeric value, for numeric streams (`nil` otherwise).
     public var numericValue: Double?
     /// The stream's schema.
@@ -32,16 +34,19 @@ public struct ObservedValue: Sendable {
     /// - Parameters:
     ///   - topic: The typed stream's topic.
     ///   - logTime: Host receive time, nanoseconds since the Unix epoch.
+    ///   - sampleTime: The sample time; `nil`: the receive time.
     ///   - numericValue: The stream's numeric value, if any.
     ///   - schema: The stream's schema.
     ///   - payload: The CDR message, header included.
     ///   - isRecorded: Whether it was written.
     public init(
-        topic: String, logTime: UInt64, numericValue: Double?, schema: MessageSchema, payload: [UInt8],
+        topic: String, logTime: UInt64, sampleTime: UInt64? = nil, numericValue: Double?, schema: MessageSchema,
+        payload: [UInt8],
         isRecorded: Bool
     ) {
         self.topic = topic
         self.logTime = logTime
+        self.sampleTime = sampleTime ?? logTime
         self.numericValue = numericValue
         self.schema = schema
         self.payload = payload

@@ -1,8 +1,10 @@
 public import ROS2
 public import Recording
 
-/// A typed value that knows how it is recorded: which stream it belongs to
-/// and how it encodes as a CDR message of that stream's schema.
+/// A typed value that knows how it is recorded: which stream it belongs to,
+/// how it encodes as a CDR message of that stream's schema, and how its
+/// sample time is found. The recorder writes the sample time first in every
+/// message (`stamp`, see `MessageSchema.stamped`); `encode` writes the rest.
 ///
 /// Each family's decoded value conforms (in `Recording`, next to its
 /// `ros2msg` schemas), so one ``DeviceStreamRecorder`` records any family.
@@ -16,6 +18,19 @@ public protocol RecordableValue: Sendable {
     /// Appends the message body (after the encapsulation header) and returns
     /// the value the index keeps statistics of, for numeric streams.
     func encode(into cdr: inout CDRWriter) -> Double?
+    /// How the value's sample time is found: ``SampleTiming/receive``
+    /// unless the family carries device time or a nominal rate.
+    var sampleTiming: SampleTiming { get }
+    /// The clock with `key` of ``sampleTiming``; `nil` for a key it does not
+    /// know (its values keep their receive time).
+    static func sampleClock(_ key: Int) -> SampleClock?
+}
+
+extension RecordableValue {
+    /// Receive time: events and states.
+    public var sampleTiming: SampleTiming { .receive }
+    /// No clocks.
+    public static func sampleClock(_ key: Int) -> SampleClock? { nil }
 }
 
 /// A stream of a device as its values describe it: the last topic component,

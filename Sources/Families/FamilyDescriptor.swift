@@ -26,7 +26,8 @@ public struct FamilyDescriptor: Sendable {
     /// levels, `/<family>/<device>/<stream>` (raw streams, `raw/c_<uuid hex>`,
     /// exist for every family and are not listed).
     public let streamNames: [String]
-    /// The schemas of its typed streams.
+    /// The schemas of its typed streams, as recorded: the sample time first
+    /// (`MessageSchema.stamped`).
     public let schemas: [MessageSchema]
     /// How an advertisement shows a device of this family.
     public let advertisement: AdvertisementMatch
@@ -60,7 +61,7 @@ public struct FamilyDescriptor: Sendable {
         self.family = family
         self.summary = summary
         self.streamNames = streamNames
-        self.schemas = schemas
+        self.schemas = schemas.map(\.stamped)
         self.advertisement = advertisement
         self.capture = capture
         self.simulatorFactory = simulator

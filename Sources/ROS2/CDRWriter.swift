@@ -97,6 +97,13 @@ public struct CDRWriter: Sendable {
     /// Appends a `float64`, aligned to 8.
     @inlinable public mutating func write(_ value: Double) { appendAligned(value.bitPattern) }
 
+    /// Appends a `builtin_interfaces/Time` of `nanoseconds` since the epoch:
+    /// `int32 sec`, `uint32 nanosec`, aligned to 4.
+    @inlinable public mutating func writeTime(nanoseconds: UInt64) {
+        appendAligned(UInt32(truncatingIfNeeded: nanoseconds / 1_000_000_000))
+        appendAligned(UInt32(truncatingIfNeeded: nanoseconds % 1_000_000_000))
+    }
+
     /// A `string`: `u32` length including the NUL, the UTF-8 bytes, the NUL.
     public mutating func write(_ value: String) {
         var value = value

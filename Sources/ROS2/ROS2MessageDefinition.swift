@@ -2,7 +2,8 @@ import Foundation
 
 /// A flat `ros2msg` message definition, parsed from a schema's text, that
 /// decodes CDR payloads into named fields — every schema this project writes
-/// is flat (primitives, strings, and arrays of them).
+/// is flat (primitives, strings, and arrays of them) but for the sample time,
+/// a `builtin_interfaces/Time`, read as one value in nanoseconds.
 ///
 /// ```swift
 /// let definition = try ROS2MessageDefinition(parsing: "uint8 channel\nfloat64 value")
@@ -12,6 +13,15 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
     /// A field's primitive type.
     public enum Primitive: String, Sendable, Hashable, CaseIterable {
         case bool, byte, char, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, string
+        /// `builtin_interfaces/Time` (`int32 sec`, `uint32 nanosec`), decoded
+        /// as one `.int` of nanoseconds since the epoch.
+        case time = "builtin_interfaces/Time"
+
+        /// The primitive a `ros2msg` type names, accepting the long form
+        /// `builtin_interfaces/msg/Time` too.
+        init?(typeName: String) {
+            self.init(rawValue: typeName == "builtin_interfaces/msg/Time" ? Primitive.time.rawValue : typeName)
+        }
     }
 
     /// One field: name, type, and array shape (`nil` for a scalar, 0 for unbounded).
@@ -26,7 +36,11 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
 
     /// Parses a definition; comments, blank lines and constants are skipped.
     ///
-    /// - Throws: ``CDRError`` (`.unsupported`) for nested message types
+    /// The nested definition that follows a `=====` line (as MCAP's
+    /// `ros2msg` encoding appends `builtin_interfaces/Time`'s) is not read:
+    /// the only nested type accepted is that one, known here.
+    ///
+    /// - Throws: ``CDRError`` (`.unsupported`) for other nested message types
     ///   or a line that is not `type name`.
     public init(parsing text: String) throws(CDRError) {
         var fields: [Field] = []
@@ -49,7 +63,7 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
                 typeText = String(typeText[..<open])
                 guard arrayLength != nil else { throw CDRError(.unsupported, "ros2msg array '\(parts[0])'") }
             }
-            guard let type = Primitive(rawValue: typeText) else {
+            guard let type = Primitive(typeName: typeText) else {
                 throw CDRError(.unsupported, "ros2msg type '\(typeText)' (nested types are not supported)")
             }
             fields.append(Field(name: parts[1], type: type, arrayLength: arrayLength))
@@ -114,6 +128,10 @@ extension CDRReader {
         case .float32: uint32().map { .double(Double(Float(bitPattern: $0))) }
         case .float64: float64().map { .double($0) }
         case .string: string().map { .string($0) }
+        case .time:
+            uint32().flatMap { seconds in
+                uint32().map { .int(Int64(Int32(bitPattern: seconds)) * 1_000_000_000 + Int64($0)) }
+            }
         }
     }
 }

@@ -200,3 +200,25 @@ extension DiotEvent: RecordableValue {
         }
     }
 }
+
+extension DiotEvent {
+    /// Data-channel records are samples of their channel's nominal rate
+    /// (clock key: the channel number); a C003 rates reply sets it (a period
+    /// of 0, "auto", leaves it unknown: receive time). Everything else is an
+    /// event or a reply: receive time.
+    public var sampleTiming: SampleTiming {
+        switch self {
+        case .record(let record):
+            .nominalRate(clock: Int(record.channel.rawValue))
+        case .channelRate(let channel, let milliseconds):
+            .setsRate(hertz: milliseconds > 0 ? 1000 / Double(milliseconds) : 0, clock: Int(channel.rawValue))
+        default:
+            .receive
+        }
+    }
+
+    /// A data channel's nominal-rate clock, `channel_<n>`.
+    public static func sampleClock(_ key: Int) -> SampleClock? {
+        SampleClock(name: "channel_\(key)", kind: .nominalRate)
+    }
+}

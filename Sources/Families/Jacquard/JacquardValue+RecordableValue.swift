@@ -1,3 +1,4 @@
+import DeviceClocks
 public import DeviceRecording
 public import Devices
 import Foundation
@@ -171,5 +172,20 @@ extension JacquardValue: RecordableValue {
             cdr.write(notification.componentID)
         }
         return nil
+    }
+}
+
+extension JacquardValue {
+    /// IMU samples are timed by their `timestamp_ticks` on the tag's clock
+    /// (key 0, `imu`: 1 kHz, 32 bits, see `docs/time.md`); gestures, touch
+    /// frames and everything else keep their receive time.
+    public var sampleTiming: SampleTiming {
+        if case .imuSample(let sample) = self { return .ticks(UInt64(sample.timestampTicks), clock: 0) }
+        return .receive
+    }
+
+    /// The IMU's tick clock.
+    public static func sampleClock(_ key: Int) -> SampleClock? {
+        key == 0 ? SampleClock(name: "imu", kind: .ticks(.jacquardIMU)) : nil
     }
 }

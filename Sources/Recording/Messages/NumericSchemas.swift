@@ -20,7 +20,8 @@ package enum NumericSchemas {
         var offset = 0
         for field in definition.fields {
             guard field.arrayLength == nil, let size = field.type.fixedSize else { return nil }
-            offset = (offset + size - 1) / size * size
+            let alignment = field.type.alignment
+            offset = (offset + alignment - 1) / alignment * alignment
             if field.name == "value" { return field.type == .float64 ? 4 + offset : nil }
             offset += size
         }
@@ -60,8 +61,14 @@ extension ROS2MessageDefinition.Primitive {
         case .bool, .byte, .char, .int8, .uint8: 1
         case .int16, .uint16: 2
         case .int32, .uint32, .float32: 4
-        case .int64, .uint64, .float64: 8
+        case .int64, .uint64, .float64, .time: 8
         case .string: nil
         }
+    }
+
+    /// The alignment in CDR of a scalar of this type: its size, but 4 for a
+    /// `builtin_interfaces/Time` (two 32-bit fields).
+    package var alignment: Int {
+        self == .time ? 4 : fixedSize ?? 4
     }
 }

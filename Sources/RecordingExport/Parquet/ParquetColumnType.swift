@@ -81,6 +81,7 @@ enum ParquetColumnType: Sendable, Hashable {
         case .float32: self = .float
         case .float64: self = .double
         case .string: self = .string
+        case .time: self = .timestampNanoseconds
         }
     }
 

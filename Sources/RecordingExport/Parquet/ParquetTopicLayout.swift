@@ -97,7 +97,8 @@ struct ParquetTopicLayout: Sendable {
                 fixed = nil
                 break
             }
-            position += (size - (position - 4) % size) % size
+            let alignment = field.type == .time ? 4 : size
+            position += (alignment - (position - 4) % alignment) % alignment
             fixed?.append(FixedField(type: field.type, offset: position))
             position += size
         }
@@ -111,9 +112,18 @@ struct ParquetTopicLayout: Sendable {
         case .bool, .byte, .char, .uint8, .int8: 1
         case .int16, .uint16: 2
         case .int32, .uint32, .float32: 4
-        case .int64, .uint64, .float64: 8
+        case .int64, .uint64, .float64, .time: 8
         case .string: nil
         }
+    }
+
+    /// The nanoseconds since the epoch of a `builtin_interfaces/Time` read
+    /// as one little-endian `UInt64` (`sec` in the low half), as the bits
+    /// of an `int64` column.
+    @inline(__always)
+    fileprivate static func nanoseconds(_ time: UInt64) -> UInt64 {
+        let seconds = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: time)))
+        return UInt64(bitPattern: seconds &* 1_000_000_000 &+ Int64(time >> 32))
     }
 
     /// Empty column writers for a new file.
@@ -207,6 +217,8 @@ struct ParquetTopicLayout: Sendable {
             column.appendFloats(count: count) { load($0, as: UInt32.self) }
         case .float64:
             column.appendDoubles(count: count) { load($0, as: UInt64.self) }
+        case .time:
+            column.appendInt64s(count: count) { Self.nanoseconds(load($0, as: UInt64.self)) }
         case .string:
             preconditionFailure("a string is never part of a fixed layout")
         }
@@ -320,6 +332,9 @@ struct ParquetTopicLayout: Sendable {
             case .float64:
                 guard let value = load(UInt64.self) else { return false }
                 column.appendDouble(value)
+            case .time:
+                guard let seconds = load(UInt32.self), let nanoseconds = load(UInt32.self) else { return false }
+                column.appendInt64(ParquetTopicLayout.nanoseconds(UInt64(nanoseconds) << 32 | UInt64(seconds)))
             case .string:
                 guard let length = load(UInt32.self), length >= 1, Int(length) <= payload.count - position else {
                     return false
