@@ -14,8 +14,8 @@ public import Recording
 /// by a clock (``SampleTiming``) are collected over their notification and
 /// timed together, and each clock's model is recorded on
 /// `/<family>/<device>/clock/<name>` (``ClockModelMessage``) when it starts,
-/// at a new epoch and at most once a second; raw notifications keep the
-/// receive time.
+/// at a new epoch and at most once a second, while a stream it times is
+/// written; raw notifications keep the receive time.
 ///
 /// Two optional hooks serve pipelines: `recordsTypedStream` decides, once
 /// per typed topic, whether that stream is written (raw streams always are,
@@ -175,7 +175,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 let stamp = times.map { $0[min(member.sample, $0.count - 1)] } ?? time
                 try write(pending[member.index].value, at: time, stamp: stamp)
             }
-            if let due = clocks.modelDue(clock: key, at: time) {
+            // A clock's model is written while a stream it times is.
+            let timesRecorded = members.contains { member in
+                let stream = pending[member.index].value.streamKey
+                return stream >= 0 && stream < hot.typedSlots.count && hot.typedSlots[stream].isRecorded
+            }
+            if timesRecorded, let due = clocks.modelDue(clock: key, at: time) {
                 try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
             }
         }

@@ -72,12 +72,14 @@ struct SampleClocks {
             if times == nil, case .ticks(let configuration) = state.clock.kind {
                 // The host clock stepped back, or a tick does not fit: start afresh.
                 state.estimator = try? DeviceClockEstimator(configuration: configuration)
+                state.lastTime = 0
                 times = try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received)
             }
         } else if state.dejitterer != nil {
             times = try? state.dejitterer?.sampleTimes(count: count, receivedAt: received)
             if times == nil, state.rate > 0 {
                 state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
+                state.lastTime = 0
                 times = try? state.dejitterer?.sampleTimes(count: count, receivedAt: received)
             }
         } else {

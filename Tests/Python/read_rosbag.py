@@ -50,6 +50,9 @@ def as_float32(number):
 
 def same(ours, theirs, float32):
     """Whether a field our reader exported equals the one rosbags decoded."""
+    if isinstance(theirs, dict) and set(theirs) == {"sec", "nanosec"}:
+        # builtin_interfaces/Time: ours is one count of nanoseconds.
+        return isinstance(ours, int) and ours == theirs["sec"] * 1_000_000_000 + theirs["nanosec"]
     if isinstance(ours, list) and isinstance(theirs, list):
         return len(ours) == len(theirs) and all(same(a, b, float32) for a, b in zip(ours, theirs))
     if isinstance(ours, bool) or isinstance(theirs, bool):

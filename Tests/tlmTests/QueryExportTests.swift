@@ -26,7 +26,7 @@ import Testing
             "--format", "csv")
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
-        #expect(lines.first == "time,topic,channel,index,feature_code,value_type,raw,value")
+        #expect(lines.first == "time,topic,stamp,channel,index,feature_code,value_type,raw,value")
         let expected = try RecordingReader(directory: Self.recording)
             .messages(topics: [topic], from: start + 500_000_000, to: start + 1_000_000_000)
         #expect(lines.count - 1 == expected.count)

@@ -402,7 +402,7 @@ extension ROS2MessageDefinition.Primitive {
     /// Whether values of this type are numbers (booleans count as 0 and 1).
     var isNumeric: Bool {
         switch self.rawValue {
-        case "string", "wstring": false
+        case "string", "wstring", "builtin_interfaces/Time": false
         default: true
         }
     }
