@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
                 .product(name: "Families", package: "TelemetryRecorder"),
+                .product(name: "DeviceRecording", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/RecordingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -44,6 +44,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    sampleTimeCostBenchmarks()
+
     // Reading: a 10M-message recording (and a 1M one, to show `info` does not grow with size).
     let large = makeRecording(messages: 10_000_000, bytes: bytes)
     let small = makeRecording(messages: 1_000_000, bytes: bytes)

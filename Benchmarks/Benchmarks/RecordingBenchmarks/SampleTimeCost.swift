@@ -1,0 +1,105 @@
+import Benchmark
+import BenchmarkSupport
+import DeviceRecording
+import Devices
+import Families
+import Foundation
+import Recording
+
+/// What sample times cost the record path (issue 34: at most 5 %): the same
+/// notifications recorded through `DeviceStreamRecorder` with the family's
+/// timing (Jacquard IMU ticks through `DeviceClockEstimator`, DIoT channel
+/// records through `RateDejitterer` after a C003 rates reply) and with every
+/// value on receive time (the same decoder and values, their timing
+/// hidden), back to back in alternating order; each iteration reports
+/// timed ÷ untimed throughput.
+func sampleTimeCostBenchmarks() {
+    let start: UInt64 = 1_700_000_000_000_000_000
+    // DIoT: the rates reply, then 300k notifications of channel 1 (acc x, y, z) at 20 ms, 0–9 ms late.
+    var diot: [RawNotification] = [
+        RawNotification(
+            characteristic: DiotGATT.ratesCommand,
+            bytes: DiotWire.encode(channelRates: [(DiotChannel(unchecked: 1), 20)]), receiveTime: start)
+    ]
+    var state: UInt64 = 1
+    for index in 0..<300_000 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let bytes = DiotWire.encode(
+            records: [DiotFeature.accX, .accY, .accZ].enumerated().map { offset, feature in
+                DiotRecord(channel: DiotChannel(unchecked: 1), index: offset, feature: feature, raw: UInt32(index))
+            })
+        diot.append(
+            RawNotification(
+                characteristic: DiotChannel(unchecked: 1).characteristic, bytes: bytes,
+                receiveTime: start + 1_000_000 + UInt64(index) * 20_000_000 + (state >> 33) % 9_000_000))
+    }
+    // Jacquard: 100k notifications of the simulated tag (three IMU samples each, and gestures and touch).
+    var simulator = JacquardSimulator(seed: 4)
+    let jacquard = (0..<100_000).map { _ in simulator.next().rawNotification(startTime: start) }
+
+    let ratio = BenchmarkMetric.custom(
+        "sample times ÷ receive time, throughput (%)", polarity: .prefersLarger, useScalingFactor: false)
+    func pair<D: PacketDecoder>(_ name: String, _ notifications: [RawNotification], decoder: D)
+    where D.Value: RecordableValue {
+        let alternation = Alternation()
+        Benchmark(
+            "Record \(notifications.count / 1000)k \(name) notifications, sample times ÷ receive time, paired",
+            configuration: .init(metrics: [ratio], maxDuration: .seconds(60), maxIterations: 15)
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                var timed = Duration.zero
+                var untimed = Duration.zero
+                for runsTimed in alternation.order() {
+                    if runsTimed {
+                        timed = record(notifications, decoder: decoder)
+                    } else {
+                        untimed = record(notifications, decoder: ReceiveTimed(base: decoder))
+                    }
+                }
+                let percent = Int((100 * (untimed / timed)).rounded())
+                benchmark.measurement(ratio, percent)
+                print(
+                    "\(name): sample times \(Int(timed / .milliseconds(1))) ms, "
+                        + "receive time \(Int(untimed / .milliseconds(1))) ms: \(percent) %")
+            }
+        }
+    }
+    pair("DIoT", diot, decoder: DiotDecoder())
+    pair("Jacquard", jacquard, decoder: JacquardDecoder())
+}
+
+/// Records `notifications` into a new recording (durability `none`) and
+/// returns the time taken; the recording is removed.
+private func record<D: PacketDecoder>(_ notifications: [RawNotification], decoder: D) -> Duration
+where D.Value: RecordableValue {
+    let directory = NSTemporaryDirectory() + "tlm-bench-stamp-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return ContinuousClock().measure {
+        var configuration = RecorderConfiguration()
+        configuration.durability = .none
+        let recorder = try! Recorder(
+            directory: directory, configuration: configuration, session: .init(name: "stamp", source: "bench"))
+        let device = try! DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: "B", name: "B")
+        for notification in notifications { try! device.record(notification) }
+        try! recorder.close()
+    }
+}
+
+/// A decoder whose values are those of `base` with their timing hidden:
+/// every value on receive time (the record path without the estimators).
+private struct ReceiveTimed<Base: PacketDecoder>: PacketDecoder where Base.Value: RecordableValue {
+    struct Value: RecordableValue, Encodable {
+        let base: Base.Value
+        var streamKey: Int { base.streamKey }
+        var streamSpec: RecordedStream { base.streamSpec }
+        func encode(into cdr: inout CDRWriter) -> Double? { base.encode(into: &cdr) }
+        func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
+    }
+
+    static var family: DeviceFamily { Base.family }
+    var base: Base
+
+    mutating func decode(_ notification: RawNotification, emit: (Value) -> Void) throws(Base.Failure) {
+        try base.decode(notification) { emit(Value(base: $0)) }
+    }
+}
