@@ -200,7 +200,7 @@ public final class Recorder {
         facts["identifier"] = identifier
         facts["name"] = name
         devices[handle] = facts
-        try segment?.writeMetadata(name: "device", facts)
+        try segment?.writeMetadata(name: handle.metadataName, facts)
         return handle
     }
 
@@ -702,8 +702,8 @@ public final class Recorder {
         facts["segment"] = String(segmentSequence)
         if let seed = session.seed { facts["seed"] = String(seed) }
         try writer.writeMetadata(name: "session", facts)
-        for (_, device) in devices.sorted(by: { $0.key.id < $1.key.id }) {
-            try writer.writeMetadata(name: "device", device)
+        for (handle, device) in devices.sorted(by: { $0.key.id < $1.key.id }) {
+            try writer.writeMetadata(name: handle.metadataName, device)
         }
         let sequence = segmentSequence
         segmentRowID = try index.write { db in

@@ -74,6 +74,16 @@ public struct DeviceHandle: Sendable, Hashable {
     public let family: DeviceFamily
     /// The identifier used in topics.
     public let identifier: String
+
+    /// The name of the device's MCAP Metadata record, unique in a segment:
+    /// `device/<family>/<identifier>`. Recordings made before it name every
+    /// device's record `device`; ``isDeviceMetadataName(_:)`` accepts both.
+    public var metadataName: String { "device/\(family.rawValue)/\(identifier)" }
+
+    /// Whether an MCAP Metadata record of this name describes a device.
+    public static func isDeviceMetadataName(_ name: String) -> Bool {
+        name == "device" || name.hasPrefix("device/")
+    }
 }
 
 /// A stream registered with a ``Recorder``; pass it to ``Recorder/write(_:logTime:publishTime:payload:numericValue:)-(_,_,_,[UInt8],_)``.

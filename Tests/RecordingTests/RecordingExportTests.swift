@@ -146,7 +146,7 @@ import Testing
                 $0["name"] == "export" && $0["host"] == "test-host" && $0["seed"] == "7"
                     && $0["operator"] == "ada"
             })
-        let devices = metadata.filter { $0["name"] as? String == "device" }.compactMap {
+        let devices = metadata.filter { $0["name"] as? String == "device/diot/9F3A0C11" }.compactMap {
             $0["values"] as? [String: String]
         }
         #expect(devices == [["family": "diot", "identifier": "9F3A0C11", "name": "DIoT-0C11", "firmware": "1.2"]])

@@ -210,7 +210,8 @@ import Testing
         let copy = try lone.exportContext(topics: lone.topics)
         #expect(copy.metadata == original.metadata)
         #expect(
-            original.metadata.contains { $0.name == "session" } && original.metadata.contains { $0.name == "device" })
+            original.metadata.contains { $0.name == "session" }
+                && original.metadata.contains { $0.name.hasPrefix("device/") })
         #expect(lone.topics == reader.topics)
         // cat of the file equals cat of the recording, line for line.
         let fromFile = try tlm("cat", file)

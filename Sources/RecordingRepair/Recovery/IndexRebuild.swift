@@ -24,8 +24,8 @@ enum IndexRebuild {
             }
             let session = try IndexRow(first, table: "sessions").int64("id")
             var added = 0
-            // Devices from "device" Metadata.
-            for item in segments.flatMap(\.scan.metadata) where item.record.name == "device" {
+            // Devices from "device/<family>/<identifier>" Metadata ("device" in older recordings).
+            for item in segments.flatMap(\.scan.metadata) where DeviceHandle.isDeviceMetadataName(item.record.name) {
                 let facts = Dictionary(item.record.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
                 guard let family = facts["family"], let identifier = facts["identifier"] else { continue }
                 try db.execute(
