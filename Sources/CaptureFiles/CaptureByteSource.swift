@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 #if canImport(Glibc)
 import Glibc
@@ -33,8 +34,12 @@ final class CaptureByteSource {
     /// Opens `path`.
     init(path: String) throws(CaptureFileError) {
         name = path
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CaptureFileError(.io, "\(path): cannot open the capture file")
+        // A FIFO, a device or a directory is refused, never waited on.
+        let handle: FileHandle
+        do throws(RecordingError) {
+            handle = try RegularFile.openForReading(path)
+        } catch {
+            throw CaptureFileError(.io, "\(path): cannot open the capture file: \(error.message)")
         }
         self.handle = handle
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)

@@ -17,6 +17,18 @@ package final class RecordingIndex: Sendable {
     /// has been told of yet.
     private let queuedFailure = Locked<RecordingError?>(nil)
 
+    /// Refuses an index, or its WAL or shared-memory file, that exists and is
+    /// not a regular file: SQLite would block for ever opening a FIFO.
+    private static func refuseSpecialFiles(_ path: String) throws(RecordingError) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard stat(file, &status) == 0 else { continue }  // not there: SQLite creates it
+            if let kind = RegularFile.kind(status.st_mode) {
+                throw RecordingError(.index, "cannot open index \(path): \(file) is \(kind), not a regular file")
+            }
+        }
+    }
+
     /// Opens (creating if needed) the index and migrates it to the current
     /// schema version. With `syncs` false (a recording with
     /// ``Durability/none``) SQLite never syncs the index either
@@ -33,6 +45,7 @@ package final class RecordingIndex: Sendable {
             if readOnly, !FileManager.default.fileExists(atPath: path) {
                 throw RecordingError(.notFound, "no index at \(path)")
             }
+            try Self.refuseSpecialFiles(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
             if !readOnly {
                 try database.writeWithoutTransaction { db in
