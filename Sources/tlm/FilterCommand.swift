@@ -31,7 +31,10 @@ struct FilterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Topics to keep (repeatable): a glob.", valueName: "glob"))
     var topic: [TopicOption] = []
 
-    @Option(help: ArgumentHelp("Topics to keep (repeatable): a regular expression.", valueName: "regex"))
+    @Option(
+        help: ArgumentHelp(
+            "Topics to keep (repeatable): a POSIX extended regular expression (as grep -E), matched anywhere.",
+            valueName: "regex"))
     var regex: [String] = []
 
     @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))

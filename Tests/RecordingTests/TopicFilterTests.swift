@@ -40,4 +40,31 @@ import Testing
                 == true
         }
     }
+
+    /// Issue 36 item 5: a pattern that backtracks for ever in a backtracking
+    /// engine answers at once (the C library's matcher does not backtrack),
+    /// and what would still be costly is refused up front.
+    @Test(.timeLimit(.minutes(1))) func noPatternBacktracksForEver() throws {
+        let long = "/diot/d_9f3a0c11aaaaaaaaaaaaaaaaaaaaaaaa/acc_x_" + String(repeating: "a", count: 2_000)
+        let nested = try TopicFilter(regexes: ["^(([a-z0-9_/])+)+X$", "^((a|a)*)*X$", "(x+x+)+y"])
+        #expect(nested.topics(of: Self.topics + [long]).isEmpty)
+        #expect(
+            try TopicFilter(regexes: ["^(([a-z0-9_/])+)+x$"]).topics(of: Self.topics + [long]) == ["/diot/d_1/acc_x"])
+        #expect(try TopicFilter(regexes: ["^(([a-z0-9_/])+)+$"]).topics(of: [long]) == [long])
+        for (pattern, reason) in [
+            ("(acc)\\1", "back-references (\\1 … \\9) are not supported"),
+            ("((a{1,100}){1,100}){1,100}", "its repetition counts allow more than 1000 repeats in all"),
+            ("a{2000}", "its repetition counts allow more than 1000 repeats in all"),
+            (String(repeating: "a", count: 1025), "it is longer than 1024 bytes"),
+        ] {
+            #expect {
+                try TopicFilter(regexes: [pattern])
+            } throws: { error in
+                (error as? RecordingError)?.message
+                    == "--regex '\(pattern)' is not a valid regular expression: \(reason)"
+            }
+        }
+        // Counts within the bound are fine.
+        #expect(try TopicFilter(regexes: ["acc_[xyz]{1}$", "a{2,}"]).topics(of: Self.topics).count == 3)
+    }
 }
