@@ -71,12 +71,12 @@ final class BTSnoopReader: CapturePacketReader {
                 let direction: CapturedPacket.Direction =
                     kind == .command ? .sent : kind == .event ? .received : flags & 1 == 1 ? .received : .sent
                 return CapturedPacket(
-                    kind: kind, direction: direction, time: Self.nanoseconds(stamp), bytes: bytes,
+                    kind: kind, direction: direction, time: try Self.nanoseconds(stamp), bytes: bytes,
                     originalLength: max(0, max(originalLength, includedLength) - 1), cumulativeDrops: UInt64(drops))
             }
             let bytes = source.bytes(at: 24, count: includedLength)
             source.skip(24 + includedLength)
-            let nanoseconds = Self.nanoseconds(stamp)
+            let nanoseconds = try Self.nanoseconds(stamp)
             var packet: CapturedPacket
             switch linkType {
             case .hciUnencapsulated:
@@ -133,7 +133,7 @@ final class BTSnoopReader: CapturePacketReader {
                 analyzer.addValue(acl: acl, adapter: 0, cumulativeDrops: drops)
             }
             guard let value else { return }
-            let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+            let time = try Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
             source.skip(24 + includedLength)
             survey.countValue(
                 link: value.link, handle: value.handle, kind: value.kind, time: time, bytesRead: source.offset,
@@ -155,7 +155,7 @@ final class BTSnoopReader: CapturePacketReader {
                 }
             }
             guard let (link, handle) = value else { return }
-            let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+            let time = try Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
             source.skip(24 + includedLength)
             lastTime = max(lastTime, time)
             resolver.append(link: link, handle: handle, time: time, from: start, analyzer: &analyzer, to: &batch)
@@ -194,7 +194,7 @@ final class BTSnoopReader: CapturePacketReader {
                 }
             }
             if let (link, handle, kind, bytes) = value {
-                let time = Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
+                let time = try Self.nanoseconds(source.uint64(at: 16, bigEndian: true))
                 source.skip(24 + includedLength)
                 return .value(link: link, handle: handle, kind: kind, bytes: bytes, time: time)
             }
@@ -224,10 +224,14 @@ final class BTSnoopReader: CapturePacketReader {
     }
 
     /// A btsnoop timestamp (microseconds since year 0) as nanoseconds since the Unix epoch.
+    ///
+    /// - Throws: `CaptureFileError` (`.malformed`) for a time past what a
+    ///   recording holds (`CapturedPacket.latestTime`).
     @inline(__always)
-    private static func nanoseconds(_ stamp: UInt64) -> UInt64 {
+    private static func nanoseconds(_ stamp: UInt64) throws(CaptureFileError) -> UInt64 {
         let micros = stamp > epochOffset ? stamp - epochOffset : 0
         let (product, overflow) = micros.multipliedReportingOverflow(by: 1000)
-        return overflow ? UInt64.max : product
+        guard !overflow, product <= CapturedPacket.latestTime else { throw CapturedPacket.timeOutOfRange }
+        return product
     }
 }

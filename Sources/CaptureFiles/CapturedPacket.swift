@@ -4,6 +4,17 @@
 /// The readers turn each format's records into these, so everything above
 /// them (L2CAP, ATT, GATT) is format-neutral.
 public struct CapturedPacket: Sendable, Hashable {
+    /// The latest time a recording holds, in nanoseconds since the Unix
+    /// epoch (`Int64.max`: 2262-04-11T23:47:16Z); a capture with a later
+    /// packet time is refused, never clamped.
+    public static let latestTime = UInt64(Int64.max)
+
+    /// The error for a packet time past ``latestTime``.
+    static var timeOutOfRange: CaptureFileError {
+        CaptureFileError(
+            .malformed, "a packet's time is past 2262-04-11T23:47:16Z, later than a recording can hold")
+    }
+
     /// What a packet is.
     public enum Kind: Sendable, Hashable {
         /// An HCI command (host to controller).

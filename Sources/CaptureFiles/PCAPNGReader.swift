@@ -141,7 +141,7 @@ final class PCAPNGReader: CapturePacketReader {
                     skippedRecords += 1
                     continue
                 }
-                let time = Self.nanoseconds(stamp, interface: interface)
+                let time = try Self.nanoseconds(stamp, interface: interface)
                 lastTime = time
                 var packet = CaptureLinkType.packet(
                     linkType: linkType, bytes: source.bytes(at: 28, count: captured),
@@ -190,7 +190,10 @@ final class PCAPNGReader: CapturePacketReader {
     }
 
     /// A timestamp in the interface's units as nanoseconds since the Unix epoch.
-    private static func nanoseconds(_ stamp: UInt64, interface: Interface) -> UInt64 {
+    ///
+    /// - Throws: `CaptureFileError` (`.malformed`) for a time past what a
+    ///   recording holds (`CapturedPacket.latestTime`), its offset included.
+    private static func nanoseconds(_ stamp: UInt64, interface: Interface) throws(CaptureFileError) -> UInt64 {
         var value: UInt64
         let power = Int(interface.resolution)
         if interface.decimal {
@@ -218,13 +221,16 @@ final class PCAPNGReader: CapturePacketReader {
         }
         if interface.offsetSeconds != 0 {
             let offset = interface.offsetSeconds.multipliedReportingOverflow(by: 1_000_000_000)
-            if !offset.overflow {
-                value =
-                    offset.partialValue >= 0
-                    ? value &+ UInt64(offset.partialValue)
-                    : value - min(value, UInt64(-offset.partialValue))
+            guard !offset.overflow else { throw CapturedPacket.timeOutOfRange }
+            if offset.partialValue >= 0 {
+                let sum = value.addingReportingOverflow(UInt64(offset.partialValue))
+                guard !sum.overflow else { throw CapturedPacket.timeOutOfRange }
+                value = sum.partialValue
+            } else {
+                value -= min(value, offset.partialValue.magnitude)
             }
         }
+        guard value <= CapturedPacket.latestTime else { throw CapturedPacket.timeOutOfRange }
         return value
     }
 }
