@@ -133,8 +133,17 @@ final class PCAPNGReader: CapturePacketReader {
                 } else {
                     let optionsStart = 28 + (captured + 3) / 4 * 4
                     readOptions(from: optionsStart, to: length - 4) { code, at, count in
-                        if code == 4, count >= 8 { drops &+= source.uint64(at: at, bigEndian: bigEndian) }
+                        if code == 4, count >= 8 {
+                            let sum = drops.addingReportingOverflow(source.uint64(at: at, bigEndian: bigEndian))
+                            drops = sum.overflow ? .max : sum.partialValue
+                        }
                     }
+                }
+                guard drops <= Self.maximumDrops else {
+                    throw CaptureFileError(
+                        .malformed,
+                        "\(source.name): the packet block at byte \(blockOffset) says the capture dropped "
+                            + "\(drops) packets in all, more than any capture can (at most 2^46)")
                 }
                 let interface = interfaces[id]
                 guard let linkType = interface.linkType else {
@@ -188,6 +197,10 @@ final class PCAPNGReader: CapturePacketReader {
             at += 4 + (count + 3) / 4 * 4
         }
     }
+
+    /// The most packets a capture may say it dropped (`epb_dropcount`
+    /// summed): the largest loss a recording counts.
+    static let maximumDrops: UInt64 = 1 << 46
 
     /// A timestamp in the interface's units as nanoseconds since the Unix epoch.
     ///

@@ -477,7 +477,7 @@ public final class Recorder {
     /// restarted — passes its `duration` (from `time`); its `count` is what
     /// is known to be missing, often 0 (a live device does not say what it
     /// would have sent). A record with neither a count nor a duration is not
-    /// written.
+    /// written; a count over 2^46 (more than the index counts) is refused.
     ///
     /// ```swift
     /// try recorder.recordLoss(stream: nil, time: disconnectedAt, count: 0,
@@ -491,6 +491,12 @@ public final class Recorder {
         try ensureOpen()
         let nanoseconds = duration.map(Self.nanoseconds)
         guard count > 0 || (nanoseconds ?? 0) > 0 else { return }
+        // What the index would refuse to read back is refused before it is written.
+        guard count <= IndexRow.maximumCount else {
+            throw RecordingError(
+                .invalidConfiguration,
+                "a loss of \(count) messages is more than a recording counts (at most 2^46); nothing was recorded")
+        }
         try index.write { db in
             try db.execute(
                 sql: """

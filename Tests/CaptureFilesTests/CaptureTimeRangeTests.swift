@@ -1,5 +1,8 @@
 import CaptureFiles
+import Devices
 import Foundation
+import Recording
+import Session
 import TestSupport
 import Testing
 
@@ -43,5 +46,36 @@ import Testing
         bytes.replaceSubrange(28..<48, with: interface)
         let error = #expect(throws: CaptureFileError.self) { _ = try Self.times(bytes) }
         #expect(error?.message.contains("later than a recording can hold") == true)
+    }
+
+    /// Issue 36 item 7: an `epb_dropcount` of 2^46 + 1 made `import` fail
+    /// after writing a recording that nothing could open. The capture is
+    /// refused before anything is written; a count at the limit imports.
+    @Test func aDropCountNoCaptureCanHaveIsRefusedBeforeWriting() async throws {
+        func capture(dropping dropped: UInt64) -> [UInt8] {
+            let scenario = CaptureScenario.make(families: [.diot], count: 20, unknown: false)
+            var bytes = CaptureFileWriter.pcapng(scenario.packets, linkType: 201)
+            // The last enhanced packet block again, with an epb_dropcount option.
+            let end = bytes.count
+            let length = Int(bytes[end - 4]) | Int(bytes[end - 3]) << 8
+            let start = end - length
+            let body =
+                Array(bytes[(start + 8)..<(end - 4)]) + CaptureFileWriter.le16(4) + CaptureFileWriter.le16(8)
+                + CaptureFileWriter.le32(UInt32(truncatingIfNeeded: dropped))
+                + CaptureFileWriter.le32(UInt32(dropped >> 32)) + [0, 0, 0, 0]
+            let total = CaptureFileWriter.le32(UInt32(body.count + 12))
+            bytes.replaceSubrange(start..<end, with: CaptureFileWriter.le32(6) + total + body + total)
+            return bytes
+        }
+        let folder = makeTemporaryDirectory()
+        let path = folder + "/huge.pcapng"
+        try Data(capture(dropping: 1 << 46 + 1)).write(to: URL(fileURLWithPath: path))
+        let session = RecordingSession(importing: CaptureImport(files: [path]), directory: folder + "/imported")
+        let error = await #expect(throws: CaptureFileError.self) { _ = try await session.record() }
+        #expect(error?.message.contains("dropped 70368744177665 packets in all, more than any capture can") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/imported"))
+        let (directory, _, _) = try await importCapture([capture(dropping: 1 << 46)])
+        let losses = try RecordingInfo.load(from: directory).losses
+        #expect(losses.map(\.count).reduce(0, +) >= 1 << 46)
     }
 }
