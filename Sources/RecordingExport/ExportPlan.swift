@@ -68,6 +68,7 @@ public struct ExportPlan: Sendable, Hashable {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw RecordingError(.invalidConfiguration, "\(output) is a file; parquet writes a directory")
         }
+        try OutputDirectory.checkExport(output)
         let keys = try partition.map { (text: String) throws(RecordingError) in try ParquetPartitionKey.parse(text) }
         return ExportPlan(format: .parquet, long: false, target: .parquet(directory: output, partitionKeys: keys ?? []))
     }
@@ -114,6 +115,7 @@ public struct ExportPlan: Sendable, Hashable {
                 target = .topicFiles(directory: output)
             }
         }
+        if case .topicFiles(let directory) = target { try OutputDirectory.checkExport(directory) }
         self.init(format: format, long: long, target: target)
     }
 

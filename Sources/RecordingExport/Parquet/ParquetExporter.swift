@@ -287,7 +287,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             partitionKeys.isEmpty
             ? relative + output.stream + ".parquet"
             : relative + output.stream + "@" + recordingName + ".parquet"
-        if !relative.isEmpty { try createDirectory(directory + "/" + relative) }
+        if !relative.isEmpty { try OutputDirectory.createBelow(directory, relative: relative) }
         let path = directory + "/" + fileName
         var pairs = metadataPairs
         pairs.append(("tlm.topic", output.topic.topic))
