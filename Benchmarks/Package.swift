@@ -17,6 +17,7 @@ let package = Package(
         .target(
             name: "BenchmarkSupport",
             dependencies: [
+                .product(name: "DeviceRecording", package: "TelemetryRecorder"),
                 .product(name: "Recording", package: "TelemetryRecorder"),
                 .product(name: "Devices", package: "TelemetryRecorder"),
                 .product(name: "Families", package: "TelemetryRecorder"),

@@ -1,3 +1,4 @@
+import DeviceRecording
 import Devices
 import Families
 import Foundation
