@@ -42,7 +42,7 @@ public enum HexNotifications {
         }
     }
 
-    /// The largest file ``lines(ofFile:)`` reads: 64 MiB of hex lines.
+    /// The largest file ``text(ofFile:)`` reads: 64 MiB of hex lines.
     public static let maximumFileSize = 64 << 20
 
     /// Parses hex bytes, ignoring spaces, tabs, `:` and `-` between them and
@@ -70,18 +70,6 @@ public enum HexNotifications {
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
     }
 
-    /// The notification lines of a regular file (``lines(in:)``), at most
-    /// ``maximumFileSize`` bytes: a FIFO would block and `/dev/zero` never end.
-    ///
-    /// - Throws: ``HexNotificationError`` when the file cannot be read, is not regular or is too large.
-    public static func lines(ofFile path: String) throws(HexNotificationError) -> [String] {
-        do {
-            return lines(in: String(decoding: try RegularFile.read(path, limit: maximumFileSize), as: UTF8.self))
-        } catch {
-            throw HexNotificationError("cannot read \(path): \(error.message)")
-        }
-    }
-
     /// Decodes notifications given as hex with one decoder of `family`.
     ///
     /// Every line is parsed before any is decoded, so a line that is not
@@ -100,12 +88,56 @@ public enum HexNotifications {
         _ hex: [String], family: DeviceFamily, characteristic: CharacteristicUUID, propertyTable: String? = nil,
         registry: FamilyRegistry = .builtIn
     ) throws(HexNotificationError) -> [Outcome] {
-        var packets: [[UInt8]] = []
-        for (index, line) in hex.enumerated() {
-            guard let bytes = parse(line) else {
+        var outcomes: [Outcome] = []
+        try decode(
+            hex, family: family, characteristic: characteristic, propertyTable: propertyTable, registry: registry
+        ) { outcomes.append($0) }
+        return outcomes
+    }
+
+    /// Decodes notifications given as hex, `hex` first and then the lines
+    /// of `text` (``lines(in:)``'s rule), handing each outcome to `emit` as
+    /// it comes: memory stays that of the text, however many lines it has.
+    ///
+    /// Every line is parsed before any is decoded, so a line that is not
+    /// hex decodes nothing; notifications are numbered across both, from 0.
+    ///
+    /// - Parameters:
+    ///   - hex: Notifications given one hex string each.
+    ///   - text: Further notifications, a text of hex lines (a file's bytes).
+    ///   - family: The device family.
+    ///   - characteristic: The characteristic that notified.
+    ///   - propertyTable: Comodule: a property table file (JSON) instead of the default table.
+    ///   - registry: The families known.
+    ///   - emit: Called with each value and failure, in order.
+    /// - Throws: As ``decode(_:family:characteristic:propertyTable:registry:)``.
+    public static func decode(
+        _ hex: [String], text: [UInt8] = [], family: DeviceFamily, characteristic: CharacteristicUUID,
+        propertyTable: String? = nil, registry: FamilyRegistry = .builtIn, emit: (Outcome) -> Void
+    ) throws(HexNotificationError) {
+        func forEachNotification(
+            _ body: (Int, String) throws(HexNotificationError) -> Void
+        )
+            throws(HexNotificationError)
+        {
+            for (index, line) in hex.enumerated() { try body(index, line) }
+            var index = hex.count
+            var start = 0
+            while start < text.count {
+                var end = start
+                while end < text.count, text[end] != 0x0A, text[end] != 0x0D { end += 1 }
+                let line = String(decoding: text[start..<end], as: UTF8.self)
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") {
+                    try body(index, line)
+                    index += 1
+                }
+                start = end + 1
+            }
+        }
+        try forEachNotification { (index, line) throws(HexNotificationError) in
+            guard parse(line) != nil else {
                 throw HexNotificationError("notification \(index) is not hex: '\(line)'")
             }
-            packets.append(bytes)
         }
         guard let descriptor = registry[family] else {
             throw HexNotificationError("no device family '\(family)' in this build")
@@ -118,16 +150,35 @@ public enum HexNotifications {
         } catch {
             throw HexNotificationError(propertyTable.map { "\($0): \(error)" } ?? "\(error)")
         }
-        var outcomes: [Outcome] = []
-        for (index, bytes) in packets.enumerated() {
+        try forEachNotification { (index, line) throws(HexNotificationError) in
+            let bytes = parse(line) ?? []
             let notification = RawNotification(characteristic: characteristic, bytes: bytes, receiveTime: 0)
             do {
-                try decoder.decode(notification) { outcomes.append(.value($0)) }
+                try decoder.decode(notification) { emit(.value($0)) }
             } catch {
-                outcomes.append(
-                    .failure(Failure(error: error.description, notification: index, bytes: Devices.hex(bytes))))
+                emit(.failure(Failure(error: String(describing: error), notification: index, bytes: Devices.hex(bytes))))
             }
         }
-        return outcomes
+    }
+
+    /// The bytes of a file of hex lines, at most ``maximumFileSize``; `-`
+    /// reads standard input, to the same limit.
+    ///
+    /// - Throws: ``HexNotificationError`` when the file cannot be read, is
+    ///   not regular, or is larger than the limit.
+    public static func text(ofFile path: String) throws(HexNotificationError) -> [UInt8] {
+        if path == "-" {
+            let data = FileHandle.standardInput.readData(ofLength: maximumFileSize + 1)
+            guard data.count <= maximumFileSize else {
+                throw HexNotificationError(
+                    "standard input holds more than \(maximumFileSize >> 20) MiB of notifications")
+            }
+            return [UInt8](data)
+        }
+        do {
+            return try RegularFile.read(path, limit: maximumFileSize)
+        } catch {
+            throw HexNotificationError("cannot read \(path): \(error.message)")
+        }
     }
 }

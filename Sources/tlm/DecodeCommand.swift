@@ -55,41 +55,33 @@ struct DecodeCommand: ParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func run() throws {
-        var lines = notifications
-        do {
-            if let file {
-                lines +=
-                    file == "-"
-                    ? HexNotifications.lines(
-                        in: String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
-                    : try HexNotifications.lines(ofFile: file)
-            }
-            let outcomes = try HexNotifications.decode(
-                lines, family: family.family, characteristic: CharacteristicUUID(characteristic)!,
-                propertyTable: propertyTable)
-            if print(outcomes) > 0 { throw ExitCode(3) }
-        } catch let error as HexNotificationError {
-            throw CLIError(error.message)
-        }
-    }
-
-    /// Prints a JSON line per value or failure; returns the number of failures.
-    private func print(_ outcomes: [HexNotifications.Outcome]) -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         var failures = 0
-        for outcome in outcomes {
-            let data: Data?
-            switch outcome {
-            case .value(let value):
-                data = try? encoder.encode(value)
-            case .failure(let failure):
-                failures += 1
-                data = try? encoder.encode(failure)
+        do throws(HexNotificationError) {
+            var text: [UInt8] = []
+            if let file { text = try HexNotifications.text(ofFile: file) }
+            try HexNotifications.decode(
+                notifications, text: text, family: family.family,
+                characteristic: CharacteristicUUID(characteristic)!, propertyTable: propertyTable
+            ) { outcome in
+                if case .failure = outcome { failures += 1 }
+                print(outcome, encoder: encoder)
             }
-            if let data { Swift.print(String(decoding: data, as: UTF8.self)) }
+        } catch {
+            throw CLIError(error.message)
         }
-        return failures
+        if failures > 0 { throw ExitCode(3) }
+    }
+
+    /// Prints a value or a failure as a JSON line.
+    private func print(_ outcome: HexNotifications.Outcome, encoder: JSONEncoder) {
+        let data: Data?
+        switch outcome {
+        case .value(let value): data = try? encoder.encode(value)
+        case .failure(let failure): data = try? encoder.encode(failure)
+        }
+        if let data { Swift.print(String(decoding: data, as: UTF8.self)) }
     }
 }

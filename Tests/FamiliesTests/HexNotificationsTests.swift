@@ -48,14 +48,46 @@ import Testing
 
     @Test func aFileIsReadAsLinesAndAnUnreadableOneIsAClearError() throws {
         let path = makeTemporaryDirectory() + "/packets.txt"
-        try "# IMU\n09 00 00 80 3F\n\n04 48 00 00 00\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try HexNotifications.lines(ofFile: path) == ["09 00 00 80 3F", "04 48 00 00 00"])
+        try "# IMU\n09 00 00 80 3F\n\n04 48 00 00 00\r\n#x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // The lines of a file decode one at a time, numbered after the arguments.
+        var outcomes: [String] = []
+        try HexNotifications.decode(
+            ["0448000000", "00 00"], text: try HexNotifications.text(ofFile: path),
+            family: .diot, characteristic: CharacteristicUUID("D001")!
+        ) { outcome in
+            switch outcome {
+            case .value(let value): outcomes.append("\(value)")
+            case .failure(let failure): outcomes.append("failure \(failure.notification)")
+            }
+        }
+        #expect(outcomes.count == 4 && outcomes.filter { $0.hasPrefix("failure") } == ["failure 1"])
+        #expect(outcomes == (try Self.described(["0448000000", "00 00", "09 00 00 80 3F", "04 48 00 00 00"])))
         #expect(throws: HexNotificationError("cannot read /nonexistent: it does not exist")) {
-            try HexNotifications.lines(ofFile: "/nonexistent")
+            try HexNotifications.text(ofFile: "/nonexistent")
         }
         let directory = makeTemporaryDirectory()
-        let error = #expect(throws: HexNotificationError.self) { try HexNotifications.lines(ofFile: directory) }
+        let error = #expect(throws: HexNotificationError.self) { try HexNotifications.text(ofFile: directory) }
         #expect(error?.message.hasPrefix("cannot read \(directory): it is a directory, not a regular file") == true)
+        // A line of the file that is not hex decodes nothing, and is numbered after the arguments.
+        try "09 00 00 80 3F\nnot hex\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var emitted = 0
+        #expect(throws: HexNotificationError("notification 2 is not hex: 'not hex'")) {
+            try HexNotifications.decode(
+                ["0448000000"], text: try HexNotifications.text(ofFile: path), family: .diot,
+                characteristic: CharacteristicUUID("D001")!
+            ) { _ in emitted += 1 }
+        }
+        #expect(emitted == 0)
+    }
+
+    /// The outcomes of `hex` decoded as arguments, described as the streaming test describes them.
+    static func described(_ hex: [String]) throws -> [String] {
+        try HexNotifications.decode(hex, family: .diot, characteristic: CharacteristicUUID("D001")!).map { outcome in
+            switch outcome {
+            case .value(let value): "\(value)"
+            case .failure(let failure): "failure \(failure.notification)"
+            }
+        }
     }
 
     /// A FIFO would block a read and `/dev/zero` never end: both refused before any read.
@@ -64,7 +96,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a character device")] {
             #expect(throws: HexNotificationError("cannot read \(path): it is \(kind), not a regular file")) {
-                try HexNotifications.lines(ofFile: path)
+                try HexNotifications.text(ofFile: path)
             }
         }
     }
