@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "DeviceClocks", targets: ["DeviceClocks"]),
+        .library(name: "ROS2", targets: ["ROS2"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "RecordingExport", targets: ["RecordingExport"]),
         .library(name: "RecordingQueries", targets: ["RecordingQueries"]),

@@ -47,6 +47,7 @@ let package = Package(
                 .product(name: "Devices", package: "TelemetryRecorder"),
                 .product(name: "Families", package: "TelemetryRecorder"),
                 .product(name: "DeviceRecording", package: "TelemetryRecorder"),
+                .product(name: "ROS2", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/RecordingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

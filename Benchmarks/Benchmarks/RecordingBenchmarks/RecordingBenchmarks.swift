@@ -4,6 +4,7 @@ import CZstdBench
 import Devices
 import Families
 import Foundation
+import ROS2
 import Recording
 
 /// Record throughput of small messages (DIoT samples: 20-byte CDR payloads)

@@ -4,6 +4,7 @@ import DeviceRecording
 import Devices
 import Families
 import Foundation
+import ROS2
 import Recording
 
 /// What sample times cost the record path (issue 34: at most 5 %): the same
@@ -15,22 +16,23 @@ import Recording
 /// timed ÷ untimed throughput.
 func sampleTimeCostBenchmarks() {
     let start: UInt64 = 1_700_000_000_000_000_000
+    let channel = DiotChannel(1)!
     // DIoT: the rates reply, then 300k notifications of channel 1 (acc x, y, z) at 20 ms, 0–9 ms late.
     var diot: [RawNotification] = [
         RawNotification(
             characteristic: DiotGATT.ratesCommand,
-            bytes: DiotWire.encode(channelRates: [(DiotChannel(unchecked: 1), 20)]), receiveTime: start)
+            bytes: DiotWire.encode(channelRates: [(channel, 20)]), receiveTime: start)
     ]
     var state: UInt64 = 1
     for index in 0..<300_000 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let bytes = DiotWire.encode(
             records: [DiotFeature.accX, .accY, .accZ].enumerated().map { offset, feature in
-                DiotRecord(channel: DiotChannel(unchecked: 1), index: offset, feature: feature, raw: UInt32(index))
+                DiotRecord(channel: channel, index: offset, feature: feature, raw: UInt32(index))
             })
         diot.append(
             RawNotification(
-                characteristic: DiotChannel(unchecked: 1).characteristic, bytes: bytes,
+                characteristic: channel.characteristic, bytes: bytes,
                 receiveTime: start + 1_000_000 + UInt64(index) * 20_000_000 + (state >> 33) % 9_000_000))
     }
     // Jacquard: 100k notifications of the simulated tag (three IMU samples each, and gestures and touch).
