@@ -17,6 +17,37 @@ package final class RecordingIndex: Sendable {
     /// has been told of yet.
     private let queuedFailure = Locked<RecordingError?>(nil)
 
+    /// Closes the index (its WAL is checkpointed into the file and removed
+    /// when no one else has it open); it cannot be used after.
+    package func close() throws(RecordingError) {
+        do {
+            try database.close()
+        } catch {
+            throw RecordingError(.index, "cannot close index \(path): \(error)", cause: error)
+        }
+    }
+
+    /// A copy of the index at `path` into a new file at `copy`, through
+    /// SQLite's backup (consistent whatever the WAL holds).
+    ///
+    /// - Throws: ``RecordingError`` (`.index`) when it cannot be read or copied.
+    package static func copy(_ path: String, to copy: String) throws(RecordingError) {
+        do {
+            try refuseSpecialFiles(path)
+            var configuration = Configuration()
+            configuration.readonly = true
+            let source = try DatabaseQueue(path: path, configuration: configuration)
+            let destination = try DatabaseQueue(path: copy)
+            try source.backup(to: destination)
+            try destination.close()
+            try source.close()
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw RecordingError(.index, "cannot copy index \(path): \(error)", cause: error)
+        }
+    }
+
     /// Refuses an index, or its WAL or shared-memory file, that exists and is
     /// not a regular file: SQLite would block for ever opening a FIFO.
     private static func refuseSpecialFiles(_ path: String) throws(RecordingError) {

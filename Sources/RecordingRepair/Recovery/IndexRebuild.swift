@@ -251,11 +251,10 @@ enum IndexRebuild {
         }
     }
 
-    /// Builds a new `index.sqlite` from the segments, keeping the old one's
-    /// session, devices and loss records where they read, and replaces the
-    /// old one with it. Returns the number of chunk rows written.
-    static func rebuild(directory: String, segments: [RecordingRecovery.SegmentState]) throws(RecordingError) -> Int {
-        let path = directory + "/index.sqlite"
+    /// Builds a new index from the segments, keeping the old one's session,
+    /// devices and loss records where they read, and replaces the old one
+    /// (at `path`) with it. Returns the number of chunk rows written.
+    static func rebuild(path: String, segments: [RecordingRecovery.SegmentState]) throws(RecordingError) -> Int {
         let temporary = path + ".rebuild"
         for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
         let kept = Kept(path: path)

@@ -143,25 +143,43 @@ public enum RecordingRecovery {
             states.append(state)
         }
 
-        // The index: reconciled with the segments, or rebuilt.
+        // The index: reconciled with the segments, or rebuilt, in a copy that
+        // replaces it only once everything checks: a recover that fails
+        // leaves the index as it found it.
         let facts = Dictionary(
             states.map { ($0.path, RecordingVerifier.SegmentFacts(size: $0.size, scan: $0.scan)) },
             uniquingKeysWith: { first, _ in first })
+        let workPath = indexPath + ".recover"
+        func removeWork() { for suffix in ["", "-wal", "-shm"] { unlink(workPath + suffix) } }
+        removeWork()
+        var installed = false
+        defer { if !installed { removeWork() } }
         var rebuild = rebuildIndex || !FileManager.default.fileExists(atPath: indexPath)
         if !rebuild {
             do throws(RecordingError) {
-                let index = try RecordingIndex(path: indexPath)
+                try RecordingIndex.copy(indexPath, to: workPath)
+                let index = try RecordingIndex(path: workPath)
                 report.chunksIndexed = try IndexRebuild.reconcile(index: index, segments: states)
+                try index.close()
             } catch {
                 rebuild = true
             }
-            if !rebuild, !RecordingVerifier.checkIndex(directory: directory, segments: facts).isEmpty { rebuild = true }
+            if !rebuild,
+                !RecordingVerifier.checkIndex(directory: directory, segments: facts, indexPath: workPath).isEmpty
+            {
+                rebuild = true
+            }
         }
         if rebuild {
-            report.chunksIndexed = try IndexRebuild.rebuild(directory: directory, segments: states)
+            removeWork()
+            if FileManager.default.fileExists(atPath: indexPath) {
+                // What of the old index reads (session, devices, losses) is kept.
+                try? RecordingIndex.copy(indexPath, to: workPath)
+            }
+            report.chunksIndexed = try IndexRebuild.rebuild(path: workPath, segments: states)
             report.indexRebuilt = true
         }
-        let index = try RecordingIndex(path: indexPath)
+        let index = try RecordingIndex(path: workPath)
         if try IndexRebuild.closeSession(index: index, segments: states) { report.changed = true }
         try IndexRebuild.recordLosses(
             index: index,
@@ -185,15 +203,19 @@ public enum RecordingRecovery {
             let bytes = try RegularFile.readAll(directory + "/" + state.path)
             remaining += RecordingVerifier.checkSegment(bytes, file: state.path).findings
         }
-        remaining += RecordingVerifier.checkIndex(directory: directory, segments: facts)
+        remaining += RecordingVerifier.checkIndex(directory: directory, segments: facts, indexPath: workPath)
         guard remaining.isEmpty else {
             throw RecordingError(
                 .corrupt,
-                "recover could not make \(directory) consistent: "
+                "recover could not make \(directory) consistent (its index is left as it was): "
                     + remaining.prefix(5).map(\.description).joined(separator: "; "))
         }
         // The ROS 2 bag: every segment is closed now.
         try BagMetadataFile.write(directory: directory, index: index, durable: true)
+        try index.close()
+        for suffix in ["-wal", "-shm", ""] { unlink(indexPath + suffix) }
+        guard rename(workPath, indexPath) == 0 else { throw RecordingError.errno("cannot replace \(indexPath)") }
+        installed = true
         return report
     }
 

@@ -219,11 +219,13 @@ public enum RecordingVerifier {
     }
 
     /// Checks the index against what the segments hold.
-    static func checkIndex(directory: String, segments: [String: SegmentFacts]) -> [VerificationReport.Finding] {
+    static func checkIndex(
+        directory: String, segments: [String: SegmentFacts], indexPath: String? = nil
+    ) -> [VerificationReport.Finding] {
         var findings: [VerificationReport.Finding] = []
         func finding(_ message: String) { findings.append(.init(file: "index.sqlite", message: message)) }
         let index: RecordingIndex
-        do { index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true) } catch {
+        do { index = try RecordingIndex(path: indexPath ?? directory + "/index.sqlite", readOnly: true) } catch {
             finding("cannot be opened: \(error.message) (run `tlm recover` or `tlm verify --repair` to rebuild it)")
             return findings
         }
