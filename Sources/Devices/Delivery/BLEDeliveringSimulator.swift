@@ -74,6 +74,8 @@ extension ConnectionEventLink {
     ///   - seed: The simulator's seed.
     ///   - delivery: The simulator's delivery, if any.
     static func simulated(seed: UInt64, delivery: BLEDelivery?) -> Self? {
-        delivery.map { Self(random: SeededRandom(seed: seed ^ 0x424C_455F_4C49_4E4B), delivery: $0, startNanoseconds: 0) }
+        delivery.map {
+            Self(random: SeededRandom(seed: seed ^ 0x424C_455F_4C49_4E4B), delivery: $0, startNanoseconds: 0)
+        }
     }
 }
