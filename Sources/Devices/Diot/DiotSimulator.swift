@@ -443,7 +443,8 @@ public struct DiotSimulator: NotificationSimulator, BLEDeliveringSimulator {
                 expected: nil
             )
         } else {
-            notification = SimulatedNotification(offset: offset, channel: binding.channel, bytes: bytes, records: records)
+            notification = SimulatedNotification(
+                offset: offset, channel: binding.channel, bytes: bytes, records: records)
         }
         if bleLink != nil { notification.measuredAt = offset }
         return notification
