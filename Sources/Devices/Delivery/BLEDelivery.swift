@@ -88,3 +88,26 @@ public struct BLEDelivery: Sendable, Hashable {
         return nil
     }
 }
+
+extension BLEDelivery {
+    /// The link a recording session simulates (`tlm record --simulate`):
+    /// 1–3 ms latency, up to 6 notifications per event, 1 % of events
+    /// retried, and with `faults` a supervision timeout every 30–90 s that
+    /// keeps the link down for 1–5 s.
+    ///
+    /// - Parameters:
+    ///   - connectionInterval: Seconds between connection events, 0.0075…4.
+    ///   - driftPPM: The device clock's drift, ppm.
+    ///   - faults: Whether the link drops now and then.
+    /// - Returns: The delivery.
+    public static func session(
+        connectionInterval: Double = 0.030, driftPPM: Double = 0, faults: Bool = false
+    )
+        -> BLEDelivery
+    {
+        BLEDelivery(
+            clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: driftPPM),
+            connectionInterval: connectionInterval, retransmissionRate: 0.01,
+            connectedTime: faults ? 30...90 : nil, disconnectedTime: 1...5)
+    }
+}
