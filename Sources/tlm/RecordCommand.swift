@@ -45,7 +45,7 @@ struct RecordCommand: AsyncParsableCommand {
             unless --delivery due: each device's clock drifts (--drift PPM, default 20; the sign alternates \
             from one device to the next, so two devices drift apart) and the Jacquard IMU's ticks come from \
             it; the device queues its notifications and the link delivers them at connection events \
-            (--connection-interval, default 30ms), up to six per event and so several at one receive time, \
+            (--connection-interval, default 30ms), several per event and so at one receive time, \
             1–3 ms later, 1 % of events retried one interval later; with --scenario faults the link also \
             drops (a supervision timeout every 30–90 s, down 1–5 s, losing what was queued). DIoT devices \
             report their channel rates at connect. --delivery due stamps each notification when it is due, \

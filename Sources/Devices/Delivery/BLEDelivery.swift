@@ -91,9 +91,11 @@ public struct BLEDelivery: Sendable, Hashable {
 
 extension BLEDelivery {
     /// The link a recording session simulates (`tlm record --simulate`):
-    /// 1–3 ms latency, up to 6 notifications per event, 1 % of events
-    /// retried, and with `faults` a supervision timeout every 30–90 s that
-    /// keeps the link down for 1–5 s.
+    /// 1–3 ms latency, one notification per 1.25 ms of the interval per
+    /// event (at least 6: about 800 a second, what a 1M PHY link with long
+    /// connection events carries, so a 200 Hz IMU on two channels keeps
+    /// up), 1 % of events retried, and with `faults` a supervision timeout
+    /// every 30–90 s that keeps the link down for 1–5 s.
     ///
     /// - Parameters:
     ///   - connectionInterval: Seconds between connection events, 0.0075…4.
@@ -107,7 +109,8 @@ extension BLEDelivery {
     {
         BLEDelivery(
             clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: driftPPM),
-            connectionInterval: connectionInterval, retransmissionRate: 0.01,
+            connectionInterval: connectionInterval,
+            notificationsPerEvent: max(6, Int(connectionInterval / 0.00125)), retransmissionRate: 0.01,
             connectedTime: faults ? 30...90 : nil, disconnectedTime: 1...5)
     }
 }
