@@ -284,6 +284,8 @@ public struct DiotSimulator: NotificationSimulator, BLEDeliveringSimulator {
     private let initialBattery: Double
     /// Phase for the person settings of the C001 reply.
     private let personPhase: Double
+    /// The delivery's clock, if any.
+    private let clock: DeviceClock?
     var bleLink: ConnectionEventLink<SimulatedNotification>?
     var bleUpcoming: SimulatedNotification?
 
@@ -322,6 +324,7 @@ public struct DiotSimulator: NotificationSimulator, BLEDeliveringSimulator {
         emitted = Array(repeating: 0, count: configuration.bindings.count)
         // Everything below draws after the generators above, so `.default` bytes never change.
         link = SimulatedLink(seed: identity.next(), faults: configuration.delivery == nil ? configuration.link : .clean)
+        clock = configuration.delivery?.clock
         bleLink = .simulated(seed: seed, delivery: configuration.delivery)
         let rate = configuration.link.malformedRate
         malformedRate = rate.isFinite && rate > 0 ? min(rate, 1) : 0
@@ -463,7 +466,7 @@ public struct DiotSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// When a notification generated at a nominal time reaches the host (with
     /// a delivery: when it is produced, on the host's clock).
     private mutating func deliveryOffset(nominalNanoseconds: Int64) -> Duration {
-        if let clock = configuration.delivery?.clock {
+        if let clock {
             return .nanoseconds(Int64(clock.hostSeconds(atDeviceSeconds: Double(nominalNanoseconds) / 1e9) * 1e9))
         }
         // Without jitter or bursts offsets are the exact nominal times.

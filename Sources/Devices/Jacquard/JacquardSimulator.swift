@@ -234,6 +234,8 @@ public struct JacquardSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// The largest jitter and the burst probability (both 0 with a delivery).
     private let jitter: Double
     private let burstProbability: Double
+    /// The delivery's clock, if any.
+    private let clock: DeviceClock?
     var bleLink: ConnectionEventLink<SimulatedNotification>?
     var bleUpcoming: SimulatedNotification?
 
@@ -271,6 +273,7 @@ public struct JacquardSimulator: NotificationSimulator, BLEDeliveringSimulator {
         random = SeededRandom(seed: identity.next())
         jitter = c.delivery == nil ? c.link.jitter : 0
         burstProbability = c.delivery == nil ? c.link.burstProbability : 0
+        clock = c.delivery?.clock
         bleLink = .simulated(seed: seed, delivery: c.delivery)
 
         if let interval = c.gestureInterval { gestureAt = uniform(interval) }
@@ -530,12 +533,12 @@ public struct JacquardSimulator: NotificationSimulator, BLEDeliveringSimulator {
         measured: [Double]? = nil
     ) {
         var measuredAt: [Duration] = []
-        if let clock = configuration.delivery?.clock {
+        if let clock {
             measuredAt = (measured ?? values.map { _ in at }).map {
                 .nanoseconds(Int64(clock.hostSeconds(atDeviceSeconds: $0) * 1e9))
             }
         }
-        let host = configuration.delivery?.clock.hostSeconds(atDeviceSeconds: at) ?? at
+        let host = clock?.hostSeconds(atDeviceSeconds: at) ?? at
         pending.append(
             SimulatedNotification(
                 offset: .nanoseconds(Int64(host * 1e9)), characteristic: characteristic, bytes: bytes, values: values,
@@ -587,7 +590,7 @@ public struct JacquardSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// Device ticks (milliseconds) at `t` seconds: the delivery's clock,
     /// its low 32 bits (the field's width), or the seeded base.
     private func ticks(at t: Double) -> UInt32 {
-        if let clock = configuration.delivery?.clock {
+        if let clock {
             return UInt32(truncatingIfNeeded: clock.ticks(atDeviceSeconds: max(t, 0)))
         }
         return tickBase &+ UInt32(truncatingIfNeeded: Int64(max(t, 0) * 1000))
