@@ -292,6 +292,9 @@ struct RecordCommand: AsyncParsableCommand {
                 metadata: [
                     "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
                     "scenario": scenario.rawValue,
+                    "delivery": bleDelivery(scenario: scenario).map {
+                        "ble: \($0.connectionInterval * 1000) ms interval, ±\(abs($0.clock.driftPPM)) ppm drift"
+                    } ?? "due",
                 ],
                 observer: live))
         banner(
