@@ -30,8 +30,15 @@ struct SimulatedLink: Sendable, Hashable {
     private var disconnectAt: Double
     private var reconnectAt: Double
 
-    /// Creates a link with `faults` (their malformed rate is the simulator's business).
-    init(seed: UInt64, faults: LinkFaults) {
+    /// The device's clock, with a ``BLEDelivery``: delivery offsets are then
+    /// the host instants of the nominal (device) times, and no fault applies.
+    private let clock: DeviceClock?
+
+    /// Creates a link with `faults` (their malformed rate is the simulator's
+    /// business); with a `clock` (a ``BLEDelivery``'s), no fault applies.
+    init(seed: UInt64, faults: LinkFaults, clock: DeviceClock? = nil) {
+        let faults = clock == nil ? faults : .clean
+        self.clock = clock
         jitter = Self.sanitized(faults.jitter)
         burstProbability = min(Self.sanitized(faults.burstProbability), 1)
         burstHold = Self.sanitized(faults.burstHold)
@@ -82,6 +89,10 @@ struct SimulatedLink: Sendable, Hashable {
 
     /// When a notification generated at nominal time `t` (seconds) is delivered.
     mutating func deliveryOffset(nominal t: Double) -> Duration {
+        if let clock {
+            lastDelivery = max(clock.hostSeconds(atDeviceSeconds: t), lastDelivery)
+            return Self.duration(seconds: lastDelivery)
+        }
         var delivery = t + (jitter > 0 ? random.nextUnit() * jitter : 0)
         if delivery < burstEnd {
             delivery = burstEnd

@@ -32,12 +32,16 @@ public protocol NotificationSimulator: Sendable {
 /// A simulated notification with the one value it encodes as ground truth,
 /// or `nil` when its bytes are deliberately malformed (the decoder must
 /// throw). The recorder profiles' simulators emit these.
-public struct SimulatedPacket<Expected: Sendable & Hashable>: SimulatedNotificationProtocol, Hashable {
+public struct SimulatedPacket<Expected: Sendable & Hashable>: SimulatedNotificationProtocol, RetimableNotification {
     public var offset: Duration
     public var characteristic: CharacteristicUUID
     public var bytes: [UInt8]
     /// The value the bytes encode, or `nil` for a malformed packet.
     public var expected: Expected?
+    /// With a ``BLEDelivery``, when the device sent it: the truth, time since
+    /// the start on the host's clock, never after ``offset``; `nil` without
+    /// one. Never part of the bytes.
+    public var measuredAt: Duration?
 
     /// Creates a simulated notification.
     ///
@@ -46,7 +50,12 @@ public struct SimulatedPacket<Expected: Sendable & Hashable>: SimulatedNotificat
     ///   - characteristic: The characteristic that notifies.
     ///   - bytes: The value.
     ///   - expected: The encoded value, `nil` for a malformed packet.
-    public init(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: Expected?) {
+    ///   - measuredAt: When the device sent it, with a delivery.
+    public init(
+        offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8], expected: Expected?,
+        measuredAt: Duration? = nil
+    ) {
+        self.measuredAt = measuredAt
         self.offset = offset
         self.characteristic = characteristic
         self.bytes = bytes

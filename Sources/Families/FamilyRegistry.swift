@@ -68,14 +68,17 @@ public struct FamilyRegistry: Sendable {
     ///   - seed: The session seed.
     ///   - faults: Inject the family's faults.
     ///   - rate: Notifications per second, for simulators that take a rate.
+    ///   - delivery: Deliver as Bluetooth LE does, or `nil` (``SimulationRequest/delivery``).
     public func simulator(
-        of family: DeviceFamily, seed: UInt64, faults: Bool = false, rate: Double? = nil
+        of family: DeviceFamily, seed: UInt64, faults: Bool = false, rate: Double? = nil,
+        delivery: BLEDelivery? = nil
     )
         -> (any SimulatedDevice)?
     {
         guard let position = descriptors.firstIndex(where: { $0.family == family }) else { return nil }
         let familySeed = seed ^ (UInt64(position) << 56)
-        return descriptors[position].makeSimulator(SimulationRequest(seed: familySeed, faults: faults, rate: rate))
+        return descriptors[position].makeSimulator(
+            SimulationRequest(seed: familySeed, faults: faults, rate: rate, delivery: delivery))
     }
 
     /// The families that have a simulator.

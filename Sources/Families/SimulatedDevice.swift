@@ -17,8 +17,10 @@ public protocol SimulatedDevice: Sendable {
     var displayName: String { get }
     /// Facts recorded with the device (advertisement, model, ...).
     var facts: [String: String] { get }
-    /// The next notification in time order: offset from the session start,
-    /// characteristic, bytes. A simulator never runs out.
+    /// The next notification in time order: offset from the session start
+    /// (its receive instant, when the simulator delivers as Bluetooth LE
+    /// does), characteristic, bytes. A simulator never runs out; the truth
+    /// of when it was measured stays with the family's simulator.
     mutating func nextNotification() -> (offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8])
 }
 

@@ -27,7 +27,7 @@ struct PipelineSessionSource: SessionSource {
                 for: pipeline,
                 acquireNotify: options.acquireNotify) + extraFeeds
         let devices = try pipeline.simulatedDevices(
-            seed: options.seed, scenario: options.scenario,
+            seed: options.seed, scenario: options.scenario, delivery: options.delivery,
             skippingOthers: true)
         let service = RecorderService(capacity: options.ingestCapacity)
         let duration = options.duration

@@ -1,4 +1,5 @@
 public import CaptureFiles
+public import Devices
 import Locking
 public import Pipeline
 public import Recording
@@ -41,6 +42,11 @@ public final class RecordingSession: Service, Sendable {
         public var seed: UInt64?
         /// Overrides every simulated device's scenario.
         public var scenario: SimulationScenario?
+        /// Delivers every simulated device's notifications as Bluetooth LE
+        /// does (a drifting device clock, connection events, retransmissions,
+        /// supervision timeouts; the drift's sign alternates from one device
+        /// to the next), or `nil` to stamp each when it is due.
+        public var delivery: BLEDelivery?
         /// Live devices take notifications from `AcquireNotify` sockets where offered.
         public var acquireNotify: Bool
         /// Capacity of the ingest buffer between the devices and the disk; what overflows is recorded as loss.
@@ -55,7 +61,8 @@ public final class RecordingSession: Service, Sendable {
         /// Creates options.
         public init(
             configuration: RecorderConfiguration? = nil, duration: Duration? = nil, seed: UInt64? = nil,
-            scenario: SimulationScenario? = nil, acquireNotify: Bool = false, ingestCapacity: Int = 65_536,
+            scenario: SimulationScenario? = nil, delivery: BLEDelivery? = nil, acquireNotify: Bool = false,
+            ingestCapacity: Int = 65_536,
             metadata: [String: String] = [:], onReplayProgress: (@Sendable (Int, Int) -> Void)? = nil,
             observer: (any RecorderObserver)? = nil
         ) {
@@ -63,6 +70,7 @@ public final class RecordingSession: Service, Sendable {
             self.duration = duration
             self.seed = seed
             self.scenario = scenario
+            self.delivery = delivery
             self.acquireNotify = acquireNotify
             self.ingestCapacity = ingestCapacity
             self.metadata = metadata

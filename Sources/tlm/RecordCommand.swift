@@ -41,6 +41,16 @@ struct RecordCommand: AsyncParsableCommand {
             connection, Foxglove WebSocket, ws://localhost:PORT. A slow client misses messages (counted), \
             never slows the recording.
 
+            Simulated devices (--simulate, and a pipeline's simulated devices) deliver as Bluetooth LE does \
+            unless --delivery due: each device's clock drifts (--drift PPM, default 20; the sign alternates \
+            from one device to the next, so two devices drift apart) and the Jacquard IMU's ticks come from \
+            it; the device queues its notifications and the link delivers them at connection events \
+            (--connection-interval, default 30ms), several per event and so at one receive time, \
+            1–3 ms later, 1 % of events retried one interval later; with --scenario faults the link also \
+            drops (a supervision timeout every 30–90 s, down 1–5 s, losing what was queued). DIoT devices \
+            report their channel rates at connect. --delivery due stamps each notification when it is due, \
+            as earlier versions did. When each value was really measured is never recorded.
+
             -q prints only the summary (no banner, no live status); -v adds the recorder settings on stderr; \
             --format json prints the summary as one JSON document (snake_case keys) and no live status.
 
@@ -51,6 +61,8 @@ struct RecordCommand: AsyncParsableCommand {
               tlm record --simulate --duration 5m --serve 8765
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
               tlm record --simulate --scenario faults --duration 1m   # exit status 3: loss recorded
+              tlm record --simulate --connection-interval 7.5ms --drift 200 --duration 1m
+              tlm record --simulate --delivery due --duration 10s
               tlm record --pipeline Pipelines/diot-imu.yaml --duration 30s --output imu
               tlm record --pipeline Pipelines/default.yaml --seed 7 --zstd-level 9
               tlm record --device C0:FF:EE:00:00:01 --duration 10m --output walk
@@ -94,6 +106,23 @@ struct RecordCommand: AsyncParsableCommand {
             "Simulated devices: clean (well-behaved devices) or faults (jitter, bursts, disconnects, malformed packets). Default: clean, or the pipeline's."
     )
     var scenario: SimulationScenario?
+
+    @Option(
+        help:
+            "How simulated devices deliver: ble (as Bluetooth LE does: drifting clocks, connection events, retransmissions) or due (each notification when it is due). Default: ble."
+    )
+    var delivery: DeliveryMode?
+
+    @Option(
+        help: "With BLE delivery: the connection interval, 7.5ms...4s. Default: 30ms.",
+        transform: DurationArgument.init(parsing:))
+    var connectionInterval: DurationArgument?
+
+    @Option(
+        help:
+            "With BLE delivery: the simulated device clocks' drift in ppm, -1000...1000 (the sign alternates from one device to the next). Default: 20."
+    )
+    var drift: Double?
 
     @Option(
         help: "How long to record, e.g. 500ms, 10s, 2m, 1h. Default: until Ctrl-C.",
@@ -178,19 +207,37 @@ struct RecordCommand: AsyncParsableCommand {
         do {
             if !devices.isEmpty {
                 _ = try DeviceRequest.live(devices, families: families.map(\.family))
-                if seed != nil || scenario != nil {
-                    throw ValidationError("--seed and --scenario apply to simulated devices")
+                if seed != nil || scenario != nil || delivery != nil || connectionInterval != nil || drift != nil {
+                    throw ValidationError(
+                        "--seed, --scenario, --delivery, --connection-interval and --drift apply to simulated devices")
                 }
                 try overrides.applied().validate()
                 return
             }
             try overrides.applied().validate()
+            if delivery == .due, connectionInterval != nil || drift != nil {
+                throw ValidationError("--connection-interval and --drift apply to --delivery ble")
+            }
+            if let drift, !(drift.isFinite && abs(drift) <= 1000) {
+                throw ValidationError("--drift must be -1000...1000 ppm, not \(drift)")
+            }
+            if let problem = bleDelivery(scenario: scenario ?? .clean)?.problem { throw ValidationError(problem) }
             if simulate { _ = try DeviceRequest.simulated(families.map(\.family)) }
         } catch let error as DeviceRequestError {
             throw ValidationError(error.message)
         } catch let error as RecordingError {
             throw ValidationError(error.message)
         }
+    }
+
+    /// How simulated devices deliver: `nil` with --delivery due.
+    func bleDelivery(scenario: SimulationScenario) -> BLEDelivery? {
+        guard delivery != .due else { return nil }
+        let seconds = connectionInterval.map {
+            Double($0.duration.components.seconds) + Double($0.duration.components.attoseconds) * 1e-18
+        }
+        return BLEDelivery.session(
+            connectionInterval: seconds ?? 0.030, driftPPM: drift ?? 20, faults: scenario == .faults)
     }
 
     /// The recorder settings given on the command line.
@@ -241,9 +288,13 @@ struct RecordCommand: AsyncParsableCommand {
             pipeline: selecting(simulated), directory: directory,
             options: .init(
                 configuration: overrides.applied(), duration: duration?.duration,
+                delivery: bleDelivery(scenario: scenario),
                 metadata: [
                     "simulated_families": chosen.map(\.rawValue).joined(separator: ","),
                     "scenario": scenario.rawValue,
+                    "delivery": bleDelivery(scenario: scenario).map {
+                        "ble: \($0.connectionInterval * 1000) ms interval, ±\(abs($0.clock.driftPPM)) ppm drift"
+                    } ?? "due",
                 ],
                 observer: live))
         banner(
@@ -279,6 +330,7 @@ struct RecordCommand: AsyncParsableCommand {
             pipeline: selecting(pipeline), directory: directory,
             options: .init(
                 configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
+                delivery: devices.isEmpty ? bleDelivery(scenario: scenario ?? .clean) : nil,
                 acquireNotify: acquireNotify, observer: live))
         banner(
             "Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "

@@ -39,9 +39,13 @@ public struct FakeFamilyDevice: Sendable {
     /// A device of `family` at `address` whose notifications are the first
     /// `seconds` of the family's simulator (seeded, clean configuration),
     /// at most `limit` of them.
+    ///
+    /// With a `delivery`, the simulator delivers as Bluetooth LE does, so the
+    /// fake sends its notifications in batches at connection events: every
+    /// notification of one event at the same `at_ms`, back to back.
     public static func make(
         _ family: DeviceFamily, seed: UInt64 = 7, address: String, seconds: Double,
-        limit: Int = .max
+        limit: Int = .max, delivery: BLEDelivery? = nil
     ) -> FakeFamilyDevice {
         func notify(
             _ uuid: CharacteristicUUID, _ flags: [String] = ["notify"], value: String? = nil
@@ -87,7 +91,9 @@ public struct FakeFamilyDevice: Sendable {
         var device = FakeBlueZScenario.Device(address: address, address_type: "random", rssi: -50 - Int(seed % 30))
         var identifier = compact
         if family == .diot {
-            let simulator = DiotSimulator(seed: seed, configuration: .clean)
+            var configuration = DiotSimulator.Configuration.clean
+            configuration.delivery = delivery
+            let simulator = DiotSimulator(seed: seed, configuration: configuration)
             identifier = simulator.deviceIdentifier
             device.name = simulator.deviceName
             // Company 0x04F7, then the 16-byte device UUID (the advertisement without the company id).
@@ -127,7 +133,7 @@ public struct FakeFamilyDevice: Sendable {
             ]
             device.notifications = take(simulator, device.services)
         } else if family == .jacquard {
-            let simulator = JacquardSimulator(seed: seed)
+            let simulator = JacquardSimulator(seed: seed, configuration: .init(delivery: delivery))
             device.name = "Jacquard-" + simulator.tagUUID.filter { $0 != "-" }.suffix(4).uppercased()
             device.uuids = [Self.uuid(JacquardGATT.service)]
             device.services = [
@@ -153,13 +159,17 @@ public struct FakeFamilyDevice: Sendable {
                     FakeBlueZScenario.Notification(at_ms: at, char: Self.uuid(attached.characteristic.uuid), bytes: $0)
                 }, at: index)
         } else if family == .comodule {
-            let simulator = ComoduleSimulator(seed: seed, configuration: .clean)
+            var configuration = ComoduleSimulator.Configuration.clean
+            configuration.delivery = delivery
+            let simulator = ComoduleSimulator(seed: seed, configuration: configuration)
             device.name = "SCOOT-" + FakeBlueZScenario.hex(simulator.motorSerial.prefix(2)).uppercased()
             device.uuids = [Self.uuid(ComoduleGATT.service)]
             device.services = [service(ComoduleGATT.service, [notify(ComoduleGATT.propertyStream)])]
             device.notifications = take(simulator, device.services)
         } else if family == .fjorden {
-            let simulator = FjordenSimulator(seed: seed, configuration: .clean)
+            var configuration = FjordenSimulator.Configuration.clean
+            configuration.delivery = delivery
+            let simulator = FjordenSimulator(seed: seed, configuration: configuration)
             device.name = "GRIP-" + String(seed)
             device.uuids = [Self.uuid(FjordenGATT.service)]
             device.services = [
@@ -172,7 +182,9 @@ public struct FakeFamilyDevice: Sendable {
             ]
             device.notifications = take(simulator, device.services)
         } else if family == .obvious {
-            let simulator = ObviousSimulator(seed: seed, configuration: .clean)
+            var configuration = ObviousSimulator.Configuration.clean
+            configuration.delivery = delivery
+            let simulator = ObviousSimulator(seed: seed, configuration: configuration)
             device.name = "OBV-" + String(seed)
             device.uuids = [Self.uuid(ObviousGATT.service)]
             device.services = [service(ObviousGATT.service, [notify(ObviousGATT.data)])]

@@ -145,6 +145,73 @@ import Testing
         }
     }
 
+    /// The fake delivering as Bluetooth LE does: the simulator's notifications in batches at
+    /// connection events (7.5 ms apart on the device's schedule, several at one instant, a
+    /// retransmission now and then). Every one is recorded, bytes and count, and each at the
+    /// instant the fake delivered it.
+    @Test(arguments: [DeviceFamily.diot, .jacquard])
+    func recordsBatchedDeliveryAsDelivered(family: DeviceFamily) throws {
+        let delivery = BLEDelivery(
+            clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: 200), connectionInterval: 0.0075,
+            retransmissionRate: 0.05)
+        let device = FakeFamilyDevice.make(
+            family, seed: 13, address: Self.addresses[family]!, seconds: 600, limit: 400, delivery: delivery)
+        let schedule = device.device.notifications
+        // Batched: many instants carry several notifications.
+        let batches = Dictionary(grouping: schedule, by: \.at_ms)
+        #expect(schedule.count >= 300)
+        #expect(batches.values.filter { $0.count >= 2 }.count >= 20, "\(batches.count) instants")
+        let scale = Self.timeScale(device.device, wall: 2000)
+        let fake = try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [device.device]), timeScale: scale)
+        defer { fake.stop() }
+        let output = temporaryPath("livebatched\(family.rawValue)")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+
+        let (result, _, _) = try Self.record(fake, device, output: output)
+        #expect(result.status == 0, "stdout: \(result.output)\nstderr: \(result.errors)")
+
+        // Every notification the fake sent is recorded, per characteristic and in order.
+        let events = try fake.notifications(device: device.address)
+        #expect(events.filter { $0.source == "scenario" }.count == schedule.count)
+        let sent = try Self.sent(fake, device)
+        let recorded = try Self.recorded(output, device)
+        #expect(recorded.filter { sent[$0.key] != nil }.values.map(\.count).reduce(0, +) == events.count)
+        for (characteristic, values) in sent {
+            #expect(recorded[characteristic] == values, "\(family) \(characteristic)")
+        }
+
+        // Receive times are the delivery instants: each notification's receive time (host
+        // realtime) minus the instant the fake sent it (monotonic) is one constant plus the
+        // latency between the processes, and the fake kept the schedule's spacing.
+        let reader = try RecordingReader(directory: output)
+        var received: [String: [UInt64]] = [:]
+        for message in try reader.messages(topics: reader.topics.filter { $0.hasPrefix(device.rawTopic("")) }) {
+            let notification = try #require(RawNotificationMessage.decode(message.payload))
+            received[FakeFamilyDevice.uuid(notification.characteristic), default: []].append(notification.receiveTime)
+        }
+        var pairs: [(event: FakeBlueZEvent, received: UInt64)] = []
+        for (characteristic, times) in received where sent[characteristic] != nil {
+            let sentEvents = events.filter { $0.characteristic == characteristic }
+            #expect(sentEvents.count == times.count)
+            pairs += zip(sentEvents, times).map { ($0, $1) }
+        }
+        let offsets = pairs.map { Int64(bitPattern: $0.received &- $0.event.time) }
+        let base = try #require(offsets.min())
+        #expect(offsets.allSatisfy { $0 - base <= Self.slack * 1_000_000 }, "latency above \(Self.slack) ms")
+        let scheduled = pairs.filter { $0.event.source == "scenario" }.sorted { $0.event.index! < $1.event.index! }
+        let first = try #require(scheduled.first)
+        for pair in scheduled {
+            let due = (schedule[pair.event.index!].at_ms - schedule[first.event.index!].at_ms) * scale * 1e6
+            #expect(Double(pair.event.time - first.event.time) >= due - 1e6)
+        }
+        // One instant's notifications arrive together, before the next instant's.
+        let receivedByIndex = Dictionary(uniqueKeysWithValues: scheduled.map { ($0.event.index!, $0.received) })
+        for (index, notification) in schedule.enumerated().dropFirst()
+        where notification.at_ms > schedule[index - 1].at_ms {
+            #expect(receivedByIndex[index]! >= receivedByIndex[index - 1]!)
+        }
+    }
+
     @Test func everyScriptedFaultIsRecoveredWithALossOfTheRightDuration() throws {
         var device = FakeFamilyDevice.make(.fjorden, seed: 5, address: "F0:00:00:00:00:04", seconds: 3600, limit: 40)
         let notifications = device.device.notifications

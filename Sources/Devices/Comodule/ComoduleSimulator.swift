@@ -29,7 +29,7 @@
 /// let notification = simulator.next()
 /// print(try decoder.decode(notification.rawNotification(startTime: 0)) == notification.expected) // true
 /// ```
-public struct ComoduleSimulator: NotificationSimulator {
+public struct ComoduleSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// What the simulated scooter does and how its link behaves. Times are in
     /// seconds, speeds in km/h; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -61,6 +61,14 @@ public struct ComoduleSimulator: NotificationSimulator {
         public var errorFrameRate: Double
         /// The link's faults: jitter, bursts, disconnects and malformed packets.
         public var link: LinkFaults
+        /// Deliver as Bluetooth LE does, or `nil` to stamp each notification
+        /// when it is due (with ``link``'s faults). With a delivery, the
+        /// device schedules on its clock; ``link``'s jitter, bursts and
+        /// disconnects give way to the delivery's connection events,
+        /// retransmissions and supervision timeouts (after which the device
+        /// re-sends nothing); its malformed rate still applies; and every
+        /// notification says when it was sent (``SimulatedPacket/measuredAt``).
+        public var delivery: BLEDelivery?
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -81,7 +89,8 @@ public struct ComoduleSimulator: NotificationSimulator {
             errorFrameRate: Double = 0.0005,
             link: LinkFaults = LinkFaults(
                 jitter: 0.02, burstProbability: 0.01, burstHold: 0.3, connectedTime: 300...900, disconnectGap: 2...20,
-                malformedRate: 0.01)
+                malformedRate: 0.01),
+            delivery: BLEDelivery? = nil
         ) {
             self.updateInterval = updateInterval
             self.maximumSpeed = maximumSpeed
@@ -97,6 +106,7 @@ public struct ComoduleSimulator: NotificationSimulator {
             self.assistChangeRate = assistChangeRate
             self.errorFrameRate = errorFrameRate
             self.link = link
+            self.delivery = delivery
         }
 
         /// 5 updates a second, 25 km/h, 15-minute rides with 2-minute stops,
@@ -154,6 +164,8 @@ public struct ComoduleSimulator: NotificationSimulator {
 
     private var random: SeededRandom
     private var link: SimulatedLink
+    var bleLink: ConnectionEventLink<SimulatedNotification>?
+    var bleUpcoming: SimulatedNotification?
     private var queue: [SimulatedNotification] = []
     private var started = false
     private var tick = 0
@@ -177,7 +189,8 @@ public struct ComoduleSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(seed: random.next(), faults: configuration.link)
+        link = SimulatedLink(seed: random.next(), faults: configuration.link, clock: configuration.delivery?.clock)
+        bleLink = .simulated(seed: seed, delivery: configuration.delivery)
         motorSerial = ComoduleEncoder.littleEndian(Int64(bitPattern: random.next()), width: 8)
         odometer = Self.finite(configuration.initialOdometer, 0)
         stateOfCharge = Self.finite(configuration.initialStateOfCharge, 100)
@@ -201,8 +214,15 @@ public struct ComoduleSimulator: NotificationSimulator {
     ///
     /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        bleLink == nil ? produce() : deliverNext()
+    }
+
+    /// The next notification as the device sends it, its offset the instant it is due.
+    mutating func produce() -> SimulatedNotification {
         while queue.isEmpty { step() }
-        return queue.removeFirst()
+        var notification = queue.removeFirst()
+        if bleLink != nil { notification.measuredAt = notification.offset }
+        return notification
     }
 
     // MARK: Raw values

@@ -92,26 +92,14 @@ public struct ConnectionEventDelivery: Sendable, Hashable {
         }
     }
 
-    private struct Queued: Sendable, Hashable {
-        var ready: Double
-        var samples: [DeliveredSample]
-    }
-
     /// The configuration it was created with.
     public let configuration: Configuration
-    private var random: SeededRandom
+    private var link: ConnectionEventLink<[DeliveredSample]>
     private let samplePeriod: Double
     /// The next sample to measure, and its device time once drawn.
     private var nextSample: Int64 = 0
     private var nextDeviceTime: Double?
     private var forming: [DeliveredSample] = []
-    private var queue: [Queued] = []
-    private var outbox: [DeliveredNotification] = []
-    private var outboxIndex = 0
-    /// The next connection event, host seconds since the start.
-    private var eventTime: Double
-    private var downFrom = Double.infinity
-    private var reconnected = false
 
     /// Creates a delivery model.
     ///
@@ -123,32 +111,28 @@ public struct ConnectionEventDelivery: Sendable, Hashable {
     public init(seed: UInt64, configuration: Configuration) {
         let c = configuration
         precondition(c.sampleRate > 0 && c.sampleRate.isFinite, "sampleRate must be positive")
-        precondition(c.samplesPerNotification >= 1 && c.notificationsPerEvent >= 1, "counts must be positive")
-        precondition((0.0075...4).contains(c.connectionInterval), "connectionInterval must be 7.5 ms…4 s")
-        precondition(c.latency.lowerBound >= 0 && c.latency.upperBound.isFinite, "latency must not be negative")
-        precondition(c.packetSpacing >= 0 && c.packetSpacing.isFinite, "packetSpacing must not be negative")
-        precondition((0...1).contains(c.retransmissionRate), "retransmissionRate must be 0…1")
+        precondition(c.samplesPerNotification >= 1, "samplesPerNotification must be positive")
         precondition(c.deviceJitter >= 0 && c.deviceJitter < 0.5 / c.sampleRate, "deviceJitter must be small")
-        precondition(c.disconnectedTime.lowerBound >= 0 && c.disconnectedTime.upperBound.isFinite, "bad gap")
-        if let up = c.connectedTime {
-            precondition(up.lowerBound > 0 && up.upperBound.isFinite, "connectedTime must be positive")
-        }
         self.configuration = configuration
         samplePeriod = 1 / c.sampleRate
-        random = SeededRandom(seed: seed ^ 0x424C_455F_4C49_4E4B)  // "BLE_LINK"
-        eventTime = random.nextUnit() * c.connectionInterval
-        if let up = c.connectedTime { downFrom = Self.draw(up, &random) }
+        link = ConnectionEventLink(
+            random: SeededRandom(seed: seed ^ 0x424C_455F_4C49_4E4B),  // "BLE_LINK"
+            delivery: c.delivery, startNanoseconds: c.startNanoseconds)
     }
 
     /// The next notification the host receives.
     public mutating func next() -> DeliveredNotification {
-        while outboxIndex == outbox.count {
-            outbox.removeAll(keepingCapacity: true)
-            outboxIndex = 0
+        while true {
+            if let delivered = link.nextDelivered() {
+                let samples = delivered.payload.map {
+                    DeliveredSample(
+                        index: $0.index, measuredAt: $0.measuredAt, ticks: $0.ticks, receivedAt: delivered.receivedAt)
+                }
+                return DeliveredNotification(
+                    receivedAt: delivered.receivedAt, samples: samples, afterReconnect: delivered.afterReconnect)
+            }
             connectionEvent()
         }
-        defer { outboxIndex += 1 }
-        return outbox[outboxIndex]
     }
 
     /// The notifications received in the first `seconds` of host time.
@@ -165,50 +149,28 @@ public struct ConnectionEventDelivery: Sendable, Hashable {
         return result
     }
 
-    private static func draw(_ range: ClosedRange<Double>, _ random: inout SeededRandom) -> Double {
-        range.lowerBound + random.nextUnit() * (range.upperBound - range.lowerBound)
-    }
-
     private func nanoseconds(_ seconds: Double) -> Int64 {
         configuration.startNanoseconds + Int64((seconds * 1e9).rounded())
     }
 
-    /// Runs the connection event at `eventTime` and moves to the next one.
+    /// Runs the next connection event: a supervision timeout first (what is
+    /// measured until the link is back is lost), then everything measured
+    /// by the event queued and delivered.
     private mutating func connectionEvent() {
-        let c = configuration
-        if eventTime >= downFrom {
-            // Supervision timeout: the link is down, its queue lost, until it reconnects.
-            let upAt = downFrom + Self.draw(c.disconnectedTime, &random)
+        if let upAt = link.supervisionTimeout() {
             measure(until: upAt)
-            queue.removeAll()
             forming.removeAll()
-            eventTime = upAt + random.nextUnit() * c.connectionInterval
-            downFrom = c.connectedTime.map { upAt + Self.draw($0, &random) } ?? .infinity
-            reconnected = true
+            link.reconnect(at: upAt)
         }
-        measure(until: eventTime)
-        defer { eventTime += c.connectionInterval }
-        guard let first = queue.first, first.ready <= eventTime else { return }
-        if random.nextUnit() < c.retransmissionRate { return }
-        let receive = eventTime + Self.draw(c.latency, &random)
-        var sent = 0
-        while sent < c.notificationsPerEvent, let head = queue.first, head.ready <= eventTime {
-            queue.removeFirst()
-            let at = nanoseconds(receive + Double(sent) * c.packetSpacing)
-            let samples = head.samples.map {
-                DeliveredSample(index: $0.index, measuredAt: $0.measuredAt, ticks: $0.ticks, receivedAt: at)
-            }
-            outbox.append(DeliveredNotification(receivedAt: at, samples: samples, afterReconnect: reconnected))
-            reconnected = false
-            sent += 1
-        }
+        measure(until: link.eventTime)
+        link.connectionEvent()
     }
 
     /// Measures every sample up to host time `end`, queueing each full notification.
     private mutating func measure(until end: Double) {
         let c = configuration
         while true {
-            let deviceTime = nextDeviceTime ?? Double(nextSample) * samplePeriod + random.noise(c.deviceJitter)
+            let deviceTime = nextDeviceTime ?? Double(nextSample) * samplePeriod + link.random.noise(c.deviceJitter)
             let host = c.clock.hostSeconds(atDeviceSeconds: deviceTime)
             guard host <= end else {
                 nextDeviceTime = deviceTime
@@ -222,9 +184,19 @@ public struct ConnectionEventDelivery: Sendable, Hashable {
                     receivedAt: 0))
             nextSample += 1
             if forming.count == c.samplesPerNotification {
-                queue.append(Queued(ready: host, samples: forming))
+                link.enqueue(forming, ready: host)
                 forming.removeAll(keepingCapacity: true)
             }
         }
+    }
+}
+
+extension ConnectionEventDelivery.Configuration {
+    /// The clock and link settings, as a simulator takes them.
+    public var delivery: BLEDelivery {
+        BLEDelivery(
+            clock: clock, connectionInterval: connectionInterval, latency: latency, packetSpacing: packetSpacing,
+            notificationsPerEvent: notificationsPerEvent, retransmissionRate: retransmissionRate,
+            connectedTime: connectedTime, disconnectedTime: disconnectedTime)
     }
 }

@@ -29,7 +29,7 @@
 /// }
 /// print(simulator.deviceName) // DIoT-xxxx, fixed by the seed
 /// ```
-public struct DiotSimulator: NotificationSimulator {
+public struct DiotSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// What the simulated device sends (which features on which channel, how
     /// often) and how its link behaves. Times are in seconds; rates are
     /// probabilities in 0…1. Negative or non-finite times and rates count as 0.
@@ -75,6 +75,18 @@ public struct DiotSimulator: NotificationSimulator {
         /// the C001, C002 and C003 replies describing ``bindings``, then a
         /// debug log line.
         public var connectReads: Bool
+        /// Deliver as Bluetooth LE does, or `nil` to stamp each notification
+        /// at its nominal time (with ``link``'s jitter and bursts). With a
+        /// delivery, channels notify at their nominal rates on the device's
+        /// clock; ``link``'s jitter, bursts and disconnects give way to the
+        /// delivery's connection events, retransmissions and supervision
+        /// timeouts; its malformed rate still applies; the session starts,
+        /// and every reconnect restarts, with the connect-time reads (all of
+        /// them with ``connectReads``, else the C003 rates reply alone), so a
+        /// recorder learns each channel's nominal rate; and every data
+        /// notification says when it was measured
+        /// (``SimulatedNotification/measuredAt``).
+        public var delivery: BLEDelivery?
 
         /// Creates a configuration.
         ///
@@ -84,16 +96,19 @@ public struct DiotSimulator: NotificationSimulator {
         ///     2023-11-14T22:13:20Z).
         ///   - link: The link's faults (default none).
         ///   - connectReads: Whether to send the connect-time reads and replies (default `false`).
+        ///   - delivery: Deliver as BLE does, or `nil` (default).
         public init(
             bindings: [ChannelBinding],
             startDate: UInt32 = 1_700_000_000,
             link: LinkFaults = .clean,
-            connectReads: Bool = false
+            connectReads: Bool = false,
+            delivery: BLEDelivery? = nil
         ) {
             self.bindings = bindings
             self.startDate = startDate
             self.link = link
             self.connectReads = connectReads
+            self.delivery = delivery
         }
 
         /// A wearable: IMU acceleration on ch1 and angular rate on ch2 at 50 Hz,
@@ -157,10 +172,11 @@ public struct DiotSimulator: NotificationSimulator {
     }
 
     /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: SimulatedNotificationProtocol, Hashable {
+    public struct SimulatedNotification: SimulatedNotificationProtocol, RetimableNotification {
         /// Time since the start of the simulation (non-decreasing). On a
         /// perfect link, notification `k` of a channel at rate `r` is at
-        /// `k / r` seconds, rounded to the nanosecond; jitter and bursts delay it.
+        /// `k / r` seconds, rounded to the nanosecond; jitter and bursts
+        /// delay it. With a delivery, the instant the host receives it.
         public var offset: Duration
         /// The data channel that notifies. For a notification on another
         /// characteristic (``isDataChannel`` is `false`: a connect-time read
@@ -177,6 +193,12 @@ public struct DiotSimulator: NotificationSimulator {
         public var isMalformed: Bool
         /// The events of a notification that is not on a data channel.
         private var serviceEvents: [DiotEvent]
+        /// With a delivery, when the device measured the records: the truth,
+        /// time since the start on the host's clock (notification `k` of a
+        /// channel at rate `r` at device time `k / r`), never after
+        /// ``offset``; `nil` without a delivery and for other characteristics.
+        /// Never part of the bytes.
+        public var measuredAt: Duration?
 
         /// Creates a well-formed data-channel notification.
         ///
@@ -193,6 +215,7 @@ public struct DiotSimulator: NotificationSimulator {
             self.records = records
             self.isMalformed = false
             self.serviceEvents = []
+            self.measuredAt = nil
         }
 
         /// Creates a notification on any characteristic from the events it
@@ -216,6 +239,7 @@ public struct DiotSimulator: NotificationSimulator {
                 if case .record(let record) = event { record } else { nil }
             }
             self.serviceEvents = dataChannel == nil ? events : []
+            self.measuredAt = nil
         }
 
         /// Whether the characteristic is a data channel (D001…D009).
@@ -260,6 +284,10 @@ public struct DiotSimulator: NotificationSimulator {
     private let initialBattery: Double
     /// Phase for the person settings of the C001 reply.
     private let personPhase: Double
+    /// The delivery's clock, if any.
+    private let clock: DeviceClock?
+    var bleLink: ConnectionEventLink<SimulatedNotification>?
+    var bleUpcoming: SimulatedNotification?
 
     /// The chip identifier the device reports on FFD1 (8 bytes from the seed).
     public let chipID: [UInt8]
@@ -295,7 +323,9 @@ public struct DiotSimulator: NotificationSimulator {
         random = SeededRandom(seed: identity.next())
         emitted = Array(repeating: 0, count: configuration.bindings.count)
         // Everything below draws after the generators above, so `.default` bytes never change.
-        link = SimulatedLink(seed: identity.next(), faults: configuration.link)
+        link = SimulatedLink(seed: identity.next(), faults: configuration.delivery == nil ? configuration.link : .clean)
+        clock = configuration.delivery?.clock
+        bleLink = .simulated(seed: seed, delivery: configuration.delivery)
         let rate = configuration.link.malformedRate
         malformedRate = rate.isFinite && rate > 0 ? min(rate, 1) : 0
         faults = SeededRandom(seed: identity.next())
@@ -337,7 +367,8 @@ public struct DiotSimulator: NotificationSimulator {
         DiotAdvertisement(deviceUUID: deviceUUID)!
     }
 
-    /// The time of the next notification of binding `index`, in nanoseconds.
+    /// The nominal time of the next notification of binding `index` (device
+    /// time, with a delivery), in nanoseconds.
     private func nextOffset(ofBinding index: Int) -> Int64 {
         let nanoseconds = Self.roundDown(Double(emitted[index]) * 1e9 / configuration.bindings[index].rate + 0.5)
         return nanoseconds < 0x1p62 ? Int64(nanoseconds) : 1 << 62
@@ -350,13 +381,20 @@ public struct DiotSimulator: NotificationSimulator {
     /// binding. Connect-time reads (when configured) come before the data of
     /// the session start and of each reconnect.
     ///
+    /// With a delivery, notifications come in receive order.
+    ///
     /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        bleLink == nil ? produce() : deliverNext()
+    }
+
+    /// The next notification as the device sends it, its offset the instant it is due.
+    mutating func produce() -> SimulatedNotification {
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
             if !started {
                 started = true
-                if configuration.connectReads {
+                if configuration.connectReads || configuration.delivery != nil {
                     queueConnectReads(atNanoseconds: 0)
                     continue
                 }
@@ -399,19 +437,38 @@ public struct DiotSimulator: NotificationSimulator {
         }
         let offset = deliveryOffset(nominalNanoseconds: chosenOffset)
         let bytes = DiotWire.encode(records: records)
+        var notification: SimulatedNotification
         if malformedRate > 0, faults.nextUnit() < malformedRate {
-            return SimulatedNotification(
+            notification = SimulatedNotification(
                 offset: offset,
                 characteristic: binding.channel.characteristic,
                 bytes: malformed(from: bytes),
                 expected: nil
             )
+        } else {
+            notification = SimulatedNotification(
+                offset: offset, channel: binding.channel, bytes: bytes, records: records)
         }
-        return SimulatedNotification(offset: offset, channel: binding.channel, bytes: bytes, records: records)
+        if bleLink != nil { notification.measuredAt = offset }
+        return notification
     }
 
-    /// When a notification generated at a nominal time reaches the host.
+    /// The connect-time reads again when the link is back.
+    mutating func reconnectNotifications(at seconds: Double) -> [SimulatedNotification] {
+        let nanoseconds = Int64(seconds * 1e9)
+        pending.removeAll()  // produced while the link was down: lost
+        // Reads are made on the host's side: their nominal time is host time.
+        queueConnectReads(atNanoseconds: nanoseconds, hostTime: true)
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// When a notification generated at a nominal time reaches the host (with
+    /// a delivery: when it is produced, on the host's clock).
     private mutating func deliveryOffset(nominalNanoseconds: Int64) -> Duration {
+        if let clock {
+            return .nanoseconds(Int64(clock.hostSeconds(atDeviceSeconds: Double(nominalNanoseconds) / 1e9) * 1e9))
+        }
         // Without jitter or bursts offsets are the exact nominal times.
         guard link.delaysDeliveries else { return .nanoseconds(nominalNanoseconds) }
         return link.deliveryOffset(nominal: Double(nominalNanoseconds) / 1e9)
@@ -430,8 +487,9 @@ public struct DiotSimulator: NotificationSimulator {
 
     /// Queues the connect-time reads, in the order a central makes them:
     /// device information, chip id, battery, then the C001, C002 and C003
-    /// fetch replies, then a debug log line.
-    private mutating func queueConnectReads(atNanoseconds nominal: Int64) {
+    /// fetch replies, then a debug log line. With a delivery and without
+    /// ``Configuration/connectReads``, the C003 reply alone.
+    private mutating func queueConnectReads(atNanoseconds nominal: Int64, hostTime: Bool = false) {
         let seconds = Double(nominal) / 1e9
         var reads: [(CharacteristicUUID, [UInt8], [DiotEvent])] = []
         for field in DiotDeviceInformationField.allCases {
@@ -476,10 +534,13 @@ public struct DiotSimulator: NotificationSimulator {
             ))
         let line = "[\(nominal / 1_000_000) ms] ble: connected, \(rates.count) channels, battery \(battery)%"
         reads.append((DiotGATT.debugLog, Array(line.utf8) + [0x0D, 0x0A], [.debugLog(line)]))
+        if configuration.delivery != nil, !configuration.connectReads {
+            reads.removeAll { $0.0 != DiotGATT.ratesCommand }
+        }
         for (characteristic, bytes, events) in reads {
             pending.append(
                 SimulatedNotification(
-                    offset: deliveryOffset(nominalNanoseconds: nominal),
+                    offset: hostTime ? .nanoseconds(nominal) : deliveryOffset(nominalNanoseconds: nominal),
                     characteristic: characteristic,
                     bytes: bytes,
                     expected: events

@@ -23,7 +23,7 @@
 /// let notification = simulator.next()
 /// print(notification.characteristic, notification.expected as Any)
 /// ```
-public struct FjordenSimulator: NotificationSimulator {
+public struct FjordenSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// What the simulated grip does and how its link behaves. Times are in
     /// seconds; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -42,6 +42,14 @@ public struct FjordenSimulator: NotificationSimulator {
         public var deviceInformation: [FjordenDeviceInformation]
         /// The link's faults: jitter, bursts, disconnects and malformed packets.
         public var link: LinkFaults
+        /// Deliver as Bluetooth LE does, or `nil` to stamp each notification
+        /// when it is due (with ``link``'s faults). With a delivery, the
+        /// device schedules on its clock; ``link``'s jitter, bursts and
+        /// disconnects give way to the delivery's connection events,
+        /// retransmissions and supervision timeouts (after which the device
+        /// re-sends nothing); its malformed rate still applies; and every
+        /// notification says when it was sent (``SimulatedPacket/measuredAt``).
+        public var delivery: BLEDelivery?
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -61,7 +69,8 @@ public struct FjordenSimulator: NotificationSimulator {
             link: LinkFaults = LinkFaults(
                 jitter: 0.01, burstProbability: 0.02, burstHold: 0.25, connectedTime: 450...1_350,
                 disconnectGap: 1...10,
-                malformedRate: 0.01)
+                malformedRate: 0.01),
+            delivery: BLEDelivery? = nil
         ) {
             self.meanActionInterval = meanActionInterval
             self.unknownEventRate = unknownEventRate
@@ -70,6 +79,7 @@ public struct FjordenSimulator: NotificationSimulator {
             self.batteryInterval = batteryInterval
             self.deviceInformation = deviceInformation
             self.link = link
+            self.delivery = delivery
         }
 
         /// An action every 2 s on average, battery 64 % draining 12 %/h,
@@ -99,6 +109,8 @@ public struct FjordenSimulator: NotificationSimulator {
 
     private var random: SeededRandom
     private var link: SimulatedLink
+    var bleLink: ConnectionEventLink<SimulatedNotification>?
+    var bleUpcoming: SimulatedNotification?
     private var queue: [SimulatedNotification] = []
     private var scheduled: [Scheduled] = []
     private var started = false
@@ -114,7 +126,8 @@ public struct FjordenSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(seed: random.next(), faults: configuration.link)
+        link = SimulatedLink(seed: random.next(), faults: configuration.link, clock: configuration.delivery?.clock)
+        bleLink = .simulated(seed: seed, delivery: configuration.delivery)
         var information = configuration.deviceInformation
         if !information.contains(where: { $0.field == .serialNumber }) {
             let serial = String(random.next() >> 32, radix: 16, uppercase: true)
@@ -141,8 +154,15 @@ public struct FjordenSimulator: NotificationSimulator {
     ///
     /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        bleLink == nil ? produce() : deliverNext()
+    }
+
+    /// The next notification as the device sends it, its offset the instant it is due.
+    mutating func produce() -> SimulatedNotification {
         while queue.isEmpty { step() }
-        return queue.removeFirst()
+        var notification = queue.removeFirst()
+        if bleLink != nil { notification.measuredAt = notification.offset }
+        return notification
     }
 
     private mutating func step() {

@@ -22,7 +22,7 @@
 ///     print(notification.offset, values == notification.values) // … true
 /// }
 /// ```
-public struct JacquardSimulator: NotificationSimulator {
+public struct JacquardSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// What the simulated tag sends, and which faults to inject.
     public struct Configuration: Sendable, Hashable {
         /// Seconds between gestures, drawn uniformly; `nil` sends none.
@@ -58,6 +58,16 @@ public struct JacquardSimulator: NotificationSimulator {
         public var componentID: UInt32
         /// Whether the stream starts with Hello and DeviceInfo responses.
         public var sendsHandshake: Bool
+        /// Deliver as Bluetooth LE does, or `nil` to stamp each notification
+        /// when it is due (with ``link``'s jitter and bursts). With a
+        /// delivery, the tag schedules on its clock, whose ticks (wrapping at
+        /// its width) are the `timestamp_ticks` of IMU samples, gestures and
+        /// touch frames; ``link``'s jitter, bursts and disconnects give way
+        /// to the delivery's connection events, retransmissions and
+        /// supervision timeouts (after which the tag re-sends nothing); its
+        /// malformed rate still applies; and every notification says when
+        /// its values were measured (``SimulatedNotification/measuredAt``).
+        public var delivery: BLEDelivery?
 
         /// Creates a configuration; every parameter has a realistic default
         /// and every fault is off.
@@ -76,6 +86,7 @@ public struct JacquardSimulator: NotificationSimulator {
         ///   - sequenceGapProbability: Chance per touch frame of a sequence jump.
         ///   - componentID: The gear's component id.
         ///   - sendsHandshake: Whether to start with Hello and DeviceInfo.
+        ///   - delivery: Deliver as BLE does, or `nil`.
         public init(
             gestureInterval: ClosedRange<Double>? = 2...8,
             gestures: [JacquardGesture] = [.doubleTap, .brushIn, .brushOut, .shortCover, .brushUp, .brushDown],
@@ -89,7 +100,8 @@ public struct JacquardSimulator: NotificationSimulator {
             link: LinkFaults = LinkFaults(jitter: 0.002, burstHold: 0.05, disconnectGap: 2...2),
             sequenceGapProbability: Double = 0,
             componentID: UInt32 = 1,
-            sendsHandshake: Bool = true
+            sendsHandshake: Bool = true,
+            delivery: BLEDelivery? = nil
         ) {
             self.gestureInterval = gestureInterval
             self.gestures = gestures
@@ -104,6 +116,7 @@ public struct JacquardSimulator: NotificationSimulator {
             self.sequenceGapProbability = sequenceGapProbability
             self.componentID = componentID
             self.sendsHandshake = sendsHandshake
+            self.delivery = delivery
         }
 
         /// A worn tag: gestures every 2…8 s, touches of 0.3…1.5 s at
@@ -127,8 +140,9 @@ public struct JacquardSimulator: NotificationSimulator {
     }
 
     /// One simulated notification, with the ground truth it encodes.
-    public struct SimulatedNotification: SimulatedNotificationProtocol, Hashable {
-        /// Time since the start of the simulation, to the nanosecond; never decreases.
+    public struct SimulatedNotification: SimulatedNotificationProtocol, RetimableNotification {
+        /// Time since the start of the simulation, to the nanosecond; never
+        /// decreases. With a delivery, the instant the host receives it.
         public var offset: Duration
         /// The characteristic that notifies.
         public var characteristic: CharacteristicUUID
@@ -139,6 +153,11 @@ public struct JacquardSimulator: NotificationSimulator {
         public var values: [JacquardValue]
         /// The error a decoder throws for this notification, or `nil` when it is well-formed.
         public var malformed: JacquardDecodeError.Code?
+        /// With a delivery, when each of ``values`` was measured: the truth,
+        /// time since the start on the host's clock, never after ``offset``
+        /// (an IMU sample's own instant, any other value's when it was
+        /// sent); empty without a delivery. Never part of the bytes.
+        public var measuredAt: [Duration]
 
         /// Creates a simulated notification.
         ///
@@ -148,18 +167,21 @@ public struct JacquardSimulator: NotificationSimulator {
         ///   - bytes: The value.
         ///   - values: The values it decodes to.
         ///   - malformed: The error it decodes to, if malformed.
+        ///   - measuredAt: When each value was measured, with a delivery.
         public init(
             offset: Duration,
             characteristic: CharacteristicUUID,
             bytes: [UInt8],
             values: [JacquardValue],
-            malformed: JacquardDecodeError.Code? = nil
+            malformed: JacquardDecodeError.Code? = nil,
+            measuredAt: [Duration] = []
         ) {
             self.offset = offset
             self.characteristic = characteristic
             self.bytes = bytes
             self.values = values
             self.malformed = malformed
+            self.measuredAt = measuredAt
         }
 
         /// Whether the notification is a malformed packet.
@@ -209,6 +231,13 @@ public struct JacquardSimulator: NotificationSimulator {
     private var disconnectAt = Double.infinity
     private var reconnectAt = Double.infinity
     private var responseID: UInt32 = 0
+    /// The largest jitter and the burst probability (both 0 with a delivery).
+    private let jitter: Double
+    private let burstProbability: Double
+    /// The delivery's clock, if any.
+    private let clock: DeviceClock?
+    var bleLink: ConnectionEventLink<SimulatedNotification>?
+    var bleUpcoming: SimulatedNotification?
 
     /// Creates a simulator.
     ///
@@ -242,6 +271,10 @@ public struct JacquardSimulator: NotificationSimulator {
         tickBase = UInt32(truncatingIfNeeded: identity.next() % 10_000_000)
         batteryLevel = UInt32(40 + identity.next() % 61)
         random = SeededRandom(seed: identity.next())
+        jitter = c.delivery == nil ? c.link.jitter : 0
+        burstProbability = c.delivery == nil ? c.link.burstProbability : 0
+        clock = c.delivery?.clock
+        bleLink = .simulated(seed: seed, delivery: c.delivery)
 
         if let interval = c.gestureInterval { gestureAt = uniform(interval) }
         if let pause = c.touchPause {
@@ -257,7 +290,7 @@ public struct JacquardSimulator: NotificationSimulator {
             batteryAt = batteryNominal + jitterDelay()
         }
         if let interval = c.errorInterval { errorAt = uniform(interval) }
-        if let interval = c.link.connectedTime { disconnectAt = uniform(interval) }
+        if let interval = c.link.connectedTime, c.delivery == nil { disconnectAt = uniform(interval) }
         if c.sendsHandshake {
             let hello = JacquardHello(
                 protocolMin: 2, protocolMax: 2, vendor: "Google", model: "Jacquard Tag",
@@ -272,10 +305,15 @@ public struct JacquardSimulator: NotificationSimulator {
         }
     }
 
-    /// Produces the next notification in time order.
+    /// Produces the next notification in time order (receive order, with a delivery).
     ///
     /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        bleLink == nil ? produce() : deliverNext()
+    }
+
+    /// The next notification as the tag sends it, its offset the instant it is due.
+    mutating func produce() -> SimulatedNotification {
         if let queued = dequeue() { return queued }
         let times = [reconnectAt, disconnectAt, batteryAt, errorAt, gestureAt, touchAt, imuAt]
         var chosen = 0
@@ -400,7 +438,8 @@ public struct JacquardSimulator: NotificationSimulator {
             let code: JacquardDecodeError.Code = bytes.count - cut < 2 ? .imuTooShort : .imuPartialSample
             push(JacquardGATT.rawData, Array(bytes.dropLast(cut)), [], code, at: at)
         } else {
-            push(JacquardGATT.rawData, bytes, samples.map { .imuSample($0) }, nil, at: at)
+            let measured = (0..<count).map { nominal - Double(count - 1 - $0) / configuration.imuRate }
+            push(JacquardGATT.rawData, bytes, samples.map { .imuSample($0) }, nil, at: at, measured: measured)
         }
     }
 
@@ -490,13 +529,20 @@ public struct JacquardSimulator: NotificationSimulator {
         _ bytes: [UInt8],
         _ values: [JacquardValue],
         _ malformed: JacquardDecodeError.Code?,
-        at: Double
+        at: Double,
+        measured: [Double]? = nil
     ) {
-        let nanoseconds = Int64(at * 1e9)
+        var measuredAt: [Duration] = []
+        if let clock {
+            measuredAt = (measured ?? values.map { _ in at }).map {
+                .nanoseconds(Int64(clock.hostSeconds(atDeviceSeconds: $0) * 1e9))
+            }
+        }
+        let host = clock?.hostSeconds(atDeviceSeconds: at) ?? at
         pending.append(
             SimulatedNotification(
-                offset: .nanoseconds(nanoseconds), characteristic: characteristic, bytes: bytes, values: values,
-                malformed: malformed
+                offset: .nanoseconds(Int64(host * 1e9)), characteristic: characteristic, bytes: bytes, values: values,
+                malformed: malformed, measuredAt: measuredAt
             )
         )
     }
@@ -518,7 +564,7 @@ public struct JacquardSimulator: NotificationSimulator {
         var at = max(t, now)
         if at < burstEnd {
             at = burstEnd
-        } else if configuration.link.burstProbability > 0, random.nextUnit() < configuration.link.burstProbability {
+        } else if burstProbability > 0, random.nextUnit() < burstProbability {
             burstEnd = at + configuration.link.burstHold
             at = burstEnd
         }
@@ -538,12 +584,16 @@ public struct JacquardSimulator: NotificationSimulator {
     }
 
     private mutating func jitterDelay() -> Double {
-        configuration.link.jitter > 0 ? configuration.link.jitter * random.nextUnit() : 0
+        jitter > 0 ? jitter * random.nextUnit() : 0
     }
 
-    /// Device ticks (milliseconds) at `t` seconds.
+    /// Device ticks (milliseconds) at `t` seconds: the delivery's clock,
+    /// its low 32 bits (the field's width), or the seeded base.
     private func ticks(at t: Double) -> UInt32 {
-        tickBase &+ UInt32(truncatingIfNeeded: Int64(max(t, 0) * 1000))
+        if let clock {
+            return UInt32(truncatingIfNeeded: clock.ticks(atDeviceSeconds: max(t, 0)))
+        }
+        return tickBase &+ UInt32(truncatingIfNeeded: Int64(max(t, 0) * 1000))
     }
 
     /// A smooth periodic wave in -1…1 with period 1 (a parabolic sine), from

@@ -29,7 +29,7 @@
 ///     assert(decoded == notification.expected)
 /// }
 /// ```
-public struct ObviousSimulator: NotificationSimulator {
+public struct ObviousSimulator: NotificationSimulator, BLEDeliveringSimulator {
     /// What the simulated device does and how its link behaves. Times are in
     /// seconds; rates are probabilities in 0…1.
     public struct Configuration: Sendable, Hashable {
@@ -55,6 +55,14 @@ public struct ObviousSimulator: NotificationSimulator {
         public var rebootTime: Double
         /// The link's faults: jitter, bursts, disconnects and malformed packets.
         public var link: LinkFaults
+        /// Deliver as Bluetooth LE does, or `nil` to stamp each notification
+        /// when it is due (with ``link``'s faults). With a delivery, the
+        /// device schedules on its clock; ``link``'s jitter, bursts and
+        /// disconnects give way to the delivery's connection events,
+        /// retransmissions and supervision timeouts (after which the device
+        /// re-sends nothing); its malformed rate still applies; and every
+        /// notification says when it was sent (``SimulatedPacket/measuredAt``).
+        public var delivery: BLEDelivery?
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -72,7 +80,8 @@ public struct ObviousSimulator: NotificationSimulator {
             rebootTime: Double = 4,
             link: LinkFaults = LinkFaults(
                 jitter: 0.02, burstProbability: 0.02, burstHold: 0.5, connectedTime: 300...900, disconnectGap: 2...15,
-                malformedRate: 0.01)
+                malformedRate: 0.01),
+            delivery: BLEDelivery? = nil
         ) {
             self.featureIDs = featureIDs
             self.initialVersion = initialVersion
@@ -85,6 +94,7 @@ public struct ObviousSimulator: NotificationSimulator {
             self.upgradeFailureRate = upgradeFailureRate
             self.rebootTime = rebootTime
             self.link = link
+            self.delivery = delivery
         }
 
         /// Six features, an upgrade a minute in and every five minutes, 1 %
@@ -117,6 +127,8 @@ public struct ObviousSimulator: NotificationSimulator {
 
     private var random: SeededRandom
     private var link: SimulatedLink
+    var bleLink: ConnectionEventLink<SimulatedNotification>?
+    var bleUpcoming: SimulatedNotification?
     private var queue: [SimulatedNotification] = []
     private var started = false
     private var nextToggleAt: Double
@@ -133,7 +145,8 @@ public struct ObviousSimulator: NotificationSimulator {
         self.seed = seed
         self.configuration = configuration
         var random = SeededRandom(seed: seed)
-        link = SimulatedLink(seed: random.next(), faults: configuration.link)
+        link = SimulatedLink(seed: random.next(), faults: configuration.link, clock: configuration.delivery?.clock)
+        bleLink = .simulated(seed: seed, delivery: configuration.delivery)
         features = configuration.featureIDs.map { id in
             let draw = random.nextUnit()
             if draw < 0.2 { return ObviousFeatureStatus(featureID: id, enabled: false, toggle: .unknown) }
@@ -154,8 +167,15 @@ public struct ObviousSimulator: NotificationSimulator {
     ///
     /// - Returns: The notification, its offset and its ground truth.
     public mutating func next() -> SimulatedNotification {
+        bleLink == nil ? produce() : deliverNext()
+    }
+
+    /// The next notification as the device sends it, its offset the instant it is due.
+    mutating func produce() -> SimulatedNotification {
         while queue.isEmpty { step() }
-        return queue.removeFirst()
+        var notification = queue.removeFirst()
+        if bleLink != nil { notification.measuredAt = notification.offset }
+        return notification
     }
 
     private mutating func step() {

@@ -26,6 +26,8 @@ extension FamilyDescriptor {
         advertisement: AdvertisementMatch(services: [ComoduleGATT.service]),
         capture: CaptureProfile(family: .comodule, notified: [ComoduleGATT.propertyStream]),
         simulator: { request in
-            ComoduleSimulator(seed: request.seed, configuration: request.faults ? .default : .clean)
+            var configuration = request.faults ? ComoduleSimulator.Configuration.default : .clean
+            configuration.delivery = request.delivery
+            return ComoduleSimulator(seed: request.seed, configuration: configuration)
         })
 }

@@ -55,13 +55,14 @@ extension FamilyDescriptor {
                 CaptureProfile.Write(characteristic: $0.characteristic, bytes: $0.bytes)
             }),
         simulator: { request in
-            if let rate = request.rate {
-                DiotSimulator(
-                    seed: request.seed,
-                    configuration: request.faults ? .stressed(.imu(rate: rate)) : .imu(rate: rate))
-            } else {
-                DiotSimulator(seed: request.seed, configuration: request.faults ? .stress : .default)
-            }
+            var configuration: DiotSimulator.Configuration =
+                if let rate = request.rate {
+                    request.faults ? .stressed(.imu(rate: rate)) : .imu(rate: rate)
+                } else {
+                    request.faults ? .stress : .default
+                }
+            configuration.delivery = request.delivery
+            return DiotSimulator(seed: request.seed, configuration: configuration)
         },
         simulatorTakesRate: true)
 }

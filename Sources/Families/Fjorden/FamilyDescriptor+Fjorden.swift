@@ -21,6 +21,8 @@ extension FamilyDescriptor {
             // malformed-packet loss on every connection).
             read: [FjordenGATT.batteryLevel] + FjordenDeviceInformation.Field.allCases.map(\.characteristic)),
         simulator: { request in
-            FjordenSimulator(seed: request.seed, configuration: request.faults ? .default : .clean)
+            var configuration = request.faults ? FjordenSimulator.Configuration.default : .clean
+            configuration.delivery = request.delivery
+            return FjordenSimulator(seed: request.seed, configuration: configuration)
         })
 }

@@ -26,6 +26,8 @@ extension FamilyDescriptor {
             makeReaction: { JacquardGestureMode() },
             reactionCharacteristics: [JacquardGATT.notify]),
         simulator: { request in
-            JacquardSimulator(seed: request.seed, configuration: request.faults ? .stress : .default)
+            var configuration = request.faults ? JacquardSimulator.Configuration.stress : .default
+            configuration.delivery = request.delivery
+            return JacquardSimulator(seed: request.seed, configuration: configuration)
         })
 }

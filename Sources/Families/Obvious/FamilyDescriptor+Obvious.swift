@@ -18,6 +18,8 @@ extension FamilyDescriptor {
         advertisement: AdvertisementMatch(services: [ObviousGATT.service]),
         capture: CaptureProfile(family: .obvious, notified: [ObviousGATT.data]),
         simulator: { request in
-            ObviousSimulator(seed: request.seed, configuration: request.faults ? .default : .clean)
+            var configuration = request.faults ? ObviousSimulator.Configuration.default : .clean
+            configuration.delivery = request.delivery
+            return ObviousSimulator(seed: request.seed, configuration: configuration)
         })
 }

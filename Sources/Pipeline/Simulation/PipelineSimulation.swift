@@ -78,10 +78,17 @@ extension Pipeline {
     /// The simulators of the pipeline's devices, in order; `seed` and
     /// `scenario` override every simulated device's.
     ///
-    /// - Parameter skippingOthers: Leave out live and capture devices instead of failing.
+    /// - Parameters:
+    ///   - seed: Overrides every simulated device's seed.
+    ///   - scenario: Overrides every simulated device's scenario.
+    ///   - delivery: Deliver as Bluetooth LE does; the drift's sign
+    ///     alternates from one simulated device to the next (the first runs
+    ///     slow by `driftPPM`, the second fast by as much, …), so two devices
+    ///     drift apart.
+    ///   - skippingOthers: Leave out live and capture devices instead of failing.
     /// - Throws: ``PipelineError`` (`.unsupportedSource`) for a live or capture device.
     package func simulatedDevices(
-        seed: UInt64? = nil, scenario: SimulationScenario? = nil,
+        seed: UInt64? = nil, scenario: SimulationScenario? = nil, delivery: BLEDelivery? = nil,
         skippingOthers: Bool = false
     ) throws(PipelineError) -> [any SimulatedDevice] {
         var simulators: [any SimulatedDevice] = []
@@ -90,10 +97,12 @@ extension Pipeline {
                 if skippingOthers { continue }
                 throw device.unsupportedSourceError
             }
+            var deviceDelivery = delivery
+            if simulators.count % 2 == 1 { deviceDelivery?.clock.driftPPM.negate() }
             guard
                 let simulator = families.simulator(
                     of: device.family, seed: seed ?? ownSeed,
-                    faults: (scenario ?? ownScenario) == .faults, rate: rate)
+                    faults: (scenario ?? ownScenario) == .faults, rate: rate, delivery: deviceDelivery)
             else {
                 throw PipelineError(
                     .unsupportedSource, at: device.location,
