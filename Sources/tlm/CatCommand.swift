@@ -39,6 +39,8 @@ struct CatCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     @Option(help: "Output format: jsonl or table.")
@@ -49,11 +51,12 @@ struct CatCommand: ParsableCommand {
 
     func run() throws {
         let selection = try TopicSelection(include: topic, exclude: exclude)
-        var printer = MessageLinePrinter(format: format)
+        var printer = MessageLinePrinter(format: format, time: timeOption.time)
         do {
             if follow {
                 let follower = try RecordingFollower.waiting(
-                    for: recording, range: range.range(display.times), selecting: selection.selects)
+                    for: recording, range: range.range(display.times), time: timeOption.time,
+                    selecting: selection.selects)
                 try follower.follow { (messages) throws(RecordingError) in
                     try printer.add(follower.topics.values)
                     let sink = FileByteSink.standardOutput()
@@ -64,7 +67,7 @@ struct CatCommand: ParsableCommand {
             }
             let source = try RecordingSource(path: recording)
             let matching = try selection.topics(of: source)
-            let (lower, upper) = try range.resolve(source, times: display.times)
+            let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let sink = FileByteSink.standardOutput()
             let count = try printer.write(source, topics: matching, from: lower, to: upper, into: sink)
             try sink.close()

@@ -65,6 +65,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @Option(
         help: ArgumentHelp(
             "The file to write (must not exist), or - for standard output; for parquet, and csv or jsonl of "
@@ -93,7 +95,7 @@ struct ExportCommand: ParsableCommand {
             let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
             let source = try RecordingSource(path: recording)
             let matching = try TopicSelection(include: topic).topics(of: source.topics, named: source.path)
-            let (lower, upper) = try range.resolve(source, times: display.times)
+            let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let plan =
                 try parquet
                 ?? ExportPlan(
@@ -103,7 +105,9 @@ struct ExportCommand: ParsableCommand {
             defer { bar.finish() }
             // Progress every 1,024 messages (4,096 for Parquet).
             let mask = format == .parquet ? 4095 : 1023
-            let outcome = try plan.run(source: source, topics: matching, from: lower, to: upper) { written, total in
+            let outcome = try plan.run(
+                source: source, topics: matching, from: lower, to: upper, time: timeOption.time
+            ) { written, total in
                 if written & mask == 0 { bar.update(UInt64(written), of: total) }
             }
             let exported = "Exported \(outcome.messageCount) messages of \(matching.count) topic(s) to "

@@ -39,6 +39,8 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     func run() throws {
@@ -49,12 +51,13 @@ struct FilterCommand: ParsableCommand {
         do {
             source = try RecordingSource(path: input)
             matching = try selection.topics(of: source)
-            bounds = try range.resolve(source, times: display.times)
+            bounds = try range.resolve(source, time: timeOption.time, times: display.times)
         } catch let error as RecordingError {
             throw CLIError(error.message)
         }
         let count = try MCAPOutput(path: output).write(verb: "filter") { (exporter) throws(RecordingError) in
-            try source.export(topics: matching, from: bounds.from, to: bounds.to, into: exporter)
+            try source.export(
+                topics: matching, from: bounds.from, to: bounds.to, time: timeOption.time, into: exporter)
         }
         MCAPOutput.report(
             "Kept \(count) messages of \(matching.count) topic(s) in \(output == "-" ? "standard output" : output).",

@@ -54,6 +54,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @Option(help: "Aggregate per bucket of this width, e.g. 1s, 500ms.")
     var every: DurationArgument?
 
@@ -82,11 +84,11 @@ struct QueryCommand: ParsableCommand {
         let location = try RecordingLocation(recording, indexed: true)
         do {
             let reader = try RecordingReader(directory: location.directory)
-            let info = try location.info()
             let matching = try TopicSelection(include: topic).topics(of: reader.topics, named: recording)
             let times = display.times
-            let (lower, upper) = try range.resolve(info, times: times)
-            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper)
+            let time = timeOption.time
+            let (lower, upper) = try range.resolve(reader, named: recording, time: time, times: times)
+            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper, time: time)
             var table = TableOutput(format: format)
             var rows = 0
             if let every {
@@ -105,8 +107,8 @@ struct QueryCommand: ParsableCommand {
                 try query.forEachMessageRow(columns: { table.header(["time", "topic"] + $0) }) {
                     row throws(RecordingError) in
                     try table.row(
-                        [times.timestamp(row.logTime), row.topic] + row.values,
-                        json: (row.logTime, row.topic, row.fields))
+                        [times.timestamp(row.time), row.topic] + row.values,
+                        json: (row.logTime, row.publishTime, row.topic, row.fields))
                     rows += 1
                 }
                 display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")

@@ -44,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
         help: "End (exclusive), in the same forms. A range with no message exits with status 4 (a note on stderr).")
     var to: TimeArgument?
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -53,18 +55,20 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let range = RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
         let info: RecordingInfo
+        let span: (first: UInt64, last: UInt64)?
         let (start, end): (UInt64?, UInt64?)
         do {
             info = try RecordingInfo.load(from: recording)
-            (start, end) = try range.bounds(info)
+            span = try RecordingReader(directory: recording).timeSpan(time: timeOption.time)
+            (start, end) = try range.bounds(span: span, origin: RecordingTimeRange.origin(of: info))
         } catch {
             throw CLIError(error.message)
         }
-        try EmptyRange.check(range, span: RecordingTimeRange.span(of: info), of: recording, times: display.times)
+        try EmptyRange.check(range, span: span, of: recording, times: display.times)
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         let count: Int
         do {
-            let player = RecordingPlayer(directory: recording, from: start, to: end)
+            let player = RecordingPlayer(directory: recording, from: start, to: end, time: timeOption.time)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet)
