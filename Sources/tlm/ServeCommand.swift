@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Play a recording to Foxglove (or Lichtblick) over the Foxglove WebSocket protocol.",
         discussion: """
             Every stream is advertised with its ros2msg schema and CDR encoding; the messages are sent in \
-            log-time order with their log times, in real time by default (--rate 10: ten times faster, \
+            sample-time order with their sample times as the message timestamps (--time receive: log-time \
+            order with log times), paced by them, in real time by default (--rate 10: ten times faster, \
             --as-fast-as-possible: no pacing). In Foxglove: Open connection, Foxglove WebSocket, \
             ws://localhost:8765. --wait-for-client starts playing when a client first subscribes. The \
             server stops when the recording has been played (or on Ctrl-C).
