@@ -37,13 +37,15 @@ public final class CSVExporter: RecordingExporter {
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
         decoder = ExportRowDecoder(context.topics)
-        try sink.write((["log_time", "publish_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
+        try sink.write(
+            (["log_time", "publish_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let values = try decoder.columnValues(of: message).map { $0?.tidyText ?? "" }
         try sink.write(
-            ([String(message.logTime), String(message.publishTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
+            ([String(message.logTime), String(message.publishTime), message.topic] + values).map(Self.field).joined(
+                separator: ",") + "\n")
     }
 
     public func finish() throws(RecordingError) {

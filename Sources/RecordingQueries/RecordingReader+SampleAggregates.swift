@@ -42,7 +42,8 @@ extension RecordingReader {
     ) throws(RecordingError) -> (buckets: [MessageBucket], cost: AggregateCost) {
         guard time == .sample, try sampleTimeTopics().contains(topic) else {
             return try countMessages(
-                topic: topic, from: from, to: to, every: every, origin: origin, keepingFirstAndLast: keepingFirstAndLast)
+                topic: topic, from: from, to: to, every: every, origin: origin, keepingFirstAndLast: keepingFirstAndLast
+            )
         }
         let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
         _ = try streamRow(topic: topic)
@@ -67,7 +68,8 @@ extension RecordingReader {
         time: MessageTime
     ) throws(RecordingError) -> (columns: ColumnAggregates, cost: AggregateCost) {
         guard time == .sample, try sampleTimeTopics().contains(topic) else {
-            return try columnAggregates(topic: topic, from: from, to: to, width: width, origin: origin, workers: workers)
+            return try columnAggregates(
+                topic: topic, from: from, to: to, width: width, origin: origin, workers: workers)
         }
         let grid = try BucketGrid(from: from, to: to, every: .nanoseconds(Int64(clamping: width)), origin: origin)
         let valueOffset = try numericValueOffset(topic)

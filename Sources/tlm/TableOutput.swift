@@ -49,7 +49,9 @@ struct TableOutput {
             emit(values.map(CSVExporter.field).joined(separator: ","))
         case .jsonl:
             if let (logTime, publishTime, topic, fields) = json {
-                emit(try JSONLinesExporter.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields))
+                emit(
+                    try JSONLinesExporter.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields)
+                )
             } else {
                 let object = Dictionary(zip(columns, values), uniquingKeysWith: { $1 })
                 do {

@@ -157,6 +157,28 @@ struct RecordedReport: Decodable {
 
     var segments: [Segment]
 
+    /// The publish times of every message of `directory`'s segments, by topic, in the order written.
+    static func publishTimes(_ directory: String, segments: [String]) throws -> [String: [UInt64]] {
+        struct Times: Decodable {
+            struct Segment: Decodable { var messages: [Message] }
+            struct Message: Decodable {
+                var topic: String
+                var publishTime: UInt64
+                enum CodingKeys: String, CodingKey {
+                    case topic
+                    case publishTime = "publish_time"
+                }
+            }
+            var segments: [Segment]
+        }
+        let data = try runPython(script: "read_mcap.py", arguments: segments.map { directory + "/" + $0 })
+        var result: [String: [UInt64]] = [:]
+        for segment in try JSONDecoder().decode(Times.self, from: data).segments {
+            for message in segment.messages { result[message.topic, default: []].append(message.publishTime) }
+        }
+        return result
+    }
+
     /// Every message of `directory`'s segments, by topic, in the order written.
     static func read(_ directory: String, segments: [String]) throws -> [String: [ClientReport.Message]] {
         let data = try runPython(script: "read_mcap.py", arguments: segments.map { directory + "/" + $0 })

@@ -129,7 +129,7 @@ import Testing
         #expect(!slowDrops || dropLine, "\(served.errors)")
     }
 
-    @Test func serveCommandPlaysARecordingWithItsSchemasAndLogTimes() throws {
+    @Test func serveCommandPlaysARecordingWithItsSchemasAndSampleTimes() throws {
         let base = makeTemporaryDirectory()
         let original = base + "/original"
         let record = try RunningProcess.tlm([
@@ -138,6 +138,41 @@ import Testing
         #expect(try record.wait() == 0, "\(record.errors)")
         let serve = try RunningProcess.tlm([
             "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4",
+        ])
+        let url = try serve.liveViewURL()
+        let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        let report = try client.clientReport()
+        let info = try RecordingInfo.load(from: original)
+        let published = try RecordedReport.publishTimes(original, segments: info.segments.map(\.path))
+        // Each message's timestamp is its sample time (publish_time): the recorded one, in order per topic.
+        var differ = 0
+        for stream in info.streams {
+            let times = report.messages.filter { $0.topic == stream.topic }.map(\.logTime)
+            let recorded = published[stream.topic] ?? []
+            #expect(Set(times).isSubset(of: Set(recorded)), "\(stream.topic)")
+            #expect(times == times.sorted())
+            differ += zip(times, recorded).filter { $0 != $1 }.count
+        }
+        if !report.statuses.contains(where: { $0.message.contains("dropped") }) {
+            #expect(report.messages.count == info.messageCount && differ == 0)
+        }
+        // And not their receive times: the Jacquard IMU's samples were measured before they were received.
+        let logged = try RecordedReport.read(original, segments: info.segments.map(\.path))
+        let imu = try #require(info.streams.first { $0.topic.hasSuffix("/imu") }?.topic)
+        let imuTimes = report.messages.filter { $0.topic == imu }.map(\.logTime)
+        #expect(!imuTimes.isEmpty && imuTimes.allSatisfy { !(logged[imu] ?? []).map(\.logTime).contains($0) })
+    }
+
+    @Test func serveCommandPlaysARecordingWithItsSchemasAndLogTimes() throws {
+        let base = makeTemporaryDirectory()
+        let original = base + "/original"
+        let record = try RunningProcess.tlm([
+            "record", "--simulate", "--duration", "2s", "--seed", "6", "--output", original, "-q",
+        ])
+        #expect(try record.wait() == 0, "\(record.errors)")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4", "--time", "receive",
         ])
         let url = try serve.liveViewURL()
         let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])

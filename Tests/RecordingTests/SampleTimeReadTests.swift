@@ -49,8 +49,10 @@ enum SampleTimeFixture {
         let recorder = try Recorder(
             directory: directory, session: .init(name: "sample", source: "simulate", host: "test-host"), startTime: 0)
         let schema = stamped ? value.stamped : value
-        let a = try recorder.addStream(StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: schema, isNumeric: true))
-        let b = try recorder.addStream(StreamDescriptor(topic: "/dev/b/y", kind: .typed, schema: schema, isNumeric: true))
+        let a = try recorder.addStream(
+            StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: schema, isNumeric: true))
+        let b = try recorder.addStream(
+            StreamDescriptor(topic: "/dev/b/y", kind: .typed, schema: schema, isNumeric: true))
         let n = try recorder.addStream(StreamDescriptor(topic: "/dev/b/note", kind: .event, schema: note))
         let writes: [(StreamHandle, log: UInt64, publish: UInt64, value: Double)] = [
             (b, 11, 10, 10), (n, 15, 15, 1), (a, 20, 2, 1), (b, 21, 20, 20), (n, 25, 25, 2), (a, 30, 12, 2),
@@ -210,7 +212,8 @@ enum SampleTimeFixture {
 
         func counts(_ time: MessageTime) throws -> [Int] {
             try reader.aggregate(
-                topic: "/dev/a/x", from: SampleTimeFixture.at(0), to: SampleTimeFixture.at(41), every: .milliseconds(10),
+                topic: "/dev/a/x", from: SampleTimeFixture.at(0), to: SampleTimeFixture.at(41),
+                every: .milliseconds(10),
                 time: time
             ).buckets.map(\.count)
         }

@@ -35,10 +35,13 @@ import Testing
         let recorder = try Recorder(
             directory: directory, session: .init(name: "sample", source: "simulate", host: "test-host"), startTime: 0)
         let schema = stamped ? value.stamped : value
-        let a = try recorder.addStream(StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: schema, isNumeric: true))
-        let b = try recorder.addStream(StreamDescriptor(topic: "/dev/b/y", kind: .typed, schema: schema, isNumeric: true))
+        let a = try recorder.addStream(
+            StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: schema, isNumeric: true))
+        let b = try recorder.addStream(
+            StreamDescriptor(topic: "/dev/b/y", kind: .typed, schema: schema, isNumeric: true))
         for (stream, log, publish, number) in [
-            (b, 11, 10, 10.0), (a, 20, 2, 1.0), (b, 21, 20, 20.0), (a, 30, 12, 2.0), (b, 31, 30, 30.0), (a, 40, 22, 3.0),
+            (b, 11, 10, 10.0), (a, 20, 2, 1.0), (b, 21, 20, 20.0), (a, 30, 12, 2.0), (b, 31, 30, 30.0),
+            (a, 40, 22, 3.0),
         ] as [(StreamHandle, UInt64, UInt64, Double)] {
             var cdr = CDRWriter()
             if stamped { cdr.writeTime(nanoseconds: at(publish)) }

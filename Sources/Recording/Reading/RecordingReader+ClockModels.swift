@@ -27,9 +27,13 @@ extension RecordingReader {
             guard let last = try chunk(of: try stream.int64("id"), last: true),
                 let first = try chunk(of: try stream.int64("id"), last: false)
             else { continue }
-            let messages = try messages(inChunkAt: last.offset, length: last.length, path: last.path, channelID: channelID)
+            let messages = try messages(
+                inChunkAt: last.offset, length: last.length, path: last.path, channelID: channelID)
             // The last by log time; equal times, the last in file order.
-            guard let message = messages.enumerated().max(by: { ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset) })?.element
+            guard
+                let message = messages.enumerated().max(by: {
+                    ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset)
+                })?.element
             else { continue }
             let definition = try clockDefinition(topic: topic, chunk: first)
             let fields = Dictionary(

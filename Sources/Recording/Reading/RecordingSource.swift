@@ -105,7 +105,8 @@ public final class RecordingSource {
                 topics: topics.map(\.topic), stamped: Set(topics.filter(\.hasSampleTime).map(\.topic)), from: from,
                 to: to, mode: time, order: order
             ) {
-                names, lower, upper throws(RecordingError) in try file.messageCursor(topics: names, from: lower, to: upper)
+                names, lower, upper throws(RecordingError) in
+                try file.messageCursor(topics: names, from: lower, to: upper)
             }
         }
     }

@@ -111,7 +111,9 @@ public struct RecordingTimeRange: Hashable, Sendable {
     /// `RecordingReader.timeSpan(time:)`).
     ///
     /// - Throws: ``RecordingError`` when both are given and the range is empty.
-    public func bounds(span: (first: UInt64, last: UInt64)?, origin fallback: UInt64) throws(RecordingError) -> (
+    public func bounds(
+        span: (first: UInt64, last: UInt64)?, origin fallback: UInt64
+    ) throws(RecordingError) -> (
         from: UInt64?, to: UInt64?
     ) {
         let origin = span?.first ?? fallback
