@@ -179,6 +179,25 @@ struct RecordedReport: Decodable {
         return result
     }
 
+    /// Which recorded time stands as each message's `logTime` in ``read(_:segments:timestamps:)``.
+    enum Timestamps { case logTime, publishTime }
+
+    /// Every message of `directory`'s segments, by topic, in the order
+    /// written, with its log time or (`timestamps: .publishTime`, what a
+    /// live view sends by default) its publish time as `logTime`.
+    static func read(
+        _ directory: String, segments: [String], timestamps: Timestamps
+    ) throws -> [String: [ClientReport.Message]] {
+        var messages = try read(directory, segments: segments)
+        guard timestamps == .publishTime else { return messages }
+        for (topic, times) in try publishTimes(directory, segments: segments) {
+            for (index, time) in times.enumerated() where index < messages[topic, default: []].count {
+                messages[topic]![index].logTime = time
+            }
+        }
+        return messages
+    }
+
     /// Every message of `directory`'s segments, by topic, in the order written.
     static func read(_ directory: String, segments: [String]) throws -> [String: [ClientReport.Message]] {
         let data = try runPython(script: "read_mcap.py", arguments: segments.map { directory + "/" + $0 })
