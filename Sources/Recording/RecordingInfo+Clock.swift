@@ -28,6 +28,13 @@ extension RecordingInfo {
         /// Models recorded in the stream (the clock stream's messages).
         public var updates: Int
 
+        /// Keys without acronyms, so that snake_case JSON (`drift_ppm`) reads back.
+        private enum CodingKeys: String, CodingKey {
+            case topic, clock, kind, nominalRate, epoch, offsetNanoseconds
+            case driftPPM = "driftPpm"
+            case jitterNanoseconds, fitSize, spanNanoseconds, time, updates
+        }
+
         /// The schema name of clock streams.
         public static let schemaName = "tlm/msg/ClockModel"
     }

@@ -18,11 +18,13 @@ extension RecordingSource {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample,
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
-        let context = try exportContext(topics: topics, from: from, to: to)
-        let sampled = time == .sample && context.topics.contains(where: \.hasSampleTime)
-        if !sampled, case .recording(let reader) = storage, exporter is any MessageViewExporter {
+        if case .recording(let reader) = storage, exporter is any MessageViewExporter,
+            time == .receive ? true : try reader.sampleTimeTopics().isDisjoint(with: topics)
+        {
+            // The same in both times: the fast read.
             return try reader.export(topics: topics, from: from, to: to, into: exporter, progress: progress)
         }
+        let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         let cursor = try messageCursor(
             topics: context.topics, from: from, to: to, time: time, order: exporter is MCAPExporter ? .receive : nil)
