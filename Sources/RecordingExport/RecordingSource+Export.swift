@@ -8,7 +8,7 @@ extension RecordingSource {
     /// - Returns: The number of messages exported.
     /// - Throws: `RecordingError` from reading or from the exporter; the output is then incomplete.
     ///
-    /// With `time` ``MessageTime/sample`` (the default), `from` and `to`
+    /// With `time` `MessageTime.sample` (the default), `from` and `to`
     /// are sample times and the messages come in sample-time order (see
     /// `SampleOrderedCursor`), except into an `MCAPExporter`, which writes
     /// them in log-time order as MCAP readers expect; a source without

@@ -2,12 +2,12 @@ public import Recording
 
 extension RecordingReader {
     /// `aggregate(topic:from:to:every:origin:)` in `time`: for
-    /// ``MessageTime/sample`` and a stream with a sample time, the buckets,
+    /// `MessageTime.sample` and a stream with a sample time, the buckets,
     /// range and first/last are by sample time. The index's per-chunk
     /// statistics are per receive time, so such a stream's messages in the
     /// range are read and decoded (its chunks from the range's start until a
     /// sample time reaches its end); any other stream, or
-    /// ``MessageTime/receive``, is answered as the receive-time aggregate is.
+    /// `MessageTime.receive`, is answered as the receive-time aggregate is.
     ///
     /// - Throws: `RecordingError` as `aggregate(topic:from:to:every:origin:)` does, or from reading.
     public func aggregate(
@@ -32,7 +32,7 @@ extension RecordingReader {
     }
 
     /// `countMessages(topic:from:to:every:origin:keepingFirstAndLast:)` in
-    /// `time` (see ``aggregate(topic:from:to:every:origin:time:)``): a
+    /// `time` (see `aggregate(topic:from:to:every:origin:time:)`): a
     /// bucket's first and last message are its earliest and latest by sample time.
     ///
     /// - Throws: `RecordingError` as the receive-time count does, or from reading.
@@ -60,7 +60,7 @@ extension RecordingReader {
     }
 
     /// `columnAggregates(topic:from:to:width:origin:workers:)` in `time`
-    /// (see ``aggregate(topic:from:to:every:origin:time:)``).
+    /// (see `aggregate(topic:from:to:every:origin:time:)`).
     ///
     /// - Throws: `RecordingError` as the receive-time columns do, or from reading.
     package func columnAggregates(
