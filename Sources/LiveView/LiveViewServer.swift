@@ -37,24 +37,37 @@ public final class LiveViewServer: RecorderObserver, Sendable {
         public var name: String
         /// Called with one line when a client connects or disconnects (with its drop counts).
         public var onEvent: (@Sendable (String) -> Void)?
+        /// The time a recorded message is sent with as its timestamp (as a recorder's observer):
+        /// its sample time (`publish_time`, the default) or its receive time (`log_time`).
+        public var time: MessageTime
 
         /// Creates options.
-        public init(queueCapacity: Int = 1_024, name: String = "tlm", onEvent: (@Sendable (String) -> Void)? = nil) {
+        public init(
+            queueCapacity: Int = 1_024, name: String = "tlm", onEvent: (@Sendable (String) -> Void)? = nil,
+            time: MessageTime = .sample
+        ) {
             self.queueCapacity = queueCapacity
             self.name = name
             self.onEvent = onEvent
+            self.time = time
         }
     }
 
     /// The address bound: the port is the one chosen when 0 was asked for.
     public let address: LiveViewAddress
     private let hub: LiveHub
+    /// The time recorded messages are sent with (``Options/time``).
+    private let time: MessageTime
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
-    private init(address: LiveViewAddress, hub: LiveHub, group: MultiThreadedEventLoopGroup, listener: any Channel) {
+    private init(
+        address: LiveViewAddress, hub: LiveHub, group: MultiThreadedEventLoopGroup, listener: any Channel,
+        time: MessageTime
+    ) {
         self.address = address
         self.hub = hub
+        self.time = time
         self.group = group
         self.listener = listener
     }
@@ -90,7 +103,8 @@ public final class LiveViewServer: RecorderObserver, Sendable {
             let listener = try await bootstrap.bind(host: address.host, port: address.port).get()
             let port = listener.localAddress?.port ?? address.port
             return LiveViewServer(
-                address: LiveViewAddress(host: address.host, port: port), hub: hub, group: group, listener: listener)
+                address: LiveViewAddress(host: address.host, port: port), hub: hub, group: group, listener: listener,
+                time: options.time)
         } catch {
             try? await group.shutdownGracefully()
             throw LiveViewError(.bind, "cannot serve the live view at \(address): \(error)")
@@ -180,8 +194,17 @@ public final class LiveViewServer: RecorderObserver, Sendable {
                 schemaEncoding: descriptor.schema.encoding))
     }
 
-    /// Publishes the written message.
+    /// Publishes the written message with its log time.
     public func recorder(didWrite channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
         publish(channelID: channelID, logTime: logTime, payload: payload)
+    }
+
+    /// Publishes the written message with its time of ``Options/time``: its
+    /// publish time (a typed stream's sample time; any other stream's is its
+    /// log time) or its log time.
+    public func recorder(
+        didWrite channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
+    ) {
+        publish(channelID: channelID, logTime: time == .sample ? publishTime : logTime, payload: payload)
     }
 }

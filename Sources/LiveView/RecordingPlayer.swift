@@ -1,10 +1,11 @@
 import MCAP
-import Recording
+public import Recording
 
 /// Plays a finished recording to a ``LiveViewServer`` at a pace, so a
 /// session can be watched in Foxglove after the fact: every stream is
 /// advertised with the schema of its segments, then the messages go out in
-/// log-time order with their log times.
+/// ``time`` order with those times (sample time by default: a stamped
+/// stream's `publish_time`, any other's log time), paced by them.
 ///
 /// ```swift
 /// let server = try await LiveViewServer.start(at: LiveViewAddress(port: 8765))
@@ -13,16 +14,19 @@ import Recording
 public struct RecordingPlayer: Sendable {
     /// The recording directory.
     public var directory: String
-    /// Earliest log time played (inclusive); `nil` for the start.
+    /// Earliest time played (inclusive), in ``time``; `nil` for the start.
     public var from: UInt64?
-    /// Latest log time played (exclusive); `nil` for the end.
+    /// Latest time played (exclusive), in ``time``; `nil` for the end.
     public var to: UInt64?
+    /// The time that orders, selects, paces and stamps the messages sent.
+    public var time: MessageTime
 
-    /// A player of the recording in `directory`, between `from` and `to`.
-    public init(directory: String, from: UInt64? = nil, to: UInt64? = nil) {
+    /// A player of the recording in `directory`, between `from` and `to` in `time`.
+    public init(directory: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample) {
         self.directory = directory
         self.from = from
         self.to = to
+        self.time = time
     }
 
     /// Advertises the recording's streams on `server` and plays its messages,
@@ -56,7 +60,9 @@ public struct RecordingPlayer: Sendable {
             while waitingForSubscriber, server.subscriptionCount == 0, !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            let messages = try reader.messageIterator(topics: Array(channelOfTopic.keys), from: from, to: to)
+            let stamped = time == .sample ? try reader.sampleTimeTopics() : []
+            let messages = try reader.messageCursor(
+                topics: Array(channelOfTopic.keys).sorted(), stamped: stamped, from: from, to: to, time: time)
             let clock = ContinuousClock()
             let start = clock.now
             var first: UInt64?
@@ -64,17 +70,17 @@ public struct RecordingPlayer: Sendable {
             while let message = try messages.next() {
                 if Task.isCancelled { break }
                 guard let channelID = channelOfTopic[message.topic] else { continue }
+                let instant = time.of(message, stamped: stamped.contains(message.topic))
                 if let rate {
-                    let origin = first ?? message.logTime
+                    let origin = first ?? instant
                     first = origin
-                    let offset = ReplayRate.offset(
-                        ofNanoseconds: message.logTime - min(message.logTime, origin), rate: rate)
+                    let offset = ReplayRate.offset(ofNanoseconds: instant - min(instant, origin), rate: rate)
                     if start + offset > clock.now {
                         do { try await clock.sleep(until: start + offset) } catch { break }
                     }
                 }
                 message.payload.withUnsafeBytes { payload in
-                    server.publish(channelID: channelID, logTime: message.logTime, payload: payload)
+                    server.publish(channelID: channelID, logTime: instant, payload: payload)
                 }
                 played += 1
             }

@@ -400,7 +400,8 @@ public final class Recorder {
                     payload: payload, numericValue: numericValue)
             }
         }
-        try didAppend(filled: appended.get(), channelID: channelID, logTime: logTime, payload: payload)
+        try didAppend(
+            filled: appended.get(), channelID: channelID, logTime: logTime, publishTime: publishTime, payload: payload)
         return true
     }
 
@@ -431,20 +432,21 @@ public final class Recorder {
         let filled = try writer.append(
             channelID: channelID, sequence: sequence, logTime: logTime,
             publishTime: publishTime, payload: payload, numericValue: numericValue)
-        try didAppend(filled: filled, channelID: channelID, logTime: logTime, payload: payload)
+        try didAppend(
+            filled: filled, channelID: channelID, logTime: logTime, publishTime: publishTime, payload: payload)
     }
 
     /// Tells the observer of a message the open segment took, and commits
     /// the chunks written when the message `filled` its chunk.
     @inline(__always)
     private func didAppend(
-        filled: Bool, channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer
+        filled: Bool, channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
     ) throws(RecordingError) {
         if let observer = hot.observerCall {
             // Unretained: `hot.observerBox` owns the box, and only the
             // recorder's owner replaces it, never during this call.
             observer._withUnsafeGuaranteedRef {
-                $0.observer.recorder(didWrite: channelID, logTime: logTime, payload: payload)
+                $0.observer.recorder(didWrite: channelID, logTime: logTime, publishTime: publishTime, payload: payload)
             }
         }
         if filled { try sealed() }

@@ -11,4 +11,18 @@ public protocol RecorderObserver: AnyObject, Sendable {
     /// A message of the stream `channelID` was written with `logTime`; the
     /// payload is valid only during the call.
     func recorder(didWrite channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer)
+    /// A message of the stream `channelID` was written with `logTime` and
+    /// `publishTime` (its sample time on a typed stream); the payload is
+    /// valid only during the call. What the recorder calls: by default, the
+    /// method without `publishTime`.
+    func recorder(didWrite channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer)
+}
+
+extension RecorderObserver {
+    /// Calls ``recorder(didWrite:logTime:payload:)``: an observer that needs no publish time implements only that.
+    public func recorder(
+        didWrite channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: UnsafeRawBufferPointer
+    ) {
+        recorder(didWrite: channelID, logTime: logTime, payload: payload)
+    }
 }

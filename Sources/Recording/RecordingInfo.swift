@@ -70,6 +70,9 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
     public var streams: [Stream]
     public var segments: [Segment]
     public var losses: [Loss]
+    /// The device clocks' latest models (``Clock``), when read
+    /// (``loadingClocks()``): `nil` until then, empty for a recording without clock streams.
+    public var clocks: [Clock]? = nil
 
     /// Total messages over all streams.
     public var messageCount: Int { streams.reduce(0) { $0.addingSaturating($1.messageCount) } }

@@ -2,10 +2,11 @@ import Foundation
 public import Recording
 
 /// Exports to CSV: a header row, then one row per message with its log time
-/// (nanoseconds since the Unix epoch), its topic and its fields decoded by
+/// and publish time (nanoseconds since the Unix epoch; the publish time of a
+/// stamped stream is its sample time), its topic and its fields decoded by
 /// the stream's schema.
 ///
-/// The columns are `log_time`, `topic`, then every field name of the
+/// The columns are `log_time`, `publish_time`, `topic`, then every field name of the
 /// exported topics' schemas once, topics in the order they first appear in
 /// the recording (topics without messages left out), each topic's fields in
 /// schema order; a message leaves the columns of fields it does not have
@@ -18,8 +19,8 @@ public import Recording
 /// ```swift
 /// let exporter = CSVExporter(sink: FileByteSink.standardOutput())
 /// try reader.export(topics: ["/diot/d_9F3A0C11/acc_x"], into: exporter)
-/// // log_time,topic,channel,index,feature_code,value_type,raw,value
-/// // 1764000000012000000,/diot/d_9F3A0C11/acc_x,1,0,...
+/// // log_time,publish_time,topic,stamp,channel,index,feature_code,value_type,raw,value
+/// // 1764000000012000000,1764000000004000000,/diot/d_9F3A0C11/acc_x,1764000000004000000,1,0,...
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.
@@ -36,13 +37,15 @@ public final class CSVExporter: RecordingExporter {
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
         decoder = ExportRowDecoder(context.topics)
-        try sink.write((["log_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
+        try sink.write(
+            (["log_time", "publish_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let values = try decoder.columnValues(of: message).map { $0?.tidyText ?? "" }
         try sink.write(
-            ([String(message.logTime), message.topic] + values).map(Self.field).joined(separator: ",") + "\n")
+            ([String(message.logTime), String(message.publishTime), message.topic] + values).map(Self.field).joined(
+                separator: ",") + "\n")
     }
 
     public func finish() throws(RecordingError) {

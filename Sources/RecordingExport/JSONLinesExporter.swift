@@ -3,7 +3,9 @@ public import ROS2
 public import Recording
 
 /// Exports to JSON lines: one object per message, keys sorted,
-/// `{"fields":{...},"log_time":N,"topic":"..."}`, with the fields decoded by
+/// `{"fields":{...},"log_time":N,"publish_time":N,"topic":"..."}` (the
+/// receive time and the publish time: a stamped stream's sample time,
+/// also its `stamp` field), with the fields decoded by
 /// the stream's schema, values as `CDRValue.tidyJSON` writes
 /// them: numbers as JSON numbers (a float always with a fraction or an
 /// exponent, at full precision), `uint8[]` and other arrays as JSON arrays,
@@ -34,7 +36,9 @@ public final class JSONLinesExporter: RecordingExporter {
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let fields = try decoder.fields(of: message)
         try sink.write(
-            try Self.line(logTime: message.logTime, topic: message.topic, fields: fields) + "\n")
+            try Self.line(
+                logTime: message.logTime, publishTime: message.publishTime, topic: message.topic, fields: fields)
+                + "\n")
     }
 
     public func finish() throws(RecordingError) {
@@ -45,11 +49,12 @@ public final class JSONLinesExporter: RecordingExporter {
     ///
     /// - Parameters:
     ///   - logTime: The message's log time.
+    ///   - publishTime: Its publish time.
     ///   - topic: Its topic.
     ///   - fields: Its decoded fields (for a repeated name, the last wins).
     /// - Returns: The JSON object's text.
     public static func line(
-        logTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)]
+        logTime: UInt64, publishTime: UInt64, topic: String, fields: [(name: String, value: CDRValue)]
     ) throws(RecordingError) -> String {
         let values = Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         var text = "{\"fields\":{"
@@ -58,7 +63,7 @@ public final class JSONLinesExporter: RecordingExporter {
             JSONString.append(field.key, to: &text)
             text += ":" + field.value.tidyJSON
         }
-        text += "},\"log_time\":" + String(logTime) + ",\"topic\":"
+        text += "},\"log_time\":" + String(logTime) + ",\"publish_time\":" + String(publishTime) + ",\"topic\":"
         JSONString.append(topic, to: &text)
         return text + "}"
     }

@@ -4,10 +4,11 @@ import ROS2
 public import Recording
 
 /// Messages as `tlm cat` prints them, one line each: JSON lines
-/// (`{"fields":{...},"log_time":N,"topic":"..."}`, as ``JSONLinesExporter``
-/// writes them) or a table line (the UTC time, the topic and `name=value`
-/// pairs). The one place a message becomes a line of text for a terminal,
-/// for a closed source and for a recording followed as it is written.
+/// (`{"fields":{...},"log_time":N,"publish_time":N,"topic":"..."}`, as
+/// ``JSONLinesExporter`` writes them) or a table line (the UTC time in
+/// ``time``, the topic and `name=value` pairs). The one place a message
+/// becomes a line of text for a terminal, for a closed source and for a
+/// recording followed as it is written.
 ///
 /// ```swift
 /// let source = try RecordingSource(path: "ride")
@@ -27,12 +28,17 @@ public struct MessageLinePrinter {
 
     /// How messages print.
     public let format: Format
+    /// The time a table line shows and ``write(_:topics:from:to:into:)`` orders and selects by.
+    public let time: MessageTime
     /// Each topic's schema, for decoding.
     private var definitions: [String: ROS2MessageDefinition] = [:]
+    /// The topics added whose messages carry a sample time.
+    private var stamped = Set<String>()
 
-    /// A printer of no topics yet (see ``add(_:)``).
-    public init(format: Format) {
+    /// A printer of no topics yet (see ``add(_:)``), showing `time` (sample time by default).
+    public init(format: Format, time: MessageTime = .sample) {
         self.format = format
+        self.time = time
     }
 
     /// Takes the schemas of `topics`, so that their messages print.
@@ -47,6 +53,7 @@ public struct MessageLinePrinter {
                         + "leave it out with --exclude, or export it with --format mcap")
             }
             definitions[topic.topic] = definition
+            if topic.hasSampleTime { stamped.insert(topic.topic) }
         }
     }
 
@@ -60,9 +67,11 @@ public struct MessageLinePrinter {
         let fields = try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })
         switch format {
         case .jsonl:
-            return try JSONLinesExporter.line(logTime: message.logTime, topic: message.topic, fields: fields)
+            return try JSONLinesExporter.line(
+                logTime: message.logTime, publishTime: message.publishTime, topic: message.topic, fields: fields)
         case .table:
-            return TimeText.utc.timestamp(message.logTime) + "  " + message.topic + "  "
+            return TimeText.utc.timestamp(time.of(message, stamped: stamped.contains(message.topic))) + "  "
+                + message.topic + "  "
                 + fields.map { "\($0.name)=\($0.value.tidyText)" }.joined(separator: " ")
         }
     }
@@ -75,13 +84,13 @@ public struct MessageLinePrinter {
     }
 
     /// Writes the messages of `topics` of a recording or a lone MCAP file,
-    /// in log-time order, as they are read, with their schemas added first.
+    /// in ``time`` order, as they are read, with their schemas added first.
     ///
     /// - Parameters:
     ///   - source: The recording or file.
     ///   - topics: The topics to print.
-    ///   - from: Earliest log time (inclusive); `nil` for the start.
-    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - from: Earliest time in ``time`` (inclusive); `nil` for the start.
+    ///   - to: Latest time in ``time`` (exclusive); `nil` for the end.
     ///   - sink: Where the lines go.
     /// - Returns: How many messages were printed.
     /// - Throws: `RecordingError` when the source cannot be read, a schema
@@ -92,7 +101,7 @@ public struct MessageLinePrinter {
     ) throws(RecordingError) -> Int {
         let context = try source.exportContext(topics: topics, from: from, to: to)
         try add(context.topics)
-        let cursor = try source.messageCursor(topics: context.topics.map(\.topic), from: from, to: to)
+        let cursor = try source.messageCursor(topics: context.topics, from: from, to: to, time: time)
         var count = 0
         while let message = try cursor.next() {
             try sink.write(try line(message) + "\n")

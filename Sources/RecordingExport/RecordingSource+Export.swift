@@ -3,21 +3,31 @@ public import Recording
 extension RecordingSource {
     /// Exports `topics` in the range through `exporter`, as
     /// `RecordingReader.export(topics:from:to:into:progress:)` does, from
-    /// either kind of source.
+    /// either kind of source, in `time`.
     ///
     /// - Returns: The number of messages exported.
     /// - Throws: `RecordingError` from reading or from the exporter; the output is then incomplete.
+    ///
+    /// With `time` `MessageTime.sample` (the default), `from` and `to`
+    /// are sample times and the messages come in sample-time order (see
+    /// `SampleOrderedCursor`), except into an `MCAPExporter`, which writes
+    /// them in log-time order as MCAP readers expect; a source without
+    /// stamped topics exports the same in both times.
     @discardableResult
     public func export(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
-        progress: ((Int) -> Void)? = nil
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample,
+        into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
-        if case .recording(let reader) = storage, exporter is any MessageViewExporter {
+        if case .recording(let reader) = storage, exporter is any MessageViewExporter,
+            time == .receive ? true : try reader.sampleTimeTopics().isDisjoint(with: topics)
+        {
+            // The same in both times: the fast read.
             return try reader.export(topics: topics, from: from, to: to, into: exporter, progress: progress)
         }
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
-        let cursor = try messageCursor(topics: context.topics.map(\.topic), from: from, to: to)
+        let cursor = try messageCursor(
+            topics: context.topics, from: from, to: to, time: time, order: exporter is MCAPExporter ? .receive : nil)
         var count = 0
         while let message = try cursor.next() {
             try exporter.write(message)

@@ -47,6 +47,8 @@ public struct BucketPlan: Sendable {
     public let every: Duration
     /// The first bucket's start: `from`, or with alignment the multiple of the width at or before it.
     public let origin: UInt64
+    /// The time the buckets and range are in: sample (by default) or receive time.
+    public let time: MessageTime
 
     /// Plans a bucketed query.
     ///
@@ -59,11 +61,14 @@ public struct BucketPlan: Sendable {
     ///   - aligned: Start buckets at multiples of the width since the epoch (1 s buckets on whole
     ///     seconds) instead of at `from`.
     ///   - aggregates: The aggregates asked for.
+    ///   - time: The time buckets and range are in (`MessageTime`); streams without a sample time use their
+    ///     receive time in both.
     /// - Throws: `RecordingError` when a stream is unknown.
     public init(
         reader: RecordingReader, topics: [String], from: UInt64, to: UInt64, every: Duration, aligned: Bool,
-        aggregates: [Aggregate]
+        aggregates: [Aggregate], time: MessageTime = .sample
     ) throws(RecordingError) {
+        self.time = time
         let (seconds, attoseconds) = every.components
         let width = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         self.aggregates = aggregates
@@ -112,13 +117,13 @@ public struct BucketPlan: Sendable {
                 guard showsNonNumeric else { continue }
                 let (buckets, spent) = try reader.countMessages(
                     topic: topic, from: from, to: to, every: every, origin: origin,
-                    keepingFirstAndLast: wantsFirstOrLast)
+                    keepingFirstAndLast: wantsFirstOrLast, time: time)
                 cost.chunksFromStatistics += spent.chunksFromStatistics
                 cost.chunksDecoded += spent.chunksDecoded
                 try body(topic, .counted(buckets))
             } else {
                 let (buckets, spent) = try reader.aggregate(
-                    topic: topic, from: from, to: to, every: every, origin: origin)
+                    topic: topic, from: from, to: to, every: every, origin: origin, time: time)
                 cost.chunksFromStatistics += spent.chunksFromStatistics
                 cost.chunksDecoded += spent.chunksDecoded
                 try body(topic, .numeric(buckets))

@@ -13,8 +13,12 @@ import RecordingExport
 public struct RecordingQuery {
     /// One message as a row.
     public struct MessageRow {
-        /// The message's log time, nanoseconds since the Unix epoch.
+        /// The message's time in the query's ``RecordingQuery/time``, nanoseconds since the Unix epoch.
+        public var time: UInt64
+        /// The message's log time (receive time), nanoseconds since the Unix epoch.
         public var logTime: UInt64
+        /// The message's publish time (its sample time on a stream that has one).
+        public var publishTime: UInt64
         /// The message's topic.
         public var topic: String
         /// The message's decoded fields.
@@ -41,16 +45,20 @@ public struct RecordingQuery {
     public let from: UInt64
     /// The range's end (exclusive).
     public let to: UInt64
+    /// The time that orders, selects and shows: sample time (the default) or receive time.
+    public let time: MessageTime
 
-    /// A query of `topics` over `[from, to)`.
-    public init(reader: RecordingReader, topics: [String], from: UInt64, to: UInt64) {
+    /// A query of `topics` over `[from, to)` in `time` (streams without a
+    /// sample time use their receive time in both).
+    public init(reader: RecordingReader, topics: [String], from: UInt64, to: UInt64, time: MessageTime = .sample) {
         self.reader = reader
         self.topics = topics
         self.from = from
         self.to = to
+        self.time = time
     }
 
-    /// Reads the messages in log-time order as rows.
+    /// Reads the messages in ``time`` order (`SampleOrderedCursor` for sample time) as rows.
     ///
     /// - Parameters:
     ///   - columns: Takes the field columns of every topic's schema, once, before any row.
@@ -61,10 +69,14 @@ public struct RecordingQuery {
     ) throws(RecordingError) {
         let rows = ExportRowDecoder(try reader.exportContext(topics: topics, from: from, to: to).topics)
         columns(rows.columns)
-        try reader.forEachMessage(topics: topics, from: from, to: to) { message throws(RecordingError) in
+        let stamped = time == .sample ? try reader.sampleTimeTopics() : []
+        try reader.forEachMessage(topics: topics, from: from, to: to, time: time) { message throws(RecordingError) in
             let fields = try rows.fields(of: message)
             let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
-            try body(MessageRow(logTime: message.logTime, topic: message.topic, fields: fields, values: values))
+            try body(
+                MessageRow(
+                    time: time.of(message, stamped: stamped.contains(message.topic)), logTime: message.logTime,
+                    publishTime: message.publishTime, topic: message.topic, fields: fields, values: values))
         }
     }
 
@@ -80,7 +92,7 @@ public struct RecordingQuery {
     ) throws(RecordingError) -> BucketPlan {
         try BucketPlan(
             reader: reader, topics: topics, from: from, to: to, every: every, aligned: aligned,
-            aggregates: aggregates)
+            aggregates: aggregates, time: time)
     }
 
     /// Reads the buckets of a plan as rows, stream after stream: a numeric

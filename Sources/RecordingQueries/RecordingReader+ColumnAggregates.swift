@@ -245,7 +245,7 @@ extension ColumnAggregates {
         return true
     }
 
-    fileprivate mutating func add(_ value: Double, at index: Int) {
+    mutating func add(_ value: Double, at index: Int) {
         counts[index] += 1
         minimums[index] = min(minimums[index], value)
         maximums[index] = max(maximums[index], value)

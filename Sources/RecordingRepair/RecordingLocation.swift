@@ -91,9 +91,11 @@ public final class RecordingLocation {
 
     /// The recording's info, with the lone file's path in place of the temporary directory's.
     ///
+    /// - Parameter clocks: Also read the device clocks' latest models (`RecordingInfo.loadingClocks()`).
     /// - Throws: `RecordingError` when the recording or its index cannot be read.
-    public func info() throws(RecordingError) -> RecordingInfo {
+    public func info(clocks: Bool = false) throws(RecordingError) -> RecordingInfo {
         var info = try RecordingInfo.load(from: directory)
+        if clocks { info = try info.loadingClocks() }
         if isLoneFile {
             info.directory = argument
             for index in info.segments.indices { info.segments[index].path = argument }

@@ -33,6 +33,8 @@ public final class ReportBuilder {
     public let info: RecordingInfo
     private let reader: RecordingReader
     private let numericTopics: Set<String>
+    /// The time of the build under way.
+    private var time = MessageTime.sample
 
     /// Opens a recording.
     ///
@@ -63,7 +65,19 @@ public final class ReportBuilder {
         return (start, max(end, start &+ 1))
     }
 
-    /// Reads the report's data for `topics` over `from ..< to`.
+    /// The first and last times of the recording's messages in `time`
+    /// (`RecordingReader.timeSpan(time:)`), for resolving a range.
+    ///
+    /// - Throws: ``ReportError`` when the recording cannot be read.
+    public func timeSpan(time: MessageTime) throws(ReportError) -> (first: UInt64, last: UInt64)? {
+        do { return try reader.timeSpan(time: time) } catch { throw ReportError(error.message) }
+    }
+
+    /// Reads the report's data for `topics` over `from ..< to`, in `time`:
+    /// with sample time (the default) the range, the columns and the event
+    /// marks are by sample time, and a stamped numeric stream's columns are
+    /// read from its messages (the index's statistics are per receive time);
+    /// streams without a sample time, and loss records, keep their receive time.
     ///
     /// - Parameters:
     ///   - topics: The streams to show; raw streams get a row in the table only.
@@ -74,13 +88,16 @@ public final class ReportBuilder {
     ///   - columns: The columns of a single level instead (a plot's width in
     ///     pixels, so that each pixel column is one column and no more chunks
     ///     than the pixel boundaries cut through are decoded).
+    ///   - time: The time the range, columns and marks are in.
     /// - Throws: ``ReportError`` when the range is empty or a segment cannot be read.
     public func build(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count,
-        columns: Int? = nil
+        columns: Int? = nil, time: MessageTime = .sample
     ) throws(ReportError) -> ReportData {
-        let lower = from ?? wholeRange.from
-        let upper = to ?? wholeRange.to
+        self.time = time
+        let whole = try timeSpan(time: time).map { ($0.first, $0.last &+ 1) } ?? wholeRange
+        let lower = from ?? whole.0
+        let upper = to ?? whole.1
         guard upper > lower else { throw ReportError("the range is empty: --to must be after --from") }
         let chosen = Set(topics)
         let streams = info.streams.filter { chosen.contains($0.topic) }
@@ -163,7 +180,8 @@ public final class ReportBuilder {
     private func level(
         _ topic: String, from: UInt64, to: UInt64, origin: UInt64, width: UInt64
     ) throws(RecordingError) -> PlotLevel {
-        let (columns, _) = try reader.columnAggregates(topic: topic, from: from, to: to, width: width, origin: origin)
+        let (columns, _) = try reader.columnAggregates(
+            topic: topic, from: from, to: to, width: width, origin: origin, time: time)
         var means = columns.sums
         for index in means.indices {
             means[index] = columns.counts[index] > 0 ? columns.sums[index] / Double(columns.counts[index]) : .nan
@@ -185,7 +203,8 @@ public final class ReportBuilder {
         for stream in streams {
             strides[stream.topic] = max(1, (stream.messageCount + Self.maximumMarks - 1) / Self.maximumMarks)
         }
-        try reader.forEachTypedMessage(topics: streams.map(\.topic), from: from, to: to) { message in
+        let stamped = time == .sample ? try reader.sampleTimeTopics() : []
+        try reader.forEachTypedMessage(topics: streams.map(\.topic), from: from, to: to, time: time) { message in
             let topic = message.message.topic
             let index = seen[topic, default: 0]
             seen[topic] = index + 1
@@ -193,7 +212,9 @@ public final class ReportBuilder {
                 return
             }
             marks[topic, default: []].append(
-                .init(time: message.message.logTime, title: Self.title(message), label: Self.label(message)))
+                .init(
+                    time: time.of(message.message, stamped: stamped.contains(topic)), title: Self.title(message),
+                    label: Self.label(message)))
         }
         return streams.map { stream in
             .init(topic: stream.topic, count: seen[stream.topic, default: 0], marks: marks[stream.topic] ?? [])

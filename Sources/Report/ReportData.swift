@@ -35,7 +35,7 @@ public struct ReportData: Sendable {
 
     /// One event: its log time and what it says.
     public struct Mark: Sendable, Hashable {
-        /// Log time, nanoseconds since the Unix epoch.
+        /// The message's time in the report's time (sample or receive), nanoseconds since the Unix epoch.
         public var time: UInt64
         /// A word for the mark: the message's first non-empty string field
         /// (a gesture's or a grip event's name, a state), else its first field.

@@ -7,19 +7,24 @@ import RecordingExport
 struct CatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cat",
-        abstract: "Print the messages of all or some topics in log-time order, as JSON lines or a table.",
+        abstract: "Print the messages of all or some topics in time order, as JSON lines or a table.",
         discussion: """
             Reads a recording directory or one closed .mcap file (an export, a merge, a segment) and prints \
-            each message as it is read, in log-time order: jsonl prints \
-            {"fields":{...},"log_time":N,"topic":"..."} per line (the fields decoded by the topic's schema, \
+            each message as it is read, in sample-time order (--time receive: log-time order): jsonl prints \
+            {"fields":{...},"log_time":N,"publish_time":N,"topic":"..."} per line (log_time is the receive \
+            time, publish_time the sample time; the fields decoded by the topic's schema, \
             each field's type the same on every line of its topic, floats at full precision, arrays as JSON \
-            arrays, a NaN as null); table prints the time, the topic and name=value pairs. --topic (repeatable) \
+            arrays, a NaN as null); table prints the time (of --time), the topic and name=value pairs. \
+            --from/--to are in that time too. --topic (repeatable) \
             selects topics by glob (\(TopicOption.rule)), --exclude leaves some out; default: every topic.
 
             --follow reads a recording while `tlm record` writes it: it prints what the recording holds, then \
             the messages of each chunk as the recorder indexes it (within a chunk age of real time), until \
-            the recording closes or you press Ctrl-C. Messages are in log-time order within each chunk read; \
+            the recording closes or you press Ctrl-C. Messages are in time order within each chunk read; \
             a later chunk may hold a message older than one already printed.
+            --time sample (the default) orders and selects by sample time, when the device measured each \
+            message (publish_time, its stamp field), --time receive by log_time; streams without a sample \
+            time (raw notifications, loss records, recordings made before sample times) use log_time in both.
 
             Examples:
               tlm cat ride --topic '/diot/*/acc_x' --from +2s --to +3s
@@ -39,6 +44,8 @@ struct CatCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     @Option(help: "Output format: jsonl or table.")
@@ -49,11 +56,12 @@ struct CatCommand: ParsableCommand {
 
     func run() throws {
         let selection = try TopicSelection(include: topic, exclude: exclude)
-        var printer = MessageLinePrinter(format: format)
+        var printer = MessageLinePrinter(format: format, time: timeOption.time)
         do {
             if follow {
                 let follower = try RecordingFollower.waiting(
-                    for: recording, range: range.range(display.times), selecting: selection.selects)
+                    for: recording, range: range.range(display.times), time: timeOption.time,
+                    selecting: selection.selects)
                 try follower.follow { (messages) throws(RecordingError) in
                     try printer.add(follower.topics.values)
                     let sink = FileByteSink.standardOutput()
@@ -64,7 +72,7 @@ struct CatCommand: ParsableCommand {
             }
             let source = try RecordingSource(path: recording)
             let matching = try selection.topics(of: source)
-            let (lower, upper) = try range.resolve(source, times: display.times)
+            let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let sink = FileByteSink.standardOutput()
             let count = try printer.write(source, topics: matching, from: lower, to: upper, into: sink)
             try sink.close()

@@ -12,14 +12,16 @@ struct ExportCommand: ParsableCommand {
             The input is a recording directory or one closed .mcap file (an export, a merge, a segment). \
             mcap writes one file (zstd chunks, every index and summary) with the selected topics, their \
             schemas, the recording's session and device metadata, and the original message times and \
-            sequence numbers, merged across segments in log-time order: open it in Foxglove or with any \
-            MCAP tool.
+            sequence numbers, merged across segments in log-time order (as MCAP readers expect, whatever \
+            --time): open it in Foxglove or with any MCAP tool.
 
             csv and jsonl are tidy: every column has one type. Topics of several schemas go to one file per \
             topic in the directory --output names (<topic>.csv or <topic>.jsonl, the topic's levels joined \
             by dots), each with only its own columns: log_time, publish_time, sequence, then the schema's \
             fields. Topics of one schema (one topic, or acc_x, acc_y, acc_z) go to one file (csv columns: \
-            log_time, topic, then the fields) unless --output is a directory. Floats keep full precision \
+            log_time, publish_time, topic, then the fields) unless --output is a directory. log_time is the \
+            receive time; publish_time the sample time (on a typed stream also its stamp field, nanoseconds). \
+            Rows are in sample-time order (--time receive: log-time order). Floats keep full precision \
             (they read back to the same double) and always have a fraction or an exponent; arrays are JSON \
             arrays; a NaN is null in JSON lines. jsonl to standard output (--output -) may mix schemas: each \
             line is {"fields":{...},"log_time":N,"topic":"..."}. --long writes one table of all topics, \
@@ -34,6 +36,7 @@ struct ExportCommand: ParsableCommand {
             device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet, which the exports of many \
             recordings can share, for DuckDB, Spark or Trino.
 
+            --from/--to select by the time --time names (sample by default) in every format. \
             The export streams: it writes as it reads, in bounded memory whatever the recording's length. \
             No output file is overwritten; --output - writes to standard output (not for parquet or \
             per-topic files). --topic may be given several times: the topics of every glob are exported. Topic \
@@ -65,6 +68,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @Option(
         help: ArgumentHelp(
             "The file to write (must not exist), or - for standard output; for parquet, and csv or jsonl of "
@@ -93,7 +98,7 @@ struct ExportCommand: ParsableCommand {
             let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
             let source = try RecordingSource(path: recording)
             let matching = try TopicSelection(include: topic).topics(of: source.topics, named: source.path)
-            let (lower, upper) = try range.resolve(source, times: display.times)
+            let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let plan =
                 try parquet
                 ?? ExportPlan(
@@ -103,7 +108,9 @@ struct ExportCommand: ParsableCommand {
             defer { bar.finish() }
             // Progress every 1,024 messages (4,096 for Parquet).
             let mask = format == .parquet ? 4095 : 1023
-            let outcome = try plan.run(source: source, topics: matching, from: lower, to: upper) { written, total in
+            let outcome = try plan.run(
+                source: source, topics: matching, from: lower, to: upper, time: timeOption.time
+            ) { written, total in
                 if written & mask == 0 { bar.update(UInt64(written), of: total) }
             }
             let exported = "Exported \(outcome.messageCount) messages of \(matching.count) topic(s) to "

@@ -11,7 +11,8 @@ struct FilterCommand: ParsableCommand {
         discussion: """
             A topic is kept when a --topic glob (\(TopicOption.rule)) or a --regex matches it (with neither, \
             every topic), and no --exclude glob does. A regular expression matches anywhere in the topic: \
-            anchor it with ^ and $ for the whole topic. --from and --to cut by log time (--to exclusive). \
+            anchor it with ^ and $ for the whole topic. --from and --to cut by sample time (--time receive: by \
+            log time; --to exclusive; streams without sample times are cut by log time in both). \
             The output is one MCAP file like `tlm export --format mcap` writes: the kept topics' schemas and \
             channels, the input's Metadata records, and the messages with their original times and sequence \
             numbers in log-time order. The output must not exist; --output - writes to standard output.
@@ -42,6 +43,8 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     func run() throws {
@@ -52,12 +55,13 @@ struct FilterCommand: ParsableCommand {
         do {
             source = try RecordingSource(path: input)
             matching = try selection.topics(of: source)
-            bounds = try range.resolve(source, times: display.times)
+            bounds = try range.resolve(source, time: timeOption.time, times: display.times)
         } catch let error as RecordingError {
             throw CLIError(error.message)
         }
         let count = try MCAPOutput(path: output).write(verb: "filter") { (exporter) throws(RecordingError) in
-            try source.export(topics: matching, from: bounds.from, to: bounds.to, into: exporter)
+            try source.export(
+                topics: matching, from: bounds.from, to: bounds.to, time: timeOption.time, into: exporter)
         }
         MCAPOutput.report(
             "Kept \(count) messages of \(matching.count) topic(s) in \(output == "-" ? "standard output" : output).",

@@ -37,7 +37,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let info = try display.timed("read the index") {
             let location = try RecordingLocation(recording, indexed: true)
-            return try location.info()
+            return try location.info(clocks: true)
         }
         switch format {
         case .table:

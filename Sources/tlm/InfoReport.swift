@@ -47,6 +47,7 @@ struct InfoReport {
                 + Columns.pad(rate, 10, alignRight: true)
                 + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
         }
+        out += clocks
         out += line(
             "Segments",
             "\(info.segments.count) (\(info.closedSegmentCount) closed), \(Self.bytes(info.byteSize)) on disk, "
@@ -90,6 +91,28 @@ struct InfoReport {
         }
         return "\(times.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))"
             + (empty ? ", no messages" : "")
+    }
+
+    /// The device clocks' latest models (drift, jitter, fit, epoch), one
+    /// line each; nothing for a recording without clock streams.
+    private var clocks: String {
+        guard let clocks = info.clocks, !clocks.isEmpty else { return "" }
+        var out = line("Clocks", "\(clocks.count) (latest model of each; docs/time.md)")
+        let topicWidth = clocks.map(\.topic.count).max() ?? 0
+        out +=
+            "  " + Columns.pad("TOPIC", topicWidth) + "  " + Columns.pad("KIND", 12) + "  "
+            + Columns.pad("DRIFT", 13, alignRight: true) + "  " + Columns.pad("JITTER", 10, alignRight: true) + "  "
+            + Columns.pad("FIT", 6, alignRight: true) + "  " + Columns.pad("EPOCH", 5, alignRight: true)
+            + "  UPDATES\n"
+        for clock in clocks {
+            out +=
+                "  " + Columns.pad(clock.topic, topicWidth) + "  " + Columns.pad(clock.kind, 12) + "  "
+                + Columns.pad(String(format: "%+.2f ppm", clock.driftPPM), 13, alignRight: true) + "  "
+                + Columns.pad(String(format: "%.3f ms", clock.jitterNanoseconds / 1e6), 10, alignRight: true) + "  "
+                + Columns.pad(String(clock.fitSize), 6, alignRight: true) + "  "
+                + Columns.pad(String(clock.epoch), 5, alignRight: true) + "  " + Self.grouped(clock.updates) + "\n"
+        }
+        return out
     }
 
     private func line(_ label: String, _ value: String) -> String {

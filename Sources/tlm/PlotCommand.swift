@@ -13,7 +13,8 @@ struct PlotCommand: ParsableCommand {
             mean), each event stream a row of ticks, grouped per device; loss records and gaps are shaded. \
             Columns come from the index's per-chunk statistics, decoding only the chunks a column boundary \
             cuts through: the image's size follows its width, not the number of samples. The output's \
-            extension chooses the format: .svg (text) or .png (drawn here, encoded by libpng).
+            extension chooses the format: .svg (text) or .png (drawn here, encoded by libpng). The time axis \
+            is sample time by default (--time receive: log_time; see `tlm report --help`).
 
             Examples:
               tlm plot ride --topic '/diot/*/acc_*' --output acc.svg

@@ -14,7 +14,9 @@ struct QueryCommand: ParsableCommand {
             REC is a recording directory or a lone .mcap file. Only the chunks that hold the topics in the \
             range are read, and rows print as they are read (a table sizes its columns from the first 1,000 \
             rows). --topic may be given several times: the topics of every glob are read. A glob that \
-            matches no topic is an error that lists the recording's topics.
+            matches no topic is an error that lists the recording's topics. The time column, the order, the \
+            range and the buckets are in the time --time names: sample (the default; publish_time, when the \
+            device measured it) or receive (log_time); jsonl rows carry both log_time and publish_time.
 
             With --every, each matching stream is summarized per bucket: count, first and last on any \
             stream (for a stream that is not numeric, first and last are its earliest and latest message's \
@@ -24,7 +26,10 @@ struct QueryCommand: ParsableCommand {
             width since 1970-01-01T00:00:00Z; the first holds only messages from --from on. --no-align \
             starts the first bucket at --from (the first message without it). Numbers come from the index's \
             per-chunk statistics, decoding only chunks that straddle a bucket edge (with first/last, also \
-            the chunks holding a bucket's first or last message); they equal a decode of every message.
+            the chunks holding a bucket's first or last message); they equal a decode of every message. The \
+            index's statistics are per receive time: with --time sample, a stream that has sample times is \
+            decoded (its chunks from --from until a sample time reaches --to); --time receive answers from \
+            the index.
 
             Times (--from/--to): +10s (from the first message), ISO 8601 with a zone (2026-11-22T10:15:03Z, \
             ...+05:30) or without one (read in the display zone), HH:MM:SS of the recording's first day, \
@@ -54,6 +59,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @Option(help: "Aggregate per bucket of this width, e.g. 1s, 500ms.")
     var every: DurationArgument?
 
@@ -82,11 +89,11 @@ struct QueryCommand: ParsableCommand {
         let location = try RecordingLocation(recording, indexed: true)
         do {
             let reader = try RecordingReader(directory: location.directory)
-            let info = try location.info()
             let matching = try TopicSelection(include: topic).topics(of: reader.topics, named: recording)
             let times = display.times
-            let (lower, upper) = try range.resolve(info, times: times)
-            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper)
+            let time = timeOption.time
+            let (lower, upper) = try range.resolve(reader, named: recording, time: time, times: times)
+            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper, time: time)
             var table = TableOutput(format: format)
             var rows = 0
             if let every {
@@ -105,8 +112,8 @@ struct QueryCommand: ParsableCommand {
                 try query.forEachMessageRow(columns: { table.header(["time", "topic"] + $0) }) {
                     row throws(RecordingError) in
                     try table.row(
-                        [times.timestamp(row.logTime), row.topic] + row.values,
-                        json: (row.logTime, row.topic, row.fields))
+                        [times.timestamp(row.time), row.topic] + row.values,
+                        json: (row.logTime, row.publishTime, row.topic, row.fields))
                     rows += 1
                 }
                 display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")

@@ -27,6 +27,9 @@ struct ReplayCommand: AsyncParsableCommand {
             WebSocket protocol (see `tlm record --serve`); with --rate, Foxglove plots the replay at that pace. \
             `tlm serve REC` plays a recording to Foxglove without writing a new one.
 
+            Replay reads raw notifications, which have only their receive time: --from, --to and --rate are \
+            receive times (there is no --time), and the new recording's sample times are estimated again \
+            from them, as when recording.
             --from and --to take the times `tlm query` takes: +30s (or 30s) from the first message, ISO 8601 \
             (2026-11-22T10:15:03Z), HH:MM:SS of the recording's first day (UTC unless --local-time or \
             TZ), or nanoseconds since the epoch. --format json prints the summary as JSON (snake_case keys).

@@ -14,7 +14,10 @@ struct ReportCommand: ParsableCommand {
             per stream. Plots are min/max/mean per time column from the index's per-chunk and per-cell \
             statistics, in up to three levels of detail (about 2,048, 8,192 and 32,768 columns, aligned to the \
             index's time grid so long recordings are not decoded), so zooming reads nothing again and the \
-            file's size is bounded by the columns (at most about 340 KiB per numeric stream), not the samples.
+            file's size is bounded by the columns (at most about 340 KiB per numeric stream), not the samples. \
+            The time axis, the range and the event marks are in sample time by default (--time receive: \
+            log_time); the index's statistics are per receive time, so with sample time a stream that has \
+            sample times is decoded, and --time receive is the fast path for long recordings.
 
             Examples:
               tlm report ride --output ride.html

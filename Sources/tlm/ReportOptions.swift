@@ -16,6 +16,8 @@ struct ReportOptions: ParsableArguments {
 
     @OptionGroup var range: TimeRangeOptions
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     @Option(help: "The file to write (must not exist).")
@@ -42,8 +44,10 @@ struct ReportOptions: ParsableArguments {
                 }
                 topics = chosen.sorted()
             }
-            let (from, to) = try range.resolve(builder.info, times: display.times)
-            return try builder.build(topics: topics, from: from, to: to, levels: levels, columns: columns)
+            let (from, to) = try range.resolve(
+                span: try builder.timeSpan(time: timeOption.time), named: recording, times: display.times)
+            return try builder.build(
+                topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time)
         } catch let error as ReportError {
             throw CLIError(error.message)
         }

@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Play a recording to Foxglove (or Lichtblick) over the Foxglove WebSocket protocol.",
         discussion: """
             Every stream is advertised with its ros2msg schema and CDR encoding; the messages are sent in \
-            log-time order with their log times, in real time by default (--rate 10: ten times faster, \
+            sample-time order with their sample times as the message timestamps (--time receive: log-time \
+            order with log times), paced by them, in real time by default (--rate 10: ten times faster, \
             --as-fast-as-possible: no pacing). In Foxglove: Open connection, Foxglove WebSocket, \
             ws://localhost:8765. --wait-for-client starts playing when a client first subscribes. The \
             server stops when the recording has been played (or on Ctrl-C).
@@ -44,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
         help: "End (exclusive), in the same forms. A range with no message exits with status 4 (a note on stderr).")
     var to: TimeArgument?
 
+    @OptionGroup var timeOption: TimeOption
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -53,18 +56,20 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let range = RecordingTimeRange(from: from?.value, to: to?.value, zone: display.times.zone)
         let info: RecordingInfo
+        let span: (first: UInt64, last: UInt64)?
         let (start, end): (UInt64?, UInt64?)
         do {
             info = try RecordingInfo.load(from: recording)
-            (start, end) = try range.bounds(info)
+            span = try RecordingReader(directory: recording).timeSpan(time: timeOption.time)
+            (start, end) = try range.bounds(span: span, origin: RecordingTimeRange.origin(of: info))
         } catch {
             throw CLIError(error.message)
         }
-        try EmptyRange.check(range, span: RecordingTimeRange.span(of: info), of: recording, times: display.times)
+        try EmptyRange.check(range, span: span, of: recording, times: display.times)
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         let count: Int
         do {
-            let player = RecordingPlayer(directory: recording, from: start, to: end)
+            let player = RecordingPlayer(directory: recording, from: start, to: end, time: timeOption.time)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet)

@@ -37,10 +37,10 @@ struct TableOutput {
         if format == .csv { emit(names.map(CSVExporter.field).joined(separator: ",")) }
     }
 
-    /// One row; `json` gives a message's time, topic and fields for JSON
-    /// lines (without it, a JSON line maps the columns to the values).
+    /// One row; `json` gives a message's log and publish times, topic and
+    /// fields for JSON lines (without it, a JSON line maps the columns to the values).
     mutating func row(
-        _ values: [String], json: (UInt64, String, [(name: String, value: CDRValue)])? = nil
+        _ values: [String], json: (UInt64, UInt64, String, [(name: String, value: CDRValue)])? = nil
     )
         throws(RecordingError)
     {
@@ -48,8 +48,10 @@ struct TableOutput {
         case .csv:
             emit(values.map(CSVExporter.field).joined(separator: ","))
         case .jsonl:
-            if let (time, topic, fields) = json {
-                emit(try JSONLinesExporter.line(logTime: time, topic: topic, fields: fields))
+            if let (logTime, publishTime, topic, fields) = json {
+                emit(
+                    try JSONLinesExporter.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields)
+                )
             } else {
                 let object = Dictionary(zip(columns, values), uniquingKeysWith: { $1 })
                 do {

@@ -35,14 +35,38 @@ struct TimeRangeOptions: ParsableArguments {
         do { return try range(times).resolve(info) } catch { throw CLIError(error.message) }
     }
 
-    /// The range in nanoseconds since the epoch for a recording or a lone
-    /// MCAP file: relative times count from its first message; without
-    /// bounds, its whole span.
+    /// The range in `time` (sample or receive) over a recording whose reader
+    /// gives the span in that time (`RecordingReader.timeSpan(time:)`):
+    /// relative times count from its first message in that time.
+    ///
+    /// - Throws: ``CLIError`` when the range is empty; the exit of
+    ///   ``EmptyRange`` when it misses the messages; `RecordingError` when the recording cannot be read.
+    func resolve(
+        _ reader: RecordingReader, named name: String, time: MessageTime, times: TimeDisplay = .utc
+    ) throws -> (from: UInt64, to: UInt64) {
+        try resolve(span: try reader.timeSpan(time: time), named: name, times: times)
+    }
+
+    /// The range over a span of messages (first and last, in the time the verb reads).
+    ///
+    /// - Throws: ``CLIError`` when the range is empty; the exit of ``EmptyRange`` when it misses the span.
+    func resolve(
+        span: (first: UInt64, last: UInt64)?, named name: String, times: TimeDisplay = .utc
+    ) throws -> (from: UInt64, to: UInt64) {
+        try EmptyRange.check(range(times), span: span, of: name, times: times)
+        do { return try range(times).resolve(span: span) } catch { throw CLIError(error.message) }
+    }
+
+    /// The range in nanoseconds since the epoch, in `time`, for a recording
+    /// or a lone MCAP file: relative times count from its first message in
+    /// that time; without bounds, its whole span.
     ///
     /// - Throws: ``CLIError`` when the range is empty; the exit of ``EmptyRange`` when it misses
     ///   the source's messages; `RecordingError` when the source cannot be read.
-    func resolve(_ source: RecordingSource, times: TimeDisplay = .utc) throws -> (from: UInt64, to: UInt64) {
-        let span = try source.timeSpan()
+    func resolve(
+        _ source: RecordingSource, time: MessageTime = .receive, times: TimeDisplay = .utc
+    ) throws -> (from: UInt64, to: UInt64) {
+        let span = try source.timeSpan(time: time)
         try EmptyRange.check(range(times), span: span, of: source.path, times: times)
         do { return try range(times).resolve(span: span) } catch { throw CLIError(error.message) }
     }

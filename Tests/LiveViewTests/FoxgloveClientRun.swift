@@ -157,6 +157,47 @@ struct RecordedReport: Decodable {
 
     var segments: [Segment]
 
+    /// The publish times of every message of `directory`'s segments, by topic, in the order written.
+    static func publishTimes(_ directory: String, segments: [String]) throws -> [String: [UInt64]] {
+        struct Times: Decodable {
+            struct Segment: Decodable { var messages: [Message] }
+            struct Message: Decodable {
+                var topic: String
+                var publishTime: UInt64
+                enum CodingKeys: String, CodingKey {
+                    case topic
+                    case publishTime = "publish_time"
+                }
+            }
+            var segments: [Segment]
+        }
+        let data = try runPython(script: "read_mcap.py", arguments: segments.map { directory + "/" + $0 })
+        var result: [String: [UInt64]] = [:]
+        for segment in try JSONDecoder().decode(Times.self, from: data).segments {
+            for message in segment.messages { result[message.topic, default: []].append(message.publishTime) }
+        }
+        return result
+    }
+
+    /// Which recorded time stands as each message's `logTime` in ``read(_:segments:timestamps:)``.
+    enum Timestamps { case logTime, publishTime }
+
+    /// Every message of `directory`'s segments, by topic, in the order
+    /// written, with its log time or (`timestamps: .publishTime`, what a
+    /// live view sends by default) its publish time as `logTime`.
+    static func read(
+        _ directory: String, segments: [String], timestamps: Timestamps
+    ) throws -> [String: [ClientReport.Message]] {
+        var messages = try read(directory, segments: segments)
+        guard timestamps == .publishTime else { return messages }
+        for (topic, times) in try publishTimes(directory, segments: segments) {
+            for (index, time) in times.enumerated() where index < messages[topic, default: []].count {
+                messages[topic]![index].logTime = time
+            }
+        }
+        return messages
+    }
+
     /// Every message of `directory`'s segments, by topic, in the order written.
     static func read(_ directory: String, segments: [String]) throws -> [String: [ClientReport.Message]] {
         let data = try runPython(script: "read_mcap.py", arguments: segments.map { directory + "/" + $0 })

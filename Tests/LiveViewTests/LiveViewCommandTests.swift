@@ -72,9 +72,9 @@ import Testing
             let stream = info.streams.first { $0.topic == channel.topic }
             #expect(channel.schemaName == stream?.schema, "\(channel.topic)")
         }
-        // Only what was subscribed arrives, and it equals what was recorded.
+        // Only what was subscribed arrives, and it equals what was recorded (sample times as timestamps).
         #expect(Set(report.messages.map(\.topic)) == subscribed)
-        let recorded = try RecordedReport.read(output, segments: info.segments.map(\.path))
+        let recorded = try RecordedReport.read(output, segments: info.segments.map(\.path), timestamps: .publishTime)
         expectReceivedEqualRecorded(report, recorded: recorded, topics: subscribed)
         // The client connected within the first seconds: it saw most of the 5 s.
         let accX = try #require(subscribed.first { $0.hasSuffix("/acc_x") })
@@ -117,9 +117,11 @@ import Testing
         // The vanishing client went after 25 messages; the server noticed.
         #expect(vanishingReport.messages.count == 25)
         #expect(served.errors.contains("disconnected"), "\(served.errors)")
-        // What the slow client got is what was recorded; fewer than sent only with drops counted.
+        // What the slow client got is what was recorded, with sample times (publish_time) as the
+        // timestamps; fewer than sent only with drops counted.
         let info = try RecordingInfo.load(from: base + "/served")
-        let recorded = try RecordedReport.read(base + "/served", segments: info.segments.map(\.path))
+        let recorded = try RecordedReport.read(
+            base + "/served", segments: info.segments.map(\.path), timestamps: .publishTime)
         let topics = Set(slowReport.messages.map(\.topic))
         expectReceivedEqualRecorded(slowReport, recorded: recorded, topics: topics)
         let dropLine = served.errors.split(separator: "\n").contains {
@@ -127,6 +129,42 @@ import Testing
         }
         let slowDrops = slowReport.statuses.contains { $0.level == 1 && $0.message.contains("dropped") }
         #expect(!slowDrops || dropLine, "\(served.errors)")
+    }
+
+    @Test func serveCommandPlaysARecordingWithItsSchemasAndSampleTimes() throws {
+        let base = makeTemporaryDirectory()
+        let original = base + "/original"
+        let record = try RunningProcess.tlm([
+            "record", "--simulate", "--duration", "2s", "--seed", "6", "--output", original, "-q",
+        ])
+        #expect(try record.wait() == 0, "\(record.errors)")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4",
+        ])
+        let url = try serve.liveViewURL()
+        let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        let report = try client.clientReport()
+        let info = try RecordingInfo.load(from: original)
+        let published = try RecordedReport.publishTimes(original, segments: info.segments.map(\.path))
+        // Each message's timestamp is its sample time (publish_time): the recorded one, in order per topic.
+        var differ = 0
+        for stream in info.streams {
+            let times = report.messages.filter { $0.topic == stream.topic }.map(\.logTime)
+            let recorded = published[stream.topic] ?? []
+            #expect(Set(times).isSubset(of: Set(recorded)), "\(stream.topic)")
+            #expect(times == times.sorted())
+            differ += zip(times, recorded).filter { $0 != $1 }.count
+        }
+        if !report.statuses.contains(where: { $0.message.contains("dropped") }) {
+            #expect(report.messages.count == info.messageCount && differ == 0)
+        }
+        // And not their receive times: the Jacquard IMU's samples were measured before they were received.
+        let logged = try RecordedReport.read(original, segments: info.segments.map(\.path))
+        let imu = try #require(
+            info.streams.first { $0.topic.hasSuffix("/imu") && !$0.topic.contains("/clock/") }?.topic)
+        let imuTimes = report.messages.filter { $0.topic == imu }.map(\.logTime)
+        #expect(!imuTimes.isEmpty && imuTimes.allSatisfy { !(logged[imu] ?? []).map(\.logTime).contains($0) })
     }
 
     @Test func serveCommandPlaysARecordingWithItsSchemasAndLogTimes() throws {
@@ -137,7 +175,7 @@ import Testing
         ])
         #expect(try record.wait() == 0, "\(record.errors)")
         let serve = try RunningProcess.tlm([
-            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4",
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4", "--time", "receive",
         ])
         let url = try serve.liveViewURL()
         let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])

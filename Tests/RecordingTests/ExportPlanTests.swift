@@ -26,7 +26,7 @@ import Testing
         #expect(plan.target == .file(file))
         let outcome = try plan.run(source: source, topics: [Self.a], from: 0, to: .max)
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first?.hasPrefix("log_time,topic,") == true)
+        #expect(lines.first?.hasPrefix("log_time,publish_time,topic,") == true)
         #expect(lines.count - 1 == (try RecordingReader(directory: Self.recording).messages(topics: [Self.a])).count)
         #expect(outcome.messageCount == lines.count - 1 && outcome.files.isEmpty)
         // Several schemas into one named file, or CSV to standard output: refused, saying what to do.

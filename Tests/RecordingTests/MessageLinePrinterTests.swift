@@ -35,9 +35,9 @@ import Testing
         try jsonl.write(source, topics: ["/t/label", "/t/value"], from: 2_000_000_000, into: lines)
         #expect(
             String(decoding: lines.bytes, as: UTF8.self) == """
-                {"fields":{"value":0.5},"log_time":2000000000,"topic":"/t/value"}
-                {"fields":{"count":7,"label":"a b","value":1.5},"log_time":2000000000,"topic":"/t/label"}
-                {"fields":{"value":0.5},"log_time":3000000000,"topic":"/t/value"}
+                {"fields":{"value":0.5},"log_time":2000000000,"publish_time":2000000000,"topic":"/t/value"}
+                {"fields":{"count":7,"label":"a b","value":1.5},"log_time":2000000000,"publish_time":2000000000,"topic":"/t/label"}
+                {"fields":{"value":0.5},"log_time":3000000000,"publish_time":3000000000,"topic":"/t/value"}
 
                 """)
         var table = MessageLinePrinter(format: .table)

@@ -77,13 +77,16 @@ import Testing
         #expect(count == expected.count && count == 1_500)
         let lines = sink.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         // Columns: topics by first appearance (a, b, c), each field once.
-        #expect(lines.first == "log_time,topic,value,count,label")
+        #expect(lines.first == "log_time,publish_time,topic,value,count,label")
         #expect(lines.count == expected.count + 1)
         for (line, message) in zip(lines.dropFirst(), expected) {
             let fields = ["value", "count", "label"].map { name in
                 message[name].map { CSVExporter.field($0.text) } ?? ""
             }
-            #expect(line == ([String(message.message.logTime), message.message.topic] + fields).joined(separator: ","))
+            #expect(
+                line
+                    == ([String(message.message.logTime), String(message.message.publishTime), message.message.topic]
+                    + fields).joined(separator: ","))
         }
         #expect(lines.contains { $0.hasSuffix(",1103,\"n1103, \"\"q\"\"\"") })
     }

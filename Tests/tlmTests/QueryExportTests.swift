@@ -23,7 +23,7 @@ import Testing
         let (topic, start) = try Self.accX()
         let result = try tlm(
             "query", Self.recording, "--topic", "/diot/*/acc_x", "--from", "+500ms", "--to", "+1s",
-            "--format", "csv")
+            "--format", "csv", "--time", "receive")
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.first == "time,topic,stamp,channel,index,feature_code,value_type,raw,value")

@@ -38,7 +38,7 @@ import Testing
         let (from, to) = TimeSyntax.range(from: nil, to: nil, span: try source.timeSpan(), zone: .gmt)
         let context = try source.exportContext(topics: source.topics, from: from, to: to)
         let plan = try ExportPlan(format: format, output: output, long: long, context: context)
-        _ = try plan.run(source: source, topics: source.topics, from: from, to: to)
+        _ = try plan.run(source: source, topics: source.topics, from: from, to: to, time: .receive)
     }
 
     /// A decoded value as read_tidy.py prints it (a token), or `nil` for null.
@@ -134,7 +134,8 @@ import Testing
     }
 
     @Test func jsonLinesOfSeveralTopicsToStandardOutputNameEachTopic() throws {
-        let result = try tlm("export", Self.recording, "--format", "jsonl", "--topic", "/diot/**", "--output", "-")
+        let result = try tlm(
+            "export", Self.recording, "--format", "jsonl", "--topic", "/diot/**", "--output", "-", "--time", "receive")
         #expect(result.status == 0, "\(result.errors)")
         let reader = try RecordingReader(directory: Self.recording)
         let diot = reader.topics.filter { $0.hasPrefix("/diot/") }
@@ -229,7 +230,7 @@ import Testing
         let expected = try reader.messages(topics: selected, from: start + 500_000_000, to: start + 1_500_000_000)
         let result = try tlm(
             "cat", Self.recording, "--topic", "**/acc_x", "--topic", "**/gesture", "--from", "+500ms", "--to",
-            "+1500ms")
+            "+1500ms", "--time", "receive")
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == expected.count && !expected.isEmpty)
@@ -324,7 +325,7 @@ import Testing
         func kept(_ arguments: [String]) throws -> [RecordedMessage] {
             let output = temporaryPath("filtered") + ".mcap"
             let result = try tlm(
-                ["filter", Self.recording, "--output", output] + arguments,
+                ["filter", Self.recording, "--output", output, "--time", "receive"] + arguments,
                 environment: ProcessInfo.processInfo.environment)
             #expect(result.status == 0, "\(arguments): \(result.errors)")
             let file = try MCAPFileReader(path: output)
@@ -347,7 +348,8 @@ import Testing
         let everything = temporaryPath("all") + ".mcap"
         #expect(try tlm("export", Self.recording, "--format", "mcap", "--output", everything).status == 0)
         let again = try tlm(
-            "filter", everything, "--regex", "/acc_[xy]$", "--from", "+250ms", "--to", "+1s", "--output",
+            "filter", everything, "--regex", "/acc_[xy]$", "--from", "+250ms", "--to", "+1s", "--time", "receive",
+            "--output",
             temporaryPath("f2") + ".mcap")
         #expect(again.status == 0, "\(again.errors)")
         #expect(

@@ -15,14 +15,15 @@ extension RecordingFollower {
     ///   - range: The messages wanted, resolved against the recording's
     ///     first message (its session's start before any), bounds left
     ///     open where none is given.
+    ///   - time: The time that orders and selects (``MessageTime``; sample by default).
     ///   - timeout: How long to wait for the recording.
     ///   - selects: Whether a topic is wanted.
     /// - Throws: ``RecordingError`` at once for a file rather than a
     ///   directory or an empty range; once `timeout` has passed, when the
     ///   directory does not exist or is not (yet) a readable recording.
     public static func waiting(
-        for directory: String, range: RecordingTimeRange = RecordingTimeRange(), timeout: Duration = .seconds(10),
-        selecting selects: @escaping (String) -> Bool
+        for directory: String, range: RecordingTimeRange = RecordingTimeRange(), time: MessageTime = .sample,
+        timeout: Duration = .seconds(10), selecting selects: @escaping (String) -> Bool
     ) throws(RecordingError) -> RecordingFollower {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -37,7 +38,8 @@ extension RecordingFollower {
             case .success(let info):
                 let (lower, upper) = try range.bounds(info)  // an empty range is refused at once
                 do {
-                    return try RecordingFollower(directory: directory, from: lower, to: upper, selecting: selects)
+                    return try RecordingFollower(
+                        directory: directory, from: lower, to: upper, time: time, selecting: selects)
                 } catch {
                     failure = error
                 }

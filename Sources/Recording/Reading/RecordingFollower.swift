@@ -10,7 +10,8 @@ import ROS2
 /// It needs no segment summary: the Schema and Channel records come from
 /// the chunks themselves (a segment writes each definition into the first
 /// chunk that uses it), so segments still open are read like closed ones.
-/// Messages come in log-time order within one poll; a chunk closed later
+/// Messages come in ``time`` order (sample time by default, see
+/// ``MessageTime``) within one poll, and the range is in that time; a chunk closed later
 /// may hold a message older than one an earlier poll returned (chunks of a
 /// live recording overlap by up to a chunk's age).
 ///
@@ -31,6 +32,10 @@ public final class RecordingFollower {
     private let selects: (String) -> Bool
     private let lower: UInt64
     private let upper: UInt64
+    /// The time that orders and selects.
+    public let time: MessageTime
+    /// The selected topics seen so far whose messages carry a sample time.
+    private var stamped = Set<String>()
     private var lastChunkID: Int64 = 0
     /// Per segment: the schemas and channels its chunks defined so far.
     private var schemas: [String: [UInt16: MCAPRecord.Schema]] = [:]
@@ -43,13 +48,16 @@ public final class RecordingFollower {
     ///
     /// - Parameters:
     ///   - directory: The recording; its `index.sqlite` must exist.
-    ///   - from: Earliest log time (inclusive); `nil` for the start.
-    ///   - to: Latest log time (exclusive); `nil` for no end.
+    ///   - from: Earliest time in `time` (inclusive); `nil` for the start.
+    ///   - to: Latest time in `time` (exclusive); `nil` for no end.
+    ///   - time: The time that orders and selects (sample time by default).
     ///   - selects: Whether a topic is wanted (topics appear as devices connect).
     /// - Throws: ``RecordingError`` (`.notFound`) without an index.
     public init(
-        directory: String, from: UInt64? = nil, to: UInt64? = nil, selecting selects: @escaping (String) -> Bool
+        directory: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample,
+        selecting selects: @escaping (String) -> Bool
     ) throws(RecordingError) {
+        self.time = time
         guard FileManager.default.fileExists(atPath: directory + "/index.sqlite") else {
             throw RecordingError(.notFound, "\(directory) has no index.sqlite; is it a recording?")
         }
@@ -85,9 +93,12 @@ public final class RecordingFollower {
             lastChunkID = try checked.int64("id")
         }
         // Stable: equal times keep their file order.
+        let time = time
+        let stamped = stamped
         return found.enumerated()
-            .sorted { ($0.element.logTime, $0.offset) < ($1.element.logTime, $1.offset) }
-            .map(\.element)
+            .map { (time.of($0.element, stamped: stamped.contains($0.element.topic)), $0.offset, $0.element) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+            .map(\.2)
     }
 
     /// Reads one chunk: its definitions, and its wanted messages.
@@ -126,8 +137,11 @@ public final class RecordingFollower {
             case .channel(let channel):
                 channels[relative, default: [:]][channel.id] = channel
                 note(channel, segment: relative)
-            case .message(let message) where message.logTime >= lower && message.logTime < upper:
+            case .message(let message):
                 guard let topic = channels[relative]?[message.channelID]?.topic, topics[topic] != nil else { continue }
+                let instant =
+                    time == .sample && stamped.contains(topic) ? message.publishTime : message.logTime
+                guard instant >= lower, instant < upper else { continue }
                 found.append(
                     RecordedMessage(
                         topic: topic, sequence: message.sequence, logTime: message.logTime,
@@ -144,11 +158,13 @@ public final class RecordingFollower {
             let schema = schemas[segment]?[channel.schemaID]
         else { return }
         let metadata = Dictionary(channel.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
-        topics[channel.topic] = ExportTopic(
+        let topic = ExportTopic(
             topic: channel.topic, kind: metadata["kind"].flatMap(StreamDescriptor.Kind.init(rawValue:)) ?? .typed,
             unit: metadata["unit"], schemaName: schema.name, schemaEncoding: schema.encoding, schemaData: schema.data,
             messageEncoding: channel.messageEncoding, channelMetadata: metadata,
             definition: schema.encoding == "ros2msg"
                 ? try? ROS2MessageDefinition(parsing: String(decoding: schema.data, as: UTF8.self)) : nil)
+        topics[channel.topic] = topic
+        if topic.hasSampleTime { stamped.insert(channel.topic) }
     }
 }

@@ -56,6 +56,28 @@ extension RecordingReader {
         }
     }
 
+    /// ``forEachTypedMessage(topics:from:to:_:)`` ordered and selected by
+    /// `time` (see ``forEachMessage(topics:from:to:time:_:)``).
+    ///
+    /// - Throws: ``RecordingError`` when a schema cannot be read, a payload
+    ///   does not match its schema, or what `body` throws.
+    public func forEachTypedMessage(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime,
+        _ body: (TypedMessage) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
+        let definitions = try schemaDefinitions()
+        try forEachMessage(topics: topics, from: from, to: to, time: time) {
+            (message: RecordedMessage) throws(RecordingError) in
+            guard let (name, definition) = definitions[message.topic] else {
+                throw RecordingError(.corrupt, "no schema for \(message.topic) in the segments' summaries")
+            }
+            try body(
+                TypedMessage(
+                    message: message, schema: name,
+                    fields: try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })))
+        }
+    }
+
     /// Each topic's schema, from the Schema and Channel records of the segments' summaries.
     package func schemaDefinitions() throws(RecordingError) -> [String: (String, ROS2MessageDefinition)] {
         var result: [String: (String, ROS2MessageDefinition)] = [:]

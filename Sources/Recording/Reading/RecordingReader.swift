@@ -40,6 +40,10 @@ public final class RecordingReader {
     public private(set) var damagedChunks: [(path: String, offset: UInt64, reason: String)] = []
     /// Open segment files, by path.
     private var files: [String: FileHandle] = [:]
+    /// Decoded chunks kept for sample-ordered reads (capacity 0 otherwise).
+    private var chunkCache = DecodedChunkCache()
+    /// The topics whose schemas carry a sample time, once read (``sampleTimeTopics()``).
+    package var knownSampleTimeTopics: Set<String>?
 
     deinit { for handle in files.values { try? handle.close() } }
 
@@ -105,6 +109,43 @@ public final class RecordingReader {
     ) throws(RecordingError) {
         let iterator = try messageIterator(topics: topics, from: from, to: to)
         while let message = try iterator.next() { try body(message) }
+    }
+
+    /// The messages of `topics` (as ``exportContext(topics:from:to:)``
+    /// describes them) in the range, ordered and selected by `time`: the
+    /// log-ordered ``messageIterator(topics:from:to:)`` for
+    /// ``MessageTime/receive``, a ``SampleOrderedCursor`` for
+    /// ``MessageTime/sample``. While a sample-ordered read is open, the
+    /// reader keeps the chunks its topics' cursors last decoded, so a chunk
+    /// that several of them read is mostly decompressed once.
+    ///
+    /// - Parameters:
+    ///   - topics: The topics to read.
+    ///   - from: Earliest time in `time` (inclusive); `nil` for the start.
+    ///   - to: Latest time in `time` (exclusive); `nil` for the end.
+    ///   - time: The time that selects, and orders unless `order` is given.
+    ///   - order: The time that orders, when not `time`.
+    /// - Throws: ``RecordingError`` when the index cannot be read.
+    public func messageCursor(
+        topics: [ExportTopic], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime, order: MessageTime? = nil
+    ) throws(RecordingError) -> any RecordedMessageCursor {
+        try messageCursor(
+            topics: topics.map(\.topic), stamped: Set(topics.filter(\.hasSampleTime).map(\.topic)), from: from,
+            to: to, time: time, order: order)
+    }
+
+    /// ``messageCursor(topics:from:to:time:)`` of topics by name, given which carry a sample time.
+    package func messageCursor(
+        topics: [String], stamped: Set<String>, from: UInt64?, to: UInt64?, time: MessageTime,
+        order: MessageTime? = nil
+    ) throws(RecordingError) -> any RecordedMessageCursor {
+        let cursor = try SampleOrderedCursor.open(
+            topics: topics, stamped: stamped, from: from, to: to, mode: time, order: order
+        ) {
+            names, lower, upper throws(RecordingError) in try messageIterator(topics: names, from: lower, to: upper)
+        }
+        if cursor is SampleOrderedCursor { chunkCache.capacity = max(chunkCache.capacity, topics.count + 2) }
+        return cursor
     }
 
     /// An iterator over the messages of `topics` with `from <= logTime < to`,
@@ -232,6 +273,28 @@ public final class RecordingReader {
     )
         throws(RecordingError) -> [MCAPRecord.Message]
     {
+        if let records = chunkCache.records(path: relative, offset: offset) {
+            return channelID.map { channel in records.filter { $0.channelID == channel } } ?? records
+        }
+        let all = try messages(inChunkAt: offset, length: length, path: relative)
+        chunkCache.insert(all, path: relative, offset: offset)
+        return channelID.map { channel in all.filter { $0.channelID == channel } } ?? all
+    }
+
+    /// Reads one chunk and returns all its messages, in file order.
+    private func messages(
+        inChunkAt offset: UInt64, length: Int, path relative: String
+    ) throws(RecordingError) -> [MCAPRecord.Message] {
+        try records(inChunkAt: offset, length: length, path: relative).compactMap { record in
+            guard case .message(let message) = record else { return nil }
+            return message
+        }
+    }
+
+    /// Reads one chunk and returns its records (schemas, channels, messages), in file order.
+    package func records(
+        inChunkAt offset: UInt64, length: Int, path relative: String
+    ) throws(RecordingError) -> [MCAPRecord] {
         let path = directory + "/" + relative
         let handle: FileHandle
         if let open = files[path] {
@@ -270,12 +333,7 @@ public final class RecordingReader {
             damagedChunks.append((relative, offset, error.message))
             return []
         }
-        return records.compactMap { record in
-            guard case .message(let message) = record, channelID == nil || message.channelID == channelID else {
-                return nil
-            }
-            return message
-        }
+        return records
     }
 
     /// Segment paths, in order.

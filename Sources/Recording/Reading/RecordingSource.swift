@@ -82,6 +82,35 @@ public final class RecordingSource {
         }
     }
 
+    /// The messages of `topics` (as an export context describes them) in
+    /// the range, ordered and selected by `time`: by log time for
+    /// ``MessageTime/receive``; by sample time for ``MessageTime/sample``
+    /// (see ``SampleOrderedCursor``).
+    ///
+    /// - Parameters:
+    ///   - topics: The topics to read.
+    ///   - from: Earliest time in `time` (inclusive); `nil` for the start.
+    ///   - to: Latest time in `time` (exclusive); `nil` for the end.
+    ///   - time: The time that selects, and orders unless `order` is given.
+    ///   - order: The time that orders, when not `time`.
+    /// - Throws: ``RecordingError`` when the index cannot be read.
+    public func messageCursor(
+        topics: [ExportTopic], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime, order: MessageTime? = nil
+    ) throws(RecordingError) -> any RecordedMessageCursor {
+        switch storage {
+        case .recording(let reader):
+            return try reader.messageCursor(topics: topics, from: from, to: to, time: time, order: order)
+        case .file(let file):
+            return try SampleOrderedCursor.open(
+                topics: topics.map(\.topic), stamped: Set(topics.filter(\.hasSampleTime).map(\.topic)), from: from,
+                to: to, mode: time, order: order
+            ) {
+                names, lower, upper throws(RecordingError) in
+                try file.messageCursor(topics: names, from: lower, to: upper)
+            }
+        }
+    }
+
     /// At most how many messages an export of `topics` in the range holds, for progress bars.
     ///
     /// - Throws: ``RecordingError`` when the index cannot be read.
@@ -92,6 +121,26 @@ public final class RecordingSource {
         case .recording(let reader): try reader.messageCountEstimate(topics: topics, from: from, to: to)
         case .file(let file): file.messageCountEstimate(topics: topics)
         }
+    }
+
+    /// The first and last times of the whole source in `time` (`nil`
+    /// without messages). In sample time, the first is the earliest sample
+    /// time (one chunk read per stamped topic: a topic's first message has
+    /// its earliest sample time) and the last is the last receive time (no
+    /// sample time is after it), so a range up to it holds every message.
+    ///
+    /// - Throws: ``RecordingError`` when the index, a summary or a chunk cannot be read.
+    public func timeSpan(time: MessageTime) throws(RecordingError) -> (first: UInt64, last: UInt64)? {
+        guard let span = try timeSpan() else { return nil }
+        guard time == .sample else { return span }
+        let all = try exportContext(topics: topics).topics
+        var first = all.filter { !$0.hasSampleTime }.compactMap(\.firstTime).min() ?? span.last
+        for topic in all where topic.hasSampleTime && topic.messageCount > 0 {
+            if let message = try messageCursor(topics: [topic.topic]).next() {
+                first = min(first, message.publishTime)
+            }
+        }
+        return (min(first, span.last), span.last)
     }
 
     /// The first and last log times of the whole source (`nil` without messages).

@@ -105,6 +105,24 @@ public struct RecordingTimeRange: Hashable, Sendable {
         return (lower, upper)
     }
 
+    /// The bounds given, as instants (a missing one stays `nil`: no bound),
+    /// relative times counted from the first message of `span` (the
+    /// recording's first message in the time the verb reads: see
+    /// `RecordingReader.timeSpan(time:)`).
+    ///
+    /// - Throws: ``RecordingError`` when both are given and the range is empty.
+    public func bounds(
+        span: (first: UInt64, last: UInt64)?, origin fallback: UInt64
+    ) throws(RecordingError) -> (
+        from: UInt64?, to: UInt64?
+    ) {
+        let origin = span?.first ?? fallback
+        let lower = from?.resolve(start: origin, zone: zone)
+        let upper = to?.resolve(start: origin, zone: zone)
+        if let lower, let upper, upper <= lower { throw RecordingError(.invalidConfiguration, Self.emptyMessage) }
+        return (lower, upper)
+    }
+
     /// The bounds as offsets from the recording's ``origin(of:)`` (what a
     /// replay takes): an instant before it is offset zero; no lower bound
     /// is zero, no upper bound `nil`.

@@ -1,0 +1,5 @@
+public import ArgumentParser
+import Recording
+
+/// `--time sample|receive`.
+extension MessageTime: ExpressibleByArgument {}
