@@ -176,7 +176,10 @@ import Testing
         let timeOfDay = String(
             format: "%02ld:%02ld:%02ld.%03ld", time / 3600, (time / 60) % 60, time % 60,
             Int64((from / 1_000_000) % 1000))
-        let base = ["query", Self.recording, "--topic", "**/acc_x", "--to", "+1s", "--format", "csv"]
+        // Receive time: Self.firstTime is the first log time, where "+500ms" counts from.
+        let base = [
+            "query", Self.recording, "--topic", "**/acc_x", "--to", "+1s", "--format", "csv", "--time", "receive",
+        ]
         let expected = try tlm(base + ["--from", "+500ms"], environment: Self.environment())
         #expect(expected.status == 0 && expected.output.split(separator: "\n").count > 10)
         let result = try tlm(base + ["--from", timeOfDay], environment: Self.environment(["TZ": "Asia/Kolkata"]))
