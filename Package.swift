@@ -150,7 +150,8 @@ let package = Package(
         // GATT discovery, family recognition. A target of its own, on Devices,
         // Families and ByteCursor only, so reading a file never links D-Bus.
         .target(
-            name: "CaptureFiles", dependencies: ["Devices", "Families", "Recording", "ByteCursor"], swiftSettings: strictSettings),
+            name: "CaptureFiles", dependencies: ["Devices", "Families", "Recording", "ByteCursor"],
+            swiftSettings: strictSettings),
         // Recording sessions (a pipeline's simulated, live and fed devices, or
         // a replay) as a swift-service-lifecycle Service: above both Capture
         // and Pipeline, since a pipeline's devices may be live.

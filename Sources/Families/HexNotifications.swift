@@ -156,7 +156,8 @@ public enum HexNotifications {
             do {
                 try decoder.decode(notification) { emit(.value($0)) }
             } catch {
-                emit(.failure(Failure(error: String(describing: error), notification: index, bytes: Devices.hex(bytes))))
+                let failure = Failure(error: String(describing: error), notification: index, bytes: Devices.hex(bytes))
+                emit(.failure(failure))
             }
         }
     }

@@ -262,7 +262,7 @@ public final class Recorder {
     /// - Parameters:
     ///   - stream: A stream from ``addStream(_:)``.
     ///   - logTime: Host receive time, nanoseconds since the Unix epoch.
-    ///   - publishTime: Device time when the device gives one; defaults to `logTime`.
+    ///   - publishTime: The sample time (when the device measured it); defaults to `logTime`.
     ///   - payload: The encoded message (CDR for typed streams).
     ///   - numericValue: The value the index keeps statistics of, for numeric streams.
     public func write(

@@ -72,7 +72,7 @@ public struct MessageLinePrinter {
         case .table:
             return TimeText.utc.timestamp(time.of(message, stamped: stamped.contains(message.topic))) + "  "
                 + message.topic + "  "
-                + fields.map { "\($0.name)=\($0.value.tidyText)" }.joined(separator: " ")
+                + fields.map { "\($0.name)=\(TerminalText.escaped($0.value.tidyText))" }.joined(separator: " ")
         }
     }
 

@@ -5,6 +5,7 @@ import Devices
 import Families
 import Foundation
 import Pipeline
+import Quantities
 import Recording
 import Session
 
@@ -113,7 +114,7 @@ struct ImportCommand: AsyncParsableCommand {
             let family = device.family?.rawValue ?? RawDeviceRecorder.unknownFamily.rawValue
             let evidence = device.family == nil ? "no known family: raw streams" : "family by \(device.familyEvidence)"
             lines.append(
-                "  \(family) \(device.identifier)  \(device.peer)  \(evidence), "
+                "  \(family) \(TerminalText.escaped(device.identifier))  \(device.peer)  \(evidence), "
                     + "\(device.connections.count) connection(s)")
             var rows: [[String]] = []
             for handle in device.valueCounts.keys.sorted() {

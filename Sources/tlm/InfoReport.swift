@@ -1,4 +1,5 @@
 import Foundation
+import Quantities
 import Recording
 
 /// Renders `RecordingInfo` as the aligned text `tlm info` prints.
@@ -18,12 +19,14 @@ struct InfoReport {
         var source = session.source
         if let seed = session.seed { source += ", seed \(seed)" }
         out += line("Recording", info.directory)
-        out += line("Session", "\(session.name) (\(source)) on \(session.host), \(session.library)")
+        // Text from the recording is escaped: a name can carry terminal control sequences.
+        let sessionText = "\(session.name) (\(source)) on \(session.host), \(session.library)"
+        out += line("Session", TerminalText.escaped(sessionText))
         out += line("Started", times.timestamp(session.startedAt))
         out += line("Ended", ended)
         out += line("Devices", "\(info.devices.count)")
         for device in info.devices {
-            out += "  \(device.family)  \(device.identifier)  \(device.name)\n"
+            out += TerminalText.escaped("  \(device.family)  \(device.identifier)  \(device.name)") + "\n"
         }
         out += line("Streams", "\(info.streams.count), \(Self.grouped(info.messageCount)) messages")
         let topicWidth = max(5, info.streams.map(\.topic.count).max() ?? 0)

@@ -3,6 +3,7 @@ import Capture
 import Devices
 import Families
 import Foundation
+import Quantities
 
 /// `tlm scan`: lists nearby BLE devices through BlueZ.
 struct ScanCommand: AsyncParsableCommand {
@@ -82,7 +83,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
             let rows = devices.map { device in
                 [
-                    device.family?.rawValue ?? "-", device.name ?? "-", device.address,
+                    device.family?.rawValue ?? "-", TerminalText.escaped(device.name ?? "-"), device.address,
                     device.rssi.map { "\($0) dBm" } ?? "-",
                 ]
             }

@@ -235,9 +235,8 @@ import Testing
                 #expect(result["rows"] as? Int == typed.count, "\(readerName) \(topic.topic)")
                 for (column, values) in expected {
                     var want = values
-                    if readerName == "duckdb" && layout.columns.first(where: { $0.name == column })?.type
-                        == .timestampNanoseconds
-                    {
+                    let type = layout.columns.first { $0.name == column }?.type
+                    if readerName == "duckdb" && type == .timestampNanoseconds {
                         // DuckDB reads TIMESTAMP(NANOS, UTC) as TIMESTAMPTZ, in microseconds.
                         want = Self.microseconds(values)
                     }

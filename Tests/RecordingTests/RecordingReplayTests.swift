@@ -34,9 +34,10 @@ import Testing
         for topic in typedTopics {
             let messages = try reader.messages(topics: [topic])
             for message in messages {
-                let stamp = try #require(ROS2MessageDefinition(parsing: "builtin_interfaces/Time stamp").decode(
-                    Array(message.payload.prefix(12))).first?.value)
-                #expect(stamp == .int(Int64(message.publishTime)) && message.publishTime <= message.logTime, "\(topic)")
+                let definition = try ROS2MessageDefinition(parsing: "builtin_interfaces/Time stamp")
+                let stamp = try #require(definition.decode(Array(message.payload.prefix(12))).first?.value)
+                #expect(stamp == .int(Int64(message.publishTime)), "\(topic)")
+                #expect(message.publishTime <= message.logTime, "\(topic)")
             }
             // The body after the header and the stamp, as the value encodes it.
             let recorded = messages.map { ($0.logTime, [0, 1, 0, 0] + Array($0.payload.dropFirst(12))) }
