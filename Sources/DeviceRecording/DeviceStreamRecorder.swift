@@ -54,6 +54,8 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// hand that wait for their clock.
     private var clocks = SampleClocks()
     private var pending: [(value: Decoder.Value, timing: SampleTiming)] = []
+    /// Buffers `writePending` reuses, so timing a notification allocates little.
+    private var scratch = Scratch()
     private var clockStreams: [Int: StreamHandle] = [:]
 
     /// Registers the device with the recorder.
@@ -148,35 +150,38 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// for their clock, clock by clock, writes them, and records each
     /// clock's model when it is due.
     private func writePending(at time: UInt64) throws(RecordingError) {
-        var done: [Int] = []
         for index in pending.indices {
             let key = Self.clockKey(pending[index].timing)
-            guard !done.contains(key) else { continue }
-            done.append(key)
+            // Each clock once, at its first value (a notification rarely holds two clocks).
+            guard !pending[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { continue }
             // A tick clock's samples are its values in order; a nominal-rate clock's
             // sample of a value is how many values of its stream came before it.
-            var ticks: [UInt64] = []
-            var members: [(index: Int, sample: Int)] = []
-            var keys: [Int] = []
+            scratch.ticks.removeAll(keepingCapacity: true)
+            scratch.members.removeAll(keepingCapacity: true)
+            var count = 1
             for other in index..<pending.count where Self.clockKey(pending[other].timing) == key {
                 if case .ticks(let value, _) = pending[other].timing {
-                    ticks.append(value)
-                    members.append((other, ticks.count - 1))
+                    scratch.ticks.append(value)
+                    scratch.members.append((other, scratch.ticks.count - 1))
                 } else {
                     let stream = pending[other].value.streamKey
-                    members.append((other, keys.count { $0 == stream }))
-                    keys.append(stream)
+                    var sample = 0
+                    for member in scratch.members where pending[member.index].value.streamKey == stream {
+                        sample += 1
+                    }
+                    scratch.members.append((other, sample))
+                    count = max(count, sample + 1)
                 }
             }
-            let count = (members.map(\.sample).max() ?? 0) + 1
-            let times = clocks.times(
-                ticks: ticks, count: count, clock: key, receivedAt: time, describe: Decoder.Value.sampleClock)
-            for member in members {
-                let stamp = times.map { $0[min(member.sample, $0.count - 1)] } ?? time
+            let timed = clocks.times(
+                ticks: scratch.ticks, count: count, clock: key, receivedAt: time, into: &scratch.times,
+                describe: Decoder.Value.sampleClock)
+            for member in scratch.members {
+                let stamp = timed ? scratch.times[min(member.sample, scratch.times.count - 1)] : time
                 try write(pending[member.index].value, at: time, stamp: stamp)
             }
             // A clock's model is written while a stream it times is.
-            let timesRecorded = members.contains { member in
+            let timesRecorded = scratch.members.contains { member in
                 let stream = pending[member.index].value.streamKey
                 return stream >= 0 && stream < hot.typedSlots.count && hot.typedSlots[stream].isRecorded
             }
@@ -449,4 +454,11 @@ private struct TypedStream {
     let topic: String
     let schema: MessageSchema
     let handle: StreamHandle?
+}
+
+/// The buffers a ``DeviceStreamRecorder`` times a notification's values with.
+private struct Scratch {
+    var ticks: [UInt64] = []
+    var members: [(index: Int, sample: Int)] = []
+    var times: [UInt64] = []
 }
