@@ -21,7 +21,14 @@ struct LowerEnvelope: Sendable, Hashable {
     private var points: [Point] = []
     private var head = 0
     private var lastBucket = Int64.min
-    private var hull: [Point] = []
+    /// The lower hull of every point but the newest (indices into `points`,
+    /// collinear points left out), kept as points come and go: the newest
+    /// point joins it when a newer bucket starts, and when the oldest point
+    /// leaves only the hull up to its next vertex is built again. A refit
+    /// is then a walk along the hull, not over the window.
+    private var settled: [Int] = []
+    /// The sum of the points' device times less the oldest's.
+    private var sumX = 0.0
     private(set) var intercept: Double = 0
     private(set) var slope: Double = 1
 
@@ -39,7 +46,9 @@ struct LowerEnvelope: Sendable, Hashable {
 
     mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
+        settled.removeAll(keepingCapacity: true)
         head = 0
+        sumX = 0
         lastBucket = .min
         intercept = 0
         slope = 1
@@ -52,16 +61,53 @@ struct LowerEnvelope: Sendable, Hashable {
         if index == lastBucket, let last = points.last {
             guard point.y - point.x < last.y - last.x else { return }
             points[points.count - 1] = point
+            sumX = count == 1 ? 0 : sumX + point.x - last.x
         } else {
+            if !isEmpty {
+                Self.push(points.count - 1, onto: &settled, of: points)
+                sumX += point.x - points[head].x
+            }
             points.append(point)
             lastBucket = index
         }
-        while point.x - points[head].x > window { head += 1 }
+        while point.x - points[head].x > window { removeOldest() }
         if head > 1024, head * 2 > points.count {
             points.removeFirst(head)
+            for position in settled.indices { settled[position] -= head }
             head = 0
         }
         fit()
+    }
+
+    /// Drops the oldest point: the hull's first vertex. Its other vertices
+    /// stay; between the new oldest point and the next vertex, points it hid
+    /// may now be vertices, so that stretch is built again.
+    private mutating func removeOldest() {
+        let removed = points[head]
+        head += 1
+        let remaining = count
+        sumX -= Double(remaining) * (points[head].x - removed.x)
+        guard settled.count > 1 else {
+            settled.removeAll(keepingCapacity: true)
+            return
+        }
+        let next = settled[1]
+        var left: [Int] = []
+        for index in head...next { Self.push(index, onto: &left, of: points) }
+        settled.replaceSubrange(0...1, with: left)
+    }
+
+    /// Appends point `index` to a lower hull, dropping the vertices it makes
+    /// concave or collinear.
+    private static func push(_ index: Int, onto hull: inout [Int], of points: [Point]) {
+        let point = points[index]
+        while hull.count >= 2 {
+            let o = points[hull[hull.count - 2]]
+            let a = points[hull[hull.count - 1]]
+            if (a.x - o.x) * (point.y - o.y) - (a.y - o.y) * (point.x - o.x) > 0 { break }
+            hull.removeLast()
+        }
+        hull.append(index)
     }
 
     private mutating func fit() {
@@ -71,31 +117,30 @@ struct LowerEnvelope: Sendable, Hashable {
             intercept = first.y - first.x
             return
         }
-        hull.removeAll(keepingCapacity: true)
-        var sumX = 0.0
-        for index in head..<points.count {
-            let point = points[index]
-            sumX += point.x - first.x
-            while hull.count >= 2 {
-                let o = hull[hull.count - 2]
-                let a = hull[hull.count - 1]
-                let cross = (a.x - o.x) * (point.y - o.y) - (a.y - o.y) * (point.x - o.x)
-                if cross > 0 { break }
-                hull.removeLast()
-            }
-            hull.append(point)
+        // The whole hull: the settled vertices that stay convex with the newest point, then it.
+        let newest = points[points.count - 1]
+        var kept = settled.count
+        while kept >= 2 {
+            let o = points[settled[kept - 2]]
+            let a = points[settled[kept - 1]]
+            if (a.x - o.x) * (newest.y - o.y) - (a.y - o.y) * (newest.x - o.x) > 0 { break }
+            kept -= 1
         }
+        func vertex(_ position: Int) -> Point { position < kept ? points[settled[position]] : newest }
         let meanX = first.x + sumX / Double(count)
         var edgeSlope = 1.0
-        for index in 1..<hull.count where hull[index].x >= meanX || index == hull.count - 1 {
-            let a = hull[index - 1]
-            let b = hull[index]
+        for position in 1..<(kept + 1) where vertex(position).x >= meanX || position == kept {
+            let a = vertex(position - 1)
+            let b = vertex(position)
             edgeSlope = (b.y - a.y) / (b.x - a.x)
             break
         }
         slope = min(max(edgeSlope, 1 - maximumSlopeDeviation), 1 + maximumSlopeDeviation)
         var lowest = Double.infinity
-        for point in hull { lowest = min(lowest, point.y - slope * point.x) }
+        for position in 0...kept {
+            let point = vertex(position)
+            lowest = min(lowest, point.y - slope * point.x)
+        }
         intercept = lowest
     }
 }
