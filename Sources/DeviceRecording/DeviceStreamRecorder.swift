@@ -53,7 +53,9 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// The clocks that time values, and the values of the notification at
     /// hand that wait for their clock.
     private var clocks = SampleClocks()
-    private var pending: [(value: Decoder.Value, timing: SampleTiming)] = []
+    /// Encoded, not as values: containers of the generic value type cost a
+    /// runtime metadata lookup on every use.
+    private var pending = PendingMessages()
     /// Buffers `writePending` reuses, so timing a notification allocates little.
     private var scratch = Scratch()
     private var clockStreams: [Int: StreamHandle] = [:]
@@ -123,7 +125,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             let raw = rawStreams[notification.characteristic]!.handle
             try recorder.recordLoss(stream: raw, time: time, count: 1, reason: "malformed packet: \(error)")
         }
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
         if let failure = hot.failure {
             hot.failure = nil
             throw failure
@@ -142,7 +144,13 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             clocks.setRate(hertz, clock: key, describe: Decoder.Value.sampleClock)
             try write(value, at: time, stamp: time)
         case .ticks, .nominalRate:
-            pending.append((value, timing))
+            let key = value.streamKey
+            if !(key >= 0 && key < hot.typedSlots.count && hot.typedSlots[key].isKnown) {
+                _ = try typedStream(for: value)
+            }
+            hot.cdr.reset()
+            let numeric = value.encode(into: &hot.cdr)
+            pending.append(streamKey: key, timing: timing, numeric: numeric, body: hot.cdr.storage[hot.cdr.origin...])
         }
     }
 
@@ -150,23 +158,23 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// for their clock, clock by clock, writes them, and records each
     /// clock's model when it is due.
     private func writePending(at time: UInt64) throws(RecordingError) {
-        for index in pending.indices {
-            let key = Self.clockKey(pending[index].timing)
+        for index in pending.messages.indices {
+            let key = Self.clockKey(pending.messages[index].timing)
             // Each clock once, at its first value (a notification rarely holds two clocks).
-            guard !pending[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { continue }
+            guard !pending.messages[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { continue }
             // A tick clock's samples are its values in order; a nominal-rate clock's
             // sample of a value is how many values of its stream came before it.
             scratch.ticks.removeAll(keepingCapacity: true)
             scratch.members.removeAll(keepingCapacity: true)
             var count = 1
-            for other in index..<pending.count where Self.clockKey(pending[other].timing) == key {
-                if case .ticks(let value, _) = pending[other].timing {
+            for other in index..<pending.messages.count where Self.clockKey(pending.messages[other].timing) == key {
+                if case .ticks(let value, _) = pending.messages[other].timing {
                     scratch.ticks.append(value)
                     scratch.members.append((other, scratch.ticks.count - 1))
                 } else {
-                    let stream = pending[other].value.streamKey
+                    let stream = pending.messages[other].streamKey
                     var sample = 0
-                    for member in scratch.members where pending[member.index].value.streamKey == stream {
+                    for member in scratch.members where pending.messages[member.index].streamKey == stream {
                         sample += 1
                     }
                     scratch.members.append((other, sample))
@@ -178,16 +186,54 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 describe: Decoder.Value.sampleClock)
             for member in scratch.members {
                 let stamp = timed ? scratch.times[min(member.sample, scratch.times.count - 1)] : time
-                try write(pending[member.index].value, at: time, stamp: stamp)
+                try writePending(member.index, at: time, stamp: stamp)
             }
             // A clock's model is written while a stream it times is.
             let timesRecorded = scratch.members.contains { member in
-                let stream = pending[member.index].value.streamKey
+                let stream = pending.messages[member.index].streamKey
                 return stream >= 0 && stream < hot.typedSlots.count && hot.typedSlots[stream].isRecorded
             }
             if timesRecorded, let due = clocks.modelDue(clock: key, at: time) {
                 try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
             }
+        }
+    }
+
+    /// Writes a queued message with its sample time, as `write(_:at:stamp:)` does a value.
+    private func writePending(_ index: Int, at time: UInt64, stamp: UInt64) throws(RecordingError) {
+        let message = pending.messages[index]
+        let slot = hot.typedSlots[message.streamKey]
+        if observer == nil {
+            if slot.isRecorded {
+                try recorder.write(
+                    channelID: slot.channelID, streamID: slot.streamID,
+                    topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp
+                ) { cdr in
+                    cdr.writeTime(nanoseconds: stamp)
+                    cdr.storage.append(contentsOf: pending.bytes[message.start..<message.end])
+                    return message.numeric
+                }
+            }
+            hot.decodedCount += 1
+            return
+        }
+        hot.cdr.reset()
+        hot.cdr.writeTime(nanoseconds: stamp)
+        hot.cdr.storage.append(contentsOf: pending.bytes[message.start..<message.end])
+        if slot.isRecorded {
+            try hot.cdr.withPayload { (payload: UnsafeRawBufferPointer) throws(RecordingError) in
+                try recorder.write(
+                    channelID: slot.channelID, streamID: slot.streamID,
+                    topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp,
+                    payload: payload, numericValue: message.numeric)
+            }
+        }
+        hot.decodedCount += 1
+        if let observer, let stream = typedStreams[message.streamKey] {
+            try observer(
+                ObservedValue(
+                    topic: stream.topic, logTime: time, sampleTime: stamp, numericValue: message.numeric,
+                    schema: stream.schema, payload: hot.cdr.bytes, isRecorded: stream.handle != nil))
         }
     }
 
@@ -461,4 +507,33 @@ private struct Scratch {
     var ticks: [UInt64] = []
     var members: [(index: Int, sample: Int)] = []
     var times: [UInt64] = []
+}
+
+/// The typed messages of the notification at hand that wait for their
+/// clock: each value's body encoded (after the stamp), its stream key,
+/// timing and numeric value.
+private struct PendingMessages {
+    struct Message {
+        var streamKey: Int
+        var timing: SampleTiming
+        var numeric: Double?
+        var start: Int
+        var end: Int
+    }
+
+    var messages: [Message] = []
+    var bytes: [UInt8] = []
+
+    var isEmpty: Bool { messages.isEmpty }
+
+    mutating func append(streamKey: Int, timing: SampleTiming, numeric: Double?, body: ArraySlice<UInt8>) {
+        let start = bytes.count
+        bytes.append(contentsOf: body)
+        messages.append(Message(streamKey: streamKey, timing: timing, numeric: numeric, start: start, end: bytes.count))
+    }
+
+    mutating func removeAll() {
+        messages.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
 }
