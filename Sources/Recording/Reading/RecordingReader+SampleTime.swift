@@ -20,7 +20,7 @@ extension RecordingReader {
     }
 
     /// Calls `body` with each message of `topics` in the range, ordered and
-    /// selected by `time` (see ``messageCursor(topics:from:to:time:)``).
+    /// selected by `time` (see ``messageCursor(topics:from:to:time:order:)``).
     ///
     /// - Parameters:
     ///   - topics: The streams to read; unknown topics are ignored.

@@ -134,7 +134,7 @@ public final class RecordingReader {
             to: to, time: time, order: order)
     }
 
-    /// ``messageCursor(topics:from:to:time:)`` of topics by name, given which carry a sample time.
+    /// ``messageCursor(topics:from:to:time:order:)`` of topics by name, given which carry a sample time.
     package func messageCursor(
         topics: [String], stamped: Set<String>, from: UInt64?, to: UInt64?, time: MessageTime,
         order: MessageTime? = nil
