@@ -77,9 +77,13 @@ struct SampleClocks {
         guard prepare(key, describe: describe) else { return false }
         switch Self.times(ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, into: &result) {
         case .timed: return true
-        case .untimed: return false
+        case .untimed:
+            // Its samples keep their receive time: the clock's later times never go below it.
+            states[key]!.lastTime = max(states[key]!.lastTime, receivedAt)
+            return false
         case .refused:
             refusedCount += 1
+            states[key]!.lastTime = max(states[key]!.lastTime, receivedAt)
             return false
         }
     }

@@ -178,4 +178,38 @@ import Testing
         #expect(gyro.count == times.count)
         for message in gyro { #expect(Self.stamp(message)! <= message.message.logTime) }
     }
+
+    /// A DIoT channel on receive time until its rate is reported, then
+    /// dejittered: the first dejittered sample, delivered at the same instant
+    /// as the last one on receive time, is not placed before it (readers
+    /// stop on a stream whose sample times go back).
+    @Test func sampleTimesNeverGoBackWhenARateArrivesMidStream() throws {
+        let directory = makeTemporaryDirectory() + "/rec"
+        let recorder = try Recorder(directory: directory, session: .init(name: "diot", source: "test"), startTime: 0)
+        let device = try DeviceStreamRecorder(recorder: recorder, decoder: DiotDecoder(), identifier: "D", name: "D")
+        let channel = DiotChannel(3)!
+        func sample(_ index: Int, at time: UInt64) throws {
+            let bytes = DiotWire.encode(records: [
+                DiotRecord(channel: channel, index: 0, feature: .heartRate, value: .int(UInt32(60 + index)))
+            ])
+            try device.record(
+                RawNotification(characteristic: DiotGATT.characteristic(for: channel), bytes: bytes, receiveTime: time))
+        }
+        let instant = Self.start + 1_000_000_000
+        try sample(0, at: instant - 20_000_000)
+        try sample(1, at: instant)
+        // One connection event: the rates reply and the next sample at the same instant.
+        try device.record(
+            RawNotification(
+                characteristic: DiotGATT.ratesCommand, bytes: DiotWire.encode(channelRates: [(channel, 20)]),
+                receiveTime: instant))
+        try sample(2, at: instant)
+        for index in 3..<20 { try sample(index, at: instant + UInt64(index - 2) * 20_000_000) }
+        try recorder.close(at: Self.start + 5_000_000_000)
+        let stamps = try RecordingReader(directory: directory).typedMessages(topics: ["/diot/D/heart_rate"])
+            .map { Self.stamp($0)! }
+        #expect(stamps.count == 20)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 }, "\(stamps)")
+        #expect(stamps[2] == instant)
+    }
 }
