@@ -38,6 +38,9 @@ final class CaptureByteSource {
         let handle: FileHandle
         do throws(RecordingError) {
             handle = try RegularFile.openForReading(path)
+        } catch  where error.code == .notFound {
+            // The words every verb uses for a missing path.
+            throw CaptureFileError(.io, "\(path) does not exist (expected a capture file)")
         } catch {
             throw CaptureFileError(.io, "\(path): cannot open the capture file: \(error.message)")
         }

@@ -73,6 +73,9 @@ package enum RecordingLayout: Sendable, Hashable {
     ) throws(RecordingError) -> (
         layout: RecordingLayout, paths: [String]
     ) {
+        guard FileManager.default.fileExists(atPath: directory) else {
+            throw RecordingError(.notFound, "\(directory) does not exist (expected a recording directory)")
+        }
         guard isDirectory(directory) else {
             throw RecordingError(.notFound, "\(directory) is not a directory; is it a recording?")
         }

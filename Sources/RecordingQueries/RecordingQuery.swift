@@ -33,8 +33,26 @@ public struct RecordingQuery {
         public var topic: String
         /// The bucket's start, nanoseconds since the Unix epoch.
         public var start: UInt64
+        /// Each aggregate of the plan, in its order; ``AggregateValue/none`` where the stream has none.
+        public var aggregates: [AggregateValue]
         /// The text of each aggregate of the plan, in its order; empty where the stream has none.
-        public var values: [String]
+        public var values: [String] { aggregates.map(\.text) }
+
+        /// The row as one JSON object (keys sorted): `bucket_start` in
+        /// nanoseconds since the Unix epoch, `topic`, and each aggregate
+        /// under its name as a JSON value (a count an integer, a mean a
+        /// number, a missing one `null`).
+        ///
+        /// - Parameter names: The plan's aggregates, in the row's order.
+        public func jsonLine(_ names: [BucketPlan.Aggregate]) -> String {
+            var members = [("bucket_start", String(start)), ("topic", CDRValue.string(topic).tidyJSON)]
+            for (name, value) in zip(names, aggregates) { members.append((name.rawValue, value.json)) }
+            var text = "{"
+            for (position, member) in members.sorted(by: { $0.0 < $1.0 }).enumerated() {
+                text += (position > 0 ? ",\"" : "\"") + member.0 + "\":" + member.1
+            }
+            return text + "}"
+        }
     }
 
     /// The recording.
@@ -111,46 +129,42 @@ public struct RecordingQuery {
         let decoder =
             plan.wantsFirstOrLast && !plan.nonNumericTopics.isEmpty
             ? ExportRowDecoder(try reader.exportContext(topics: plan.nonNumericTopics).topics) : ExportRowDecoder()
-        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
-        func text(_ message: RecordedMessage) throws(RecordingError) -> String { try Self.text(of: message, decoder) }
+        func number(_ value: Double?) -> AggregateValue { value.map { .number($0) } ?? .none }
+        func fields(_ message: RecordedMessage?) throws(RecordingError) -> AggregateValue {
+            guard let message else { return .none }
+            let fields = try decoder.fields(of: message)
+            return .message(names: fields.map(\.name), values: fields.map(\.value))
+        }
         return try plan.forEachTopic(in: reader) { topic, buckets throws(RecordingError) in
             switch buckets {
             case .numeric(let buckets):
                 for bucket in buckets {
-                    let values = plan.aggregates.map { aggregate in
+                    let values = plan.aggregates.map { aggregate -> AggregateValue in
                         switch aggregate {
-                        case .count: String(bucket.count)
-                        case .min: text(bucket.minimum)
-                        case .max: text(bucket.maximum)
-                        case .mean: text(bucket.mean)
-                        case .first: text(bucket.first)
-                        case .last: text(bucket.last)
+                        case .count: .count(bucket.count)
+                        case .min: number(bucket.minimum)
+                        case .max: number(bucket.maximum)
+                        case .mean: number(bucket.mean)
+                        case .first: number(bucket.first)
+                        case .last: number(bucket.last)
                         }
                     }
-                    try body(BucketRow(topic: topic, start: bucket.start, values: values))
+                    try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
                 }
             case .counted(let buckets):
                 for bucket in buckets {
-                    var values: [String] = []
+                    var values: [AggregateValue] = []
                     for aggregate in plan.aggregates {
                         switch aggregate {
-                        case .count: values.append(String(bucket.count))
-                        case .min, .max, .mean: values.append("")
-                        case .first: values.append(try bucket.first.map(text) ?? "")
-                        case .last: values.append(try bucket.last.map(text) ?? "")
+                        case .count: values.append(.count(bucket.count))
+                        case .min, .max, .mean: values.append(.none)
+                        case .first: values.append(try fields(bucket.first))
+                        case .last: values.append(try fields(bucket.last))
                         }
                     }
-                    try body(BucketRow(topic: topic, start: bucket.start, values: values))
+                    try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
                 }
             }
         }
-    }
-
-    /// A message's fields as one value: the field's text when it has one,
-    /// `name=value` pairs separated by spaces otherwise.
-    static func text(of message: RecordedMessage, _ decoder: ExportRowDecoder) throws(RecordingError) -> String {
-        let fields = try decoder.fields(of: message)
-        if fields.count == 1 { return fields[0].value.text }
-        return fields.map { "\($0.name)=\($0.value.text)" }.joined(separator: " ")
     }
 }

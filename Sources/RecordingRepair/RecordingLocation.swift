@@ -31,15 +31,17 @@ public final class RecordingLocation {
     /// - Parameters:
     ///   - argument: A recording directory or an `.mcap` file.
     ///   - indexed: Build `index.sqlite` for a lone file.
-    /// - Throws: `RecordingError` (`.io` when the temporary recording cannot be made, `.corrupt`
-    ///   when a lone file cannot be read as a recording). A missing path is taken for a
-    ///   directory, for the reader to report.
+    /// - Throws: `RecordingError`: `.notFound` when nothing is at `argument` (the same words
+    ///   as `RecordingSource`'s), `.io` when the temporary recording cannot be made,
+    ///   `.corrupt` when a lone file cannot be read as a recording.
     public init(_ argument: String, indexed: Bool) throws(RecordingError) {
         self.argument = argument
         var isDirectory: ObjCBool = false
-        // A missing path is left to the library, which says it is not a recording.
-        let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
-        guard exists, !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+            throw RecordingError(
+                .notFound, "\(argument) does not exist (expected a recording directory or an .mcap file)")
+        }
+        guard !isDirectory.boolValue else {
             directory = argument
             temporary = nil
             return

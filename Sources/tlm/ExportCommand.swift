@@ -66,11 +66,15 @@ struct ExportCommand: ParsableCommand {
             valueName: "glob"))
     var topic: [TopicOption] = []
 
+    @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
+    var exclude: [TopicOption] = []
+
     @OptionGroup var range: TimeRangeOptions
 
     @OptionGroup var timeOption: TimeOption
 
     @Option(
+        name: [.short, .long],
         help: ArgumentHelp(
             "The file to write (must not exist), or - for standard output; for parquet, and csv or jsonl of "
                 + "several schemas, the directory (one file per topic)."),
@@ -97,7 +101,8 @@ struct ExportCommand: ParsableCommand {
             // A Parquet output is checked before anything is read.
             let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
             let source = try RecordingSource(path: recording)
-            let matching = try TopicSelection(include: topic).topics(of: source.topics, named: source.path)
+            let matching = try TopicSelection(include: topic, exclude: exclude).topics(
+                of: source.topics, named: source.path)
             let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let plan =
                 try parquet

@@ -26,7 +26,9 @@ struct FilterCommand: ParsableCommand {
     @Argument(help: "The recording directory, or one .mcap file.", completion: .file())
     var input: String
 
-    @Option(help: "The MCAP file to write (must not exist), or - for standard output.", completion: .file())
+    @Option(
+        name: [.short, .long], help: "The MCAP file to write (must not exist), or - for standard output.",
+        completion: .file())
     var output: String
 
     @Option(help: ArgumentHelp("Topics to keep (repeatable): a glob.", valueName: "glob"))

@@ -31,6 +31,7 @@ struct ImportCommand: AsyncParsableCommand {
             Examples:
               tlm import btsnoop_hci.log --output ride
               tlm import capture.pcapng --handle-map handles.txt --output ride
+              tlm import btsnoop_hci.log --output ride --format json
               tlm import btsnoop_hci.log.last btsnoop_hci.log --pipeline Pipelines/diot-imu.yaml --output imu
             """
     )
@@ -38,7 +39,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The capture files.", completion: .file())
     var captures: [String]
 
-    @Option(help: "The new recording directory (must not exist or be empty).", completion: .directory)
+    @Option(
+        name: [.short, .long], help: "The new recording directory (must not exist or be empty).", completion: .directory
+    )
     var output: String
 
     @Option(
@@ -61,6 +64,9 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         if captures.isEmpty { throw ValidationError("name at least one capture file") }
     }
+
+    @Option(help: "Output format of the summary: table or json.")
+    var format: InfoCommand.Format = .table
 
     @OptionGroup var display: OutputOptions
 
@@ -93,9 +99,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         bar.finish()
         guard let inventory = session.captureInventory else { throw CLIError("the import found no inventory") }
-        let report = Self.report(inventory, summary: summary, output: output, derived: loaded != nil)
-        // -q: the summary line only, not the inventory of devices and handles.
-        print(display.quiet ? String(report.prefix { $0 != "\n" }) : report)
+        if format == .json {
+            try JSONOutput.print(
+                ImportReport(inventory, summary: summary, output: output, derived: loaded != nil), command: "import")
+        } else {
+            let report = Self.report(inventory, summary: summary, output: output, derived: loaded != nil)
+            // -q: the summary line only, not the inventory of devices and handles.
+            print(display.quiet ? String(report.prefix { $0 != "\n" }) : report)
+        }
         if summary.lossRecordCount > 0 { throw ExitCode(3) }
     }
 

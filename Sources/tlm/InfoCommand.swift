@@ -43,7 +43,7 @@ struct InfoCommand: ParsableCommand {
         case .table:
             print(InfoReport(info, times: display.times).text, terminator: "")
         case .json:
-            try JSONOutput.print(info)
+            try JSONOutput.print(info, command: "info")
         }
     }
 }

@@ -25,7 +25,9 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Two or more recording directories or .mcap files.", completion: .file())
     var inputs: [String]
 
-    @Option(help: "The MCAP file to write (must not exist), or - for standard output.", completion: .file())
+    @Option(
+        name: [.short, .long], help: "The MCAP file to write (must not exist), or - for standard output.",
+        completion: .file())
     var output: String
 
     @OptionGroup var display: OutputOptions

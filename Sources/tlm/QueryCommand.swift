@@ -57,6 +57,9 @@ struct QueryCommand: ParsableCommand {
             valueName: "glob"))
     var topic: [TopicOption]
 
+    @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
+    var exclude: [TopicOption] = []
+
     @OptionGroup var range: TimeRangeOptions
 
     @OptionGroup var timeOption: TimeOption
@@ -89,7 +92,8 @@ struct QueryCommand: ParsableCommand {
         let location = try RecordingLocation(recording, indexed: true)
         do {
             let reader = try RecordingReader(directory: location.directory)
-            let matching = try TopicSelection(include: topic).topics(of: reader.topics, named: recording)
+            let matching = try TopicSelection(include: topic, exclude: exclude).topics(
+                of: reader.topics, named: recording)
             let times = display.times
             let time = timeOption.time
             let (lower, upper) = try range.resolve(reader, named: recording, time: time, times: times)
@@ -102,7 +106,9 @@ struct QueryCommand: ParsableCommand {
                 note(plan)
                 table.header(["topic", "bucket_start"] + plan.aggregates.map(\.rawValue))
                 let cost = try query.forEachBucketRow(plan) { row throws(RecordingError) in
-                    try table.row([row.topic, times.timestamp(row.start)] + row.values)
+                    try table.row(
+                        [row.topic, times.timestamp(row.start)] + row.values,
+                        jsonLine: format == .jsonl ? row.jsonLine(plan.aggregates) : nil)
                     rows += 1
                 }
                 display.detail(

@@ -31,9 +31,10 @@ struct RecordCommand: AsyncParsableCommand {
             reconnection with back-off, and the gap is recorded as a loss with its duration. Without BlueZ or \
             an adapter the command says so and exits with status 1.
 
-            --topics GLOB (repeatable) writes only the typed streams a glob selects, and --exclude GLOB \
-            (repeatable) leaves out those it selects, with --simulate, --device or on top of a pipeline \
-            file's `record` list (--topics replaces it); raw streams are always written, so `tlm replay` can \
+            --topic GLOB (repeatable; --topics is the same option) writes only the typed streams a glob \
+            selects, and --exclude GLOB (repeatable) leaves out those it selects, with --simulate, --device \
+            or on top of a pipeline \
+            file's `record` list (--topic replaces it); raw streams are always written, so `tlm replay` can \
             reproduce everything. Globs as `tlm query --topic` reads them.
 
             --serve [HOST:]PORT serves the streams as they are recorded over the Foxglove WebSocket protocol \
@@ -56,7 +57,7 @@ struct RecordCommand: AsyncParsableCommand {
 
             Examples:
               tlm record --simulate --duration 10s --output ride
-              tlm record --simulate --topics '/diot/**' --exclude '**/gyro_?' --duration 10s
+              tlm record --simulate --topic '/diot/**' --exclude '**/gyro_?' --duration 10s
               tlm record --simulate --duration 10s --format json -q
               tlm record --simulate --duration 5m --serve 8765
               tlm record --simulate --family diot --seed 7 --chunk-age 250ms --zstd-level 5
@@ -130,6 +131,7 @@ struct RecordCommand: AsyncParsableCommand {
     var duration: DurationArgument?
 
     @Option(
+        name: [.short, .long],
         help: "The new recording directory (must not exist or be empty). Default: tlm-<UTC time>.",
         completion: .directory)
     var output: String?
@@ -166,7 +168,7 @@ struct RecordCommand: AsyncParsableCommand {
     var durability: Durability?
 
     @Option(
-        name: .customLong("topics"), parsing: .upToNextOption,
+        name: [.customLong("topic"), .customLong("topics")], parsing: .upToNextOption,
         help: ArgumentHelp(
             "Write only the typed streams these globs select (\(TopicOption.rule)); raw streams are always written.",
             valueName: "glob"))
@@ -357,21 +359,17 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
-    /// The line a recording starts with, on standard output (standard
-    /// error with --format json); none with --quiet.
+    /// The line a recording starts with, on standard error (standard output
+    /// carries results only: the summary); none with --quiet.
     private func banner(_ text: String) {
         guard !display.quiet else { return }
-        if format == .json {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
-        } else {
-            print(text)
-        }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Prints the summary; exit status 3 when loss was recorded.
     private func report(_ summary: RecordingSummary, directory: String) throws {
         if format == .json {
-            try JSONOutput.print(SummaryReport(summary, directory: directory))
+            try JSONOutput.print(SummaryReport(summary, directory: directory), command: "record")
             if summary.lossRecordCount > 0 { throw ExitCode(3) }
             return
         }

@@ -6,14 +6,15 @@ import Recording
 /// so it never touches the recorder): messages committed, rate, streams,
 /// loss, bytes on disk, and the busiest streams with their rates.
 ///
-/// On a terminal it redraws a small block every second: a totals line and
+/// On standard error (standard output carries the summary only). On a
+/// terminal it redraws a small block every second: a totals line and
 /// the ``topStreams`` fastest typed streams. Otherwise it prints one plain
 /// line every 5 seconds, the busiest three streams' rates at its end. Rates
 /// count committed messages, so they trail the devices by up to one chunk
 /// age.
 struct RecordingStatus {
     let directory: String
-    let isTerminal = isatty(STDOUT_FILENO) == 1
+    let isTerminal = isatty(STDERR_FILENO) == 1
     /// How many streams the terminal block lists.
     static let topStreams = 5
 
@@ -48,14 +49,17 @@ struct RecordingStatus {
                         "  " + Columns.pad($0.topic, width) + "  "
                             + InfoReport.grouped(Int($0.rate.rounded())) + "/s"
                     }
-                FileHandle.standardOutput.write(Data((Self.clear(linesDrawn) + lines.joined(separator: "\n")).utf8))
+                FileHandle.standardError.write(Data((Self.clear(linesDrawn) + lines.joined(separator: "\n")).utf8))
                 linesDrawn = lines.count
             } else {
                 let busiest = streams.prefix(3).map { "\($0.topic) \(InfoReport.grouped(Int($0.rate.rounded())))/s" }
-                print(totals + (busiest.isEmpty ? "" : "  busiest: " + busiest.joined(separator: ", ")))
+                FileHandle.standardError.write(
+                    Data(
+                        (totals + (busiest.isEmpty ? "" : "  busiest: " + busiest.joined(separator: ", ")) + "\n").utf8)
+                )
             }
         }
-        if isTerminal { FileHandle.standardOutput.write(Data(Self.clear(linesDrawn).utf8)) }
+        if isTerminal { FileHandle.standardError.write(Data(Self.clear(linesDrawn).utf8)) }
     }
 
     /// Escape codes that erase the last `lines` lines drawn and leave the

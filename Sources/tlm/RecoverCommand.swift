@@ -40,7 +40,7 @@ struct RecoverCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            try JSONOutput.print(report)
+            try JSONOutput.print(report, command: "recover")
         case .table:
             for segment in report.segments {
                 var line =

@@ -5,6 +5,7 @@ import Foundation
 import LiveView
 import Pipeline
 import Recording
+import RecordingRepair
 import Session
 
 /// `tlm replay REC --output NEWREC`: a recording's raw streams, decoded again, into a new recording.
@@ -42,10 +43,12 @@ struct ReplayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The recording to replay.", completion: .directory)
+    @Argument(help: "The recording directory, or a lone .mcap file, to replay.", completion: .file())
     var recording: String
 
-    @Option(help: "The new recording directory (must not exist or be empty).", completion: .directory)
+    @Option(
+        name: [.short, .long], help: "The new recording directory (must not exist or be empty).", completion: .directory
+    )
     var output: String
 
     @Option(
@@ -84,14 +87,16 @@ struct ReplayCommand: AsyncParsableCommand {
         if let pipeline {
             do { loaded = try Pipeline(contentsOfFile: pipeline) } catch { throw CLIError(error.description) }
         }
-        let (start, end) = try offsets()
+        let location = try RecordingLocation.opened(recording)
+        defer { withExtendedLifetime(location) {} }
+        let (start, end) = try offsets(location.directory)
         let bar = ProgressBar("replay", shown: !display.quiet)
         var live: LiveViewServer?
         if let serve { live = try await LiveViewRunner.start(serve, quiet: display.quiet) }
         let clock = ContinuousClock()
         let began = clock.now
         let session = RecordingSession(
-            replaying: ReplaySource(recording: recording, from: start, to: end, rate: rate),
+            replaying: ReplaySource(recording: location.directory, from: start, to: end, rate: rate),
             pipeline: loaded, directory: output,
             options: .init(
                 onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }, observer: live))
@@ -108,7 +113,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
         if format == .json {
             try JSONOutput.print(
-                SummaryReport(summary, directory: output, replay: true, derived: loaded != nil))
+                SummaryReport(summary, directory: output, replay: true, derived: loaded != nil), command: "replay")
         } else {
             print(
                 "Replayed \(summary.replayedNotifications) notifications of \(summary.deviceCount) device(s) into "
@@ -129,11 +134,11 @@ struct ReplayCommand: AsyncParsableCommand {
     ///
     /// - Throws: ``CLIError`` when the recording cannot be read or the range is empty; the exit of
     ///   ``EmptyRange`` when the range misses the recording's messages.
-    private func offsets() throws -> (from: Duration, to: Duration?) {
+    private func offsets(_ directory: String) throws -> (from: Duration, to: Duration?) {
         let range = range
         guard !range.isUnbounded else { return (.zero, nil) }
         let info: RecordingInfo
-        do { info = try RecordingInfo.load(from: recording) } catch { throw CLIError(error.message) }
+        do { info = try RecordingInfo.load(from: directory) } catch { throw CLIError(error.message) }
         try EmptyRange.check(range, span: RecordingTimeRange.span(of: info), of: recording, times: display.times)
         do { return try range.offsets(info) } catch { throw CLIError(error.message) }
     }

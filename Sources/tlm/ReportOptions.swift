@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import Recording
+import RecordingRepair
 import Report
 
 /// The recording, topics and range `tlm report` and `tlm plot` share.
 struct ReportOptions: ParsableArguments {
-    @Argument(help: "The recording directory.", completion: .directory)
+    @Argument(help: "The recording directory, or a lone .mcap file.", completion: .file())
     var recording: String
 
     @Option(
@@ -14,13 +15,16 @@ struct ReportOptions: ParsableArguments {
             valueName: "glob"))
     var topic: [TopicOption] = []
 
+    @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
+    var exclude: [TopicOption] = []
+
     @OptionGroup var range: TimeRangeOptions
 
     @OptionGroup var timeOption: TimeOption
 
     @OptionGroup var display: OutputOptions
 
-    @Option(help: "The file to write (must not exist).")
+    @Option(name: [.short, .long], help: "The file to write (must not exist).")
     var output: String
 
     /// Reads the report's data.
@@ -34,22 +38,21 @@ struct ReportOptions: ParsableArguments {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw CLIError("\(output) already exists; choose a new output file")
         }
+        let location = try RecordingLocation.opened(recording)
+        defer { withExtendedLifetime(location) {} }
         do {
-            let builder = try ReportBuilder(directory: recording)
-            var topics = builder.topics
-            if !topic.isEmpty {
-                var chosen = Set<String>()
-                for option in topic {
-                    chosen.formUnion(try TopicOption.matching(option.pattern, in: builder.topics, of: recording))
-                }
-                topics = chosen.sorted()
-            }
+            let builder = try ReportBuilder(directory: location.directory)
+            // Every topic by default (an empty recording reports that it is empty).
+            let topics =
+                topic.isEmpty && exclude.isEmpty
+                ? builder.topics
+                : try TopicSelection(include: topic, exclude: exclude).topics(of: builder.topics, named: recording)
             let (from, to) = try range.resolve(
                 span: try builder.timeSpan(time: timeOption.time), named: recording, times: display.times)
             return try builder.build(
                 topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time)
         } catch let error as ReportError {
-            throw CLIError(error.message)
+            throw CLIError(location.userFacing(error.message))
         }
     }
 

@@ -64,16 +64,7 @@ struct ScanCommand: AsyncParsableCommand {
         let devices = DiscoveredDevice.listed(found, families: Set(families.map(\.family)), all: all)
         switch format {
         case .json:
-            let rows: [[String: Any]] = devices.map { device in
-                var row: [String: Any] = [
-                    "address": device.address, "family": device.family?.rawValue ?? NSNull(),
-                    "name": device.name ?? NSNull(), "rssi": device.rssi.map { Int($0) } ?? NSNull(),
-                ]
-                row["services"] = device.serviceUUIDs
-                return row
-            }
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            try JSONOutput.print(ScanReport(devices), command: "scan")
         case .table:
             guard !devices.isEmpty else {
                 print(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveView
 import Recording
+import RecordingRepair
 
 /// `tlm serve REC`: plays a recording to Foxglove over its WebSocket protocol.
 struct ServeCommand: AsyncParsableCommand {
@@ -23,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The recording to play.", completion: .directory)
+    @Argument(help: "The recording directory, or a lone .mcap file, to play.", completion: .file())
     var recording: String
 
     @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
@@ -58,18 +59,20 @@ struct ServeCommand: AsyncParsableCommand {
         let info: RecordingInfo
         let span: (first: UInt64, last: UInt64)?
         let (start, end): (UInt64?, UInt64?)
+        let location = try RecordingLocation.opened(recording)
+        defer { withExtendedLifetime(location) {} }
         do {
-            info = try RecordingInfo.load(from: recording)
-            span = try RecordingReader(directory: recording).timeSpan(time: timeOption.time)
+            info = try RecordingInfo.load(from: location.directory)
+            span = try RecordingReader(directory: location.directory).timeSpan(time: timeOption.time)
             (start, end) = try range.bounds(span: span, origin: RecordingTimeRange.origin(of: info))
         } catch {
-            throw CLIError(error.message)
+            throw CLIError(location.userFacing(error.message))
         }
         try EmptyRange.check(range, span: span, of: recording, times: display.times)
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         let count: Int
         do {
-            let player = RecordingPlayer(directory: recording, from: start, to: end, time: timeOption.time)
+            let player = RecordingPlayer(directory: location.directory, from: start, to: end, time: timeOption.time)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet)
@@ -77,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
             count = played
         } catch {
             await LiveViewRunner.stop(server, quiet: display.quiet)
-            throw CLIError(error.message)
+            throw CLIError(location.userFacing(error.message))
         }
         try EmptyRange.check(range, count: count)
     }

@@ -38,9 +38,11 @@ struct TableOutput {
     }
 
     /// One row; `json` gives a message's log and publish times, topic and
-    /// fields for JSON lines (without it, a JSON line maps the columns to the values).
+    /// fields for JSON lines, `jsonLine` a row's JSON line as it is (without
+    /// either, a JSON line maps the columns to the values as strings).
     mutating func row(
-        _ values: [String], json: (UInt64, UInt64, String, [(name: String, value: CDRValue)])? = nil
+        _ values: [String], json: (UInt64, UInt64, String, [(name: String, value: CDRValue)])? = nil,
+        jsonLine: String? = nil
     )
         throws(RecordingError)
     {
@@ -48,7 +50,9 @@ struct TableOutput {
         case .csv:
             emit(values.map(CSVExporter.field).joined(separator: ","))
         case .jsonl:
-            if let (logTime, publishTime, topic, fields) = json {
+            if let jsonLine {
+                emit(jsonLine)
+            } else if let (logTime, publishTime, topic, fields) = json {
                 emit(
                     try JSONLinesExporter.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields)
                 )

@@ -80,7 +80,7 @@ struct VerifyCommand: ParsableCommand {
     private func show(_ report: VerificationReport) throws {
         switch format {
         case .json:
-            try JSONOutput.print(report)
+            try JSONOutput.print(report, command: "verify")
         case .table:
             for finding in report.findings { Swift.print(finding) }
             Swift.print(

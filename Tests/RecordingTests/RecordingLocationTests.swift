@@ -40,14 +40,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: file))
     }
 
-    @Test func aDirectoryOrAMissingPathIsLeftToTheReader() throws {
+    @Test func aDirectoryIsLeftToTheReaderAndAMissingPathIsNotFound() throws {
         let directory = makeTemporaryDirectory()
         let location = try RecordingLocation(directory, indexed: true)
         #expect(!location.isLoneFile && location.directory == directory)
         #expect(location.userFacing("x \(directory)") == "x \(directory)")
-        let missing = try RecordingLocation(directory + "/nothing", indexed: true)
-        #expect(!missing.isLoneFile)
-        #expect(throws: RecordingError.self) { _ = try missing.info() }
+        let error = #expect(throws: RecordingError.self) {
+            _ = try RecordingLocation(directory + "/nothing", indexed: true)
+        }
+        #expect(error?.code == .notFound)
+        #expect(
+            error?.message == "\(directory)/nothing does not exist (expected a recording directory or an .mcap file)")
     }
 
     @Test func aFileThatIsNotMCAPIsRefusedNotMadeUp() throws {

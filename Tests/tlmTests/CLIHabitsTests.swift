@@ -141,7 +141,9 @@ import Testing
         #expect(!record.output.contains("Recording simulated") && record.output.hasPrefix("Recorded "))
         let chatty = try tlm(
             "record", "--simulate", "--family", "diot", "--duration", "300ms", "--output", temporaryPath(), "-v")
-        #expect(chatty.output.contains("Recording simulated") && chatty.errors.contains("zstd level 3"))
+        // The banner is status: on stderr, with the details of -v.
+        #expect(chatty.errors.contains("Recording simulated") && chatty.errors.contains("zstd level 3"))
+        #expect(chatty.output.hasPrefix("Recorded "))
     }
 
     @Test func timesPrintInUTCUnlessLocalTimeOrTZ() throws {
@@ -223,7 +225,11 @@ import Testing
         let repair = try tlm("verify", damaged, "--repair")
         #expect(repair.status == 1 && repair.errors.contains("--repair needs a recording directory"))
         let missing = try tlm("info", "/nonexistent/x.mcap")
-        #expect(missing.status == 1 && missing.errors.contains("/nonexistent/x.mcap is not a recording"))
+        #expect(
+            missing.status == 1
+                && missing.errors.contains(
+                    "/nonexistent/x.mcap does not exist (expected a recording directory or an .mcap file)")
+        )
     }
 
     @Test func recordTopicsAndExcludeSelectTypedStreams() throws {

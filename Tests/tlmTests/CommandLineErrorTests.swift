@@ -11,7 +11,7 @@ import Testing
         (["record", "--simulate", "--chunk-size", "10"], "chunk size"),
         (["record", "--simulate", "--segment-size", "100"], "segment size"),
         (["record", "--simulate", "--seed", "-1"], "seed"),
-        (["info", "/nonexistent/recording"], "is not a recording directory"),
+        (["info", "/nonexistent/recording"], "/nonexistent/recording does not exist (expected a recording directory"),
         (["info"], "Missing expected argument"),
         (["frobnicate"], "Unexpected argument"),
     ])

@@ -40,7 +40,7 @@ import Testing
     @Test func badInputIsOneClearLine() throws {
         let missing = try tlm("import", "/nonexistent/capture.log", "--output", temporaryPath())
         #expect(missing.status == 1)
-        #expect(missing.errors.contains("/nonexistent/capture.log: cannot open the capture file"))
+        #expect(missing.errors.contains("/nonexistent/capture.log does not exist (expected a capture file)"))
         let notCapture = try tlm("import", repositoryRoot + "/Package.swift", "--output", temporaryPath())
         #expect(notCapture.status == 1)
         #expect(

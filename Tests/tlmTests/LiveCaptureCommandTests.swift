@@ -99,7 +99,7 @@ import Testing
 
         let (result, _, _) = try Self.record(fake, device, output: output)
         #expect(result.status == 0, "stdout: \(result.output)\nstderr: \(result.errors)")
-        #expect(result.output.contains("Recording pipeline live (1 device(s)"))
+        #expect(result.errors.contains("Recording pipeline live (1 device(s)"))
 
         // The raw notifications equal, per characteristic and in order, what the fake sent.
         let sent = try Self.sent(fake, device)
@@ -326,7 +326,9 @@ import Testing
 
         let json = try tlm(["scan", "--duration", "500ms", "--format", "json", "--all"], environment: fake.environment)
         #expect(json.status == 0, "\(json.errors)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(report["command"] as? String == "scan")
+        let rows = try #require(report["devices"] as? [[String: Any]])
         #expect(rows.count == 6)
         for device in devices {
             let row = try #require(rows.first { $0["address"] as? String == device.address })

@@ -139,9 +139,11 @@ import Testing
         let output = temporaryPath()
         let result = try tlm("record", "--simulate", "--family", "diot", "--duration", "6s", "--output", output)
         #expect(result.status == 0, "\(result.errors)")
-        let status = result.output.split(separator: "\n").filter { $0.hasPrefix("00:05  ") }
-        #expect(status.count == 1, "\(result.output)")
+        // Status goes to stderr: stdout carries the summary only.
+        let status = result.errors.split(separator: "\n").filter { $0.hasPrefix("00:05  ") }
+        #expect(status.count == 1, "\(result.errors)")
         #expect(status.first?.contains(" messages  ") == true && status.first?.contains("loss 0") == true)
-        #expect(!result.output.contains("\u{1B}["))  // no terminal control codes when not on a terminal
+        #expect(!result.errors.contains("\u{1B}["))  // no terminal control codes when not on a terminal
+        #expect(result.output.hasPrefix("Recorded ") && !result.output.contains("00:0"), "\(result.output)")
     }
 }
