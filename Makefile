@@ -54,7 +54,7 @@ DEMO_SECONDS ?= 10s
 LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests|DBusTests.ConnectionTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup setup-build setup-test run test lint format tsan build bench docs fuzz clean
+.PHONY: setup setup-build setup-test run test lint format tsan build bench docs fuzz clean man install-man
 
 # install-debs: apt-get installs those of the packages $(1) that are not
 # installed (nothing, not even apt-get update, when all are).
@@ -176,6 +176,18 @@ DOC_TARGETS  := Streams DBus Devices DeviceClocks MCAP ROS2 Quantities Recording
 docs: setup-build
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))
+
+# The man page, generated from the CLI's own help by argument-parser's
+# generate-manual plugin (.build/plugins/GenerateManual/outputs/tlm/tlm.1);
+# `make install-man` copies it into MANDIR (default: your own man path).
+MANDIR ?= $(HOME)/.local/share/man/man1
+MANPAGE := .build/plugins/GenerateManual/outputs/tlm/tlm.1
+man: setup-build
+	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration release
+
+install-man: man
+	install -d $(MANDIR)
+	install -m 644 $(MANPAGE) $(MANDIR)/tlm.1
 
 clean:
 	rm -rf .build .build-tsan .build-consumer Benchmarks/.build .build-test.log $(VENV) recordings

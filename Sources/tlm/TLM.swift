@@ -13,8 +13,10 @@ struct TLM: AsyncParsableCommand {
             and costs on stderr) and --local-time. Times print in UTC (ISO 8601, Z) unless --local-time or \
             the TZ environment variable is set, then in the local zone with its offset; --from/--to take \
             +10s offsets, ISO 8601 times, HH:MM:SS of the recording's first day, or epoch nanoseconds. \
-            JSON reports (--format json) have snake_case keys and times in epoch nanoseconds. info, verify \
-            and query also read a lone .mcap file.
+            JSON reports (--format json) are one object with command and schema_version, snake_case keys \
+            and times in epoch nanoseconds (docs/json.md). Every verb that reads a recording also reads a \
+            lone .mcap file. Topics: --topic GLOB (repeatable) and --exclude GLOB; -o is --output. Standard \
+            output carries results only; banners, progress and status go to standard error.
 
             Exit status: 0 success; 1 an error (one line on stderr); 2 verify found a problem; 3 loss was \
             recorded (record, import, decode: malformed input); 4 a --from/--to range holds no message of \
