@@ -49,6 +49,16 @@ public struct ExportPlan: Sendable, Hashable {
     public let long: Bool
     /// Where the export writes.
     public let target: Target
+    /// How an MCAP export's chunks are compressed (ignored by the other formats).
+    public var compression: Compression = .zstd
+
+    /// How an MCAP export's chunks are compressed.
+    public enum Compression: String, Sendable, CaseIterable {
+        /// zstd at level 3, as the recorder writes segments.
+        case zstd
+        /// Stored as they are: larger files that any reader opens without a decompressor.
+        case none
+    }
 
     /// The standard output's name as an output path.
     public static let standardOutputPath = "-"
@@ -155,14 +165,15 @@ public struct ExportPlan: Sendable, Hashable {
             case .topicFiles(let directory):
                 exporter = TopicFilesExporter(directory: directory, format: format == .csv ? .csv : .jsonl)
             case .standardOutput:
-                exporter = try Self.exporter(format, long: long, sink: FileByteSink.standardOutput())
+                exporter = try Self.exporter(
+                    format, long: long, compression: compression, sink: FileByteSink.standardOutput())
             case .file(let path):
                 guard !FileManager.default.fileExists(atPath: path) else {
                     throw RecordingError(.invalidConfiguration, "\(path) already exists; choose a new output file")
                 }
                 let sink = try FileByteSink(creating: path)
                 created = [path]
-                exporter = try Self.exporter(format, long: long, sink: sink)
+                exporter = try Self.exporter(format, long: long, compression: compression, sink: sink)
             }
             let total = UInt64(try source.messageCountEstimate(topics: topics, from: from, to: to))
             let count: Int
@@ -216,10 +227,10 @@ public struct ExportPlan: Sendable, Hashable {
 
     /// The exporter of a format to one sink.
     private static func exporter(
-        _ format: Format, long: Bool, sink: FileByteSink
+        _ format: Format, long: Bool, compression: Compression, sink: FileByteSink
     ) throws(RecordingError) -> any RecordingExporter {
         switch format {
-        case .mcap: try MCAPExporter(sink: sink)
+        case .mcap: try MCAPExporter(sink: sink, zstdLevel: compression == .zstd ? 3 : nil)
         case .csv: long ? LongFormatExporter(sink: sink, format: .csv) : CSVExporter(sink: sink)
         case .jsonl: long ? LongFormatExporter(sink: sink, format: .jsonl) : JSONLinesExporter(sink: sink)
         case .parquet:

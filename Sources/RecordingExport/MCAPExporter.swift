@@ -32,19 +32,20 @@ public final class MCAPExporter: RecordingExporter {
     /// - Parameters:
     ///   - sink: Where the file goes.
     ///   - chunkSize: Close a chunk once its uncompressed records pass this many bytes (default 1 MiB).
-    ///   - zstdLevel: zstd level of the chunks (1 to 19; default 3).
+    ///   - zstdLevel: zstd level of the chunks (1 to 19; default 3); `nil` stores them
+    ///     uncompressed (compression `""`, as `mcap convert --compression none` does).
     ///   - library: The Header's library field.
     /// - Throws: `RecordingError` (`.invalidConfiguration`) for a chunk size below 1 KiB
     ///   or a level outside 1...19.
     public init(
-        sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int = 3,
+        sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int? = 3,
         library: String = "tlm \(TelemetryRecorderVersion.current) export"
     ) throws(RecordingError) {
         guard chunkSize >= 1024 else {
             throw RecordingError(
                 .invalidConfiguration, "an MCAP export's chunk size must be at least 1 KiB (got \(chunkSize))")
         }
-        guard (1...19).contains(zstdLevel) else {
+        if let zstdLevel, !(1...19).contains(zstdLevel) {
             throw RecordingError(.invalidConfiguration, "the zstd level must be 1 to 19 (got \(zstdLevel))")
         }
         var options = MCAPWriter.Options()

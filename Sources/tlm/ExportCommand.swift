@@ -46,6 +46,7 @@ struct ExportCommand: ParsableCommand {
 
             Examples:
               tlm export ride --format mcap --output ride.mcap
+              tlm export ride --format mcap --compression none --output plain.mcap
               tlm export ride --format csv --topic '/diot/*/acc_*' --from +10s --to +20s --output acc.csv
               tlm export ride --format jsonl --topic '**/gesture' --output - | head
               tlm export ride --format csv --output ride-csv/
@@ -68,6 +69,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
     var exclude: [TopicOption] = []
+
+    @Option(help: "With --format mcap: the chunks' compression, zstd (default) or none.")
+    var compression: ExportPlan.Compression?
 
     @OptionGroup var range: TimeRangeOptions
 
@@ -97,6 +101,7 @@ struct ExportCommand: ParsableCommand {
             guard partition == nil else { throw CLIError("--partition is for --format parquet") }
             guard !long || format == .csv || format == .jsonl else { throw CLIError("--long is for csv and jsonl") }
         }
+        if format != .mcap, compression != nil { throw CLIError("--compression is for --format mcap") }
         do {
             // A Parquet output is checked before anything is read.
             let parquet = format == .parquet ? try ExportPlan.parquet(output: output, partition: partition) : nil
@@ -104,11 +109,12 @@ struct ExportCommand: ParsableCommand {
             let matching = try TopicSelection(include: topic, exclude: exclude).topics(
                 of: source.topics, named: source.path)
             let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
-            let plan =
+            var plan =
                 try parquet
                 ?? ExportPlan(
                     format: format, output: output, long: long,
                     context: try source.exportContext(topics: matching, from: lower, to: upper))
+            plan.compression = compression ?? .zstd
             let bar = ProgressBar("export", shown: !display.quiet)
             defer { bar.finish() }
             // Progress every 1,024 messages (4,096 for Parquet).

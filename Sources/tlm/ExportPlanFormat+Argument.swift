@@ -3,3 +3,6 @@ import RecordingExport
 
 /// `tlm export --format csv|jsonl|mcap|parquet`.
 extension ExportPlan.Format: ExpressibleByArgument {}
+
+/// `tlm export --format mcap --compression zstd|none`.
+extension ExportPlan.Compression: ExpressibleByArgument {}

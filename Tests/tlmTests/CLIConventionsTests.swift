@@ -182,7 +182,7 @@ import Testing
             ["merge", missing, Self.recording, "-o", scratch + "/m.mcap"],
             ["report", missing, "-o", scratch + "/r.html"], ["plot", missing, "-o", scratch + "/p.svg"],
             ["serve", missing, "--listen", "127.0.0.1:0"], ["replay", missing, "-o", scratch + "/p"],
-            ["import", missing, "-o", scratch + "/i"],
+            ["import", missing, "-o", scratch + "/i"], ["list", "channels", missing],
         ]
         for run in runs {
             let result = try tlm(run, environment: ProcessInfo.processInfo.environment)
