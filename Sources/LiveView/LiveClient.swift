@@ -270,6 +270,22 @@ final class LiveClient: Sendable {
         if schedule { scheduleDrain() }
     }
 
+    /// Writes a Close frame (status 1000, normal closure, with `reason`)
+    /// after what is queued; the future completes once it is written.
+    func closing(reason: String) -> EventLoopFuture<Void> {
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        channel.eventLoop.execute {
+            self.drain()
+            var data = self.allocator.buffer(capacity: 2 + 123)
+            data.writeInteger(UInt16(1000))
+            // A Close frame's payload is at most 125 bytes: the code and 123 of reason.
+            data.writeBytes(Array(reason.utf8.prefix(123)))
+            self.channel.writeAndFlush(
+                WebSocketFrame(fin: true, opcode: .connectionClose, data: data), promise: written)
+        }
+        return written.futureResult
+    }
+
     /// Stops queueing; what is queued is discarded.
     func close() {
         state.withLock { state in

@@ -176,9 +176,17 @@ public final class LiveViewServer: RecorderObserver, Sendable {
         }
     }
 
-    /// Stops serving: every client is disconnected (its drops reported) and the port released.
-    public func close() async {
-        for client in hub.connectedClients() { _ = try? await client.channel.close() }
+    /// Stops serving: every client gets a WebSocket Close frame (status 1000,
+    /// `reason`) after what was queued for it and is then disconnected (its
+    /// drops reported), and the port is released. Clients see a normal
+    /// closure, not an abnormal one (1006).
+    ///
+    /// - Parameter reason: The Close frame's reason (at most 123 bytes are sent).
+    public func close(reason: String = "tlm stopped serving") async {
+        for client in hub.connectedClients() {
+            _ = try? await client.closing(reason: reason).get()
+            _ = try? await client.channel.close()
+        }
         _ = try? await listener.close()
         try? await group.shutdownGracefully()
     }

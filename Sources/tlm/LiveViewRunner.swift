@@ -35,9 +35,9 @@ enum LiveViewRunner {
 
     /// Stops `server` once its clients took what is queued (at most 2 s),
     /// saying how many messages slow clients missed.
-    static func stop(_ server: LiveViewServer, quiet: Bool) async {
+    static func stop(_ server: LiveViewServer, quiet: Bool, reason: String) async {
         await server.drain(timeout: .seconds(2))
-        await server.close()
+        await server.close(reason: reason)
         let dropped = server.droppedCount
         if !quiet, dropped > 0 { Self.log("live view: \(dropped) message(s) dropped for slow clients") }
     }

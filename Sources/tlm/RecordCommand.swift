@@ -351,10 +351,10 @@ struct RecordCommand: AsyncParsableCommand {
     private func runServing(_ session: RecordingSession, _ live: LiveViewServer?) async throws -> RecordingSummary {
         do {
             let summary = try await SessionRunner.run(session, showsStatus: chatty)
-            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet, reason: "recording ended") }
             return summary
         } catch {
-            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet, reason: "recording ended") }
             throw error
         }
     }

@@ -105,12 +105,12 @@ struct ReplayCommand: AsyncParsableCommand {
             summary = try await SessionRunner.run(session, showsStatus: false)
         } catch {
             bar.finish()
-            if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+            if let live { await LiveViewRunner.stop(live, quiet: display.quiet, reason: "replay ended") }
             throw error
         }
         bar.finish()
         display.detail("replayed in \(OutputOptions.seconds(clock.now - began))")
-        if let live { await LiveViewRunner.stop(live, quiet: display.quiet) }
+        if let live { await LiveViewRunner.stop(live, quiet: display.quiet, reason: "replay ended") }
         if format == .json {
             try JSONOutput.print(
                 SummaryReport(summary, directory: output, replay: true, derived: loaded != nil), command: "replay")

@@ -75,11 +75,11 @@ struct ServeCommand: AsyncParsableCommand {
             let player = RecordingPlayer(directory: location.directory, from: start, to: end, time: timeOption.time)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
-            await LiveViewRunner.stop(server, quiet: display.quiet)
+            await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")
             if !display.quiet { print("Played \(played) messages of \(recording).") }
             count = played
         } catch {
-            await LiveViewRunner.stop(server, quiet: display.quiet)
+            await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")
             throw CLIError(location.userFacing(error.message))
         }
         try EmptyRange.check(range, count: count)

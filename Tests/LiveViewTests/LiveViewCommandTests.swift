@@ -145,6 +145,8 @@ import Testing
         let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])
         #expect(try serve.wait() == 0, "\(serve.errors)")
         let report = try client.clientReport()
+        // The end of the playback is a normal closure with a Close frame, not an abnormal one (1006).
+        #expect(report.end?.contains("received 1000 (OK) playback ended") == true, "\(report.end ?? "")")
         let info = try RecordingInfo.load(from: original)
         let published = try RecordedReport.publishTimes(original, segments: info.segments.map(\.path))
         // Each message's timestamp is its sample time (publish_time): the recorded one, in order per topic.
