@@ -22,7 +22,7 @@ public enum AggregateValue: Sendable, Hashable {
         switch self {
         case .none: ""
         case .count(let count): String(count)
-        case .number(let value): "\(value)"
+        case .number(let value): value.isNaN ? "nan" : "\(value)"
         case .message(let names, let values):
             values.count == 1
                 ? values[0].text : zip(names, values).map { "\($0)=\($1.text)" }.joined(separator: " ")

@@ -141,7 +141,7 @@ public struct RecordingQuery {
                 for bucket in buckets {
                     let values = plan.aggregates.map { aggregate -> AggregateValue in
                         switch aggregate {
-                        case .count: .count(bucket.count)
+                        case .count: .count(bucket.messageCount)
                         case .min: number(bucket.minimum)
                         case .max: number(bucket.maximum)
                         case .mean: number(bucket.mean)

@@ -8,8 +8,10 @@ public struct AggregateBucket: Sendable, Hashable, Codable {
     public var start: UInt64
     /// The bucket's end (exclusive).
     public var end: UInt64
-    /// Numeric values in the bucket.
+    /// Numeric values in the bucket (NaN is no value).
     public var count: Int
+    /// Messages in the bucket, those with a NaN value included: what `query --agg count` counts.
+    public var messageCount: Int
     public var minimum: Double?
     public var maximum: Double?
     public var mean: Double?
@@ -84,8 +86,9 @@ extension RecordingReader {
             for message in try messages(
                 inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
             {
-                guard let index = grid.bucket(message.logTime),
-                    let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
+                guard let index = grid.bucket(message.logTime) else { continue }
+                accumulators[index].messageCount += 1
+                guard let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
                 else { continue }
                 accumulators[index].add(time: message.logTime, value: value)
             }
@@ -243,6 +246,7 @@ struct BucketGrid {
 /// Running aggregates of one bucket.
 struct BucketAccumulator {
     var count = 0
+    var messageCount = 0
     var minimum = Double.infinity
     var maximum = -Double.infinity
     var sum = 0.0
@@ -268,6 +272,7 @@ struct BucketAccumulator {
 
     mutating func merge(_ row: ChunkStatisticsRow) {
         count += row.valueCount
+        messageCount += row.messageCount
         if let value = row.minimum { minimum = min(minimum, value) }
         if let value = row.maximum { maximum = max(maximum, value) }
         sum += row.sum ?? 0
@@ -283,7 +288,7 @@ struct BucketAccumulator {
 
     func bucket(start: UInt64, end: UInt64) -> AggregateBucket {
         AggregateBucket(
-            start: start, end: end, count: count, minimum: count > 0 ? minimum : nil,
+            start: start, end: end, count: count, messageCount: messageCount, minimum: count > 0 ? minimum : nil,
             maximum: count > 0 ? maximum : nil, mean: count > 0 ? sum / Double(count) : nil,
             first: count > 0 ? firstValue : nil, last: count > 0 ? lastValue : nil)
     }

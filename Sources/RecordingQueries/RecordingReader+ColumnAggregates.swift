@@ -206,14 +206,17 @@ extension RecordingReader {
             let messageCount = row[9] as Int64?, messageCount >= 0, let valueCount = row[10] as Int64?,
             valueCount >= 0
         else { return nil }
-        // Values must be finite and in order: anything else is read again by name, which reports it.
+        // Values must be numbers (infinities are) and in order: anything else is read again by name,
+        // which reports it.
         let values = (11...15).map { row[$0] as Double? }
-        guard values.allSatisfy({ $0?.isFinite ?? true }) else { return nil }
+        guard values.allSatisfy({ !($0?.isNaN ?? false) }) else { return nil }
         if let minimum = values[0], let maximum = values[1], minimum > maximum { return nil }
         return ChunkStatisticsRow(
             path: path, offset: UInt64(offset), length: Int(length), firstTime: UInt64(firstTime),
             lastTime: UInt64(lastTime), messageCount: Int(messageCount), valueCount: Int(valueCount),
-            minimum: row[11] as Double?, maximum: row[12] as Double?, sum: row[13] as Double?,
+            minimum: row[11] as Double?, maximum: row[12] as Double?,
+            // A NULL sum of values is a NaN one (+∞ + −∞; SQLite stores NaN as NULL), never 0.
+            sum: row[13] as Double? ?? (valueCount > 0 ? .nan : nil),
             firstValue: row[14] as Double?, lastValue: row[15] as Double?)
     }
 }

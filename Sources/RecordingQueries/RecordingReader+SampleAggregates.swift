@@ -20,8 +20,9 @@ extension RecordingReader {
         let valueOffset = try numericValueOffset(topic)
         var accumulators = [BucketAccumulator](repeating: BucketAccumulator(), count: grid.count)
         let cost = try forEachSampled(topic, from: from, to: to) { message in
-            guard let index = grid.bucket(message.publishTime),
-                let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN
+            guard let index = grid.bucket(message.publishTime) else { return }
+            accumulators[index].messageCount += 1
+            guard let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN
             else { return }
             accumulators[index].add(time: message.publishTime, value: value)
         }

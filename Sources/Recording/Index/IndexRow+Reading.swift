@@ -28,15 +28,18 @@ extension ChunkStatisticsRow {
         guard firstTime <= lastTime else {
             throw row.invalid("last_time", "\(lastTime) is before first_time \(firstTime)")
         }
-        let minimum = try row.optionalDouble("value_min")
-        let maximum = try row.optionalDouble("value_max")
+        let minimum = try row.optionalValue("value_min")
+        let maximum = try row.optionalValue("value_max")
         if let minimum, let maximum, minimum > maximum {
             throw row.invalid("value_max", "\(maximum) is below value_min \(minimum)")
         }
+        let valueCount = try row.count("value_count")
+        // A NULL sum of values is a NaN one (+∞ + −∞; SQLite stores NaN as NULL), never 0.
+        let sum = try row.optionalValue("value_sum") ?? (valueCount > 0 ? .nan : nil)
         self.init(
             path: path, offset: offset, length: length, firstTime: firstTime, lastTime: lastTime,
-            messageCount: try row.count("message_count"), valueCount: try row.count("value_count"),
-            minimum: minimum, maximum: maximum, sum: try row.optionalDouble("value_sum"),
-            firstValue: try row.optionalDouble("value_first"), lastValue: try row.optionalDouble("value_last"))
+            messageCount: try row.count("message_count"), valueCount: valueCount,
+            minimum: minimum, maximum: maximum, sum: sum,
+            firstValue: try row.optionalValue("value_first"), lastValue: try row.optionalValue("value_last"))
     }
 }

@@ -188,6 +188,19 @@ package struct IndexRow {
         }
     }
 
+    /// A value statistic (`value_min`, `value_sum`, …): a real number that
+    /// may be infinite (a derived `x/0` is recorded as such), or `nil` for
+    /// NULL (SQLite stores a NaN as NULL).
+    package func optionalValue(_ column: String, table: String? = nil) throws(RecordingError) -> Double? {
+        let stored = try value(column, table: table)
+        switch stored.storage {
+        case .null: return nil
+        case .double(let number) where !number.isNaN: return number
+        case .int64(let number): return Double(number)
+        default: throw invalid(column, table: table, "\(Self.describe(stored)) is not a number")
+        }
+    }
+
     /// A 0-or-1 flag.
     package func bool(_ column: String, table: String? = nil) throws(RecordingError) -> Bool {
         try int64(column, table: table, in: 0...1) == 1

@@ -289,11 +289,11 @@ struct IndexCheck {
             facts.firstTime = try row.time("first_time")
             facts.lastTime = try row.time("last_time")
             facts.valueCount = try row.count("value_count")
-            facts.minimum = try row.optionalDouble("value_min")
-            facts.maximum = try row.optionalDouble("value_max")
-            facts.sum = try row.optionalDouble("value_sum")
-            facts.firstValue = try row.optionalDouble("value_first")
-            facts.lastValue = try row.optionalDouble("value_last")
+            facts.minimum = try row.optionalValue("value_min")
+            facts.maximum = try row.optionalValue("value_max")
+            facts.sum = try row.optionalValue("value_sum")
+            facts.firstValue = try row.optionalValue("value_first")
+            facts.lastValue = try row.optionalValue("value_last")
             return (
                 chunkID: try row.int64("chunk_id"),
                 row: ChunkStreamRow(streamID: try row.int64("stream_id"), facts: facts)
@@ -398,7 +398,10 @@ struct IndexCheck {
                 return "cell \(cell) counts \(cells.counts[index]) values, the chunk has \(counts[index])"
             }
             guard counts[index] > 0 else { continue }
-            let sumAgrees = abs(cells.sums[index] - sums[index]) <= 1e-9 * max(1, magnitudes[index])
+            let (stored, decoded) = (cells.sums[index], sums[index])
+            let sumAgrees =
+                stored == decoded || (stored.isNaN && decoded.isNaN)
+                || abs(stored - decoded) <= 1e-9 * max(1, magnitudes[index])
             if cells.minimums[index] != minimums[index] || cells.maximums[index] != maximums[index] || !sumAgrees {
                 return
                     "cell \(cell): min \(cells.minimums[index]), max \(cells.maximums[index]), sum \(cells.sums[index]); "
@@ -418,15 +421,16 @@ struct IndexCheck {
                 "time range \(row.firstTime)...\(row.lastTime), the messages span \(expected.firstTime)...\(expected.lastTime)"
         }
         if numeric {
+            // SQLite stores a NaN as NULL: the two are the same value here.
             let sumsAgree: Bool =
                 switch (row.sum, expected.sum) {
                 case (nil, nil): true
-                case (let a?, let b?): abs(a - b) <= 1e-9 * max(1, abs(b))
-                default: false
+                case (nil, let b?), (let b?, nil): b.isNaN
+                case (let a?, let b?): a == b || (a.isNaN && b.isNaN) || abs(a - b) <= 1e-9 * max(1, abs(b))
                 }
             if row.valueCount != expected.valueCount || row.minimum != expected.minimum
                 || row.maximum != expected.maximum
-                || !sumsAgree || row.firstValue != expected.firstValue || row.lastValue != expected.lastValue
+                || !sumsAgree || !same(row.firstValue, expected.firstValue) || !same(row.lastValue, expected.lastValue)
             {
                 return "values \(describe(row)), decoding the messages gives \(describe(expected))"
             }
@@ -437,15 +441,29 @@ struct IndexCheck {
         if row.valueCount == 0 {
             return row.minimum == nil && row.maximum == nil && row.sum == nil ? nil : "values without value_count"
         }
-        guard let low = row.minimum, let high = row.maximum, let sum = row.sum, low <= high else {
+        guard let low = row.minimum, let high = row.maximum, low <= high else {
             return "values \(describe(row)) are inconsistent"
         }
+        let inRange = { (value: Double?) in value.map { $0.isNaN || ($0 >= low && $0 <= high) } ?? true }
+        guard inRange(row.firstValue), inRange(row.lastValue) else { return "values \(describe(row)) are inconsistent" }
+        // A NULL (NaN) sum needs both infinities among the values.
+        guard let sum = row.sum else {
+            return low == -.infinity && high == .infinity ? nil : "values \(describe(row)) are inconsistent"
+        }
+        guard low.isFinite, high.isFinite else { return nil }
         let count = Double(row.valueCount)
-        let inRange = { (value: Double?) in value.map { $0 >= low && $0 <= high } ?? true }
-        guard inRange(row.firstValue), inRange(row.lastValue),
-            sum >= count * low - 1e-9 * abs(count * low) - 1e-9, sum <= count * high + 1e-9 * abs(count * high) + 1e-9
+        guard sum >= count * low - 1e-9 * abs(count * low) - 1e-9, sum <= count * high + 1e-9 * abs(count * high) + 1e-9
         else { return "values \(describe(row)) are inconsistent" }
         return nil
+    }
+
+    /// Whether two values are the same, a NULL (nil) and a NaN being the same (SQLite stores NaN as NULL).
+    private static func same(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (nil, let value?), (let value?, nil): value.isNaN
+        case (let a?, let b?): a == b || (a.isNaN && b.isNaN)
+        }
     }
 
     private static func describe(_ facts: ChunkStreamFacts) -> String {
