@@ -363,7 +363,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             handle = try recorder.addStream(
                 StreamDescriptor(
                     topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
-                    device: device))
+                    device: device, isLatched: spec.isLatched))
         }
         let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {

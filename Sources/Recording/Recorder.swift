@@ -7,7 +7,8 @@ package import ROS2
 /// Records streams into a recording directory: MCAP segments
 /// (`000001.mcap`, …) and the catalog `index.sqlite`. The directory is also a
 /// ROS 2 bag: every segment has profile `ros2`, every channel rosbag2's
-/// `offered_qos_profiles`, and its `metadata.yaml` is written again each
+/// `offered_qos_profiles` (durability `transient_local` for a latched stream,
+/// ``StreamDescriptor/isLatched``, else `volatile`), and its `metadata.yaml` is written again each
 /// time a segment closes.
 ///
 /// A recorder is owned by one task (it is not `Sendable`); feed it from a
@@ -233,20 +234,20 @@ public final class Recorder {
             try db.execute(
                 sql: """
                     INSERT INTO streams (session_id, device_id, channel_id, topic, kind, schema_name,
-                                         schema_encoding, message_encoding, unit, is_numeric)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         schema_encoding, message_encoding, unit, is_numeric, latched)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
                     descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
-                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric,
+                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric, descriptor.isLatched,
                 ])
             return db.lastInsertedRowID
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
         metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
-        metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles
+        metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles(latched: descriptor.isLatched)
         let channel = SegmentChannel(
             id: channelID, topic: descriptor.topic, schemaID: schemaID,
             schema: descriptor.schema, metadata: metadata)

@@ -13,12 +13,17 @@ extension RecordingSource {
     /// `SampleOrderedCursor`), except into an `MCAPExporter`, which writes
     /// them in log-time order as MCAP readers expect; a source without
     /// stamped topics exports the same in both times.
+    ///
+    /// With `latched` and a `from`, the export begins with each latched
+    /// topic's last message before `from` (`RecordingSource.latchedMessages(topics:before:time:)`),
+    /// with its original times, as `mcap filter --last-per-channel-topic-regex` does.
     @discardableResult
     public func export(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample,
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample, latched: Bool = false,
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
         if case .recording(let reader) = storage, exporter is any MessageViewExporter,
+            !latched || from == nil || reader.latchedTopics.isDisjoint(with: topics),
             time == .receive ? true : try reader.sampleTimeTopics().isDisjoint(with: topics)
         {
             // The same in both times: the fast read.
@@ -27,7 +32,8 @@ extension RecordingSource {
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         let cursor = try messageCursor(
-            topics: context.topics, from: from, to: to, time: time, order: exporter is MCAPExporter ? .receive : nil)
+            topics: context.topics, from: from, to: to, time: time, order: exporter is MCAPExporter ? .receive : nil,
+            latched: latched)
         var count = 0
         while let message = try cursor.next() {
             try exporter.write(message)
