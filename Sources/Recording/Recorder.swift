@@ -205,6 +205,19 @@ public final class Recorder {
         return handle
     }
 
+    /// The stream registered on `topic`, if any: a device's recorder takes
+    /// it rather than register the topic again (a replay registers the
+    /// latched streams it begins with before their device's values come).
+    package func registeredStream(topic: String) -> StreamHandle? {
+        guard let record = streams.first(where: { $0.descriptor.topic == topic }) else { return nil }
+        return StreamHandle(channelID: record.channel.id, streamID: record.streamID, topic: topic)
+    }
+
+    /// The device registered as `identifier` of `family`, if any.
+    package func device(family: DeviceFamily, identifier: String) -> DeviceHandle? {
+        devices.keys.first { $0.family == family && $0.identifier == identifier }
+    }
+
     /// Registers a stream. Its MCAP channel id is the same in every segment.
     ///
     /// - Throws: ``RecordingError`` if the topic is already registered or is

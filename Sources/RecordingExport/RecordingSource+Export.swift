@@ -2,7 +2,7 @@ public import Recording
 
 extension RecordingSource {
     /// Exports `topics` in the range through `exporter`, as
-    /// `RecordingReader.export(topics:from:to:into:progress:)` does, from
+    /// `RecordingReader.export(topics:from:to:latched:into:progress:)` does, from
     /// either kind of source, in `time`.
     ///
     /// - Returns: The number of messages exported.
@@ -23,11 +23,11 @@ extension RecordingSource {
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
         if case .recording(let reader) = storage, exporter is any MessageViewExporter,
-            !latched || from == nil || reader.latchedTopics.isDisjoint(with: topics),
             time == .receive ? true : try reader.sampleTimeTopics().isDisjoint(with: topics)
         {
             // The same in both times: the fast read.
-            return try reader.export(topics: topics, from: from, to: to, into: exporter, progress: progress)
+            return try reader.export(
+                topics: topics, from: from, to: to, latched: latched, into: exporter, progress: progress)
         }
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)

@@ -148,13 +148,15 @@ import Testing
         try Self.record(directory)
         let reader = try RecordingReader(directory: directory)
         // speed is in every chunk: the search reads only the chunk before the start.
-        let last = try reader.lastMessages(topics: [Self.speed, Self.info, "/no/such"], before: Self.start + 7 * Self.second + 50_000_000)
+        let last = try reader.lastMessages(
+            topics: [Self.speed, Self.info, "/no/such"], before: Self.start + 7 * Self.second + 50_000_000)
         #expect(last[Self.speed]?.logTime == Self.start + 7 * Self.second + 1)
         #expect(last[Self.info]?.logTime == Self.start + 1_000_000)
         #expect(last.count == 2)
         #expect(reader.chunksRead == 2)
         #expect(try reader.lastMessages(topics: [Self.info], before: Self.start + 1_000_000).isEmpty)
-        #expect(try reader.lastMessages(topics: [Self.mode], before: Self.start + 3 * Self.second)[Self.mode]?.logTime
-            == Self.start + Self.second)
+        #expect(
+            try reader.lastMessages(topics: [Self.mode], before: Self.start + 3 * Self.second)[Self.mode]?.logTime
+                == Self.start + Self.second)
     }
 }

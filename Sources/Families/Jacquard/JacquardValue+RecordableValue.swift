@@ -117,7 +117,8 @@ extension JacquardValue: RecordableValue {
 
     public var streamSpec: RecordedStream {
         let name = Self.names[streamKey]
-        return RecordedStream(name: name, kind: .typed, schema: Self.schemas[name]!, isLatched: Self.latched.contains(name))
+        return RecordedStream(
+            name: name, kind: .typed, schema: Self.schemas[name]!, isLatched: Self.latched.contains(name))
     }
 
     public func encode(into cdr: inout CDRWriter) -> Double? {

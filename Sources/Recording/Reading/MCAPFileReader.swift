@@ -172,10 +172,13 @@ public final class MCAPFileReader {
             guard !ids.isEmpty else { continue }
             let candidates = chunkIndexes.enumerated().filter { _, chunk in
                 chunk.messageStartTime < start
-                    && (chunk.messageIndexOffsets.isEmpty || chunk.messageIndexOffsets.contains { ids.contains($0.channelID) })
+                    && (chunk.messageIndexOffsets.isEmpty
+                        || chunk.messageIndexOffsets.contains { ids.contains($0.channelID) })
             }.map { (bound: min($0.element.messageEndTime, start - 1), rank: $0.offset, chunk: $0.element) }
-            .sorted { ($0.bound, $0.rank) > ($1.bound, $1.rank) }
-            found[topic] = try LastMessageSearch.last(in: candidates, before: start) { $0.bound } read: {
+                .sorted { ($0.bound, $0.rank) > ($1.bound, $1.rank) }
+            found[topic] = try LastMessageSearch.last(in: candidates, before: start) {
+                $0.bound
+            } read: {
                 (candidate) throws(RecordingError) in
                 try messages(in: candidate.chunk).filter { ids.contains($0.channelID) }.map {
                     RecordedMessage(

@@ -1,4 +1,5 @@
 import GRDB
+import MCAP
 
 extension RecordingReader {
     /// The last message with log time before `start` of each of `topics`
@@ -20,7 +21,7 @@ extension RecordingReader {
         let bounds = Int64(clamping: start - 1)
         for topic in Set(topics).sorted() {
             let row: (id: Int64, channelID: UInt16, schema: String?, isNumeric: Bool)
-            do { row = try streamRow(topic: topic) } catch where error.code == .notFound { continue }
+            do { row = try streamRow(topic: topic) } catch  where error.code == .notFound { continue }
             let directory = directory
             let chunks = try index.read { db in
                 try Row.fetchAll(
@@ -36,7 +37,9 @@ extension RecordingReader {
             }
             var latest: [UInt64] = []
             for chunk in chunks { latest.append(try IndexRow(chunk, table: "chunk_streams").time("bound")) }
-            let message = try LastMessageSearch.last(in: chunks.indices, before: start) { latest[$0] } read: {
+            let message = try LastMessageSearch.last(in: chunks.indices, before: start) {
+                latest[$0]
+            } read: {
                 (index) throws(RecordingError) in
                 let (path, offset, length) = try IndexRow(chunks[index], table: "chunks").chunkLocation(
                     directory: directory)
