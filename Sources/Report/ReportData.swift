@@ -43,7 +43,7 @@ public struct ReportData: Sendable {
         /// The message's fields as short text, `name=value` each.
         public var label: String
         /// Whether the mark is a latched stream's last message before the
-        /// range (drawn at the range's start; ``time`` is the start).
+        /// range (drawn at the range's start; its `time` is the start).
         public var isLatched = false
     }
 

@@ -8,8 +8,8 @@ struct LatchedOption: ParsableArguments {
         help: ArgumentHelp(
             """
             Do not begin with each latched topic's last message before --from (device information, \
-            settings, states sent once or on change; see `tlm info`): by default a slice holds it, with its \
-            original times.
+            settings, states sent once or on change; docs/recording.md): by default a slice holds it, with \
+            its original times.
             """))
     var off = false
 

@@ -86,4 +86,38 @@ import Testing
         #expect(query.status == 0, "\(query.errors)")
         #expect(Self.lines(query.output).count == lines.count)
     }
+
+    @Test func replayFromLaterBeginsWithTheLatchedTopics() throws {
+        let recording = temporaryPath()
+        let record = try tlm("record", "--simulate", "--duration", "4s", "--seed", "6", "--output", recording)
+        #expect(record.status == 0, "\(record.errors)")
+        let info = try RecordingInfo.load(from: recording)
+        let first = try #require(info.streams.compactMap(\.firstTime).min())
+        let from = first + 2_000_000_000
+        let before = Set(
+            info.streams.filter { Self.isStateTopic($0.topic) && ($0.firstTime ?? .max) < from }.map(\.topic))
+        #expect(before.count >= 4, "\(info.streams.map(\.topic))")
+
+        let replayed = temporaryPath()
+        let replay = try tlm("replay", recording, "--from", "+2s", "--output", replayed)
+        #expect([0, 3].contains(replay.status), "\(replay.errors)")
+        let lines = Self.lines(try tlm("cat", replayed, "--time", "receive").output)
+        let early = lines.filter { ($0["log_time"] as? UInt64 ?? .max) < from }
+        let earlyTopics = Set(early.compactMap { $0["topic"] as? String })
+        #expect(before.isSubset(of: earlyTopics), "missing: \(before.subtracting(earlyTopics).sorted())")
+        #expect(early.count == earlyTopics.count)
+        // The same messages as the original's last before the start.
+        let original = Self.lines(try tlm("cat", recording, "--time", "receive").output)
+        for line in early {
+            let topic = line["topic"] as? String
+            let last = original.last { $0["topic"] as? String == topic && ($0["log_time"] as? UInt64 ?? .max) < from }
+            #expect(last?["log_time"] as? UInt64 == line["log_time"] as? UInt64, "\(topic ?? "")")
+        }
+
+        let without = temporaryPath()
+        let off = try tlm("replay", recording, "--from", "+2s", "--no-latched", "--output", without)
+        #expect([0, 3].contains(off.status), "\(off.errors)")
+        let offLines = Self.lines(try tlm("cat", without, "--time", "receive").output)
+        #expect(offLines.allSatisfy { ($0["log_time"] as? UInt64 ?? 0) >= from })
+    }
 }

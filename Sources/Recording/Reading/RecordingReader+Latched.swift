@@ -7,7 +7,7 @@ extension RecordingReader {
     /// rows before `start` are ordered by the latest time they may hold
     /// there, and only the chunk (rarely a few, when chunks overlap in time)
     /// that holds the last message is read; no chunk is read from the
-    /// recording's start (``LastMessageSearch``).
+    /// recording's start (`LastMessageSearch`).
     ///
     /// - Parameters:
     ///   - topics: The topics; unknown ones are left out.
