@@ -360,10 +360,15 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let topic = StreamDescriptor.topic(family: Decoder.family, device: device.identifier, stream: spec.name)
         var handle: StreamHandle?
         if recordsTypedStream?(topic) ?? true {
-            handle = try recorder.addStream(
-                StreamDescriptor(
-                    topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
-                    device: device))
+            // A replay from later registers the latched streams it begins with.
+            if let registered = recorder.registeredStream(topic: topic) {
+                handle = registered
+            } else {
+                handle = try recorder.addStream(
+                    StreamDescriptor(
+                        topic: topic, kind: spec.kind, schema: spec.schema, unit: spec.unit, isNumeric: spec.isNumeric,
+                        device: device, isLatched: spec.isLatched))
+            }
         }
         let stream = TypedStream(topic: topic, schema: spec.schema, handle: handle)
         if key >= typedStreams.count {

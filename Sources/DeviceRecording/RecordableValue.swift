@@ -46,16 +46,20 @@ public struct RecordedStream: Sendable, Hashable {
     public var unit: String?
     /// Whether the index keeps value statistics for it.
     public var isNumeric: Bool
+    /// Whether the stream is latched (`StreamDescriptor.isLatched`): its
+    /// values are state sent once or on change, not periodic samples or events.
+    public var isLatched: Bool
 
     /// Creates a stream description.
     public init(
         name: String, kind: StreamDescriptor.Kind = .typed, schema: MessageSchema, unit: String? = nil,
-        isNumeric: Bool = false
+        isNumeric: Bool = false, isLatched: Bool = false
     ) {
         self.name = name
         self.kind = kind
         self.schema = schema
         self.unit = unit
         self.isNumeric = isNumeric
+        self.isLatched = isLatched
     }
 }

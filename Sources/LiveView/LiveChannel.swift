@@ -12,12 +12,16 @@ public struct LiveChannel: Sendable, Hashable, Codable {
     public var schema: String
     /// The schema's encoding, `ros2msg` for our streams.
     public var schemaEncoding: String
+    /// Whether the channel is latched (a stream of state sent once or on
+    /// change): a client that subscribes gets its last message first.
+    public var isLatched: Bool
 
     /// A channel `id` on `topic` with a `ros2msg` schema and CDR messages by default.
     public init(
         id: UInt16, topic: String, schemaName: String, schema: String, encoding: String = "cdr",
-        schemaEncoding: String = "ros2msg"
+        schemaEncoding: String = "ros2msg", isLatched: Bool = false
     ) {
+        self.isLatched = isLatched
         self.id = id
         self.topic = topic
         self.encoding = encoding

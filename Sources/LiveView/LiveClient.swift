@@ -258,6 +258,24 @@ final class LiveClient: Sendable {
         state.dropsSinceStatus += count
     }
 
+    /// Queues a latched channel's last message for the client's new
+    /// subscription to it, ahead of the channel's later messages; like a
+    /// control message it is never dropped. Nothing when the client does not
+    /// subscribe to the channel.
+    func send(latched channelID: UInt16, logTime: UInt64, payload: [UInt8]) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.closed, let subscription = state.subscription(of: channelID) else { return false }
+            var buffer = allocator.buffer(capacity: FoxgloveProtocol.messageDataHeaderSize + payload.count)
+            buffer.writeInteger(FoxgloveProtocol.messageDataOpcode)
+            buffer.writeInteger(subscription, endianness: .little)
+            buffer.writeInteger(logTime, endianness: .little)
+            buffer.writeBytes(payload)
+            state.queue.append(.frame(WebSocketFrame(fin: true, opcode: .binary, data: buffer)))
+            return Self.scheduleDrain(&state)
+        }
+        if schedule { scheduleDrain() }
+    }
+
     /// Queues a JSON text message (never dropped).
     func send(text: String) {
         let schedule = state.withLock { state -> Bool in

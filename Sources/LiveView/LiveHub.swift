@@ -1,3 +1,4 @@
+import ByteCursor
 import Locking
 import NIOCore
 
@@ -11,6 +12,10 @@ final class LiveHub: Sendable {
         var clients: [LiveClient] = []
         var dropped = 0
         var subscriptions = 0
+        /// The latched channels' last messages handed to the clients (log time, payload).
+        var latest: [UInt16: (logTime: UInt64, payload: [UInt8])] = [:]
+        /// Whether any advertised channel is latched (the batches are scanned only then).
+        var hasLatched = false
     }
 
     let name: String
@@ -58,6 +63,9 @@ final class LiveHub: Sendable {
     func advertise(_ channel: LiveChannel) {
         state.withLock { state in
             if state.channels.updateValue(channel, forKey: channel.id) == nil { state.order.append(channel.id) }
+            if !channel.isLatched { state.latest[channel.id] = nil }
+            outbox.setLatched(channel.isLatched, channelID: channel.id)
+            state.hasLatched = state.channels.values.contains(where: \.isLatched)
             let text = FoxgloveProtocol.advertise([channel])
             for client in state.clients { client.send(text: text) }
         }
@@ -85,9 +93,27 @@ final class LiveHub: Sendable {
             outbox.recycle(batch)
             return
         }
-        let clients = state.withLock { $0.clients }
+        let clients = state.withLock { state in
+            if state.hasLatched { Self.keepLatest(of: batch, in: &state) }
+            return state.clients
+        }
         for client in clients { client.send(batch) }
         outbox.recycle(consume batch)
+    }
+
+    /// Keeps each latched channel's last message of `batch`: what a client
+    /// that subscribes later gets first. On the event loop, as subscribing
+    /// is, so a subscriber gets it once, then the channel's later batches.
+    private static func keepLatest(of batch: borrowing LiveOutbox.Batch, in state: inout State) {
+        batch.withRecords { records in
+            var cursor = ByteCursor(records, offset: 0)
+            while let channelID = try? cursor.read(UInt16.self), let logTime = try? cursor.read(UInt64.self),
+                let length = try? cursor.read(UInt32.self), let payload = try? cursor.readRange(length)
+            {
+                guard state.channels[channelID]?.isLatched == true else { continue }
+                state.latest[channelID] = (logTime, Array(UnsafeRawBufferPointer(rebasing: records[payload])))
+            }
+        }
     }
 
     /// A new client: it gets the server's info and every channel so far.
@@ -95,6 +121,8 @@ final class LiveHub: Sendable {
         state.withLock { state in
             state.clients.append(client)
             outbox.listening = true
+            // What latched channels published while no client listened (older than any batch to come).
+            state.latest.merge(outbox.takeParked()) { _, parked in parked }
             client.send(text: FoxgloveProtocol.serverInfo(name: name, metadata: [:], sessionID: sessionID))
             client.send(text: FoxgloveProtocol.advertise(state.order.compactMap { state.channels[$0] }))
         }
@@ -146,7 +174,11 @@ final class LiveHub: Sendable {
                 }
                 do {
                     try client.subscribe(id: subscription.id, channel: channel)
-                    state.withLock { $0.subscriptions += 1 }
+                    let latest = state.withLock { state in
+                        state.subscriptions += 1
+                        return state.latest[channel]
+                    }
+                    if let latest { client.send(latched: channel, logTime: latest.logTime, payload: latest.payload) }
                 } catch {
                     switch error {
                     case .idInUse(let id):

@@ -69,6 +69,10 @@ package final class LiveOutbox: Sendable {
         var timerSet = false
         /// Whether there is a client to publish to (set by the hub).
         var listening = false
+        /// By channel id, whether the channel is latched.
+        var latchedTable: [Bool] = []
+        /// The latched channels' last messages while no client listens (log time, payload).
+        var parked: [UInt16: (logTime: UInt64, payload: [UInt8])] = [:]
 
         init(block: Block) {
             self.block = block
@@ -135,7 +139,12 @@ package final class LiveOutbox: Sendable {
         let source = UInt(bitPattern: payload.baseAddress)
         let length = payload.count
         return state.withLock { state -> Wake in
-            guard state.listening else { return .none }
+            guard state.listening else {
+                if Int(channelID) < state.latchedTable.count, state.latchedTable[Int(channelID)] {
+                    Self.park(channelID: channelID, logTime: logTime, source: source, length: length, in: &state)
+                }
+                return .none
+            }
             guard state.count < capacity else {
                 Self.countDrop(of: channelID, in: &state.dropped)
                 return .none
@@ -162,6 +171,38 @@ package final class LiveOutbox: Sendable {
             state.timerSet = true
             return .later
         }
+    }
+
+    /// Marks a channel latched or not: while no client listens, a latched
+    /// channel's last message is kept (``takeParked()``).
+    package func setLatched(_ latched: Bool, channelID: UInt16) {
+        state.withLock { state in
+            let index = Int(channelID)
+            if index >= state.latchedTable.count {
+                state.latchedTable.append(contentsOf: repeatElement(false, count: index + 1 - state.latchedTable.count))
+            }
+            state.latchedTable[index] = latched
+            if !latched { state.parked[channelID] = nil }
+        }
+    }
+
+    /// The latched channels' last messages published while no client
+    /// listened, by channel id, handed over once.
+    package func takeParked() -> [UInt16: (logTime: UInt64, payload: [UInt8])] {
+        state.withLock { state in
+            defer { state.parked = [:] }
+            return state.parked
+        }
+    }
+
+    /// Keeps a latched channel's message while no client listens (off the common path).
+    @inline(never)
+    private static func park(channelID: UInt16, logTime: UInt64, source: UInt, length: Int, in state: inout State) {
+        var payload = [UInt8](repeating: 0, count: length)
+        if length > 0, let source = UnsafeRawPointer(bitPattern: source) {
+            payload.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: source, count: length)) }
+        }
+        state.parked[channelID] = (logTime, payload)
     }
 
     /// Counts a message of `channelID` dropped (off the common path: it may grow the table).

@@ -199,7 +199,7 @@ public final class LiveViewServer: RecorderObserver, Sendable {
             LiveChannel(
                 id: channelID, topic: descriptor.topic, schemaName: descriptor.schema.name,
                 schema: descriptor.schema.text, encoding: descriptor.schema.messageEncoding,
-                schemaEncoding: descriptor.schema.encoding))
+                schemaEncoding: descriptor.schema.encoding, isLatched: descriptor.isLatched))
     }
 
     /// Publishes the written message with its log time.

@@ -20,13 +20,21 @@ public struct RecordingPlayer: Sendable {
     public var to: UInt64?
     /// The time that orders, selects, paces and stamps the messages sent.
     public var time: MessageTime
+    /// Whether a play from ``from`` begins with each latched topic's last
+    /// message before it (sent at once, unpaced), and latched channels are
+    /// advertised as such: a client that subscribes late gets their last message.
+    public var latched: Bool
 
-    /// A player of the recording in `directory`, between `from` and `to` in `time`.
-    public init(directory: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample) {
+    /// A player of the recording in `directory`, between `from` and `to` in
+    /// `time`; with `latched`, beginning with each latched topic's last message before `from`.
+    public init(
+        directory: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample, latched: Bool = false
+    ) {
         self.directory = directory
         self.from = from
         self.to = to
         self.time = time
+        self.latched = latched
     }
 
     /// Advertises the recording's streams on `server` and plays its messages,
@@ -55,14 +63,15 @@ public struct RecordingPlayer: Sendable {
                     LiveChannel(
                         id: channel.id, topic: topic, schemaName: schema.name,
                         schema: String(decoding: schema.data, as: UTF8.self), encoding: channel.messageEncoding,
-                        schemaEncoding: schema.encoding))
+                        schemaEncoding: schema.encoding, isLatched: latched && reader.latchedTopics.contains(topic)))
             }
             while waitingForSubscriber, server.subscriptionCount == 0, !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             let stamped = time == .sample ? try reader.sampleTimeTopics() : []
-            let messages = try reader.messageCursor(
-                topics: Array(channelOfTopic.keys).sorted(), stamped: stamped, from: from, to: to, time: time)
+            let context = try reader.exportContext(topics: Array(channelOfTopic.keys).sorted())
+            let messages = try RecordingSource(reader).messageCursor(
+                topics: context.topics, from: from, to: to, time: time, latched: latched)
             let clock = ContinuousClock()
             let start = clock.now
             var first: UInt64?
@@ -71,7 +80,8 @@ public struct RecordingPlayer: Sendable {
                 if Task.isCancelled { break }
                 guard let channelID = channelOfTopic[message.topic] else { continue }
                 let instant = time.of(message, stamped: stamped.contains(message.topic))
-                if let rate {
+                // A latched message from before the start goes out at once.
+                if let rate, instant >= from ?? 0 {
                     let origin = first ?? instant
                     first = origin
                     let offset = ReplayRate.offset(ofNanoseconds: instant - min(instant, origin), rate: rate)

@@ -13,30 +13,55 @@ package enum ROS2BagMetadata {
     /// The rosbag2 metadata version written (QoS policies as names).
     package static let version = 9
 
-    /// The QoS every channel offers, as rosbag2 records a publisher with
-    /// ROS 2's default QoS: reliable, volatile, automatic liveliness, no
-    /// deadline, lifespan or lease (infinite), and history and depth as
-    /// discovery reports them (`unknown`, 0: they are not sent over the
-    /// wire). One profile, in a YAML sequence.
-    private static var offeredQoSProfilesNode: Node { [qosProfile] }
+    /// The QoS a channel offers, as rosbag2 records a publisher with ROS 2's
+    /// default QoS: reliable, automatic liveliness, no deadline, lifespan or
+    /// lease (infinite), history and depth as discovery reports them
+    /// (`unknown`, 0: they are not sent over the wire), and durability
+    /// `volatile` — or `transient_local` for a latched topic (a stream whose
+    /// last message stays true until the next: a late subscriber gets it).
+    /// One profile, in a YAML sequence.
+    private static func offeredQoSProfilesNode(latched: Bool) -> Node { [qosProfile(latched: latched)] }
 
-    /// The profiles as YAML text, the form the channel metadata holds.
-    package static let offeredQoSProfiles: String = {
+    /// The profiles of a volatile (not latched) topic as YAML text, the form the channel metadata holds.
+    package static let offeredQoSProfiles: String = profilesText(latched: false)
+
+    /// The profiles of a latched topic (durability `transient_local`) as YAML text.
+    package static let latchedQoSProfiles: String = profilesText(latched: true)
+
+    /// The profiles of a topic, latched or not, as YAML text.
+    package static func offeredQoSProfiles(latched: Bool) -> String {
+        latched ? latchedQoSProfiles : offeredQoSProfiles
+    }
+
+    private static func profilesText(latched: Bool) -> String {
         do {
-            return try yaml(offeredQoSProfilesNode)
+            return try yaml(offeredQoSProfilesNode(latched: latched))
         } catch {
             // A constant of strings, integers and booleans; the tests write it.
             preconditionFailure("the QoS profile YAML could not be written: \(error)")
         }
-    }()
+    }
 
-    private static var qosProfile: Node {
+    private static func qosProfile(latched: Bool) -> Node {
         let infinite: Node = ["sec": 9_223_372_036, "nsec": 854_775_807]
         return [
-            "history": "unknown", "depth": 0, "reliability": "reliable", "durability": "volatile",
+            "history": "unknown", "depth": 0, "reliability": "reliable",
+            "durability": latched ? "transient_local" : "volatile",
             "deadline": infinite, "lifespan": infinite, "liveliness": "automatic",
             "liveliness_lease_duration": infinite, "avoid_ros_namespace_conventions": Node("false", Tag(.bool)),
         ]
+    }
+
+    /// Whether `offered_qos_profiles` text (a channel's metadata, as rosbag2
+    /// writes it) offers durability `transient_local`: by name (metadata
+    /// version 9 on) or by rosbag2's older number (1). Text that is not a
+    /// sequence of profiles is not latched.
+    package static func isTransientLocal(profiles text: String) -> Bool {
+        guard let node = try? Yams.compose(yaml: text), let profiles = node.sequence else { return false }
+        return profiles.contains { profile in
+            guard let durability = profile.mapping?["durability"]?.scalar?.string else { return false }
+            return durability == "transient_local" || durability == "1"
+        }
     }
 
     /// One topic of the bag.
@@ -45,12 +70,17 @@ package enum ROS2BagMetadata {
         package var type: String
         package var serializationFormat: String
         package var messageCount: Int
+        /// Whether the topic is latched (durability `transient_local`).
+        package var isLatched: Bool
 
-        package init(name: String, type: String, serializationFormat: String, messageCount: Int) {
+        package init(
+            name: String, type: String, serializationFormat: String, messageCount: Int, isLatched: Bool = false
+        ) {
             self.name = name
             self.type = type
             self.serializationFormat = serializationFormat
             self.messageCount = messageCount
+            self.isLatched = isLatched
         }
     }
 
@@ -90,7 +120,8 @@ package enum ROS2BagMetadata {
                         "topic_metadata": [
                             "name": string(topic.name), "type": string(topic.type),
                             "serialization_format": string(topic.serializationFormat),
-                            "offered_qos_profiles": offeredQoSProfilesNode, "type_description_hash": string(""),
+                            "offered_qos_profiles": offeredQoSProfilesNode(latched: topic.isLatched),
+                            "type_description_hash": string(""),
                         ],
                         "message_count": Node(integer: topic.messageCount),
                     ]

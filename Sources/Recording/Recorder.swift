@@ -7,7 +7,8 @@ package import ROS2
 /// Records streams into a recording directory: MCAP segments
 /// (`000001.mcap`, …) and the catalog `index.sqlite`. The directory is also a
 /// ROS 2 bag: every segment has profile `ros2`, every channel rosbag2's
-/// `offered_qos_profiles`, and its `metadata.yaml` is written again each
+/// `offered_qos_profiles` (durability `transient_local` for a latched stream,
+/// ``StreamDescriptor/isLatched``, else `volatile`), and its `metadata.yaml` is written again each
 /// time a segment closes.
 ///
 /// A recorder is owned by one task (it is not `Sendable`); feed it from a
@@ -204,6 +205,19 @@ public final class Recorder {
         return handle
     }
 
+    /// The stream registered on `topic`, if any: a device's recorder takes
+    /// it rather than register the topic again (a replay registers the
+    /// latched streams it begins with before their device's values come).
+    package func registeredStream(topic: String) -> StreamHandle? {
+        guard let record = streams.first(where: { $0.descriptor.topic == topic }) else { return nil }
+        return StreamHandle(channelID: record.channel.id, streamID: record.streamID, topic: topic)
+    }
+
+    /// The device registered as `identifier` of `family`, if any.
+    package func device(family: DeviceFamily, identifier: String) -> DeviceHandle? {
+        devices.keys.first { $0.family == family && $0.identifier == identifier }
+    }
+
     /// Registers a stream. Its MCAP channel id is the same in every segment.
     ///
     /// - Throws: ``RecordingError`` if the topic is already registered or is
@@ -233,20 +247,20 @@ public final class Recorder {
             try db.execute(
                 sql: """
                     INSERT INTO streams (session_id, device_id, channel_id, topic, kind, schema_name,
-                                         schema_encoding, message_encoding, unit, is_numeric)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         schema_encoding, message_encoding, unit, is_numeric, latched)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
                     descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
-                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric,
+                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric, descriptor.isLatched,
                 ])
             return db.lastInsertedRowID
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
         if let unit = descriptor.unit { metadata["unit"] = unit }
         metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
-        metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles
+        metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles(latched: descriptor.isLatched)
         let channel = SegmentChannel(
             id: channelID, topic: descriptor.topic, schemaID: schemaID,
             schema: descriptor.schema, metadata: metadata)

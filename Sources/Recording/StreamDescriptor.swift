@@ -32,11 +32,18 @@ public struct StreamDescriptor: Sendable, Hashable {
     public var isNumeric: Bool
     /// The device the stream comes from.
     public var device: DeviceHandle?
+    /// Whether the stream is latched: its values are state (device
+    /// information, settings, a battery level) sent once or on change, so
+    /// its last message stays true until the next. The recording offers it
+    /// with durability `transient_local`, and slices that start later, late
+    /// live subscribers and replays start with its last message before the
+    /// start (`docs/recording.md`, "Latched topics").
+    public var isLatched: Bool
 
     /// Creates a stream descriptor.
     public init(
         topic: String, kind: Kind, schema: MessageSchema, unit: String? = nil, isNumeric: Bool = false,
-        device: DeviceHandle? = nil
+        device: DeviceHandle? = nil, isLatched: Bool = false
     ) {
         self.topic = topic
         self.kind = kind
@@ -44,6 +51,7 @@ public struct StreamDescriptor: Sendable, Hashable {
         self.unit = unit
         self.isNumeric = isNumeric
         self.device = device
+        self.isLatched = isLatched
     }
 
     /// The topic of a stream of a device: `/<family>/<device>/<stream>`, the

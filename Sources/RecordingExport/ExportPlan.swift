@@ -148,13 +148,14 @@ public struct ExportPlan: Sendable, Hashable {
     ///   - topics: The topics to export.
     ///   - from: The range's start (inclusive), nanoseconds since the Unix epoch.
     ///   - to: The range's end (exclusive).
-    ///   - time: The time the range is in and rows are ordered by (`RecordingSource.export(topics:from:to:time:into:progress:)`).
+    ///   - time: The time the range is in and rows are ordered by (`RecordingSource.export(topics:from:to:time:latched:into:progress:)`).
+    ///   - latched: Whether the export begins with each latched topic's last message before `from`.
     ///   - progress: Takes the messages written so far and an estimate of the total, after each message.
     /// - Returns: What was written.
     /// - Throws: `RecordingError` when the output file exists, or from reading or writing.
     public func run(
         source: RecordingSource, topics: [String], from: UInt64, to: UInt64, time: MessageTime = .sample,
-        progress: ((_ written: Int, _ total: UInt64) -> Void)? = nil
+        latched: Bool = false, progress: ((_ written: Int, _ total: UInt64) -> Void)? = nil
     ) throws(RecordingError) -> Outcome {
         var created: [String] = []
         do throws(RecordingError) {
@@ -178,7 +179,9 @@ public struct ExportPlan: Sendable, Hashable {
             let total = UInt64(try source.messageCountEstimate(topics: topics, from: from, to: to))
             let count: Int
             do throws(RecordingError) {
-                count = try source.export(topics: topics, from: from, to: to, time: time, into: exporter) { written in
+                count = try source.export(
+                    topics: topics, from: from, to: to, time: time, latched: latched, into: exporter
+                ) { written in
                     progress?(written, max(total, UInt64(written)))
                 }
             } catch {

@@ -28,7 +28,7 @@ public struct MessageLinePrinter {
 
     /// How messages print.
     public let format: Format
-    /// The time a table line shows and ``write(_:topics:from:to:into:)`` orders and selects by.
+    /// The time a table line shows and ``write(_:topics:from:to:latched:into:)`` orders and selects by.
     public let time: MessageTime
     /// Each topic's schema, for decoding.
     private var definitions: [String: ROS2MessageDefinition] = [:]
@@ -91,17 +91,21 @@ public struct MessageLinePrinter {
     ///   - topics: The topics to print.
     ///   - from: Earliest time in ``time`` (inclusive); `nil` for the start.
     ///   - to: Latest time in ``time`` (exclusive); `nil` for the end.
+    ///   - latched: Whether to begin with each latched topic's last message
+    ///     before `from` (`RecordingSource.latchedMessages(topics:before:time:)`).
     ///   - sink: Where the lines go.
     /// - Returns: How many messages were printed.
     /// - Throws: `RecordingError` when the source cannot be read, a schema
     ///   is not `ros2msg`, or `sink` cannot be written.
     @discardableResult
     public mutating func write(
-        _ source: RecordingSource, topics: [String], from: UInt64? = nil, to: UInt64? = nil, into sink: any ByteSink
+        _ source: RecordingSource, topics: [String], from: UInt64? = nil, to: UInt64? = nil, latched: Bool = false,
+        into sink: any ByteSink
     ) throws(RecordingError) -> Int {
         let context = try source.exportContext(topics: topics, from: from, to: to)
         try add(context.topics)
-        let cursor = try source.messageCursor(topics: context.topics, from: from, to: to, time: time)
+        let cursor = try source.messageCursor(
+            topics: context.topics, from: from, to: to, time: time, latched: latched)
         var count = 0
         while let message = try cursor.next() {
             try sink.write(try line(message) + "\n")

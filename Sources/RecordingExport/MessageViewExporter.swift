@@ -2,7 +2,7 @@ import Recording
 
 /// An exporter that can also take messages as views
 /// (`RecordedMessageView`: the payload lent from the chunk, not copied),
-/// so that `RecordingReader.export(topics:from:to:into:progress:)` can feed
+/// so that `RecordingReader.export(topics:from:to:latched:into:progress:)` can feed
 /// it from the fast read (`RecordingReader.forEachMessageRun(topics:from:to:workers:_:)`).
 /// Writing a view must do exactly what writing the same message does, and
 /// writing a run what writing its views one by one does.

@@ -4,7 +4,7 @@ public import Recording
 /// one merged MCAP file (``MCAPExporter``), CSV (``CSVExporter``), JSON lines
 /// (``JSONLinesExporter``), or a format of your own.
 ///
-/// `RecordingReader.export(topics:from:to:into:progress:)` drives an exporter:
+/// `RecordingReader.export(topics:from:to:latched:into:progress:)` drives an exporter:
 ///
 /// 1. ``begin(_:)`` once, with every exported topic (its schema, its
 ///    stream's kind and unit) and the recording's Metadata records, before

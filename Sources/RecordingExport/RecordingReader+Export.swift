@@ -20,6 +20,9 @@ extension RecordingReader {
     ///   - topics: The streams to export; unknown topics are ignored.
     ///   - from: Earliest log time (inclusive); `nil` for the start.
     ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - latched: Begin, when `from` is given, with each latched topic's
+    ///     last message before it (`RecordingReader.lastMessages(topics:before:)`),
+    ///     at its original time.
     ///   - exporter: The output format.
     ///   - progress: Called after each message with the number written so far.
     /// - Returns: The number of messages exported.
@@ -27,12 +30,21 @@ extension RecordingReader {
     ///   output is then incomplete (remove it).
     @discardableResult
     public func export(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil, into exporter: some RecordingExporter,
-        progress: ((Int) -> Void)? = nil
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, latched: Bool = false,
+        into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         var count = 0
+        if latched, let from {
+            // Before the range: first in log-time order.
+            let found = try lastMessages(topics: context.topics.filter(\.isLatched).map(\.topic), before: from)
+            for message in found.values.sorted(by: { ($0.logTime, $0.topic) < ($1.logTime, $1.topic) }) {
+                try exporter.write(message)
+                count += 1
+                progress?(count)
+            }
+        }
         if let fast = exporter as? any MessageViewExporter {
             // The same messages in the same order, read ahead on other threads, not copied, in runs.
             try forEachMessageRun(topics: context.topics.map(\.topic), from: from, to: to) {

@@ -65,15 +65,23 @@ public struct RecordingQuery {
     public let to: UInt64
     /// The time that orders, selects and shows: sample time (the default) or receive time.
     public let time: MessageTime
+    /// Whether the message rows begin with each latched topic's last message
+    /// before ``from`` (`RecordingSource.latchedMessages(topics:before:time:)`).
+    public let latched: Bool
 
     /// A query of `topics` over `[from, to)` in `time` (streams without a
-    /// sample time use their receive time in both).
-    public init(reader: RecordingReader, topics: [String], from: UInt64, to: UInt64, time: MessageTime = .sample) {
+    /// sample time use their receive time in both); with `latched`, its
+    /// message rows begin with each latched topic's last message before `from`.
+    public init(
+        reader: RecordingReader, topics: [String], from: UInt64, to: UInt64, time: MessageTime = .sample,
+        latched: Bool = false
+    ) {
         self.reader = reader
         self.topics = topics
         self.from = from
         self.to = to
         self.time = time
+        self.latched = latched
     }
 
     /// Reads the messages in ``time`` order (`SampleOrderedCursor` for sample time) as rows.
@@ -85,10 +93,13 @@ public struct RecordingQuery {
     public func forEachMessageRow(
         columns: ([String]) -> Void, _ body: (MessageRow) throws(RecordingError) -> Void
     ) throws(RecordingError) {
-        let rows = ExportRowDecoder(try reader.exportContext(topics: topics, from: from, to: to).topics)
+        let context = try reader.exportContext(topics: topics, from: from, to: to)
+        let rows = ExportRowDecoder(context.topics)
         columns(rows.columns)
         let stamped = time == .sample ? try reader.sampleTimeTopics() : []
-        try reader.forEachMessage(topics: topics, from: from, to: to, time: time) { message throws(RecordingError) in
+        let cursor = try RecordingSource(reader).messageCursor(
+            topics: context.topics, from: from, to: to, time: time, latched: latched)
+        while let message = try cursor.next() {
             let fields = try rows.fields(of: message)
             let values = rows.columnValues(topic: message.topic, fields: fields).map { $0?.text ?? "" }
             try body(

@@ -35,6 +35,8 @@ public final class ReportBuilder {
     private let numericTopics: Set<String>
     /// The time of the build under way.
     private var time = MessageTime.sample
+    /// Whether the build under way begins latched event streams with their last message before the range.
+    private var latched = false
 
     /// Opens a recording.
     ///
@@ -89,12 +91,16 @@ public final class ReportBuilder {
     ///     pixels, so that each pixel column is one column and no more chunks
     ///     than the pixel boundaries cut through are decoded).
     ///   - time: The time the range, columns and marks are in.
+    ///   - latched: Begin each latched event stream (device information,
+    ///     settings, states) with its last message before `from`, as a mark at
+    ///     `from` (``ReportData/Mark/isLatched``), as slices do.
     /// - Throws: ``ReportError`` when the range is empty or a segment cannot be read.
     public func build(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count,
-        columns: Int? = nil, time: MessageTime = .sample
+        columns: Int? = nil, time: MessageTime = .sample, latched: Bool = false
     ) throws(ReportError) -> ReportData {
         self.time = time
+        self.latched = latched
         let whole = try timeSpan(time: time).map { ($0.first, $0.last &+ 1) } ?? wholeRange
         let lower = from ?? whole.0
         let upper = to ?? whole.1
@@ -204,6 +210,7 @@ public final class ReportBuilder {
             strides[stream.topic] = max(1, (stream.messageCount + Self.maximumMarks - 1) / Self.maximumMarks)
         }
         let stamped = time == .sample ? try reader.sampleTimeTopics() : []
+        if latched { try addLatchedMarks(of: streams, before: from, to: &marks) }
         try reader.forEachTypedMessage(topics: streams.map(\.topic), from: from, to: to, time: time) { message in
             let topic = message.message.topic
             let index = seen[topic, default: 0]
@@ -218,6 +225,24 @@ public final class ReportBuilder {
         }
         return streams.map { stream in
             .init(topic: stream.topic, count: seen[stream.topic, default: 0], marks: marks[stream.topic] ?? [])
+        }
+    }
+
+    /// The latched streams' last messages before `start`, as marks at `start`.
+    private func addLatchedMarks(
+        of streams: [RecordingInfo.Stream], before start: UInt64, to marks: inout [String: [ReportData.Mark]]
+    ) throws(RecordingError) {
+        let context = try reader.exportContext(topics: streams.map(\.topic))
+        let found = try RecordingSource(reader).latchedMessages(topics: context.topics, before: start, time: time)
+        guard !found.isEmpty else { return }
+        let definitions = try reader.schemaDefinitions()
+        for message in found {
+            guard let (name, definition) = definitions[message.topic] else { continue }
+            let typed = TypedMessage(
+                message: message, schema: name,
+                fields: try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) }))
+            marks[message.topic, default: []].append(
+                .init(time: start, title: Self.title(typed), label: Self.label(typed), isLatched: true))
         }
     }
 
@@ -259,8 +284,9 @@ public final class ReportBuilder {
                 summary.maximum = values.maximum
             } else if let marks = counted[stream.topic] {
                 summary.count = marks.count
-                first = marks.marks.first?.time
-                last = marks.marks.last?.time
+                let own = marks.marks.filter { !$0.isLatched }
+                first = own.first?.time
+                last = own.last?.time
             }
             if let first, let last, last > first, summary.count > 1 {
                 summary.rate = Double(summary.count - 1) / (Double(last - first) / 1e9)

@@ -42,6 +42,9 @@ public struct ReportData: Sendable {
         public var title: String
         /// The message's fields as short text, `name=value` each.
         public var label: String
+        /// Whether the mark is a latched stream's last message before the
+        /// range (drawn at the range's start; its `time` is the start).
+        public var isLatched = false
     }
 
     /// A stream's totals in the range, for the table of rates and counts.

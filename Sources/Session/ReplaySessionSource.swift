@@ -65,6 +65,11 @@ struct ReplaySessionSource: SessionSource {
                 notifications.append((notifications.count, index, notification))
             }
         }
+        if replay.latched, replay.from > .zero {
+            try Self.recordLatched(
+                of: recording, before: try reader.range().from, into: recorder,
+                recordsTypedStream: engine?.recordsTypedStream)
+        }
         notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
         let start = ContinuousClock.now
         let first = notifications.first?.notification.receiveTime ?? 0
@@ -83,5 +88,44 @@ struct ReplaySessionSource: SessionSource {
         try recorder.close()
         return SessionSourceResult(
             deviceCount: devices.count, replayedNotifications: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// Records the original's last message before `start` of each latched
+    /// typed stream of a device the recorder has, as it was recorded (the
+    /// decoders made it from notifications before the start, which the
+    /// replay does not decode): the new recording begins with them, as a
+    /// slice does. Their streams are registered here, and their devices'
+    /// recorders take them when the replayed values come.
+    private static func recordLatched(
+        of recording: String, before start: UInt64, into recorder: Recorder,
+        recordsTypedStream: ((String) -> Bool)?
+    ) throws {
+        let original = try RecordingReader(directory: recording)
+        let latched = original.topics.filter { original.latchedTopics.contains($0) && recordsTypedStream?($0) ?? true }
+        guard !latched.isEmpty else { return }
+        let context = try original.exportContext(topics: latched)
+        let last = try original.lastMessages(topics: latched, before: start)
+        for topic in context.topics.sorted(by: { (last[$0.topic]?.logTime ?? 0) < (last[$1.topic]?.logTime ?? 0) }) {
+            guard topic.kind == .typed, let message = last[topic.topic], let device = topic.device,
+                let family = DeviceFamily(rawValue: device.family),
+                let handle = recorder.device(family: family, identifier: device.identifier)
+            else { continue }
+            let text = String(decoding: topic.schemaData, as: UTF8.self)
+            let stream = try recorder.addStream(
+                StreamDescriptor(
+                    topic: topic.topic, kind: topic.kind,
+                    schema: MessageSchema(
+                        name: topic.schemaName, encoding: topic.schemaEncoding, text: text,
+                        messageEncoding: topic.messageEncoding),
+                    unit: topic.unit, isNumeric: topic.isNumeric, device: handle, isLatched: true))
+            let value =
+                topic.isNumeric
+                ? NumericSchemas.valueOffset(schemaText: text).flatMap {
+                    NumericSchemas.value(at: $0, payload: message.payload)
+                } : nil
+            try recorder.write(
+                stream, logTime: message.logTime, publishTime: message.publishTime, payload: message.payload,
+                numericValue: value)
+        }
     }
 }

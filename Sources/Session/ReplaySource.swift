@@ -9,12 +9,19 @@ public struct ReplaySource: Sendable, Hashable {
     public var to: Duration?
     /// A multiple of real time; `nil` replays as fast as possible.
     public var rate: Double?
+    /// Whether a replay from a start after the first message begins with
+    /// each latched typed stream's last message before the start (the
+    /// original's, at its original times), as slices do.
+    public var latched: Bool
 
     /// Creates a replay source.
-    public init(recording: String, from: Duration = .zero, to: Duration? = nil, rate: Double? = nil) {
+    public init(
+        recording: String, from: Duration = .zero, to: Duration? = nil, rate: Double? = nil, latched: Bool = false
+    ) {
         self.recording = recording
         self.from = from
         self.to = to
         self.rate = rate
+        self.latched = latched
     }
 }

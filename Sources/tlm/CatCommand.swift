@@ -15,7 +15,9 @@ struct CatCommand: ParsableCommand {
             time, publish_time the sample time; the fields decoded by the topic's schema, \
             each field's type the same on every line of its topic, floats at full precision, arrays as JSON \
             arrays, a NaN as null); table prints the time (of --time), the topic and name=value pairs. \
-            --from/--to are in that time too. --topic (repeatable) \
+            --from/--to are in that time too; with --from, each latched topic (device information, settings, \
+            states sent once or on change) begins with its last message before the start, at its original \
+            time (--no-latched: not). --topic (repeatable) \
             selects topics by glob (\(TopicOption.rule)), --exclude leaves some out; default: every topic.
 
             --follow reads a recording while `tlm record` writes it: it prints what the recording holds, then \
@@ -46,6 +48,8 @@ struct CatCommand: ParsableCommand {
 
     @OptionGroup var timeOption: TimeOption
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @OptionGroup var display: OutputOptions
 
     @Option(help: "Output format: jsonl or table.")
@@ -74,7 +78,8 @@ struct CatCommand: ParsableCommand {
             let matching = try selection.topics(of: source)
             let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             let sink = FileByteSink.standardOutput()
-            let count = try printer.write(source, topics: matching, from: lower, to: upper, into: sink)
+            let count = try printer.write(
+                source, topics: matching, from: lower, to: upper, latched: latchedOption.latched, into: sink)
             try sink.close()
             try EmptyRange.check(range.range(display.times), count: count)
         } catch let error as RecordingError {

@@ -36,7 +36,9 @@ struct ExportCommand: ParsableCommand {
             device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet, which the exports of many \
             recordings can share, for DuckDB, Spark or Trino.
 
-            --from/--to select by the time --time names (sample by default) in every format. \
+            --from/--to select by the time --time names (sample by default) in every format. With --from, \
+            each latched topic (device information, settings, states sent once or on change) begins with its \
+            last message before the start, at its original time (--no-latched: not). \
             The export streams: it writes as it reads, in bounded memory whatever the recording's length. \
             No output file is overwritten; --output - writes to standard output (not for parquet or \
             per-topic files). --topic may be given several times: the topics of every glob are exported. Topic \
@@ -76,6 +78,8 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var range: TimeRangeOptions
 
     @OptionGroup var timeOption: TimeOption
+
+    @OptionGroup var latchedOption: LatchedOption
 
     @Option(
         name: [.short, .long],
@@ -120,7 +124,8 @@ struct ExportCommand: ParsableCommand {
             // Progress every 1,024 messages (4,096 for Parquet).
             let mask = format == .parquet ? 4095 : 1023
             let outcome = try plan.run(
-                source: source, topics: matching, from: lower, to: upper, time: timeOption.time
+                source: source, topics: matching, from: lower, to: upper, time: timeOption.time,
+                latched: latchedOption.latched
             ) { written, total in
                 if written & mask == 0 { bar.update(UInt64(written), of: total) }
             }

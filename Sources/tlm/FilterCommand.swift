@@ -15,7 +15,10 @@ struct FilterCommand: ParsableCommand {
             log time; --to exclusive; streams without sample times are cut by log time in both). \
             The output is one MCAP file like `tlm export --format mcap` writes: the kept topics' schemas and \
             channels, the input's Metadata records, and the messages with their original times and sequence \
-            numbers in log-time order. The output must not exist; --output - writes to standard output.
+            numbers in log-time order. With --from, each latched topic (device information, settings, states \
+            sent once or on change) begins with its last message before the start, at its original time, as \
+            `mcap filter --last-per-channel-topic-regex` keeps it (--no-latched: not). \
+            The output must not exist; --output - writes to standard output.
 
             Examples:
               tlm filter ride --topic '/diot/**' --exclude '**/raw/**' --output diot.mcap
@@ -47,6 +50,8 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var timeOption: TimeOption
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @OptionGroup var display: OutputOptions
 
     func run() throws {
@@ -63,7 +68,8 @@ struct FilterCommand: ParsableCommand {
         }
         let count = try MCAPOutput(path: output).write(verb: "filter") { (exporter) throws(RecordingError) in
             try source.export(
-                topics: matching, from: bounds.from, to: bounds.to, time: timeOption.time, into: exporter)
+                topics: matching, from: bounds.from, to: bounds.to, time: timeOption.time,
+                latched: latchedOption.latched, into: exporter)
         }
         MCAPOutput.report(
             "Kept \(count) messages of \(matching.count) topic(s) in \(output == "-" ? "standard output" : output).",

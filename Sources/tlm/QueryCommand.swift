@@ -16,7 +16,9 @@ struct QueryCommand: ParsableCommand {
             rows). --topic may be given several times: the topics of every glob are read. A glob that \
             matches no topic is an error that lists the recording's topics. The time column, the order, the \
             range and the buckets are in the time --time names: sample (the default; publish_time, when the \
-            device measured it) or receive (log_time); jsonl rows carry both log_time and publish_time.
+            device measured it) or receive (log_time); jsonl rows carry both log_time and publish_time. \
+            With --from, the rows begin with each latched topic's last message before it (device \
+            information, settings, states sent once or on change; --no-latched: not); --every is unchanged.
 
             With --every, each matching stream is summarized per bucket: count, first and last on any \
             stream (for a stream that is not numeric, first and last are its earliest and latest message's \
@@ -64,6 +66,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var timeOption: TimeOption
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @Option(help: "Aggregate per bucket of this width, e.g. 1s, 500ms.")
     var every: DurationArgument?
 
@@ -97,7 +101,8 @@ struct QueryCommand: ParsableCommand {
             let times = display.times
             let time = timeOption.time
             let (lower, upper) = try range.resolve(reader, named: recording, time: time, times: times)
-            let query = RecordingQuery(reader: reader, topics: matching, from: lower, to: upper, time: time)
+            let query = RecordingQuery(
+                reader: reader, topics: matching, from: lower, to: upper, time: time, latched: latchedOption.latched)
             var table = TableOutput(format: format)
             var rows = 0
             if let every {

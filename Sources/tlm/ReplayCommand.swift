@@ -30,7 +30,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
             Replay reads raw notifications, which have only their receive time: --from, --to and --rate are \
             receive times (there is no --time), and the new recording's sample times are estimated again \
-            from them, as when recording.
+            from them, as when recording. With --from, the new recording begins with each latched typed \
+            stream's last message before the start (device information, settings, states sent once or on \
+            change: the decoders made them from notifications before it), as recorded (--no-latched: not).
             --from and --to take the times `tlm query` takes: +30s (or 30s) from the first message, ISO 8601 \
             (2026-11-22T10:15:03Z), HH:MM:SS of the recording's first day (UTC unless --local-time or \
             TZ), or nanoseconds since the epoch. --format json prints the summary as JSON (snake_case keys).
@@ -75,6 +77,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
     var serve: LiveViewAddress?
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -96,7 +100,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let began = clock.now
         let session = RecordingSession(
-            replaying: ReplaySource(recording: location.directory, from: start, to: end, rate: rate),
+            replaying: ReplaySource(
+                recording: location.directory, from: start, to: end, rate: rate, latched: latchedOption.latched),
             pipeline: loaded, directory: output,
             options: .init(
                 onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }, observer: live))

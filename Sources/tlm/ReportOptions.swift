@@ -22,6 +22,8 @@ struct ReportOptions: ParsableArguments {
 
     @OptionGroup var timeOption: TimeOption
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @OptionGroup var display: OutputOptions
 
     @Option(name: [.short, .long], help: "The file to write (must not exist).")
@@ -50,7 +52,8 @@ struct ReportOptions: ParsableArguments {
             let (from, to) = try range.resolve(
                 span: try builder.timeSpan(time: timeOption.time), named: recording, times: display.times)
             return try builder.build(
-                topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time)
+                topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time,
+                latched: latchedOption.latched)
         } catch let error as ReportError {
             throw CLIError(location.userFacing(error.message))
         }

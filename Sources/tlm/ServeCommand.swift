@@ -48,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var timeOption: TimeOption
 
+    @OptionGroup var latchedOption: LatchedOption
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -72,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         let count: Int
         do {
-            let player = RecordingPlayer(directory: location.directory, from: start, to: end, time: timeOption.time)
+            let player = RecordingPlayer(
+                directory: location.directory, from: start, to: end, time: timeOption.time, latched: latchedOption.latched)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")

@@ -205,6 +205,49 @@ import Testing
         await server.close()
     }
 
+    /// A latched channel's last message reaches a client that subscribes
+    /// after it was published (also when no client listened then), first,
+    /// once; a channel that is not latched sends only what comes later.
+    @Test func aLateSubscriberToALatchedChannelGetsItsLastMessageFirst() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(
+            LiveChannel(
+                id: 1, topic: "/test/info", schemaName: "test/msg/V", schema: "float64 value\n", isLatched: true))
+        server.advertise(LiveChannel(id: 2, topic: "/test/speed", schemaName: "test/msg/V", schema: "float64 value\n"))
+        func publish(_ channel: UInt16, _ time: UInt64) {
+            Self.message(Double(time), padding: 0).withUnsafeBytes {
+                server.publish(channelID: channel, logTime: time, payload: $0)
+            }
+        }
+        // No client yet: the latched channel's last message is kept.
+        publish(1, 10)
+        publish(1, 11)
+        publish(2, 12)
+        let first = try RawFoxgloveClient(port: server.address.port)
+        try Self.waitFor { server.subscriptionCount == 2 }
+        #expect(first.waitFor { $0.count >= 1 })
+        publish(1, 13)
+        publish(2, 14)
+        #expect(first.waitFor { $0.count >= 3 })
+        // A client joining later gets the last latched message (13), then what follows.
+        let late = try RawFoxgloveClient(port: server.address.port)
+        try Self.waitFor { server.subscriptionCount == 4 }
+        #expect(late.waitFor { $0.count >= 1 })
+        publish(2, 15)
+        #expect(late.waitFor { $0.count >= 2 })
+        #expect(first.waitFor { $0.count >= 4 })
+        typealias Message = RawFoxgloveClient.Message
+        #expect(
+            first.messages == [
+                Message(subscription: 1, logTime: 11), Message(subscription: 1, logTime: 13),
+                Message(subscription: 2, logTime: 14), Message(subscription: 2, logTime: 15),
+            ])
+        #expect(late.messages == [Message(subscription: 1, logTime: 13), Message(subscription: 2, logTime: 15)])
+        first.close()
+        late.close()
+        await server.close()
+    }
+
     @Test func aSubscriberGetsEveryMessageInOrderWithItsLogTime() async throws {
         let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
         server.advertise(LiveChannel(id: 7, topic: "/test/c", schemaName: "test/msg/V", schema: "float64 value\n"))

@@ -424,12 +424,16 @@ import Yams
         #expect(custom == ["tlm_session": Self.hostileName, "tlm_source": "simulate", "tlm_library": Recorder.library])
         let bagTopics = try #require(result["topics"] as? [String: [String: Any]])
         #expect(bagTopics.keys.sorted() == topics.sorted())
+        #expect(reader.latchedTopics.contains("/comodule/COMODULE/odometer"))
+        #expect(!reader.latchedTopics.contains("/jacquard/JACQUARD/imu"))
         for stream in info.streams where stream.messageCount > 0 {
             let topic = try #require(bagTopics[stream.topic])
             #expect(topic["count"] as? Int == stream.messageCount, "\(stream.topic)")
             #expect(topic["type"] as? String == stream.schema)
             let qos = try #require((topic["qos"] as? [[String: Any]])?.first, "\(stream.topic)")
-            #expect(qos["reliability"] as? String == "reliable" && qos["durability"] as? String == "volatile")
+            // Latched streams (device information, settings, states) offer transient_local.
+            let durability = reader.latchedTopics.contains(stream.topic) ? "transient_local" : "volatile"
+            #expect(qos["reliability"] as? String == "reliable" && qos["durability"] as? String == durability)
         }
 
         // An MCAP export of the recording is a ROS 2 MCAP file too: rosbags reads it as it is.

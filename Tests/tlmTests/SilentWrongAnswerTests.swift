@@ -80,13 +80,14 @@ import Testing
         }
         // Nothing was written.
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty)
-        // A range inside the recording where the selected topics have no message says so too.
+        // A range inside the recording where the selected topics have no message says so too
+        // (without the latched topics' last messages before it, which a slice begins with).
         let info = try RecordingInfo.load(from: Self.recording)
         let last = try #require(info.streams.compactMap(\.lastTime).max())
         let early = try #require(info.streams.first { ($0.lastTime ?? last) < last }, "a stream that ends early")
         let after = String(try #require(early.lastTime) + 1)
         let empty = try tlm(
-            ["query", Self.recording, "--topic", early.topic, "--from", after],
+            ["query", Self.recording, "--topic", early.topic, "--from", after, "--no-latched"],
             environment: ProcessInfo.processInfo.environment)
         #expect(empty.status == 4, "\(empty.errors)")
         #expect(empty.errors.contains("note: no message of the selected topics in the range"))

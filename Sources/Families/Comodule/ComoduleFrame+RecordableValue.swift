@@ -75,11 +75,12 @@ extension ComoduleFrame: RecordableValue {
             switch value {
             case .range?:
                 RecordedStream(
-                    name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : unit, isNumeric: true)
+                    name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : unit, isNumeric: true,
+                    isLatched: true)
             case .state?:
-                RecordedStream(name: identifier, schema: Self.stateSchema)
+                RecordedStream(name: identifier, schema: Self.stateSchema, isLatched: true)
             case .raw?, nil:
-                RecordedStream(name: identifier, schema: Self.rawSchema)
+                RecordedStream(name: identifier, schema: Self.rawSchema, isLatched: true)
             }
         case .writeAcknowledged:
             RecordedStream(name: identifier + "/write_ack", kind: .event, schema: Self.writeAckSchema)

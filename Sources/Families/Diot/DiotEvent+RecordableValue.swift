@@ -137,17 +137,18 @@ extension DiotEvent: RecordableValue {
         case .channelEmpty:
             RecordedStream(name: "channel_empty", kind: .event, schema: Self.channelEmptySchema)
         case .featureSetting:
-            RecordedStream(name: "features", schema: Self.featureSettingSchema)
+            RecordedStream(name: "features", schema: Self.featureSettingSchema, isLatched: true)
         case .channelBinding:
-            RecordedStream(name: "channel_map", schema: Self.channelBindingSchema)
+            RecordedStream(name: "channel_map", schema: Self.channelBindingSchema, isLatched: true)
         case .channelRate:
-            RecordedStream(name: "channel_rates", schema: Self.channelRateSchema, unit: "ms")
+            RecordedStream(name: "channel_rates", schema: Self.channelRateSchema, unit: "ms", isLatched: true)
         case .battery:
-            RecordedStream(name: "battery", schema: Self.batterySchema, unit: "%")
+            RecordedStream(name: "battery", schema: Self.batterySchema, unit: "%", isLatched: true)
         case .deviceInformation:
-            RecordedStream(name: "device_information", schema: FjordenValue.deviceInformationSchema)
+            RecordedStream(
+                name: "device_information", schema: FjordenValue.deviceInformationSchema, isLatched: true)
         case .chipID:
-            RecordedStream(name: "chip_id", schema: Self.chipIDSchema)
+            RecordedStream(name: "chip_id", schema: Self.chipIDSchema, isLatched: true)
         case .debugLog:
             RecordedStream(name: "debug_log", kind: .event, schema: Self.debugLogSchema)
         }

@@ -41,8 +41,9 @@ extension FjordenValue: RecordableValue {
     public var streamSpec: RecordedStream {
         switch self {
         case .gripEvent: RecordedStream(name: "grip", kind: .event, schema: Self.gripSchema)
-        case .batteryLevel: RecordedStream(name: "battery", schema: Self.batterySchema, unit: "%")
-        case .deviceInformation: RecordedStream(name: "device_information", schema: Self.deviceInformationSchema)
+        case .batteryLevel: RecordedStream(name: "battery", schema: Self.batterySchema, unit: "%", isLatched: true)
+        case .deviceInformation:
+            RecordedStream(name: "device_information", schema: Self.deviceInformationSchema, isLatched: true)
         }
     }
 

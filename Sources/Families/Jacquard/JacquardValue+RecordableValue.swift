@@ -97,6 +97,10 @@ extension JacquardValue: RecordableValue {
         "response", "notification",
     ]
 
+    /// The streams that are latched: the battery status and the attached
+    /// component are state, reported on change; the rest are samples or events.
+    private static let latched: Set<String> = ["battery", "attached"]
+
     public var streamKey: Int {
         switch self {
         case .gesture: 0
@@ -113,7 +117,8 @@ extension JacquardValue: RecordableValue {
 
     public var streamSpec: RecordedStream {
         let name = Self.names[streamKey]
-        return RecordedStream(name: name, kind: .typed, schema: Self.schemas[name]!)
+        return RecordedStream(
+            name: name, kind: .typed, schema: Self.schemas[name]!, isLatched: Self.latched.contains(name))
     }
 
     public func encode(into cdr: inout CDRWriter) -> Double? {

@@ -49,8 +49,8 @@ extension ObviousMessage: RecordableValue {
 
     public var streamSpec: RecordedStream {
         switch self {
-        case .featureStatus: RecordedStream(name: "feature_status", schema: Self.featureStatusSchema)
-        case .firmwareVersion: RecordedStream(name: "firmware_version", schema: Self.firmwareSchema)
+        case .featureStatus: RecordedStream(name: "feature_status", schema: Self.featureStatusSchema, isLatched: true)
+        case .firmwareVersion: RecordedStream(name: "firmware_version", schema: Self.firmwareSchema, isLatched: true)
         case .upgradeProgress: RecordedStream(name: "upgrade_progress", schema: Self.progressSchema, unit: "%")
         case .upgradeStatus: RecordedStream(name: "upgrade_status", kind: .event, schema: Self.statusSchema)
         }

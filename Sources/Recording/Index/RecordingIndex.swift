@@ -298,8 +298,21 @@ package final class RecordingIndex: Sendable {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v7") { db in
+            // Whether a stream is latched (its channel offers durability
+            // transient_local): slices that start later begin with its last
+            // message before the start. Older recordings' streams are not.
+            try db.execute(sql: "ALTER TABLE streams ADD COLUMN latched INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }()
+
+    /// Whether `streams` has the `latched` column (migration `v7`): a
+    /// recording made before it is read-only here and has none, and none of
+    /// its streams is latched.
+    package static func hasLatchedColumn(_ db: Database) throws -> Bool {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(streams)").contains { ($0["name"] as String?) == "latched" }
+    }
 
     /// Recomputes the per-stream totals from `chunk_streams` (after recovery added rows).
     package static func refreshStreamTotals(_ db: Database) throws {

@@ -31,14 +31,21 @@ public struct ExportTopic: Sendable, Hashable {
     public var lastTime: UInt64?
     /// The device the stream belongs to (`nil` for a session-wide stream).
     public var device: RecordingInfo.Device?
+    /// Whether the topic is latched (``StreamDescriptor/isLatched``): a
+    /// slice that starts later begins with its last message before the
+    /// start. A recording's index says so; a lone MCAP file's channel
+    /// offers durability `transient_local` in its `offered_qos_profiles`.
+    public var isLatched: Bool
 
-    /// Creates a topic description (the reader makes them; this is for tests and custom drivers).
+    /// Creates a topic description (the reader makes them; this is for tests
+    /// and custom drivers). Without `isLatched`, the topic is latched when
+    /// its channel metadata offers durability `transient_local`.
     public init(
         topic: String, kind: StreamDescriptor.Kind, unit: String? = nil, isNumeric: Bool = false,
         schemaName: String, schemaEncoding: String, schemaData: [UInt8], messageEncoding: String,
         channelMetadata: [String: String] = [:], definition: ROS2MessageDefinition? = nil,
         messageCount: Int = 0, firstTime: UInt64? = nil, lastTime: UInt64? = nil,
-        device: RecordingInfo.Device? = nil
+        device: RecordingInfo.Device? = nil, isLatched: Bool? = nil
     ) {
         self.topic = topic
         self.kind = kind
@@ -54,5 +61,8 @@ public struct ExportTopic: Sendable, Hashable {
         self.firstTime = firstTime
         self.lastTime = lastTime
         self.device = device
+        self.isLatched =
+            isLatched ?? channelMetadata[ROS2BagMetadata.qosKey].map { ROS2BagMetadata.isTransientLocal(profiles: $0) }
+            ?? false
     }
 }

@@ -157,6 +157,39 @@ public final class MCAPFileReader {
             reader: self, chunks: chunks.map { ($0.element, $0.offset) }, wanted: wanted, from: lower, to: upper)
     }
 
+    /// The last message with log time before `start` of each of `topics`
+    /// that has one, by topic (see ``RecordingReader/lastMessages(topics:before:)``):
+    /// the Chunk Index records say which chunks may hold it, and the chunk
+    /// that holds the last one is read (rarely a few, when chunks overlap).
+    ///
+    /// - Throws: ``RecordingError`` when a chunk cannot be read.
+    public func lastMessages(topics: [String], before start: UInt64) throws(RecordingError) -> [String: RecordedMessage]
+    {
+        var found: [String: RecordedMessage] = [:]
+        guard start > 0 else { return found }
+        for topic in Set(topics).sorted() {
+            let ids = Set(channels.values.filter { $0.topic == topic }.map(\.id))
+            guard !ids.isEmpty else { continue }
+            let candidates = chunkIndexes.enumerated().filter { _, chunk in
+                chunk.messageStartTime < start
+                    && (chunk.messageIndexOffsets.isEmpty
+                        || chunk.messageIndexOffsets.contains { ids.contains($0.channelID) })
+            }.map { (bound: min($0.element.messageEndTime, start - 1), rank: $0.offset, chunk: $0.element) }
+                .sorted { ($0.bound, $0.rank) > ($1.bound, $1.rank) }
+            found[topic] = try LastMessageSearch.last(in: candidates, before: start) {
+                $0.bound
+            } read: {
+                (candidate) throws(RecordingError) in
+                try messages(in: candidate.chunk).filter { ids.contains($0.channelID) }.map {
+                    RecordedMessage(
+                        topic: topic, sequence: $0.sequence, logTime: $0.logTime, publishTime: $0.publishTime,
+                        payload: $0.data)
+                }
+            }
+        }
+        return found
+    }
+
     /// The topic of a channel.
     package func topic(ofChannel id: UInt16) -> String? { channels[id]?.topic }
 

@@ -72,7 +72,7 @@ extension RecordingReader {
                         RecordingInfo.Device(
                             family: row["device_family"] ?? "", identifier: identifier,
                             name: row["device_name"] ?? "")
-                    }))
+                    }, isLatched: latchedTopics.contains(topic)))
         }
         exported.sort { ($0.firstTime ?? .max, $0.topic) < ($1.firstTime ?? .max, $1.topic) }
         return ExportContext(

@@ -13,6 +13,13 @@ public struct TypedMessage: Sendable {
 
     /// A field's value by name.
     public subscript(field: String) -> CDRValue? { fields.first { $0.name == field }?.value }
+
+    /// A message with its decoded fields.
+    package init(message: RecordedMessage, schema: String, fields: [(name: String, value: CDRValue)]) {
+        self.message = message
+        self.schema = schema
+        self.fields = fields
+    }
 }
 
 extension RecordingReader {

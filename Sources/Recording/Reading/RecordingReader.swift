@@ -23,6 +23,9 @@ public final class RecordingReader {
     package let index: RecordingIndex
     /// Stream topics by MCAP channel id.
     private let topicsByChannel: [UInt16: String]
+    /// The latched streams' topics (``StreamDescriptor/isLatched``), from the
+    /// index: none in a recording made before the index kept it.
+    public let latchedTopics: Set<String>
     /// Bytes read from segment files so far, for checking that a query
     /// touches only the chunks it needs.
     public private(set) var bytesRead: UInt64 = 0
@@ -58,6 +61,10 @@ public final class RecordingReader {
         self.index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
         let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT id, channel_id, topic FROM streams") }
         topicsByChannel = try IndexRow.topicsByChannel(rows)
+        latchedTopics = try index.read { db in
+            guard try RecordingIndex.hasLatchedColumn(db) else { return [] }
+            return Set(try String.fetchAll(db, sql: "SELECT topic FROM streams WHERE latched = 1"))
+        }
     }
 
     /// Every topic in the recording, sorted.

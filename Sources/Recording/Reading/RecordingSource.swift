@@ -44,6 +44,12 @@ public final class RecordingSource {
             ? .recording(try RecordingReader(directory: path)) : .file(try MCAPFileReader(path: path))
     }
 
+    /// A source over an open recording.
+    public init(_ reader: RecordingReader) {
+        path = reader.directory
+        storage = .recording(reader)
+    }
+
     /// Whether the source is a lone MCAP file.
     public var isFile: Bool {
         if case .file = storage { true } else { false }

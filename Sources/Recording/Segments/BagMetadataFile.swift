@@ -26,10 +26,11 @@ package enum BagMetadataFile {
     ) throws -> (
         topics: [ROS2BagMetadata.Topic], files: [ROS2BagMetadata.File], custom: [String: String]
     ) {
+        let latched = try RecordingIndex.hasLatchedColumn(db) ? "st.latched" : "0"
         let topics = try Row.fetchAll(
             db,
             sql: """
-                SELECT st.topic, st.schema_name, st.message_encoding, SUM(cs.message_count) AS n
+                SELECT st.topic, st.schema_name, st.message_encoding, \(latched) AS latched, SUM(cs.message_count) AS n
                 FROM chunk_streams cs
                 JOIN chunks c ON c.id = cs.chunk_id
                 JOIN segments s ON s.id = c.segment_id
@@ -40,7 +41,7 @@ package enum BagMetadataFile {
         ).map {
             ROS2BagMetadata.Topic(
                 name: $0["topic"], type: $0["schema_name"], serializationFormat: $0["message_encoding"],
-                messageCount: $0["n"])
+                messageCount: $0["n"], isLatched: ($0["latched"] as Int64?) == 1)
         }
         let files = try Row.fetchAll(
             db,

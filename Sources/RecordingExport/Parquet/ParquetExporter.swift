@@ -27,7 +27,7 @@ public import Recording
 /// once, while the next one fills; and an export from a recording reads
 /// ahead: worker threads decompress, check and scan the next chunks while
 /// the current ones are encoded (see
-/// `RecordingReader.export(topics:from:to:into:progress:)`). Memory is
+/// `RecordingReader.export(topics:from:to:latched:into:progress:)`). Memory is
 /// bounded by one row group per open file plus the one being written, and
 /// all files' buffered rows together by ``memoryBudget``: past it, the
 /// largest row group is written out early.

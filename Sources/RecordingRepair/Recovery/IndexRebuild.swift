@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCAP
+import ROS2
 import Recording
 
 /// Writes `index.sqlite` rows from what the segments hold, for `recover` and
@@ -59,13 +60,15 @@ enum IndexRebuild {
                     try db.execute(
                         sql: """
                             INSERT INTO streams (session_id, device_id, channel_id, topic, kind, schema_name,
-                                                 schema_encoding, message_encoding, unit, is_numeric)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                 schema_encoding, message_encoding, unit, is_numeric, latched)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             """,
                         arguments: [
                             session, device, Int(channel.id), channel.topic, kind, schema?.name ?? "",
                             schema?.encoding ?? "", channel.messageEncoding, metadata["unit"],
                             valueOffsets[channel.id] != nil,
+                            metadata[ROS2BagMetadata.qosKey].map { ROS2BagMetadata.isTransientLocal(profiles: $0) }
+                                ?? false,
                         ])
                     streamIDs[channel.id] = db.lastInsertedRowID
                 }

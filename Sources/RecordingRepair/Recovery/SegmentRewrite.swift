@@ -54,8 +54,11 @@ enum SegmentRewrite {
                 else { continue }
                 var metadata = [MCAPRecord.KeyValue(key: "kind", value: kind)]
                 if let unit = try? stream.optionalString("unit") { metadata.append(.init(key: "unit", value: unit)) }
-                // Every channel offers the same QoS (ROS2BagMetadata).
-                metadata.append(.init(key: ROS2BagMetadata.qosKey, value: ROS2BagMetadata.offeredQoSProfiles))
+                // The QoS the recorder offers: transient_local for a latched
+                // stream (an index made before the column has none latched).
+                let latched = (try? stream.bool("latched")) ?? false
+                metadata.append(
+                    .init(key: ROS2BagMetadata.qosKey, value: ROS2BagMetadata.offeredQoSProfiles(latched: latched)))
                 indexChannels[id] = (
                     .init(id: id, schemaID: 0, topic: topic, messageEncoding: messageEncoding, metadata: metadata),
                     name, encoding
