@@ -75,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         let count: Int
         do {
             let player = RecordingPlayer(
-                directory: location.directory, from: start, to: end, time: timeOption.time, latched: latchedOption.latched)
+                directory: location.directory, from: start, to: end, time: timeOption.time,
+                latched: latchedOption.latched)
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")
