@@ -148,9 +148,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             if !(key >= 0 && key < hot.typedSlots.count && hot.typedSlots[key].isKnown) {
                 _ = try typedStream(for: value)
             }
-            hot.cdr.reset()
-            let numeric = value.encode(into: &hot.cdr)
-            pending.append(streamKey: key, timing: timing, numeric: numeric, body: hot.cdr.storage[hot.cdr.origin...])
+            pending.append(streamKey: key, timing: timing) { cdr in value.encode(into: &cdr) }
         }
     }
 
@@ -526,9 +524,13 @@ private struct PendingMessages {
 
     var isEmpty: Bool { messages.isEmpty }
 
-    mutating func append(streamKey: Int, timing: SampleTiming, numeric: Double?, body: ArraySlice<UInt8>) {
+    /// Queues a message whose body `encode` writes straight into `bytes`
+    /// (aligned from where it starts, as behind its 8-byte stamp).
+    mutating func append(streamKey: Int, timing: SampleTiming, encoding encode: (inout CDRWriter) -> Double?) {
         let start = bytes.count
-        bytes.append(contentsOf: body)
+        var cdr = CDRWriter(continuing: &bytes)
+        let numeric = encode(&cdr)
+        cdr.finish(into: &bytes)
         messages.append(Message(streamKey: streamKey, timing: timing, numeric: numeric, start: start, end: bytes.count))
     }
 
