@@ -51,13 +51,26 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
     private let decoderStorage: UnsafeMutablePointer<Decoder>
     /// The clocks that time values, and the values of the notification at
-    /// hand that wait for their clock.
-    private var clocks = SampleClocks()
+    /// hand that wait for their clock, reached through pointers as `hot`
+    /// is (a stored property would cost a dynamic exclusivity check per access).
+    private let clocksStorage: UnsafeMutablePointer<SampleClocks>
+    private var clocks: SampleClocks {
+        unsafeAddress { UnsafePointer(clocksStorage) }
+        unsafeMutableAddress { clocksStorage }
+    }
     /// Encoded, not as values: containers of the generic value type cost a
     /// runtime metadata lookup on every use.
-    private var pending = PendingMessages()
+    private let pendingStorage: UnsafeMutablePointer<PendingMessages>
+    private var pending: PendingMessages {
+        unsafeAddress { UnsafePointer(pendingStorage) }
+        unsafeMutableAddress { pendingStorage }
+    }
     /// Buffers `writePending` reuses, so timing a notification allocates little.
-    private var scratch = Scratch()
+    private let scratchStorage: UnsafeMutablePointer<Scratch>
+    private var scratch: Scratch {
+        unsafeAddress { UnsafePointer(scratchStorage) }
+        unsafeMutableAddress { scratchStorage }
+    }
     private var clockStreams: [Int: StreamHandle] = [:]
 
     /// Registers the device with the recorder.
@@ -88,6 +101,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         hotStorage.initialize(to: HotState(cdr: CDRWriter(capacity: 256)))
         self.decoderStorage = .allocate(capacity: 1)
         decoderStorage.initialize(to: decoder)
+        self.clocksStorage = .allocate(capacity: 1)
+        clocksStorage.initialize(to: SampleClocks())
+        self.pendingStorage = .allocate(capacity: 1)
+        pendingStorage.initialize(to: PendingMessages())
+        self.scratchStorage = .allocate(capacity: 1)
+        scratchStorage.initialize(to: Scratch())
     }
 
     deinit {
@@ -95,6 +114,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         hotStorage.deallocate()
         decoderStorage.deinitialize(count: 1)
         decoderStorage.deallocate()
+        clocksStorage.deinitialize(count: 1)
+        clocksStorage.deallocate()
+        pendingStorage.deinitialize(count: 1)
+        pendingStorage.deallocate()
+        scratchStorage.deinitialize(count: 1)
+        scratchStorage.deallocate()
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
