@@ -1,8 +1,9 @@
-"""The clock-accuracy table: receive time, tlm's sample time and pyxdf's
-dejittering of the same receive times, each against the truth.
+"""The clock-accuracy table: receive time, tlm's sample time (online), tlm's
+offline fit of the whole session and pyxdf's dejittering of the same receive
+times, each against the truth.
 
 Reads the scenario files `ClockAccuracy` wrote (one CSV per stream:
-truth_ns, receive_ns, estimate_ns relative to the session's start, and a
+truth_ns, receive_ns, estimate_ns, offline_ns relative to the session's start, and a
 JSON index naming each stream's nominal rate and scenario), writes the
 receive times of each scenario into an XDF file (the writer below follows
 the XDF 1.0 specification), loads it with pyxdf (dejitter_timestamps=True)
@@ -112,9 +113,9 @@ def main():
         dejittered = pyxdf_times(xdf, [s["name"] for s in scenario["streams"]])
         for stream in scenario["streams"]:
             table = data[stream["name"]]
-            truth, receive, ours = table[:, 0], table[:, 1], table[:, 2]
+            truth, receive, ours, offline = table[:, 0], table[:, 1], table[:, 2], table[:, 3]
             theirs = dejittered[stream["name"]]
-            e = {"receive": receive - truth, "tlm": ours - truth, "pyxdf": theirs - truth}
+            e = {"receive": receive - truth, "tlm": ours - truth, "offline": offline - truth, "pyxdf": theirs - truth}
             errors[stream["name"]] = (truth, e)
             row = {"stream": stream["name"], "kind": stream["kind"], "interval": scenario["interval_ms"],
                    "drift": stream["drift_ppm"], "samples": len(truth)}
@@ -129,32 +130,33 @@ def main():
     print("Error against the truth, ms: p50 / p99 / max of |error| after removing the method's median error")
     print("(the constant one-way delay, which no receiver can observe; it is shown as `delay`, the median of")
     print("receive time minus truth).\n")
-    print("The last two columns: p99 after the first five minutes (tlm / pyxdf), around their own medians.\n")
-    print("| stream | interval ms | drift ppm | samples | delay | receive time | tlm sample time | pyxdf dejitter "
-          "| tlm raw p99 | p99 after 5 min tlm / pyxdf |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("The last two columns: p99 after the first five minutes (tlm online / tlm offline / pyxdf), around")
+    print("their own medians.\n")
+    print("| stream | interval ms | drift ppm | samples | delay | receive time | tlm online | tlm offline "
+          "| pyxdf dejitter | tlm online raw p99 | p99 after 5 min online / offline / pyxdf |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         cells = []
-        for method in ("receive", "tlm", "pyxdf"):
+        for method in ("receive", "tlm", "offline", "pyxdf"):
             p50, p99, mx = r[method]["centred"]
             cells.append(f"{ms(p50)} / {ms(p99)} / {ms(mx)}")
         print(f"| {r['kind']} | {r['interval']} | {r['drift']:+g} | {r['samples']} | {ms(r['receive']['median'])} | "
               + " | ".join(cells) + f" | {ms(r['tlm']['raw'][1])} | "
-              f"{ms(r['tlm']['settled'][1])} / {ms(r['pyxdf']['settled'][1])} |")
+              f"{ms(r['tlm']['settled'][1])} / {ms(r['offline']['settled'][1])} / {ms(r['pyxdf']['settled'][1])} |")
 
     pairs = index.get("pairs", [])
     if pairs:
         print("\nTwo devices in one session: p99 / max of |error(A) − error(B)| over the samples of A and, for")
         print("each, the first sample of B measured at or after it, ms (raw errors: both devices share the host's")
         print("latency model).\n")
-        print("| pair | receive time | tlm sample time | pyxdf dejitter |")
-        print("|---|---|---|---|")
+        print("| pair | receive time | tlm online | tlm offline | pyxdf dejitter |")
+        print("|---|---|---|---|---|")
         for a, b in pairs:
             truth_a, ea = errors[a]
             truth_b, eb = errors[b]
             nearest = np.clip(np.searchsorted(truth_b, truth_a), 0, len(truth_b) - 1)
             cells = []
-            for method in ("receive", "tlm", "pyxdf"):
+            for method in ("receive", "tlm", "offline", "pyxdf"):
                 d = np.abs(ea[method] - eb[method][nearest])
                 cells.append(f"{ms(np.percentile(d, 99))} / {ms(d.max())}")
             print(f"| {a} + {b} | " + " | ".join(cells) + " |")

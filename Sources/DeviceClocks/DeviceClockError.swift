@@ -8,4 +8,6 @@ public enum DeviceClockError: Error, Sendable, Hashable {
     case receiveTimeDecreased(previous: Int64, received: Int64)
     /// A delivery without samples, or with a negative count.
     case noSamples
+    /// Ticks given to a nominal-rate fit, or a sample count to a tick fit: what was given.
+    case wrongClockKind(String)
 }

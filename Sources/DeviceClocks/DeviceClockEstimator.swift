@@ -120,6 +120,12 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     /// The fit as it stands after the last notification.
     public var model: ClockModel { fit.model }
 
+    /// What the estimator did so far, when ``startTracing()`` was called first.
+    var trace: ClockTrace? { fit.trace }
+
+    /// Keeps every epoch, accepted point and stamped sample from now on (for ``OfflineClockFit``).
+    mutating func startTracing() { fit.trace = ClockTrace() }
+
     /// The host times at which the samples of one notification were measured.
     ///
     /// - Parameters:
@@ -129,36 +135,55 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     /// - Throws: `DeviceClockError` for a tick wider than the counter, a
     ///   receive time before the previous one or no ticks; the estimator is unchanged.
     public mutating func sampleTimes(ticks: [UInt64], receivedAt: Int64) throws(DeviceClockError) -> [Int64] {
+        var times: [Int64] = []
+        times.reserveCapacity(ticks.count)
+        try sampleTimes(ticks: ticks, receivedAt: receivedAt, appendingTo: &times)
+        return times
+    }
+
+    /// Appends the host times at which the samples of one notification were
+    /// measured to `times`: ``sampleTimes(ticks:receivedAt:)`` without
+    /// allocating, for a caller that reuses its buffer.
+    ///
+    /// - Parameters:
+    ///   - ticks: The samples' tick values, in the order the device sent them.
+    ///   - receivedAt: The notification's receive time, nanoseconds since the Unix epoch.
+    ///   - times: Gets one time per sample appended, nanoseconds since the
+    ///     Unix epoch, none after `receivedAt`.
+    /// - Throws: `DeviceClockError` for a tick wider than the counter, a
+    ///   receive time before the previous one or no ticks; the estimator and
+    ///   `times` are unchanged.
+    public mutating func sampleTimes(
+        ticks: [UInt64], receivedAt: Int64, appendingTo times: inout [Int64]
+    ) throws(DeviceClockError) {
         guard !ticks.isEmpty else { throw .noSamples }
         if configuration.tickBits < 64 {
             let limit = UInt64(1) << UInt64(configuration.tickBits)
-            if let bad = ticks.first(where: { $0 >= limit }) {
-                throw .tickOutOfRange(ticks: bad, bits: configuration.tickBits)
+            for raw in ticks where raw >= limit {
+                throw .tickOutOfRange(ticks: raw, bits: configuration.tickBits)
             }
         }
         if let lastReceive, receivedAt < lastReceive {
             throw .receiveTimeDecreased(previous: lastReceive, received: receivedAt)
         }
-        var times: [Int64] = []
-        times.reserveCapacity(ticks.count)
-        var start = 0
-        var xs: [Double] = []
-        xs.reserveCapacity(ticks.count)
-        for (index, raw) in ticks.enumerated() {
+        // `times` holds each sample's unwrapped ticks until it is stamped.
+        var start = times.count
+        for index in ticks.indices {
+            let raw = ticks[index]
             if let advance = advance(to: raw, elapsed: index == 0 ? elapsedSinceLast(receivedAt) : 0) {
                 lastUnwrapped += advance
             } else {
                 // The ticks jumped: the samples before this one belong to the old epoch.
-                stamp(from: start, count: index - start, xs: xs, receive: receivedAt, into: &times)
+                stamp(&times, start..<times.count, rebase: 0, receive: receivedAt)
                 fit.startEpoch(originReceive: receivedAt)
                 lastUnwrapped = 0
-                start = index
-                xs.removeAll(keepingCapacity: true)
+                start = times.count
             }
             lastRaw = raw
-            xs.append(Double(lastUnwrapped) * tickPeriod)
+            times.append(lastUnwrapped)
         }
-        let x = xs[xs.count - 1]
+        var rebase = 0.0
+        let x = Double(times[times.count - 1]) * tickPeriod
         switch fit.offer(LowerEnvelope.Point(x: x, y: fit.y(receivedAt))) {
         case .accepted, .held:
             break
@@ -166,15 +191,13 @@ public struct DeviceClockEstimator: Sendable, Hashable {
             fit.acceptHeld()
         case .tooLate, .tooEarly:
             // The line no longer holds: a new epoch from this notification's first sample.
-            let first = xs[0]
+            rebase = Double(times[start]) * tickPeriod
             fit.startEpoch(originReceive: receivedAt)
-            xs = xs.map { $0 - first }
-            lastUnwrapped -= Int64((first / tickPeriod).rounded())
-            _ = fit.offer(LowerEnvelope.Point(x: xs[xs.count - 1], y: 0))
+            lastUnwrapped -= Int64((rebase / tickPeriod).rounded())
+            _ = fit.offer(LowerEnvelope.Point(x: x - rebase, y: 0))
         }
-        stamp(from: start, count: ticks.count - start, xs: xs, receive: receivedAt, into: &times)
+        stamp(&times, start..<times.count, rebase: rebase, receive: receivedAt)
         lastReceive = receivedAt
-        return times
     }
 
     private func elapsedSinceLast(_ receive: Int64) -> Double {
@@ -202,10 +225,9 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         return Int64(ticks)
     }
 
-    private mutating func stamp(from start: Int, count: Int, xs: [Double], receive: Int64, into times: inout [Int64]) {
-        guard count > 0 else { return }
-        let fitted = xs.map { fit.relativeTime(at: $0) }
-        stamper.stamp(
-            fitted: fitted, xs: xs, epoch: fit.epoch, origin: fit.originReceive, receive: receive, into: &times)
+    /// Stamps the samples in `times[range]` (their unwrapped ticks) on the current fit.
+    private mutating func stamp(_ times: inout [Int64], _ range: Range<Int>, rebase: Double, receive: Int64) {
+        fit.traceRun(times, range, receive: receive, scale: tickPeriod, rebase: rebase)
+        stamper.stamp(&times, range, placement: fit.placement(scale: tickPeriod, rebase: rebase), receive: receive)
     }
 }

@@ -125,6 +125,12 @@ public struct RateDejitterer: Sendable, Hashable {
     /// The fit as it stands after the last delivery.
     public var model: ClockModel { fit.model }
 
+    /// What the dejitterer did so far, when ``startTracing()`` was called first.
+    var trace: ClockTrace? { fit.trace }
+
+    /// Keeps every run, accepted point and stamped sample from now on (for ``OfflineClockFit``).
+    mutating func startTracing() { fit.trace = ClockTrace() }
+
     /// Ends the run: the next delivery starts a new one at `nominalRate`
     /// (the device reported a new rate, or reconnected).
     ///
@@ -148,6 +154,27 @@ public struct RateDejitterer: Sendable, Hashable {
     ///   `.receiveTimeDecreased` for a receive time before the previous one;
     ///   the dejitterer is unchanged.
     public mutating func sampleTimes(count: Int, receivedAt: Int64) throws(DeviceClockError) -> [Int64] {
+        var times: [Int64] = []
+        times.reserveCapacity(max(count, 0))
+        try sampleTimes(count: count, receivedAt: receivedAt, appendingTo: &times)
+        return times
+    }
+
+    /// Appends the host times at which the samples of one delivery were
+    /// measured to `times`: ``sampleTimes(count:receivedAt:)`` without
+    /// allocating, for a caller that reuses its buffer.
+    ///
+    /// - Parameters:
+    ///   - count: The samples delivered, 1 or more, oldest first.
+    ///   - receivedAt: Their receive time, nanoseconds since the Unix epoch.
+    ///   - times: Gets one time per sample appended, nanoseconds since the
+    ///     Unix epoch, none after `receivedAt`.
+    /// - Throws: `DeviceClockError.noSamples` for a count below 1,
+    ///   `.receiveTimeDecreased` for a receive time before the previous one;
+    ///   the dejitterer and `times` are unchanged.
+    public mutating func sampleTimes(
+        count: Int, receivedAt: Int64, appendingTo times: inout [Int64]
+    ) throws(DeviceClockError) {
         guard count > 0 else { throw .noSamples }
         if let lastReceive, receivedAt < lastReceive {
             throw .receiveTimeDecreased(previous: lastReceive, received: receivedAt)
@@ -186,13 +213,12 @@ public struct RateDejitterer: Sendable, Hashable {
             _ = fit.offer(point)
         }
         nextIndex = first + Int64(count)
-        let xs = (0..<Int64(count)).map { Double(first + $0) * period }
-        var times: [Int64] = []
-        times.reserveCapacity(count)
+        // `times` holds each sample's index in the run until it is stamped.
+        let start = times.count
+        for offset in 0..<Int64(count) { times.append(first + offset) }
+        fit.traceRun(times, start..<times.count, receive: receivedAt, scale: period, rebase: 0)
         stamper.stamp(
-            fitted: xs.map { fit.relativeTime(at: $0) }, xs: xs, epoch: fit.epoch, origin: fit.originReceive,
-            receive: receivedAt, into: &times)
-        return times
+            &times, start..<times.count, placement: fit.placement(scale: period, rebase: 0), receive: receivedAt)
     }
 
     private mutating func startRun(at receive: Int64) {

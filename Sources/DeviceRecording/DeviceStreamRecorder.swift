@@ -51,13 +51,26 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     }
     private let decoderStorage: UnsafeMutablePointer<Decoder>
     /// The clocks that time values, and the values of the notification at
-    /// hand that wait for their clock.
-    private var clocks = SampleClocks()
+    /// hand that wait for their clock, reached through pointers as `hot`
+    /// is (a stored property would cost a dynamic exclusivity check per access).
+    private let clocksStorage: UnsafeMutablePointer<SampleClocks>
+    private var clocks: SampleClocks {
+        unsafeAddress { UnsafePointer(clocksStorage) }
+        unsafeMutableAddress { clocksStorage }
+    }
     /// Encoded, not as values: containers of the generic value type cost a
     /// runtime metadata lookup on every use.
-    private var pending = PendingMessages()
+    private let pendingStorage: UnsafeMutablePointer<PendingMessages>
+    private var pending: PendingMessages {
+        unsafeAddress { UnsafePointer(pendingStorage) }
+        unsafeMutableAddress { pendingStorage }
+    }
     /// Buffers `writePending` reuses, so timing a notification allocates little.
-    private var scratch = Scratch()
+    private let scratchStorage: UnsafeMutablePointer<Scratch>
+    private var scratch: Scratch {
+        unsafeAddress { UnsafePointer(scratchStorage) }
+        unsafeMutableAddress { scratchStorage }
+    }
     private var clockStreams: [Int: StreamHandle] = [:]
 
     /// Registers the device with the recorder.
@@ -88,6 +101,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         hotStorage.initialize(to: HotState(cdr: CDRWriter(capacity: 256)))
         self.decoderStorage = .allocate(capacity: 1)
         decoderStorage.initialize(to: decoder)
+        self.clocksStorage = .allocate(capacity: 1)
+        clocksStorage.initialize(to: SampleClocks())
+        self.pendingStorage = .allocate(capacity: 1)
+        pendingStorage.initialize(to: PendingMessages())
+        self.scratchStorage = .allocate(capacity: 1)
+        scratchStorage.initialize(to: Scratch())
     }
 
     deinit {
@@ -95,6 +114,12 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         hotStorage.deallocate()
         decoderStorage.deinitialize(count: 1)
         decoderStorage.deallocate()
+        clocksStorage.deinitialize(count: 1)
+        clocksStorage.deallocate()
+        pendingStorage.deinitialize(count: 1)
+        pendingStorage.deallocate()
+        scratchStorage.deinitialize(count: 1)
+        scratchStorage.deallocate()
     }
 
     public func record(_ notification: RawNotification) throws(RecordingError) {
@@ -148,9 +173,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             if !(key >= 0 && key < hot.typedSlots.count && hot.typedSlots[key].isKnown) {
                 _ = try typedStream(for: value)
             }
-            hot.cdr.reset()
-            let numeric = value.encode(into: &hot.cdr)
-            pending.append(streamKey: key, timing: timing, numeric: numeric, body: hot.cdr.storage[hot.cdr.origin...])
+            pending.append(streamKey: key, timing: timing) { cdr in value.encode(into: &cdr) }
         }
     }
 
@@ -531,9 +554,13 @@ private struct PendingMessages {
 
     var isEmpty: Bool { messages.isEmpty }
 
-    mutating func append(streamKey: Int, timing: SampleTiming, numeric: Double?, body: ArraySlice<UInt8>) {
+    /// Queues a message whose body `encode` writes straight into `bytes`
+    /// (aligned from where it starts, as behind its 8-byte stamp).
+    mutating func append(streamKey: Int, timing: SampleTiming, encoding encode: (inout CDRWriter) -> Double?) {
         let start = bytes.count
-        bytes.append(contentsOf: body)
+        var cdr = CDRWriter(continuing: &bytes)
+        let numeric = encode(&cdr)
+        cdr.finish(into: &bytes)
         messages.append(Message(streamKey: streamKey, timing: timing, numeric: numeric, start: start, end: bytes.count))
     }
 

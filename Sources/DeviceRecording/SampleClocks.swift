@@ -28,6 +28,8 @@ struct SampleClocks {
     private var states: [State?] = []
     /// Deliveries an estimator refused twice (they kept their receive time).
     private(set) var refusedCount = 0
+    /// The estimators' times of the delivery at hand (reused, so timing allocates nothing).
+    private var estimated: [Int64] = []
 
     /// Makes sure clock `key` has a state, created from `describe` on first
     /// use; false when `describe` does not know the key or it is out of range.
@@ -75,7 +77,10 @@ struct SampleClocks {
         describe: (Int) -> SampleClock?
     ) -> Bool {
         guard prepare(key, describe: describe) else { return false }
-        switch Self.times(ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, into: &result) {
+        let outcome = Self.times(
+            ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, estimated: &estimated,
+            into: &result)
+        switch outcome {
         case .timed: return true
         case .untimed:
             // Its samples keep their receive time: the clock's later times never go below it.
@@ -92,49 +97,67 @@ struct SampleClocks {
 
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
-        ticks: [UInt64], count: Int, state: inout State, receivedAt: UInt64, into result: inout [UInt64]
+        ticks: [UInt64], count: Int, state: inout State, receivedAt: UInt64, estimated: inout [Int64],
+        into result: inout [UInt64]
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
-        var times: [Int64]?
+        estimated.removeAll(keepingCapacity: true)
+        var timed: Bool
         if state.estimator != nil {
-            times = try? state.estimator!.sampleTimes(ticks: ticks, receivedAt: received)
-            if times == nil, case .ticks(let configuration) = state.clock.kind {
+            timed =
+                (try? state.estimator!.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated)) != nil
+            if !timed, case .ticks(let configuration) = state.clock.kind {
                 // The host clock stepped back, or a tick does not fit: start afresh.
                 state.estimator = try? DeviceClockEstimator(configuration: configuration)
                 state.lastTime = 0
-                times = try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received)
+                timed =
+                    (try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
+                    != nil
             }
         } else if state.dejitterer != nil {
-            times = try? state.dejitterer!.sampleTimes(count: count, receivedAt: received)
-            if times == nil, state.rate > 0 {
+            timed =
+                (try? state.dejitterer!.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated)) != nil
+            if !timed, state.rate > 0 {
                 state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
                 state.lastTime = 0
-                times = try? state.dejitterer?.sampleTimes(count: count, receivedAt: received)
+                timed =
+                    (try? state.dejitterer?.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
+                    != nil
             }
         } else {
             return .untimed
         }
-        guard let times else { return .refused }
+        guard timed else { return .refused }
         result.removeAll(keepingCapacity: true)
-        for time in times {
+        var lastTime = state.lastTime
+        for time in estimated {
             // Never before the previous sample (a restarted fit may start lower), never after receipt.
-            let placed = min(max(UInt64(clamping: time), state.lastTime &+ 1), receivedAt)
-            result.append(placed)
-            state.lastTime = placed
+            lastTime = min(max(UInt64(clamping: time), lastTime &+ 1), receivedAt)
+            result.append(lastTime)
         }
+        state.lastTime = lastTime
         return .timed
     }
 
     /// The model of clock `key` when it is due to be recorded at `time`: its
     /// first, after a new epoch, or `modelInterval` after the last.
     mutating func modelDue(clock key: Int, at time: UInt64) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
-        guard key >= 0, key < states.count, let state = states[key] else { return nil }
-        guard let model = state.estimator?.model ?? state.dejitterer?.model else { return nil }
-        if model.epoch == state.lastEpoch, let last = state.lastRecorded, time < last &+ Self.modelInterval {
+        guard key >= 0, key < states.count, states[key] != nil else { return nil }
+        return Self.modelDue(of: &states[key]!, at: time)
+    }
+
+    /// ``modelDue(clock:at:)`` on a clock's state, in place (a copy of the
+    /// state would retain its estimator's buffers).
+    private static func modelDue(
+        of state: inout State, at time: UInt64
+    ) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
+        guard let epoch = state.estimator?.model.epoch ?? state.dejitterer?.model.epoch else { return nil }
+        if epoch == state.lastEpoch, let last = state.lastRecorded, time < last &+ Self.modelInterval {
             return nil
         }
-        states[key]!.lastEpoch = model.epoch
-        states[key]!.lastRecorded = time
+        guard let model = state.estimator?.model ?? state.dejitterer?.model else { return nil }
+        state.lastEpoch = model.epoch
+        state.lastRecorded = time
         return (model, state.clock, state.rate)
     }
 }

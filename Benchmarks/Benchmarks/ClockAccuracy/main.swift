@@ -3,8 +3,9 @@
 // per notification, no device time), each at connection intervals of 7.5, 30
 // and 100 ms, drift 0 and ±200 ppm, 1 % retransmissions, delivered by
 // `ConnectionEventDelivery` and stamped by `DeviceClockEstimator` /
-// `RateDejitterer`; and two devices in one session. Writes one CSV per stream
-// (truth, receive and estimate, nanoseconds from the start) and index.json
+// `RateDejitterer` (online) and by `OfflineClockFit` (the whole session at
+// once); and two devices in one session. Writes one CSV per stream (truth,
+// receive, online and offline estimate, nanoseconds from the start) and index.json
 // into the directory given (default .build/clock-accuracy), for
 // Scripts/clock_accuracy.py.
 //
@@ -38,15 +39,30 @@ func run(name: String, ticked: Bool, interval: Double, drift: Double, seed: UInt
     let start = link.configuration.startNanoseconds
     var clock = try DeviceClockEstimator(configuration: .jacquardIMU)
     var dejitterer = try RateDejitterer(configuration: .init(nominalRate: rate))
-    var csv = "truth_ns,receive_ns,estimate_ns\n"
+    // The whole-session fit of the same deliveries.
+    var offline =
+        ticked
+        ? try OfflineClockFit(configuration: .jacquardIMU)
+        : try OfflineClockFit(configuration: .init(nominalRate: rate))
+    var rows: [(truth: Int64, receive: Int64, online: Int64)] = []
     for notification in link.notifications(forSeconds: seconds) {
-        let times =
-            ticked
-            ? try clock.sampleTimes(ticks: notification.samples.map(\.ticks), receivedAt: notification.receivedAt)
-            : try dejitterer.sampleTimes(count: notification.samples.count, receivedAt: notification.receivedAt)
-        for (sample, time) in zip(notification.samples, times) {
-            csv += "\(sample.measuredAt - start),\(sample.receivedAt - start),\(time - start)\n"
+        let times: [Int64]
+        if ticked {
+            let ticks = notification.samples.map(\.ticks)
+            times = try clock.sampleTimes(ticks: ticks, receivedAt: notification.receivedAt)
+            try offline.add(ticks: ticks, receivedAt: notification.receivedAt)
+        } else {
+            times = try dejitterer.sampleTimes(count: notification.samples.count, receivedAt: notification.receivedAt)
+            try offline.add(count: notification.samples.count, receivedAt: notification.receivedAt)
         }
+        for (sample, time) in zip(notification.samples, times) {
+            rows.append((sample.measuredAt - start, sample.receivedAt - start, time - start))
+        }
+    }
+    let offlineTimes = offline.sampleTimes()
+    var csv = "truth_ns,receive_ns,estimate_ns,offline_ns\n"
+    for (row, time) in zip(rows, offlineTimes) {
+        csv += "\(row.truth),\(row.receive),\(row.online),\(time - start)\n"
     }
     let file = name + ".csv"
     try csv.write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)

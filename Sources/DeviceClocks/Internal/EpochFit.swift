@@ -42,6 +42,9 @@ struct EpochFit: Sendable, Hashable {
     private var jitterSquare = 0.0
     /// The last offered point's distance above the line before it was offered (negative below).
     private(set) var lastResidual = 0.0
+    /// Every epoch and accepted point, for a whole-recording fit; `nil` (kept
+    /// by nobody) online.
+    var trace: ClockTrace?
 
     init(envelope: LowerEnvelope, limits: Limits) {
         self.envelope = envelope
@@ -59,6 +62,7 @@ struct EpochFit: Sendable, Hashable {
         epoch += 1
         originReceive = receive
         jitterSquare = 0
+        if trace != nil { trace!.startEpoch(origin: receive) }
     }
 
     /// The receive time of `receive` in the epoch's coordinates.
@@ -98,12 +102,25 @@ struct EpochFit: Sendable, Hashable {
 
     private mutating func accept(_ point: LowerEnvelope.Point) {
         envelope.add(point)
+        if trace != nil { trace!.add(point) }
         let residual = point.y - envelope.value(at: point.x)
         jitterSquare += (residual * residual - jitterSquare) / (envelope.count == 1 ? 1 : 64)
     }
 
-    /// The host time of device time `x`, unrounded, relative to the origin.
-    func relativeTime(at x: Double) -> Double { envelope.value(at: x) }
+    /// Keeps the samples `counts` of one delivery, stamped on the current
+    /// line, in the trace (when there is one).
+    mutating func traceRun(_ counts: [Int64], _ range: Range<Int>, receive: Int64, scale: Double, rebase: Double) {
+        guard trace != nil else { return }
+        trace!.addRun(counts[range], epoch: epoch, receive: receive, scale: scale, rebase: rebase)
+    }
+
+    /// Where samples land on the current line: counts times `scale` less
+    /// `rebase` are device times.
+    func placement(scale: Double, rebase: Double) -> SampleStamper.Placement {
+        SampleStamper.Placement(
+            scale: scale, rebase: rebase, intercept: envelope.intercept, slope: envelope.slope,
+            epoch: epoch, origin: originReceive)
+    }
 
     var model: ClockModel {
         ClockModel(

@@ -8,6 +8,22 @@ struct SampleStamper: Sendable, Hashable {
         var x: Double
     }
 
+    /// The line a delivery's samples are placed on and how their device
+    /// times are found: sample `i` holds a count `u` (unwrapped ticks or a
+    /// sample index) at device time `Double(u) × scale − rebase`, fitted at
+    /// `intercept + slope × x` nanoseconds after `origin`.
+    struct Placement {
+        var scale: Double
+        var rebase: Double
+        var intercept: Double
+        var slope: Double
+        var epoch: Int
+        var origin: Int64
+
+        @inline(__always) func x(_ count: Int64) -> Double { Double(count) * scale - rebase }
+        @inline(__always) func fitted(_ x: Double) -> Double { intercept + slope * x }
+    }
+
     /// Nanoseconds kept between the last sample of a delivery and its receive
     /// time, so a later delivery received at the same instant still has room.
     let guardNanoseconds: Int64
@@ -17,27 +33,27 @@ struct SampleStamper: Sendable, Hashable {
         self.guardNanoseconds = guardNanoseconds
     }
 
-    /// Appends to `times` the sample times of samples at device times `xs`
-    /// (in sample order) of `epoch`, fitted at `fitted` nanoseconds after
-    /// `origin`, received at `receive`.
-    mutating func stamp(
-        fitted: [Double], xs: [Double], epoch: Int, origin: Int64, receive: Int64, into times: inout [Int64]
-    ) {
-        guard let lastFitted = fitted.last else { return }
+    /// Replaces the device counts in `times[range]` (in sample order) with
+    /// their sample times, placed by `placement`, received at `receive`.
+    mutating func stamp(_ times: inout [Int64], _ range: Range<Int>, placement: Placement, receive: Int64) {
+        guard !range.isEmpty else { return }
+        let lastFitted = placement.fitted(placement.x(times[range.upperBound - 1]))
+        let origin = placement.origin
         let cap = Double(receive - guardNanoseconds - origin)
         let shift = max(0, lastFitted - cap)
-        for index in fitted.indices {
-            var time = origin + Int64((fitted[index] - shift).rounded(.down))
+        for index in range {
+            let x = placement.x(times[index])
+            var time = origin + Int64((placement.fitted(x) - shift).rounded(.down))
             if let last {
-                if last.epoch == epoch, last.x == xs[index] {
+                if last.epoch == placement.epoch, last.x == x {
                     time = last.time
                 } else {
                     time = max(time, last.time + 1)
                 }
             }
             time = min(time, receive)
-            times.append(time)
-            last = Stamp(time: time, epoch: epoch, x: xs[index])
+            times[index] = time
+            last = Stamp(time: time, epoch: placement.epoch, x: x)
         }
     }
 }
