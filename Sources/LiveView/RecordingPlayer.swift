@@ -24,6 +24,8 @@ public struct RecordingPlayer: Sendable {
     /// message before it (sent at once, unpaced), and latched channels are
     /// advertised as such: a client that subscribes late gets their last message.
     public var latched: Bool
+    /// The topics advertised and played; `nil` for every topic of the recording.
+    public var topics: Set<String>?
 
     /// A player of the recording in `directory`, between `from` and `to` in
     /// `time`; with `latched`, beginning with each latched topic's last message before `from`.
@@ -57,7 +59,8 @@ public struct RecordingPlayer: Sendable {
             let reader = try RecordingReader(directory: directory)
             let definitions = try reader.channelDefinitions()
             var channelOfTopic: [String: UInt16] = [:]
-            for (topic, (schema, channel)) in definitions.sorted(by: { $0.value.1.id < $1.value.1.id }) {
+            for (topic, (schema, channel)) in definitions.sorted(by: { $0.value.1.id < $1.value.1.id })
+            where topics?.contains(topic) ?? true {
                 channelOfTopic[topic] = channel.id
                 server.advertise(
                     LiveChannel(

@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
               tlm serve ride
               tlm serve ride --rate 10 --listen 0.0.0.0:8765
               tlm serve ride --wait-for-client --from +30s --to +60s
+              tlm serve ride --topic '/diot/**' --exclude '**/raw/**'
             """
     )
 
@@ -46,6 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: "End (exclusive), in the same forms. A range with no message exits with status 4 (a note on stderr).")
     var to: TimeArgument?
 
+    @Option(help: ArgumentHelp("Topics to play (repeatable): a glob; default: every topic.", valueName: "glob"))
+    var topic: [TopicOption] = []
+
+    @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
+    var exclude: [TopicOption] = []
+
     @OptionGroup var timeOption: TimeOption
 
     @OptionGroup var latchedOption: LatchedOption
@@ -61,22 +68,30 @@ struct ServeCommand: AsyncParsableCommand {
         let info: RecordingInfo
         let span: (first: UInt64, last: UInt64)?
         let (start, end): (UInt64?, UInt64?)
+        let all: [String]
         let location = try RecordingLocation.opened(recording)
         defer { withExtendedLifetime(location) {} }
         do {
             info = try RecordingInfo.load(from: location.directory)
-            span = try RecordingReader(directory: location.directory).timeSpan(time: timeOption.time)
+            let reader = try RecordingReader(directory: location.directory)
+            span = try reader.timeSpan(time: timeOption.time)
+            all = reader.topics
             (start, end) = try range.bounds(span: span, origin: RecordingTimeRange.origin(of: info))
         } catch {
             throw CLIError(location.userFacing(error.message))
         }
         try EmptyRange.check(range, span: span, of: recording, times: display.times)
+        // Every glob must select a topic, as in query and export.
+        let selected =
+            topic.isEmpty && exclude.isEmpty
+            ? nil : Set(try TopicSelection(include: topic, exclude: exclude).topics(of: all, named: recording))
         let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
         let count: Int
         do {
-            let player = RecordingPlayer(
+            var player = RecordingPlayer(
                 directory: location.directory, from: start, to: end, time: timeOption.time,
                 latched: latchedOption.latched)
+            player.topics = selected
             let played = try await player.play(
                 to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
             await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")

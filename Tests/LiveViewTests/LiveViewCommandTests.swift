@@ -169,6 +169,35 @@ import Testing
         #expect(!imuTimes.isEmpty && imuTimes.allSatisfy { !(logged[imu] ?? []).map(\.logTime).contains($0) })
     }
 
+    @Test func serveCommandPlaysOnlyTheTopicsSelected() throws {
+        let base = makeTemporaryDirectory()
+        let original = base + "/original"
+        let record = try RunningProcess.tlm([
+            "record", "--simulate", "--family", "diot", "--duration", "1s", "--seed", "6", "--output", original, "-q",
+        ])
+        #expect(try record.wait() == 0, "\(record.errors)")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--as-fast-as-possible",
+            "--topic", "/diot/**", "--exclude", "**/raw/**", "--exclude", "**/acc_x",
+        ])
+        let url = try serve.liveViewURL()
+        let client = try RunningProcess.foxgloveClient([url, "--topic", "*", "--max-seconds", "60"])
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        let report = try client.clientReport()
+        let info = try RecordingInfo.load(from: original)
+        let expected = Set(
+            info.streams.map(\.topic).filter {
+                $0.hasPrefix("/diot/") && !$0.contains("/raw/") && !$0.hasSuffix("/acc_x")
+            })
+        #expect(!expected.isEmpty)
+        #expect(Set(report.channels.map(\.topic)) == expected)
+        #expect(Set(report.messages.map(\.topic)).isSubset(of: expected))
+        // A glob that selects nothing is an error before anything is served.
+        let typo = try RunningProcess.tlm(["serve", original, "--listen", "127.0.0.1:0", "--topic", "/nothing/*"])
+        #expect(try typo.wait() == 1)
+        #expect(typo.errors.contains("matches '/nothing/*'"), "\(typo.errors)")
+    }
+
     @Test func serveCommandPlaysARecordingWithItsSchemasAndLogTimes() throws {
         let base = makeTemporaryDirectory()
         let original = base + "/original"
