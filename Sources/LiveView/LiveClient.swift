@@ -32,6 +32,8 @@ final class LiveClient: Sendable {
         var dropsSinceStatus = 0
         var lastStatus: NIODeadline?
         var closed = false
+        /// Bytes of control text queued or handed to the channel and not yet written.
+        var pendingTextBytes = 0
 
         /// The subscription of `channel`, if the client subscribes to it.
         func subscription(of channel: UInt16) -> UInt32? {
@@ -276,16 +278,32 @@ final class LiveClient: Sendable {
         if schedule { scheduleDrain() }
     }
 
-    /// Queues a JSON text message (never dropped).
+    /// Unwritten control text a client may hold before it is disconnected as not reading.
+    static let textLimit = 1 << 20
+
+    /// Queues a JSON text message (never dropped). A client that leaves more
+    /// than ``textLimit`` bytes of them unread (it sends requests and reads
+    /// none of the replies) is disconnected, so its replies never grow memory.
     func send(text: String) {
-        let schedule = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
+        enum Action { case none, drain, disconnect }
+        let action = state.withLock { state -> Action in
+            guard !state.closed else { return .none }
+            guard state.pendingTextBytes + text.utf8.count <= Self.textLimit else {
+                state.closed = true
+                state.queue.removeAll()
+                return .disconnect
+            }
+            state.pendingTextBytes += text.utf8.count
             var buffer = allocator.buffer(capacity: text.utf8.count)
             buffer.writeString(text)
             state.queue.append(.frame(WebSocketFrame(fin: true, opcode: .text, data: buffer)))
-            return Self.scheduleDrain(&state)
+            return Self.scheduleDrain(&state) ? .drain : .none
         }
-        if schedule { scheduleDrain() }
+        switch action {
+        case .none: break
+        case .drain: scheduleDrain()
+        case .disconnect: channel.close(promise: nil)
+        }
     }
 
     /// Writes a Close frame (status 1000, normal closure, with `reason`)
@@ -358,6 +376,12 @@ final class LiveClient: Sendable {
                 promise = written
             }
             switch item {
+            case .frame(let frame) where frame.opcode == .text:
+                let size = frame.data.readableBytes
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { _ in self.state.withLock { $0.pendingTextBytes -= size } }
+                written.futureResult.cascade(to: promise)
+                channel.write(frame, promise: written)
             case .frame(let frame): channel.write(frame, promise: promise)
             case .frames(let frames, _):
                 if let raw {

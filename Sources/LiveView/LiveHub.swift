@@ -160,6 +160,12 @@ final class LiveHub: Sendable {
             client.send(text: FoxgloveProtocol.status(.error, "not a JSON object with an op: \(text.prefix(80))"))
             return
         }
+        // One status per kind of problem and message, however many items it names: a
+        // client's message never makes more than a few replies (a 1 MiB unsubscribe of
+        // unknown ids made 100,000).
+        var unknownChannels: [String] = []
+        var idsInUse: [String] = []
+        var channelsSubscribed: [String] = []
         switch message.op {
         case "subscribe":
             for subscription in message.subscriptions ?? [] {
@@ -167,9 +173,7 @@ final class LiveHub: Sendable {
                     UInt16(exactly: subscription.channelId).flatMap { state.channels[$0] } != nil
                 }
                 guard known, let channel = UInt16(exactly: subscription.channelId) else {
-                    client.send(
-                        text: FoxgloveProtocol.status(
-                            .error, "subscribe: no channel \(subscription.channelId) is advertised"))
+                    unknownChannels.append(String(subscription.channelId))
                     continue
                 }
                 do {
@@ -181,24 +185,43 @@ final class LiveHub: Sendable {
                     if let latest { client.send(latched: channel, logTime: latest.logTime, payload: latest.payload) }
                 } catch {
                     switch error {
-                    case .idInUse(let id):
-                        client.send(
-                            text: FoxgloveProtocol.status(.error, "subscribe: subscription id \(id) is in use"))
-                    case .channelSubscribed(let channel):
-                        client.send(
-                            text: FoxgloveProtocol.status(.error, "subscribe: channel \(channel) is already subscribed")
-                        )
+                    case .idInUse(let id): idsInUse.append(String(id))
+                    case .channelSubscribed(let channel): channelsSubscribed.append(String(channel))
                     }
                 }
             }
+            if !unknownChannels.isEmpty {
+                client.send(
+                    text: FoxgloveProtocol.status(
+                        .error, "subscribe: no channel \(Self.listed(unknownChannels)) is advertised"))
+            }
+            if !idsInUse.isEmpty {
+                client.send(
+                    text: FoxgloveProtocol.status(
+                        .error, "subscribe: subscription id \(Self.listed(idsInUse)) is in use"))
+            }
+            if !channelsSubscribed.isEmpty {
+                client.send(
+                    text: FoxgloveProtocol.status(
+                        .error, "subscribe: channel \(Self.listed(channelsSubscribed)) is already subscribed"))
+            }
         case "unsubscribe":
-            for id in message.subscriptionIds ?? [] where !client.unsubscribe(id: id) {
-                client.send(text: FoxgloveProtocol.status(.warning, "unsubscribe: no subscription \(id)"))
+            let unknown = (message.subscriptionIds ?? []).filter { !client.unsubscribe(id: $0) }.map { String($0) }
+            if !unknown.isEmpty {
+                client.send(
+                    text: FoxgloveProtocol.status(.warning, "unsubscribe: no subscription \(Self.listed(unknown))"))
             }
         default:
             client.send(
-                text: FoxgloveProtocol.status(.error, "\(message.op) is not supported (this server only streams)"))
+                text: FoxgloveProtocol.status(
+                    .error, "\(message.op.prefix(80)) is not supported (this server only streams)"))
         }
+    }
+
+    /// Items named in one status: the first ten, then how many in all.
+    static func listed(_ items: [String]) -> String {
+        items.count <= 10
+            ? items.joined(separator: ", ") : items.prefix(10).joined(separator: ", ") + " … (\(items.count) in all)"
     }
 
     /// Messages queued for or being written to every client.

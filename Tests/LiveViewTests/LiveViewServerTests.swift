@@ -3,6 +3,10 @@ import LiveView
 import Locking
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The server in process, with the independent Python client.
 @Suite(.serialized) struct LiveViewServerTests {
     /// A CDR message of `float64 value` and `string pad`: encapsulation
@@ -158,6 +162,73 @@ import Testing
             for client in clients { client.close() }
             await server.close()
         }
+    }
+
+    @Test func aRequestNamingManyUnknownIdsGetsOneStatusNotOneEach() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(LiveChannel(id: 3, topic: "/test/p", schemaName: "test/msg/V", schema: "float64 value\n"))
+        let client = try RawFoxgloveClient(port: server.address.port)
+        try Self.waitFor { server.subscriptionCount == 1 }
+        let ids = (100_000..<101_000).map(String.init).joined(separator: ",")
+        client.sendText("{\"op\":\"unsubscribe\",\"subscriptionIds\":[\(ids)]}")
+        client.sendText(
+            "{\"op\":\"subscribe\",\"subscriptions\":["
+                + (0..<500).map { "{\"id\":\(1_000 + $0),\"channelId\":\(9_000 + $0)}" }.joined(separator: ",") + "]}")
+        try Self.waitFor { client.statuses.count >= 2 }
+        try await Task.sleep(for: .milliseconds(200))
+        let statuses = client.statuses
+        #expect(statuses.count == 2, "\(statuses.count) statuses")
+        #expect(statuses.first?.contains("unsubscribe: no subscription 100000, 100001") == true)
+        #expect(statuses.first?.contains("(1000 in all)") == true)
+        #expect(statuses.last?.contains("subscribe: no channel 9000, 9001") == true)
+        #expect(statuses.last?.contains("(500 in all)") == true)
+        client.close()
+        await server.close()
+    }
+
+    @Test func aClientThatSendsRequestsAndReadsNoRepliesIsDisconnected() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0))
+        server.advertise(LiveChannel(id: 3, topic: "/test/p", schemaName: "test/msg/V", schema: "float64 value\n"))
+        // A raw socket that upgrades, then sends 60,000 bad requests (each answered by a
+        // status) and never reads: the replies pile up past what the kernel buffers.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { Glibc.close(socket) }
+        var small: Int32 = 4_096
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.address.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(connected == 0)
+        func send(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        }
+        let request =
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            + "Sec-WebSocket-Protocol: foxglove.websocket.v1\r\n\r\n"
+        #expect(send(Array(request.utf8)))
+        try Self.waitFor { server.clientCount == 1 }
+        let text = Array(String(repeating: "x", count: 100).utf8)
+        let frame = [0x81, 0x80 | UInt8(text.count), 0, 0, 0, 0] + text
+        for _ in 0..<600 {
+            guard send(Array([[UInt8]](repeating: frame, count: 100).joined())) else { break }
+        }
+        // Its replies are bounded: the server lets it go, and serves the others.
+        try Self.waitFor { server.clientCount == 0 }
+        let reader = try RawFoxgloveClient(port: server.address.port)
+        try Self.waitFor { server.subscriptionCount >= 1 }
+        let payload = Self.message(2.5, padding: 0)
+        payload.withUnsafeBytes { server.publish(channelID: 3, logTime: 7, payload: $0) }
+        #expect(reader.waitFor { $0.count == 1 })
+        reader.close()
+        await server.close()
     }
 
     @Test func aBurstLargerThanAClientsQueueReachesAReadingClientInPiecesWithNoDrop() async throws {

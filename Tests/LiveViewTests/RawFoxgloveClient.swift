@@ -92,7 +92,7 @@ final class RawFoxgloveClient: Sendable {
     }
 
     /// A masked text frame (the mask is zero, so the text is sent as is).
-    private func sendText(_ text: String) {
+    func sendText(_ text: String) {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {
