@@ -52,6 +52,9 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var latchedOption: LatchedOption
 
+    @Option(help: "Summary format: table (a sentence) or json.")
+    var format: InfoCommand.Format = .table
+
     @OptionGroup var display: OutputOptions
 
     func run() throws {
@@ -71,9 +74,10 @@ struct FilterCommand: ParsableCommand {
                 topics: matching, from: bounds.from, to: bounds.to, time: timeOption.time,
                 latched: latchedOption.latched, into: exporter)
         }
-        MCAPOutput.report(
+        try MCAPOutput.report(
             "Kept \(count) messages of \(matching.count) topic(s) in \(output == "-" ? "standard output" : output).",
-            toStandardOutput: output == "-")
+            .init(output: output, messageCount: count, topicCount: matching.count), command: "filter",
+            format: format, toStandardOutput: output == "-")
         try EmptyRange.check(range.range(display.times), count: count)
     }
 }

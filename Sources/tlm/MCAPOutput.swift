@@ -21,6 +21,24 @@ struct MCAPOutput {
     }
 
     /// Prints the summary line: to standard error when the output is standard output.
+    /// The summary of a verb that wrote MCAP (`filter`, `merge`) with `--format json`:
+    /// the messages written and where.
+    struct Summary: Encodable {
+        var output: String
+        var messageCount: Int
+        var topicCount: Int?
+        var inputCount: Int?
+    }
+
+    /// Prints `summary` as text or as the JSON report of `command` (`format`), on
+    /// standard error when the MCAP file itself goes to standard output.
+    static func report(
+        _ text: String, _ summary: Summary, command: String, format: InfoCommand.Format, toStandardOutput: Bool
+    ) throws {
+        report(
+            format == .json ? try JSONOutput.text(summary, command: command) : text, toStandardOutput: toStandardOutput)
+    }
+
     static func report(_ summary: String, toStandardOutput: Bool) {
         if toStandardOutput {
             FileHandle.standardError.write(Data((summary + "\n").utf8))

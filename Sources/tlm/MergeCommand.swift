@@ -30,6 +30,9 @@ struct MergeCommand: ParsableCommand {
         completion: .file())
     var output: String
 
+    @Option(help: "Summary format: table (a sentence) or json.")
+    var format: InfoCommand.Format = .table
+
     @OptionGroup var display: OutputOptions
 
     func validate() throws {
@@ -46,8 +49,9 @@ struct MergeCommand: ParsableCommand {
         let count = try MCAPOutput(path: output).write(verb: "merge") { (exporter) throws(RecordingError) in
             try RecordingMerge.export(sources.map { ($0, $0.topics) }, into: exporter)
         }
-        MCAPOutput.report(
+        try MCAPOutput.report(
             "Merged \(count) messages of \(sources.count) inputs into \(output == "-" ? "standard output" : output).",
-            toStandardOutput: output == "-")
+            .init(output: output, messageCount: count, inputCount: sources.count), command: "merge",
+            format: format, toStandardOutput: output == "-")
     }
 }

@@ -49,6 +49,8 @@ struct PlotCommand: ParsableCommand {
         } else {
             try options.write(Data(SVGPlot(data, width: width).text.utf8))
         }
-        print("Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s).")
+        try options.report(
+            "Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s).", data,
+            command: "plot", losses: false)
     }
 }

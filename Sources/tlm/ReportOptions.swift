@@ -29,6 +29,27 @@ struct ReportOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "The file to write (must not exist).")
     var output: String
 
+    @Option(help: "Summary format: table (a sentence) or json.")
+    var format: InfoCommand.Format = .table
+
+    /// What `report` and `plot` print with `--format json`.
+    private struct Summary: Encodable {
+        var output: String
+        var plotCount: Int
+        var eventStreamCount: Int
+        var lossRecordCount: Int?
+    }
+
+    /// Prints the summary of what was written: `text`, or with `--format json` the report of `command`.
+    func report(_ text: String, _ data: ReportData, command: String, losses: Bool) throws {
+        guard format == .json else { return print(text) }
+        try JSONOutput.print(
+            Summary(
+                output: output, plotCount: data.series.count, eventStreamCount: data.events.count,
+                lossRecordCount: losses ? data.losses.count : nil),
+            command: command)
+    }
+
     /// Reads the report's data.
     ///
     /// - Parameters:

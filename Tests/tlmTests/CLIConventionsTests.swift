@@ -34,6 +34,14 @@ import Testing
             ("record", ["record", "--simulate", "--duration", "1s", "-o", scratch + "/r", "--format", "json"]),
             ("replay", ["replay", Self.recording, "-o", scratch + "/p", "--format", "json"]),
             ("import", ["import", capture, "-o", scratch + "/i", "--format", "json"]),
+            (
+                "filter",
+                ["filter", Self.recording, "--topic", "/diot/**", "-o", scratch + "/f.mcap", "--format", "json"]
+            ),
+            ("merge", ["merge", Self.recording, scratch + "/f.mcap", "-o", scratch + "/m.mcap", "--format", "json"]),
+            ("report", ["report", Self.recording, "-o", scratch + "/r.html", "--format", "json"]),
+            ("plot", ["plot", Self.recording, "--topic", "/diot/**", "-o", scratch + "/p.svg", "--format", "json"]),
+            ("list", ["list", "channels", Self.recording, "--format", "json"]),
         ]
         for run in runs {
             let result = try tlm(run.arguments, environment: ProcessInfo.processInfo.environment)
