@@ -34,7 +34,8 @@ struct TLM: AsyncParsableCommand {
             CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
             ReportCommand.self, PlotCommand.self,
             DecodeCommand.self, ServeCommand.self,
-            ListCommand.self, RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
+            ListCommand.self, GetCommand.self, AddCommand.self, AttachCommand.self,
+            RecoverCommand.self, VerifyCommand.self, VersionCommand.self,
         ]
     )
 

@@ -7,13 +7,14 @@ then every message with CRC validation on, decoding CDR payloads with
 mcap-ros2-support. Float fields are printed as strings (Python's repr), so
 they read back bit-exact. Prints one JSON document on stdout:
 
-  {"segments": [{"path", "profile", "library", "statistics", "metadata",
+  {"segments": [{"path", "profile", "library", "statistics", "metadata", "attachments",
                  "messages": [{"topic", "schema", "sequence", "log_time",
                                "publish_time", "fields": {...}}]}]}
 
 Exits non-zero (with the reader's error on stderr) if anything fails to read,
 decode or validate.
 """
+import hashlib
 import json
 import struct
 import sys
@@ -55,6 +56,7 @@ def read_segment(path):
             "schema_count": stats.schema_count,
             "chunk_count": stats.chunk_count,
             "metadata_count": stats.metadata_count,
+            "attachment_count": stats.attachment_count,
             "message_start_time": stats.message_start_time,
             "message_end_time": stats.message_end_time,
             "channel_message_counts": {str(k): v for k, v in stats.channel_message_counts.items()},
@@ -63,6 +65,11 @@ def read_segment(path):
         out["topics"] = sorted(ch.topic for ch in summary.channels.values())
         for record in reader.iter_metadata():
             out["metadata"].append({"name": record.name, "values": dict(record.metadata)})
+        out["attachments"] = [
+            {"name": a.name, "media_type": a.media_type, "log_time": a.log_time, "create_time": a.create_time,
+             "size": len(a.data), "sha256": hashlib.sha256(a.data).hexdigest()}
+            for a in reader.iter_attachments()
+        ]
         for schema, channel, message, decoded in reader.iter_decoded_messages(log_time_order=False):
             out["messages"].append({
                 "topic": channel.topic,

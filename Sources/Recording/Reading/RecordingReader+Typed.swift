@@ -153,6 +153,27 @@ extension RecordingReader {
     package static func summaryRecords(
         of handle: FileHandle, path: String, missing: String, only opcodes: Set<UInt8>? = nil
     ) throws(RecordingError) -> [MCAPRecord] {
+        let (size, footer) = try self.footer(of: handle, path: path, missing: missing)
+        do {
+            let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
+            guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
+            try handle.seek(toOffset: footer.summaryStart)
+            let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
+            return try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes)
+            })
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw RecordingError(.io, "cannot read \(path): \(error.localizedDescription)", cause: error)
+        }
+    }
+
+    /// The size of the MCAP file open at `handle` and its Footer, which must
+    /// point at a summary; `missing` ends the error for a file without one.
+    package static func footer(
+        of handle: FileHandle, path: String, missing: String
+    ) throws(RecordingError) -> (size: UInt64, footer: MCAPRecord.Footer) {
         do {
             let size = try handle.seekToEnd()
             guard size >= 8 + 37 else { throw RecordingError(.corrupt, "\(path) is too short to have a footer") }
@@ -166,13 +187,7 @@ extension RecordingReader {
             else {
                 throw RecordingError(.corrupt, "\(path) \(missing)")
             }
-            let end = footer.summaryOffsetStart > 0 ? footer.summaryOffsetStart : size - 37
-            guard end > footer.summaryStart else { throw RecordingError(.corrupt, "\(path): its summary is empty") }
-            try handle.seek(toOffset: footer.summaryStart)
-            let bytes = [UInt8](try handle.read(upToCount: Int(end - footer.summaryStart)) ?? Data())
-            return try RecordingError.mcap({ () throws(MCAPError) in
-                try MCAPRecord.parseAll(bytes[...], context: "\(path) summary", only: opcodes)
-            })
+            return (size, footer)
         } catch let error as RecordingError {
             throw error
         } catch {

@@ -12,23 +12,17 @@ package enum SegmentTail {
     ///   - dataCRC: CRC-32 of every byte before `base`.
     ///   - chunkIndexes: Encoded Chunk Index records, in file order.
     ///   - metadataIndexes: Encoded Metadata Index records, in file order.
+    ///   - attachmentIndexes: Encoded Attachment Index records, in file order.
     package static func bytes(
         base: UInt64, dataCRC: UInt32, schemas: [MCAPRecord.Schema], channels: [MCAPRecord.Channel],
-        statistics: MCAPRecord.Statistics, chunkIndexes: [UInt8], metadataIndexes: [UInt8]
+        statistics: MCAPRecord.Statistics, chunkIndexes: [UInt8], metadataIndexes: [UInt8],
+        attachmentIndexes: [UInt8] = []
     ) -> [UInt8] {
-        var tail = MCAPByteBuffer(capacity: 4096 + chunkIndexes.count + metadataIndexes.count)
-        MCAPRecord.dataEnd(.init(dataSectionCRC: dataCRC)).encode(into: &tail)
-        let summaryStart = base + UInt64(tail.count)
-        var groups: [MCAPRecord.SummaryOffset] = []
+        var encoded: [(UInt8, [UInt8])] = []
         func group(_ opcode: MCAPOpcode, _ body: (inout MCAPByteBuffer) -> Void) {
-            let before = tail.count
-            body(&tail)
-            if tail.count > before {
-                groups.append(
-                    .init(
-                        groupOpcode: opcode.rawValue, groupStart: base + UInt64(before),
-                        groupLength: UInt64(tail.count - before)))
-            }
+            var out = MCAPByteBuffer()
+            body(&out)
+            encoded.append((opcode.rawValue, out.bytes))
         }
         group(.schema) { out in
             for schema in schemas.sorted(by: { $0.id < $1.id }) { MCAPRecord.schema(schema).encode(into: &out) }
@@ -37,10 +31,32 @@ package enum SegmentTail {
             for channel in channels.sorted(by: { $0.id < $1.id }) { MCAPRecord.channel(channel).encode(into: &out) }
         }
         group(.statistics) { out in MCAPRecord.statistics(statistics).encode(into: &out) }
-        group(.chunkIndex) { out in out.append(raw: chunkIndexes) }
-        group(.metadataIndex) { out in out.append(raw: metadataIndexes) }
+        encoded.append((MCAPOpcode.chunkIndex.rawValue, chunkIndexes))
+        encoded.append((MCAPOpcode.attachmentIndex.rawValue, attachmentIndexes))
+        encoded.append((MCAPOpcode.metadataIndex.rawValue, metadataIndexes))
+        return bytes(base: base, dataCRC: dataCRC, groups: encoded)
+    }
+
+    /// The tail's bytes, with summary groups given as encoded records of one
+    /// opcode each (Attachment Indexes too), in the order given (empty groups are left out).
+    ///
+    /// - Parameters:
+    ///   - base: File offset where the tail starts (the DataEnd record).
+    ///   - dataCRC: CRC-32 of every byte before `base` (0: not computed).
+    package static func bytes(base: UInt64, dataCRC: UInt32, groups: [(UInt8, [UInt8])]) -> [UInt8] {
+        var tail = MCAPByteBuffer(capacity: 4096 + groups.reduce(0) { $0 + $1.1.count })
+        MCAPRecord.dataEnd(.init(dataSectionCRC: dataCRC)).encode(into: &tail)
+        let summaryStart = base + UInt64(tail.count)
+        var offsets: [MCAPRecord.SummaryOffset] = []
+        for (opcode, records) in groups where !records.isEmpty {
+            offsets.append(
+                .init(
+                    groupOpcode: opcode, groupStart: base + UInt64(tail.count),
+                    groupLength: UInt64(records.count)))
+            tail.append(raw: records)
+        }
         let summaryOffsetStart = base + UInt64(tail.count)
-        for offset in groups { MCAPRecord.summaryOffset(offset).encode(into: &tail) }
+        for offset in offsets { MCAPRecord.summaryOffset(offset).encode(into: &tail) }
         // The summary CRC covers the summary's first byte through the
         // Footer's summary_offset_start field (opcode and length included).
         var footer = MCAPByteBuffer()

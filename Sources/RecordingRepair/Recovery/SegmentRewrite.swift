@@ -6,7 +6,7 @@ import Recording
 
 /// Writes a segment again from what a ``SegmentScan`` kept: the Header, the
 /// Schema and Channel records that kept chunks use but whose defining chunk
-/// was cut, every kept Metadata record and chunk (their bytes as they were)
+/// was cut, every kept Metadata record, attachment and chunk (their bytes as they were)
 /// with Message Indexes computed from the chunk, and a new DataEnd, summary
 /// and Footer. The result is a valid MCAP file; when nothing was cut before a
 /// chunk, the chunk keeps its offset.
@@ -230,6 +230,9 @@ enum SegmentRewrite {
             case .metadata(let index):
                 let metadata = scan.metadata[index]
                 out.append(raw: Array(original[Int(metadata.offset)..<Int(metadata.offset + metadata.length)]))
+            case .attachment(let index):
+                let attachment = scan.attachments[index]
+                out.append(raw: Array(original[Int(attachment.offset)..<Int(attachment.offset + attachment.length)]))
             case .chunk(let index):
                 let chunk = scan.chunks[index]
                 var bytes = Array(original[Int(chunk.offset)..<Int(chunk.offset + chunk.length)])
@@ -287,14 +290,16 @@ enum SegmentRewrite {
         }
         let statistics = MCAPRecord.Statistics(
             messageCount: messages, schemaCount: UInt16(clamping: scan.schemas.count),
-            channelCount: UInt32(clamping: scan.channels.count), attachmentCount: 0,
+            channelCount: UInt32(clamping: scan.channels.count),
+            attachmentCount: UInt32(clamping: scan.attachments.count),
             metadataCount: UInt32(clamping: scan.metadata.count), chunkCount: UInt32(clamping: scan.chunks.count),
             messageStartTime: messages > 0 ? start : 0, messageEndTime: messages > 0 ? end : 0,
             channelMessageCounts: counts.sorted { $0.key < $1.key }.map { .init(channelID: $0.key, count: $0.value) })
         return SegmentTail.bytes(
             base: UInt64(data.count), dataCRC: CRC32.checksum(data), schemas: Array(scan.schemas.values),
             channels: Array(scan.channels.values), statistics: statistics, chunkIndexes: chunkIndexes.bytes,
-            metadataIndexes: metadataIndexes.bytes)
+            metadataIndexes: metadataIndexes.bytes,
+            attachmentIndexes: scan.attachments.flatMap { MCAPRecord.attachmentIndex($0).encoded() })
     }
 
     /// Replaces the file at `path` with `bytes`: written beside, then renamed

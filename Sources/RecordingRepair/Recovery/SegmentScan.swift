@@ -3,7 +3,7 @@ import Recording
 
 /// What a front-to-back scan of one segment file found: every complete,
 /// valid chunk (with what it holds per channel), the Metadata records, the
-/// definitions, and the byte ranges that hold no valid record.
+/// attachments, the definitions, and the byte ranges that hold no valid record.
 ///
 /// A damaged record does not end the scan: it resynchronises on MCAP's
 /// opcode + length framing, trying each following offset where a Chunk
@@ -60,10 +60,13 @@ struct SegmentScan {
     enum Item {
         case chunk(Int)
         case metadata(Int)
+        case attachment(Int)
     }
 
     var chunks: [Chunk] = []
     var metadata: [(offset: UInt64, length: UInt64, record: MCAPRecord.Metadata)] = []
+    /// Attachments whose CRC holds (added by `tlm attach`), as their index records.
+    var attachments: [MCAPRecord.AttachmentIndex] = []
     var schemas: [UInt16: MCAPRecord.Schema] = [:]
     var channels: [UInt16: MCAPRecord.Channel] = [:]
     /// Chunks and Metadata in file order.
@@ -133,6 +136,18 @@ struct SegmentScan {
             case .metadata(let metadata):
                 scan.metadata.append((UInt64(position), UInt64(end - position), metadata))
                 scan.items.append(.metadata(scan.metadata.count - 1))
+                scan.intactEnd = UInt64(end)
+            case .attachment(let attachment):
+                guard Self.holdsCRC(attachment, bytes[(position + 9)..<end]) else {
+                    position = scan.skipDamage(bytes, from: position, "an attachment that fails its CRC")
+                    continue
+                }
+                scan.attachments.append(
+                    .init(
+                        offset: UInt64(position), length: UInt64(end - position), logTime: attachment.logTime,
+                        createTime: attachment.createTime, dataSize: UInt64(attachment.data.count),
+                        name: attachment.name, mediaType: attachment.mediaType))
+                scan.items.append(.attachment(scan.attachments.count - 1))
                 scan.intactEnd = UInt64(end)
             case .header(let header) where position == 8:
                 scan.header = header
@@ -215,7 +230,7 @@ struct SegmentScan {
             let opcode = bytes[candidate]
             guard
                 opcode == MCAPOpcode.chunk.rawValue || opcode == MCAPOpcode.metadata.rawValue
-                    || opcode == MCAPOpcode.dataEnd.rawValue,
+                    || opcode == MCAPOpcode.dataEnd.rawValue || opcode == MCAPOpcode.attachment.rawValue,
                 let (_, length) = MCAPRecord.header(in: bytes[...], at: candidate),
                 length <= UInt64(bytes.count - candidate - 9)
             else { continue }
@@ -224,6 +239,8 @@ struct SegmentScan {
             switch try? MCAPRecord.parse(opcode: opcode, body: body) {
             case .chunk(let chunk)?:
                 if (try? MCAPStreamReader.records(in: chunk, at: candidate)) != nil { return candidate }
+            case .attachment(let attachment)?:
+                if Self.holdsCRC(attachment, body) { return candidate }
             case .metadata?:
                 // Metadata has no CRC: nine bytes of a damaged record can look
                 // like one. Believe it only when a record follows it.
@@ -237,6 +254,14 @@ struct SegmentScan {
             }
         }
         return nil
+    }
+
+    /// Whether an Attachment's CRC (over every field before it) holds, or it has none.
+    static func holdsCRC(_ attachment: MCAPRecord.Attachment, _ body: ArraySlice<UInt8>) -> Bool {
+        guard attachment.crc != 0 else { return true }
+        var crc = CRC32()
+        body.dropLast(4).withUnsafeBytes { crc.update($0) }
+        return crc.value == attachment.crc
     }
 
     /// Whether a record of a known opcode with a length inside the file
