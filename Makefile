@@ -47,11 +47,11 @@ PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extens
 DEMO         := recordings/demo
 DEMO_SECONDS ?= 10s
 # Tests that run live capture against the fake BlueZ (they time gaps against
-# the fake's log) and D-Bus call timeouts (a 200 ms timeout must end the call
+# the fake's log; the README tour records from it too) and D-Bus call timeouts (a 200 ms timeout must end the call
 # well before libdbus's 25 s default) run on their own, after the rest, where long
 # synchronous tests (crash kills, fuzzing) cannot hold the two threads of
 # Swift's cooperative pool they need.
-LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests|DBusTests.ConnectionTests
+LIVE_TESTS   := CaptureTests|LiveCaptureCommandTests|DBusTests.ConnectionTests|ReadmeTourTests
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup setup-build setup-test run test lint format tsan build bench docs fuzz clean man install-man

@@ -1,27 +1,45 @@
+import Devices
 import Foundation
+import Recording
 import TestSupport
 import Testing
 
 /// The README's tour runs as written: every `tlm` command of its code
 /// blocks, in order, in one scratch directory (with the repository's
 /// `Pipelines` and capture fixtures linked in), through a shell, so the tour cannot
-/// drift from the tool again. The few commands that need a live BlueZ, a
-/// recording being written, or serve a viewer for minutes are listed in
-/// ``notRun`` with the reason; every other command must exit 0, or 3 where
-/// the tour records loss on purpose.
+/// drift from the tool again. The commands that need more than a shell get
+/// it from ``harnesses``: the fake BlueZ for live devices, no system bus for
+/// the error the tour shows, a recording being written to follow, a Foxglove
+/// client for the live view, and Ctrl-C (SIGINT) for the ones that run for
+/// minutes. Every command must exit 0, or 3 where loss is recorded, or
+/// what its harness expects.
 @Suite(.timeLimit(.minutes(10))) struct ReadmeTourTests {
-    /// Commands of the tour not run here, by their text, and why.
-    static let notRun: [String: String] = [
-        "tlm record --device C0:FF:EE:00:00:01 --duration 10m --output hike":
-            "a live device through BlueZ (LiveCaptureCommandTests records through the fake BlueZ)",
-        "tlm cat live --follow --topic '**/gesture'": "follows a recording another process is writing",
-        "tlm record --simulate --duration 10m --serve 8765": "serves a viewer for ten minutes on a fixed port",
-        "tlm serve ride --rate 10": "serves on the fixed port 8765 (LiveViewTests serve on free ports)",
-        "tlm serve ride --listen 0.0.0.0:8765 --wait-for-client --from +30s --to +60s":
-            "waits for a Foxglove client",
-        "tlm scan": "needs BlueZ (LiveCaptureCommandTests scans the fake BlueZ)",
-        "tlm record --device DIoT-1 --duration 3s --output walk": "needs BlueZ (the fake BlueZ's tests run it)",
-        "tlm info walk | sed -n '/^Loss/,$p'": "reads the recording of the BlueZ step above",
+    /// What a command needs besides a shell.
+    enum Harness: Sendable {
+        /// Live devices: the fake BlueZ (Tests/FakeBlueZ) plays the tour's two.
+        case fakeBlueZ
+        /// As ``fakeBlueZ``, stopped with SIGINT (Ctrl-C) after this many seconds.
+        case fakeBlueZInterrupted(seconds: Double)
+        /// No system bus: the command must fail (status 1) saying so.
+        case noBus
+        /// Follows a recording that this command writes meanwhile.
+        case whileRecording(writer: String)
+        /// Serves on port 8765: a Foxglove client reads from it, then SIGINT
+        /// stops it (`interrupt`) or it ends by itself.
+        case withClient(interrupt: Bool)
+    }
+
+    /// The harness of each command that needs one, by its text, one per
+    /// occurrence in the tour.
+    static let harnesses: [String: [Harness]] = [
+        "tlm record --device C0:FF:EE:00:00:01 --duration 10m --output hike": [.fakeBlueZInterrupted(seconds: 3)],
+        "tlm cat live --follow --topic '**/gesture'": [
+            .whileRecording(writer: "tlm record --simulate --duration 10s --seed 1 --output live")
+        ],
+        "tlm record --simulate --duration 10m --serve 8765": [.withClient(interrupt: true)],
+        "tlm serve ride --listen 0.0.0.0:8765 --wait-for-client --from +2s --to +6s": [.withClient(interrupt: false)],
+        "tlm scan": [.fakeBlueZ, .noBus],
+        "tlm record --device DIoT-1 --duration 3s --output walk": [.fakeBlueZ],
     ]
 
     /// The tour's commands: lines of its code blocks that start with `tlm`
@@ -81,8 +99,10 @@ import Testing
     @Test func theTourHasItsCommandsAndEachWritesANewRecording() throws {
         let commands = try Self.commands()
         #expect(commands.count >= 30, "\(commands)")
-        // Every command listed as not run is still in the tour (the list cannot go stale).
-        for command in Self.notRun.keys { #expect(commands.contains(command), "not in the tour: \(command)") }
+        // Every command with a harness is still in the tour, as often as it has harnesses.
+        for (command, harnesses) in Self.harnesses {
+            #expect(commands.filter { $0 == command }.count == harnesses.count, "in the tour: \(command)")
+        }
         // Each step writes to a name of its own.
         var outputs: [String: String] = [:]
         for command in commands where !command.contains("--follow") {
@@ -94,6 +114,16 @@ import Testing
                 outputs[output] = command
             }
         }
+    }
+
+    /// The fake BlueZ playing the tour's live devices: DIoT-1 and the
+    /// device at C0:FF:EE:00:00:01 it records as `hike`.
+    static func startFakeBlueZ() throws -> FakeBlueZ {
+        var diot = FakeFamilyDevice.make(.diot, seed: 1, address: "F0:00:00:00:00:01", seconds: 60)
+        diot.device.name = "DIoT-1"
+        diot.device.rssi = -55
+        let hike = FakeFamilyDevice.make(.fjorden, seed: 2, address: "C0:FF:EE:00:00:01", seconds: 60)
+        return try FakeBlueZ.start(scenario: FakeBlueZScenario(devices: [diot.device, hike.device]))
     }
 
     @Test func everyTourCommandRunsAsWritten() throws {
@@ -111,36 +141,136 @@ import Testing
             URL(fileURLWithPath: tlmPath).deletingLastPathComponent().path + ":"
             + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TZ"] = nil
+        var fake: FakeBlueZ?
+        defer { fake?.stop() }
+        var seen: [String: Int] = [:]
         var ran = 0
-        for command in try Self.commands() where Self.notRun[command] == nil {
+        for command in try Self.commands() {
+            let occurrence = seen[command, default: 0]
+            seen[command] = occurrence + 1
+            let harness = Self.harnesses[command].flatMap { $0.indices.contains(occurrence) ? $0[occurrence] : nil }
+            var shell = Shell(directory: directory, environment: environment)
+            switch harness {
+            case .fakeBlueZ?, .fakeBlueZInterrupted?:
+                if fake == nil { fake = try Self.startFakeBlueZ() }
+                shell.environment["DBUS_SYSTEM_BUS_ADDRESS"] = fake!.address
+            case .noBus?:
+                shell.environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory)/no-bus"
+            default:
+                break
+            }
+            var writer: Shell.Running?
+            if case .whileRecording(let text)? = harness {
+                writer = try shell.start(text, output: ".tour-writer")
+                try shell.wait(for: "live/index.sqlite")
+            }
+            let running = try shell.start(command, output: ".tour-output")
+            switch harness {
+            case .fakeBlueZInterrupted(let seconds)?:
+                usleep(UInt32(seconds * 1e6))
+                running.process.interrupt()
+            case .withClient(let interrupt)?:
+                try shell.waitForOutput(running, containing: "serving ws://")
+                let read = try runPython(
+                    script: "foxglove_client.py",
+                    arguments: ["ws://127.0.0.1:8765", "--until-messages", "20", "--max-seconds", "30"])
+                let client = try JSONSerialization.jsonObject(with: read) as? [String: Any]
+                #expect((client?["messages"] as? [Any])?.count ?? 0 >= 20, "'\(command)': \(client ?? [:])")
+                if interrupt { running.process.interrupt() }
+            default:
+                break
+            }
+            let (status, printed) = try running.finish()
+            ran += 1
+            switch harness {
+            case .noBus?:
+                #expect(
+                    status == 1 && printed.contains("cannot reach the D-Bus system bus"), "'\(command)': \(printed)")
+            case .whileRecording?:
+                #expect(status == 0 && printed.contains("gesture"), "'\(command)' exited \(status):\n\(printed)")
+                let (writerStatus, writerOutput) = try writer!.finish()
+                #expect(writerStatus == 0, "\(writerOutput)")
+            case .fakeBlueZ?, .fakeBlueZInterrupted?:
+                #expect([0, 3].contains(status), "'\(command)' exited \(status):\n\(printed)")
+                // What the tour shows: the scan lists DIoT-1, the recordings hold the devices' streams.
+                if command == "tlm scan" { #expect(printed.contains("DIoT-1  F0:00:00:00:00:01"), "\(printed)") }
+                if let name = command.split(separator: " ").last, command.contains("--output") {
+                    let info = try RecordingInfo.load(from: directory + "/" + name)
+                    #expect(info.messageCount > 0, "\(command): \(printed)")
+                }
+            default:
+                // 3: loss recorded, as the faults scenario does on purpose.
+                let allowed: [Int32] = command.contains("--scenario faults") ? [0, 3] : [0]
+                #expect(allowed.contains(status), "'\(command)' exited \(status):\n\(printed)")
+            }
+        }
+        #expect(ran == (try Self.commands().count))
+    }
+
+    /// Runs tour commands through bash in the tour's directory.
+    struct Shell {
+        let directory: String
+        var environment: [String: String]
+
+        /// A command started, its output (both streams) going to a file.
+        struct Running {
+            let process: Process
+            let output: String
+            let command: String
+
+            /// Waits for it (at most 120 s, then it is killed and the test fails) and returns its status and output.
+            func finish() throws -> (Int32, String) {
+                let deadline = ContinuousClock.now + hangGuard(.seconds(120))
+                while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+                if process.isRunning {
+                    process.terminate()
+                    process.waitUntilExit()
+                    Issue.record("'\(command)' did not finish in 120 s")
+                }
+                process.waitUntilExit()
+                return (process.terminationStatus, text())
+            }
+
+            func text() -> String {
+                String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data(), as: UTF8.self)
+            }
+        }
+
+        func start(_ command: String, output: String) throws -> Running {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", command]
+            // exec: the signal for Ctrl-C reaches tlm itself, not the shell.
+            process.arguments = ["-c", command.contains("|") ? command : "exec " + command]
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             process.environment = environment
-            let output = URL(fileURLWithPath: directory + "/.tour-output")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
+            let path = directory + "/" + output
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             process.standardOutput = handle
             process.standardError = handle
             try process.run()
-            let deadline = ContinuousClock.now + hangGuard(.seconds(120))
-            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-                Issue.record("'\(command)' did not finish in 120 s")
-                continue
-            }
             try handle.close()
-            let printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-            // 3: loss recorded, as the faults scenario does on purpose.
-            let allowed: Set<Int32> = command.contains("--scenario faults") ? [0, 3] : [0]
-            #expect(
-                allowed.contains(process.terminationStatus),
-                "'\(command)' exited \(process.terminationStatus):\n\(printed)")
-            ran += 1
+            return Running(process: process, output: path, command: command)
         }
-        #expect(ran >= 25)
+
+        /// Waits (at most 20 s) until `relative` exists in the directory.
+        func wait(for relative: String) throws {
+            let deadline = ContinuousClock.now + hangGuard(.seconds(20))
+            while !FileManager.default.fileExists(atPath: directory + "/" + relative) {
+                guard ContinuousClock.now < deadline else { throw CommandError("no \(relative) after 20 s") }
+                usleep(20_000)
+            }
+        }
+
+        /// Waits (at most 20 s) until the command has printed `text`.
+        func waitForOutput(_ running: Running, containing text: String) throws {
+            let deadline = ContinuousClock.now + hangGuard(.seconds(20))
+            while !running.text().contains(text) {
+                guard ContinuousClock.now < deadline, running.process.isRunning else {
+                    throw CommandError("'\(running.command)' did not print '\(text)': \(running.text())")
+                }
+                usleep(20_000)
+            }
+        }
     }
 }
