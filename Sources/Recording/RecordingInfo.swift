@@ -39,6 +39,9 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
         /// First and last log time, nanoseconds since the Unix epoch; `nil` when empty.
         public var firstTime: UInt64?
         public var lastTime: UInt64?
+        /// Whether it is latched (state sent once or on change, durability
+        /// `transient_local`): a slice from later begins with its last message.
+        public var latched: Bool = false
     }
 
     /// One segment file.
@@ -124,7 +127,8 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
             let streams = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, topic, kind, schema_name, unit, message_count, first_time, last_time
+                    SELECT id, topic, kind, schema_name, unit, message_count, first_time, last_time,
+                        \(try RecordingIndex.hasLatchedColumn(db) ? "latched" : "0 AS latched")
                     FROM streams ORDER BY topic
                     """
             ).map { (row: Row) throws(RecordingError) in
@@ -137,7 +141,8 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                 return Stream(
                     topic: try stream.string("topic"), kind: try stream.string("kind"),
                     schema: try stream.string("schema_name"), unit: try stream.optionalString("unit"),
-                    messageCount: try stream.count("message_count"), firstTime: first, lastTime: last)
+                    messageCount: try stream.count("message_count"), firstTime: first, lastTime: last,
+                    latched: try stream.int64("latched") != 0)
             }
             let segments = try Row.fetchAll(db, sql: "SELECT * FROM segments ORDER BY sequence").map {
                 (row: Row) throws(RecordingError) in

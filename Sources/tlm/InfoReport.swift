@@ -48,7 +48,8 @@ struct InfoReport {
                 "  " + Columns.pad(stream.topic, topicWidth) + "  " + Columns.pad(stream.schema, schemaWidth)
                 + "  " + Columns.pad(Self.grouped(stream.messageCount), 9, alignRight: true) + "  "
                 + Columns.pad(rate, 10, alignRight: true)
-                + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + "\n"
+                + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + (stream.latched ? "  latched" : "")
+                + "\n"
         }
         out += clocks
         out += line(
