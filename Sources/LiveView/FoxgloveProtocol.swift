@@ -2,7 +2,8 @@ import Foundation
 
 /// The subset of the Foxglove WebSocket protocol (`foxglove.websocket.v1`)
 /// a live view speaks: JSON `serverInfo`, `advertise`, `status` and binary
-/// message data from the server; `subscribe` and `unsubscribe` from clients.
+/// message data and (with the `time` capability) time from the server;
+/// `subscribe` and `unsubscribe` from clients.
 enum FoxgloveProtocol {
     /// The WebSocket subprotocol.
     static let subprotocol = "foxglove.websocket.v1"
@@ -10,6 +11,12 @@ enum FoxgloveProtocol {
     static let messageDataOpcode: UInt8 = 0x01
     /// The bytes before a message's payload: opcode, subscription id, receive time.
     static let messageDataHeaderSize = 1 + 4 + 8
+    /// The binary opcode of a time message (the server's clock, with the `time` capability).
+    static let timeOpcode: UInt8 = 0x02
+    /// A time message's size: opcode and timestamp (uint64 nanoseconds, little-endian).
+    static let timeMessageSize = 1 + 8
+    /// The capability of a server that sends time messages.
+    static let timeCapability = "time"
 
     /// Status levels.
     enum Level: Int, Encodable {
@@ -21,7 +28,7 @@ enum FoxgloveProtocol {
     private struct ServerInfo: Encodable {
         let op = "serverInfo"
         let name: String
-        let capabilities: [String] = []
+        let capabilities: [String]
         let supportedEncodings: [String] = []
         let metadata: [String: String]
         let sessionId: String
@@ -50,8 +57,10 @@ enum FoxgloveProtocol {
         let subscriptionIds: [UInt32]?
     }
 
-    static func serverInfo(name: String, metadata: [String: String], sessionID: String) -> String {
-        json(ServerInfo(name: name, metadata: metadata, sessionId: sessionID))
+    static func serverInfo(
+        name: String, capabilities: [String], metadata: [String: String], sessionID: String
+    ) -> String {
+        json(ServerInfo(name: name, capabilities: capabilities, metadata: metadata, sessionId: sessionID))
     }
 
     static func advertise(_ channels: [LiveChannel]) -> String { json(Advertise(channels: channels)) }

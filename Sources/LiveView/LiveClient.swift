@@ -170,7 +170,7 @@ final class LiveClient: Sendable {
     ) -> Int {
         let framed = raw != nil
         // Per message at most 10 bytes of WebSocket header and 13 of
-        // message-data header, against the record's 14.
+        // message-data header, against the record's 14 (a clock tick: 11 bytes against 14).
         let bound = batch.byteCount - read + min(batch.count, room) * 9
         var out = allocator.buffer(capacity: bound)
         var spans: [(start: Int, length: Int)] = []
@@ -198,10 +198,11 @@ final class LiveClient: Sendable {
 
     /// Encodes the outbox records (channel id, log time, length, payload;
     /// little-endian, read with a `ByteCursor`) from byte `read` of subscribed channels as
-    /// message-data frames into `output`, at most `room` of them, each with
-    /// its WebSocket header when `framed`, else noting its span. Beyond
-    /// `room` it stops at the next subscribed record, or with
-    /// `dropsBeyondRoom` counts each as a drop. Returns the bytes written.
+    /// message-data frames, and clock ticks as time frames, into `output`,
+    /// at most `room` of them, each with its WebSocket header when `framed`,
+    /// else noting its span. Beyond `room` it stops at the next subscribed
+    /// record or tick, or with `dropsBeyondRoom` counts each message as a
+    /// drop (and skips each tick). Returns the bytes written.
     private static func encode(
         _ records: UnsafeRawBufferPointer, from read: inout Int, into output: UnsafeMutableRawBufferPointer,
         framed: Bool, room: Int, dropsBeyondRoom: Bool, frames: inout Int, spans: inout [(start: Int, length: Int)],
@@ -214,8 +215,30 @@ final class LiveClient: Sendable {
             read = cursor.offset
             // The outbox writes whole records: past the last, a read fails.
             guard let channelID = try? cursor.read(UInt16.self), let logTime = try? cursor.read(UInt64.self),
-                let length = try? cursor.read(UInt32.self), let payload = try? cursor.readRange(length)
+                let length = try? cursor.read(UInt32.self)
             else { return written }
+            if length == LiveOutbox.timeRecordLength {
+                // A clock tick: a time message to every client, in its place among the data.
+                guard frames < room else {
+                    // Beyond the room it is skipped, not counted: the next tick sets the clock.
+                    guard dropsBeyondRoom else { return written }
+                    continue
+                }
+                if framed {
+                    output.storeBytes(of: 0x82, toByteOffset: written, as: UInt8.self)
+                    output.storeBytes(
+                        of: UInt8(FoxgloveProtocol.timeMessageSize), toByteOffset: written + 1, as: UInt8.self)
+                    written += 2
+                } else {
+                    spans.append((written, FoxgloveProtocol.timeMessageSize))
+                }
+                output.storeBytes(of: FoxgloveProtocol.timeOpcode, toByteOffset: written, as: UInt8.self)
+                output.storeBytes(of: logTime.littleEndian, toByteOffset: written + 1, as: UInt64.self)
+                written += FoxgloveProtocol.timeMessageSize
+                frames += 1
+                continue
+            }
+            guard let payload = try? cursor.readRange(length) else { return written }
             guard let subscription = state.subscription(of: channelID) else { continue }
             guard frames < room else {
                 guard dropsBeyondRoom else { return written }
@@ -273,6 +296,23 @@ final class LiveClient: Sendable {
             buffer.writeInteger(logTime, endianness: .little)
             buffer.writeBytes(payload)
             state.queue.append(.frame(WebSocketFrame(fin: true, opcode: .binary, data: buffer)))
+            // A binary frame: counted until written, as the batches' are (`drain()` counts it written).
+            state.pendingData += 1
+            return Self.scheduleDrain(&state)
+        }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Queues a time message (the playback's clock, in nanoseconds) ahead
+    /// of what comes next; like a control message it is never dropped.
+    func send(time: UInt64) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            var buffer = allocator.buffer(capacity: FoxgloveProtocol.timeMessageSize)
+            buffer.writeInteger(FoxgloveProtocol.timeOpcode)
+            buffer.writeInteger(time, endianness: .little)
+            state.queue.append(.frame(WebSocketFrame(fin: true, opcode: .binary, data: buffer)))
+            state.pendingData += 1
             return Self.scheduleDrain(&state)
         }
         if schedule { scheduleDrain() }

@@ -16,11 +16,15 @@ final class LiveHub: Sendable {
         var latest: [UInt16: (logTime: UInt64, payload: [UInt8])] = [:]
         /// Whether any advertised channel is latched (the batches are scanned only then).
         var hasLatched = false
+        /// The playback's clock as the clients got it so far (with ``sendsTime``): a new client gets it first.
+        var clock: UInt64?
     }
 
     let name: String
     let sessionID: String
     let capacity: Int
+    /// Whether the server declares the `time` capability and sends a playback's clock.
+    let sendsTime: Bool
     let onEvent: (@Sendable (String) -> Void)?
     private let state = Locked(State())
     /// Where the recording thread leaves messages; the event loop takes them in batches.
@@ -32,12 +36,13 @@ final class LiveHub: Sendable {
     static let batchInterval = TimeAmount.milliseconds(2)
 
     init(
-        name: String, sessionID: String, capacity: Int, eventLoop: any EventLoop,
+        name: String, sessionID: String, capacity: Int, sendsTime: Bool = false, eventLoop: any EventLoop,
         onEvent: (@Sendable (String) -> Void)?
     ) {
         self.name = name
         self.sessionID = sessionID
         self.capacity = capacity
+        self.sendsTime = sendsTime
         self.eventLoop = eventLoop
         self.onEvent = onEvent
         // A batch interval's worth of a fast recording, and at least every client's queue.
@@ -75,7 +80,19 @@ final class LiveHub: Sendable {
     /// caller (the recording thread) only copies it into the outbox; frames
     /// are made and sent on the event loop, a batch per ``batchInterval``.
     func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
-        switch outbox.append(channelID: channelID, logTime: logTime, payload: payload) {
+        schedule(outbox.append(channelID: channelID, logTime: logTime, payload: payload))
+    }
+
+    /// Hands a playback's clock to every client, as a `time` message in its
+    /// place among the messages (only with ``sendsTime``).
+    func publish(time: UInt64) {
+        guard sendsTime else { return }
+        schedule(outbox.appendTime(time))
+    }
+
+    /// Takes a batch when the outbox asks for one.
+    private func schedule(_ wake: LiveOutbox.Wake) {
+        switch wake {
         case .none: break
         case .later:
             eventLoop.scheduleTask(in: Self.batchInterval) {
@@ -89,12 +106,13 @@ final class LiveHub: Sendable {
     /// On the event loop: the outbox's messages to every client.
     private func flush() {
         let batch = outbox.take()
-        guard batch.count > 0 || !batch.dropped.isEmpty else {
+        guard batch.count > 0 || !batch.dropped.isEmpty || batch.time != nil else {
             outbox.recycle(batch)
             return
         }
         let clients = state.withLock { state in
             if state.hasLatched { Self.keepLatest(of: batch, in: &state) }
+            if let time = batch.time { state.clock = time }
             return state.clients
         }
         for client in clients { client.send(batch) }
@@ -108,22 +126,32 @@ final class LiveHub: Sendable {
         batch.withRecords { records in
             var cursor = ByteCursor(records, offset: 0)
             while let channelID = try? cursor.read(UInt16.self), let logTime = try? cursor.read(UInt64.self),
-                let length = try? cursor.read(UInt32.self), let payload = try? cursor.readRange(length)
+                let length = try? cursor.read(UInt32.self)
             {
+                // A clock tick has no payload.
+                if length == LiveOutbox.timeRecordLength { continue }
+                guard let payload = try? cursor.readRange(length) else { return }
                 guard state.channels[channelID]?.isLatched == true else { continue }
                 state.latest[channelID] = (logTime, Array(UnsafeRawBufferPointer(rebasing: records[payload])))
             }
         }
     }
 
-    /// A new client: it gets the server's info and every channel so far.
+    /// A new client: it gets the server's info, the playback's clock (with
+    /// ``sendsTime``, once there is one) and every channel so far.
     func connect(_ client: LiveClient) {
         state.withLock { state in
             state.clients.append(client)
             outbox.listening = true
             // What latched channels published while no client listened (older than any batch to come).
             state.latest.merge(outbox.takeParked()) { _, parked in parked }
-            client.send(text: FoxgloveProtocol.serverInfo(name: name, metadata: [:], sessionID: sessionID))
+            if let parked = outbox.takeParkedTime() { state.clock = parked }
+            client.send(
+                text: FoxgloveProtocol.serverInfo(
+                    name: name, capabilities: sendsTime ? [FoxgloveProtocol.timeCapability] : [], metadata: [:],
+                    sessionID: sessionID))
+            // Before the channels: Foxglove starts its timeline at the clock it has when they arrive.
+            if sendsTime, let clock = state.clock { client.send(time: clock) }
             client.send(text: FoxgloveProtocol.advertise(state.order.compactMap { state.channels[$0] }))
         }
         onEvent?("\(client.name) connected")

@@ -2,7 +2,8 @@ import Locking
 
 /// The recording thread's side of the live view: each published message is
 /// appended, under one lock, to one block of raw memory (channel id, log
-/// time, length, payload); the hub takes the whole block on its event loop
+/// time, length, payload; a playback's clock ticks are records of their own,
+/// ``appendTime(_:)``); the hub takes the whole block on its event loop
 /// every ``LiveHub/batchInterval`` and encodes frames for the clients there.
 /// So the recording thread copies a message and never allocates, takes a
 /// client's lock, or wakes the event loop more than once per batch.
@@ -40,10 +41,14 @@ package final class LiveOutbox: Sendable {
         package var count: Int
         /// Drops by channel id (a flat table; empty when nothing was dropped).
         package var dropped: [Int]
+        /// The last clock tick appended since the batch before
+        /// (``appendTime(_:)``), also one that found the outbox full; `nil` without one.
+        package var time: UInt64?
 
         /// Calls `body` with the records: channel id (2 bytes), log time (8),
-        /// payload length (4), payload; little-endian. The pointer is valid
-        /// only during the call.
+        /// payload length (4), payload; little-endian. A clock tick is a
+        /// record of length ``LiveOutbox/timeRecordLength`` with no payload
+        /// (its time in the log time's place). The pointer is valid only during the call.
         package func withRecords<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
             try withExtendedLifetime(block) { try body(UnsafeRawBufferPointer(start: block.base, count: byteCount)) }
         }
@@ -73,6 +78,10 @@ package final class LiveOutbox: Sendable {
         var latchedTable: [Bool] = []
         /// The latched channels' last messages while no client listens (log time, payload).
         var parked: [UInt16: (logTime: UInt64, payload: [UInt8])] = [:]
+        /// The last clock tick appended since the last batch was taken.
+        var time: UInt64?
+        /// The last clock tick while no client listened.
+        var parkedTime: UInt64?
 
         init(block: Block) {
             self.block = block
@@ -91,6 +100,9 @@ package final class LiveOutbox: Sendable {
 
     /// Bytes before a record's payload: channel id, log time, payload length.
     package static let recordHeaderSize = 2 + 8 + 4
+    /// The length field of a clock tick's record (``appendTime(_:)``): no
+    /// message payload is that long (a live-view frame is far smaller).
+    package static let timeRecordLength = UInt32.max
     /// The first block's size; a block grows (doubling) when a batch needs more.
     static let initialBlockSize = 1 << 16
     /// At most this many messages wait for the event loop.
@@ -160,16 +172,56 @@ package final class LiveOutbox: Sendable {
             }
             state.used += size
             state.count += 1
-            if state.count == wakeCount {
-                state.scheduled = true
-                return .now
-            }
-            guard !state.scheduled else { return .none }
+            return Self.wake(&state, wakeCount: wakeCount)
+        }
+    }
+
+    /// After a record was appended: what the caller must do.
+    @inline(__always)
+    private static func wake(_ state: inout State, wakeCount: Int) -> Wake {
+        if state.count == wakeCount {
             state.scheduled = true
-            // A timer set for an earlier batch (taken early) takes this one.
-            guard !state.timerSet else { return .none }
-            state.timerSet = true
-            return .later
+            return .now
+        }
+        guard !state.scheduled else { return .none }
+        state.scheduled = true
+        // A timer set for an earlier batch (taken early) takes this one.
+        guard !state.timerSet else { return .none }
+        state.timerSet = true
+        return .later
+    }
+
+    /// Appends a clock tick: a playback's clock (`time`, in nanoseconds),
+    /// sent to every client as a `time` message in its place among the
+    /// messages. A tick that finds the outbox full is not kept and not
+    /// counted as a drop (it is no message; the next tick sets the clock),
+    /// but is the batch's ``Batch/time``; one while no client listens is
+    /// kept for the next client (``takeParkedTime()``).
+    package func appendTime(_ time: UInt64) -> Wake {
+        state.withLock { state -> Wake in
+            guard state.listening else {
+                state.parkedTime = time
+                return .none
+            }
+            state.time = time
+            guard state.count < capacity else { return .none }
+            let size = Self.recordHeaderSize
+            if state.used + size > state.size { Self.grow(&state, toHold: size) }
+            let out = state.base + state.used
+            out.storeBytes(of: UInt16(0), toByteOffset: 0, as: UInt16.self)
+            out.storeBytes(of: time.littleEndian, toByteOffset: 2, as: UInt64.self)
+            out.storeBytes(of: Self.timeRecordLength.littleEndian, toByteOffset: 10, as: UInt32.self)
+            state.used += size
+            state.count += 1
+            return Self.wake(&state, wakeCount: wakeCount)
+        }
+    }
+
+    /// The last clock tick appended while no client listened, handed over once.
+    package func takeParkedTime() -> UInt64? {
+        state.withLock { state in
+            defer { state.parkedTime = nil }
+            return state.parkedTime
         }
     }
 
@@ -232,7 +284,8 @@ package final class LiveOutbox: Sendable {
     /// Takes what is waiting (on the event loop); the next append schedules a new batch.
     package func take() -> Batch {
         state.withLock { state in
-            let batch = Batch(block: state.block, byteCount: state.used, count: state.count, dropped: state.dropped)
+            let batch = Batch(
+                block: state.block, byteCount: state.used, count: state.count, dropped: state.dropped, time: state.time)
             // The spare when it is big enough for a batch like this one.
             if let spare = state.spare.take(), spare.size >= state.used {
                 state.use(spare)
@@ -241,6 +294,7 @@ package final class LiveOutbox: Sendable {
             }
             state.count = 0
             state.dropped = []
+            state.time = nil
             state.scheduled = false
             return batch
         }

@@ -40,16 +40,23 @@ public final class LiveViewServer: RecorderObserver, Sendable {
         /// The time a recorded message is sent with as its timestamp (as a recorder's observer):
         /// its sample time (`publish_time`, the default) or its receive time (`log_time`).
         public var time: MessageTime
+        /// Whether the server declares the Foxglove `time` capability and
+        /// sends a playback's clock as `time` messages
+        /// (``LiveViewServer/publish(time:)``), so Foxglove's timeline follows
+        /// the playback: for a recording played back (``RecordingPlayer``),
+        /// not for live data, whose clients keep their own receive time.
+        public var sendsTime: Bool
 
         /// Creates options.
         public init(
             queueCapacity: Int = 1_024, name: String = "tlm", onEvent: (@Sendable (String) -> Void)? = nil,
-            time: MessageTime = .sample
+            time: MessageTime = .sample, sendsTime: Bool = false
         ) {
             self.queueCapacity = queueCapacity
             self.name = name
             self.onEvent = onEvent
             self.time = time
+            self.sendsTime = sendsTime
         }
     }
 
@@ -89,7 +96,7 @@ public final class LiveViewServer: RecorderObserver, Sendable {
         group.next().execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
         let hub = LiveHub(
             name: options.name, sessionID: String(Recorder.now()), capacity: options.queueCapacity,
-            eventLoop: group.next(), onEvent: options.onEvent)
+            sendsTime: options.sendsTime, eventLoop: group.next(), onEvent: options.onEvent)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -166,6 +173,19 @@ public final class LiveViewServer: RecorderObserver, Sendable {
     public func publish(channelID: UInt16, logTime: UInt64, payload: UnsafeRawBufferPointer) {
         hub.publish(channelID: channelID, logTime: logTime, payload: payload)
     }
+
+    /// Whether the server declares the `time` capability (``Options/sendsTime``).
+    public var sendsTime: Bool { hub.sendsTime }
+
+    /// Sends the playback's clock, `time` nanoseconds in the time its
+    /// messages are stamped with, to every client as a `time` message, in
+    /// order with the messages published around it; a client that connects
+    /// later gets the last one first. Foxglove stamps each message it
+    /// receives with the last time it got, and takes a time earlier than the
+    /// last as a seek. Only with ``Options/sendsTime`` (the protocol allows
+    /// time messages only from a server that declares the capability);
+    /// otherwise nothing is sent. Never waits.
+    public func publish(time: UInt64) { hub.publish(time: time) }
 
     /// Waits until every client took what is queued for it, at most `timeout`
     /// (a client that reads nothing does not hold the caller longer).

@@ -17,9 +17,10 @@ enum LiveViewRunner {
     }
 
     /// Starts a server at `address`; the bound address and, unless `quiet`,
-    /// clients coming and going are written to standard error.
-    static func start(_ address: LiveViewAddress, quiet: Bool) async throws -> LiveViewServer {
-        var options = LiveViewServer.Options()
+    /// clients coming and going are written to standard error. With
+    /// `sendsTime` (a playback) it declares the `time` capability.
+    static func start(_ address: LiveViewAddress, quiet: Bool, sendsTime: Bool = false) async throws -> LiveViewServer {
+        var options = LiveViewServer.Options(sendsTime: sendsTime)
         if !quiet { options.onEvent = { line in Self.log("live view: " + line) } }
         let server: LiveViewServer
         do {

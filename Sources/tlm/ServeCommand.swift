@@ -3,6 +3,7 @@ import Foundation
 import LiveView
 import Recording
 import RecordingRepair
+import UnixSignals
 
 /// `tlm serve REC`: plays a recording to Foxglove over its WebSocket protocol.
 struct ServeCommand: AsyncParsableCommand {
@@ -14,14 +15,17 @@ struct ServeCommand: AsyncParsableCommand {
             sample-time order with their sample times as the message timestamps (--time receive: log-time \
             order with log times), paced by them, in real time by default (--rate 10: ten times faster, \
             --as-fast-as-possible: no pacing). In Foxglove: Open connection, Foxglove WebSocket, \
-            ws://localhost:8765. --wait-for-client starts playing when a client first subscribes. The \
-            server stops when the recording has been played (or on Ctrl-C).
+            ws://localhost:8765. The server sends the playback's clock (the Foxglove `time` capability), so \
+            Foxglove's timeline follows the playback. --wait-for-client starts playing when a client first \
+            subscribes. The server stops when the recording has been played, or on Ctrl-C or SIGTERM \
+            (exit status 0); --loop starts again from the start (--from) at the end (or --to) until then.
 
             Examples:
               tlm serve ride
               tlm serve ride --rate 10 --listen 0.0.0.0:8765
               tlm serve ride --wait-for-client --from +30s --to +60s
               tlm serve ride --topic '/diot/**' --exclude '**/raw/**'
+              tlm serve ride --loop --from +30s --to +60s
             """
     )
 
@@ -39,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Start playing when a client first subscribes to a channel.")
     var waitForClient = false
+
+    @Flag(help: "At the end (or --to), start again from the start (--from), until Ctrl-C or SIGTERM.")
+    var loop = false
 
     @Option(help: "Start: an offset from the first message (+30s), ISO 8601, HH:MM:SS or ns since the epoch.")
     var from: TimeArgument?
@@ -85,22 +92,38 @@ struct ServeCommand: AsyncParsableCommand {
         let selected =
             topic.isEmpty && exclude.isEmpty
             ? nil : Set(try TopicSelection(include: topic, exclude: exclude).topics(of: all, named: recording))
-        let server = try await LiveViewRunner.start(listen, quiet: display.quiet)
-        let count: Int
-        do {
-            var player = RecordingPlayer(
-                directory: location.directory, from: start, to: end, time: timeOption.time,
-                latched: latchedOption.latched)
-            player.topics = selected
-            let played = try await player.play(
-                to: server, rate: asFastAsPossible ? nil : rate ?? 1, waitingForSubscriber: waitForClient)
-            await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")
-            if !display.quiet { print("Played \(played) messages of \(recording).") }
-            count = played
-        } catch {
-            await LiveViewRunner.stop(server, quiet: display.quiet, reason: "playback ended")
-            throw CLIError(location.userFacing(error.message))
+        // SIGINT and SIGTERM stop the playback (trapped before anyone can connect).
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let server = try await LiveViewRunner.start(listen, quiet: display.quiet, sendsTime: true)
+        var player = RecordingPlayer(
+            directory: location.directory, from: start, to: end, time: timeOption.time, latched: latchedOption.latched,
+            loops: loop)
+        player.topics = selected
+        let playback = Task { [player, rate = asFastAsPossible ? nil : rate ?? 1, waitForClient] in
+            try await player.play(to: server, rate: rate, waitingForSubscriber: waitForClient)
         }
-        try EmptyRange.check(range, count: count)
+        let watcher = Task {
+            for await _ in signals {
+                playback.cancel()
+                return true
+            }
+            return false
+        }
+        let result = await playback.result
+        watcher.cancel()
+        let stopped = await watcher.value
+        await LiveViewRunner.stop(
+            server, quiet: display.quiet, reason: stopped ? "playback stopped" : "playback ended")
+        let count: Int
+        switch result {
+        case .success(let played): count = played
+        case .failure(let error as LiveViewError): throw CLIError(location.userFacing(error.message))
+        case .failure(let error): throw CLIError(location.userFacing("\(error)"))
+        }
+        if !display.quiet {
+            print("Played \(count) messages of \(recording)" + (stopped ? " (stopped by signal)." : "."))
+        }
+        // Stopped early, an empty playback says nothing about the range.
+        if !stopped { try EmptyRange.check(range, count: count) }
     }
 }

@@ -109,15 +109,23 @@ struct ClientReport: Decodable, Sendable {
         var capabilities: [String]
     }
 
+    /// A time message: the server's clock, and how many messages had arrived before it.
+    struct Tick: Decodable, Sendable {
+        var time: UInt64
+        var messages: Int
+    }
+
     enum CodingKeys: String, CodingKey {
         case serverInfo = "server_info"
-        case channels, statuses, messages, end
+        case channels, statuses, messages, times, end
     }
 
     var serverInfo: ServerInfo?
     var channels: [Channel]
     var statuses: [Status]
     var messages: [Message]
+    /// The time messages, in order.
+    var times: [Tick]
     /// Why the client stopped reading (idle, max-seconds, connection closed: …).
     var end: String?
 }

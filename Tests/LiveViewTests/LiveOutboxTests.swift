@@ -59,6 +59,29 @@ struct LiveOutboxTests {
         #expect(Self.append(outbox, channel: 1, time: 4, [1]) == .later)
     }
 
+    @Test func aClockTickIsARecordOfItsOwnNeverADropAndWaitsForTheNextClientWhileNoneListens() {
+        let outbox = LiveOutbox(capacity: 2, wakeCount: 100)
+        // No client: the last tick is kept for the next one, nothing is queued.
+        #expect(outbox.appendTime(5) == .none && outbox.appendTime(6) == .none)
+        #expect(outbox.take().count == 0)
+        #expect(outbox.takeParkedTime() == 6 && outbox.takeParkedTime() == nil)
+        outbox.listening = true
+        #expect(outbox.appendTime(10) == .later)
+        #expect(Self.append(outbox, channel: 3, time: 10, [7]) == .none)
+        // Full: the tick is not kept and not counted, but is the batch's clock.
+        #expect(outbox.appendTime(11) == .none)
+        let batch = outbox.take()
+        #expect(batch.count == 2 && batch.dropped.isEmpty && batch.time == 11)
+        // The tick's record: channel 0, its time, the length marker, no payload; then the message.
+        var bytes = batch.withRecords { ByteBuffer(bytes: $0) }
+        #expect(bytes.readInteger(endianness: .little, as: UInt16.self) == 0)
+        #expect(bytes.readInteger(endianness: .little, as: UInt64.self) == 10)
+        #expect(bytes.readInteger(endianness: .little, as: UInt32.self) == LiveOutbox.timeRecordLength)
+        #expect(bytes.readInteger(endianness: .little, as: UInt16.self) == 3)
+        #expect(bytes.readableBytes == 8 + 4 + 1)
+        #expect(outbox.take().time == nil)
+    }
+
     /// The records of a batch, decoded.
     private static func records(of batch: LiveOutbox.Batch) -> [(UInt16, UInt64, [UInt8])] {
         var bytes = batch.withRecords { ByteBuffer(bytes: $0) }

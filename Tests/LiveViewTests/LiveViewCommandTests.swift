@@ -65,6 +65,8 @@ import Testing
             })
         #expect(subscribed.count >= 3, "\(info.streams.map(\.topic))")
         #expect(report.serverInfo?.op == "serverInfo" && report.serverInfo?.name == "tlm")
+        // Live data: no `time` capability and no time messages (a client keeps its own receive time).
+        #expect(report.serverInfo?.capabilities == [] && report.times.isEmpty)
         // Every recorded stream was advertised, with its ros2msg schema and CDR.
         #expect(Set(report.channels.map(\.topic)) == Set(info.streams.map(\.topic)))
         for channel in report.channels {
@@ -114,6 +116,8 @@ import Testing
         #expect(try counts(base + "/alone") == originalCounts)
         #expect(try counts(base + "/served") == originalCounts)
 
+        // A replay's live view is live data too: no time.
+        #expect(slowReport.serverInfo?.capabilities == [] && slowReport.times.isEmpty)
         // The vanishing client went after 25 messages; the server noticed.
         #expect(vanishingReport.messages.count == 25)
         #expect(served.errors.contains("disconnected"), "\(served.errors)")
@@ -232,6 +236,163 @@ import Testing
             let times = report.messages.filter { $0.topic == stream.topic }.map(\.logTime)
             #expect(times == times.sorted())
         }
+    }
+
+    /// Records `duration` of simulated `family` data and returns the recording's directory.
+    private func simulated(_ family: String? = nil, duration: String, seed: String) throws -> String {
+        let output = makeTemporaryDirectory() + "/original"
+        let record = try RunningProcess.tlm(
+            ["record", "--simulate", "--duration", duration, "--seed", seed, "--output", output, "-q"]
+                + (family.map { ["--family", $0] } ?? []))
+        #expect(try record.wait() == 0, "\(record.errors)")
+        return output
+    }
+
+    /// Waits until `process` wrote `text` on standard error (at most `timeout`; the test then fails).
+    private func waitForErrors(
+        _ process: RunningProcess, containing text: String, timeout: Duration = .seconds(60),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let deadline = ContinuousClock.now + timeout
+        while !process.errors.contains(text), process.process.isRunning, ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
+        #expect(process.errors.contains(text), "\(process.errors)", sourceLocation: sourceLocation)
+    }
+
+    @Test func serveDeclaresTheTimeCapabilityAndSendsThePlaybackClock() throws {
+        let original = try simulated(duration: "2s", seed: "7")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--rate", "4",
+        ])
+        let client = try RunningProcess.foxgloveClient([try serve.liveViewURL(), "--topic", "*", "--max-seconds", "60"])
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        let report = try client.clientReport()
+        #expect(report.serverInfo?.capabilities == ["time"])
+
+        let info = try RecordingInfo.load(from: original)
+        let published = try RecordedReport.publishTimes(original, segments: info.segments.map(\.path)).values.joined()
+        let span = try #require(published.min())...(try #require(published.max()))
+        let times = report.times.map(\.time)
+        // The clock starts at the recording's first sample time, before any message, and only moves on,
+        // within the recording.
+        #expect(report.times.first?.messages == 0 && times.first == span.lowerBound, "\(times.prefix(3))")
+        #expect(times == times.sorted())
+        #expect(times.allSatisfy { span.contains($0) }, "\(span) \(times.min() ?? 0)...\(times.max() ?? 0)")
+        #expect(times.count > 10 && times.count <= report.messages.count + 1)
+        // Each message's clock (the last time before it) is never ahead of its timestamp and at most
+        // 1 ms behind it: what Foxglove stamps it with.
+        if !report.statuses.contains(where: { $0.message.contains("dropped") }) {
+            var tick = 0
+            var late: [String] = []
+            for (index, message) in report.messages.enumerated() {
+                while tick + 1 < report.times.count, report.times[tick + 1].messages <= index { tick += 1 }
+                let clock = report.times[tick].time
+                if clock > message.logTime || message.logTime - clock > 1_000_000 {
+                    late.append("\(message.topic)@\(message.logTime) at \(clock)")
+                }
+            }
+            #expect(late.isEmpty, "\(late.prefix(5))")
+        }
+    }
+
+    @Test func serveLoopPlaysTheRecordingAgainOnTheSameConnectionUntilSIGINT() throws {
+        let original = try simulated("diot", duration: "1s", seed: "8")
+        let count = try RecordingInfo.load(from: original).messageCount
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--loop", "--rate", "20",
+        ])
+        let client = try RunningProcess.foxgloveClient([
+            try serve.liveViewURL(), "--topic", "*", "--until-messages", String(2 * count + 1), "--max-seconds", "60",
+        ])
+        let report = try client.clientReport()
+        // The connection stayed open across the wrap, and the server plays on.
+        #expect(report.end == "until-messages", "\(report.end ?? "")")
+        #expect(serve.process.isRunning, "\(serve.errors)")
+        kill(serve.process.processIdentifier, SIGINT)
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        #expect(serve.output.contains("(stopped by signal)"), "\(serve.output)")
+
+        // The first message came again after the last: a second pass, the messages with their recorded times.
+        let messages = report.messages
+        #expect(messages.count > 2 * count)
+        let first = try #require(messages.first)
+        let last = try #require(messages.prefix(count).max { $0.logTime < $1.logTime })
+        let again = try #require(messages.dropFirst().firstIndex(of: first))
+        #expect(messages[..<again].contains(last))
+        if !report.statuses.contains(where: { $0.message.contains("dropped") }) {
+            #expect(again == count)
+            #expect(Array(messages[count..<(2 * count)]) == Array(messages[..<count]))
+        }
+        // The clock went back to the start at the wrap, before the second pass's first message.
+        let ticks = report.times
+        let back = try #require(ticks.indices.dropFirst().first { ticks[$0].time < ticks[$0 - 1].time })
+        #expect(ticks[back].time == ticks[0].time && ticks[back].messages <= again)
+        #expect(ticks[back...].dropFirst().prefix { $0.messages <= again }.allSatisfy { $0.time == ticks[0].time })
+        #expect(ticks[..<back].map(\.time) == ticks[..<back].map(\.time).sorted())
+    }
+
+    @Test func serveLoopBeginsEachPassWithTheLatchedMessagesOfTheSlice() throws {
+        let original = try simulated("diot", duration: "1s", seed: "11")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--wait-for-client", "--loop", "--rate", "20",
+            "--from", "+0.5s",
+        ])
+        let client = try RunningProcess.foxgloveClient([
+            try serve.liveViewURL(), "--topic", "*", "--until-messages", "1000", "--max-seconds", "60",
+        ])
+        let report = try client.clientReport()
+        kill(serve.process.processIdentifier, SIGINT)
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        // The clock starts at --from and goes back to it at each wrap.
+        let ticks = report.times
+        let start = try #require(ticks.first?.time)
+        let back = try #require(ticks.indices.dropFirst().first { ticks[$0].time < ticks[$0 - 1].time })
+        #expect(ticks[back].time == start)
+        // The slice begins with the latched messages from before --from (the device's channel rates),
+        // in the second pass too, right after the clock went back.
+        let pass = ticks[back].messages
+        let latched = Array(report.messages.prefix { $0.logTime < start })
+        #expect(!latched.isEmpty && latched.allSatisfy { $0.topic.hasSuffix("/channel_rates") })
+        #expect(report.messages[..<pass].filter { $0.logTime < start } == latched)
+        if !report.statuses.contains(where: { $0.message.contains("dropped") }) {
+            #expect(Array(report.messages[pass..<(pass + latched.count)]) == latched)
+        }
+    }
+
+    @Test func serveLoopAsFastAsPossibleKeepsPlayingAndStopsOnSIGTERM() throws {
+        let original = try simulated("diot", duration: "1s", seed: "9")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--loop", "--as-fast-as-possible",
+        ])
+        let client = try RunningProcess.foxgloveClient([
+            try serve.liveViewURL(), "--topic", "*", "--max-seconds", "60",
+        ])
+        // Three wraps seen by the client, then SIGTERM.
+        waitForErrors(client, containing: "seek 3")
+        kill(serve.process.processIdentifier, SIGTERM)
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        let report = try client.clientReport()
+        // A normal closure, saying why.
+        #expect(report.end?.contains("received 1000 (OK) playback stopped") == true, "\(report.end ?? "")")
+        #expect(serve.output.contains("(stopped by signal)"), "\(serve.output)")
+        // Each pass starts the clock again at the recording's start (the client connected mid-pass: its
+        // first time is the clock then).
+        let start = try #require(report.times.map(\.time).min())
+        let wraps = report.times.indices.dropFirst().filter { report.times[$0].time < report.times[$0 - 1].time }
+        #expect(wraps.count >= 3 && wraps.allSatisfy { report.times[$0].time == start })
+    }
+
+    @Test func serveLoopWaitingForAClientStopsOnSIGINTWithNothingPlayed() throws {
+        let original = try simulated("diot", duration: "1s", seed: "10")
+        let serve = try RunningProcess.tlm([
+            "serve", original, "--listen", "127.0.0.1:0", "--loop", "--wait-for-client",
+        ])
+        _ = try serve.liveViewURL()
+        kill(serve.process.processIdentifier, SIGINT)
+        // Not an empty range (status 4): the playback was stopped before it began.
+        #expect(try serve.wait() == 0, "\(serve.errors)")
+        #expect(serve.output.contains("Played 0 messages") && serve.output.contains("(stopped by signal)"))
     }
 
     @Test func serveRefusesABadAddressAndAMissingRecording() throws {

@@ -331,14 +331,49 @@ import Glibc
             Self.message(Double(index) * 0.5, padding: 0).withUnsafeBytes {
                 server.publish(channelID: 7, logTime: UInt64(index), payload: $0)
             }
+            // Without `sendsTime` no time message goes out (the client would fail on one).
+            server.publish(time: UInt64(index))
         }
         let report = try client.clientReport()
         await server.close()
-        #expect(report.serverInfo?.name == "tlm" && report.serverInfo?.capabilities == [])
+        #expect(!server.sendsTime)
+        #expect(report.serverInfo?.name == "tlm" && report.serverInfo?.capabilities == [] && report.times.isEmpty)
         #expect(report.channels.map(\.id) == [7])
         #expect(report.messages.map(\.logTime) == Array(0..<10))
         #expect(report.statuses.isEmpty)
         #expect(server.droppedCount == 0)
+    }
+
+    /// A playback's server declares `time`; a client gets the clock so far on
+    /// connection (also one published before any client), then each time in
+    /// its place among the messages, a time going back included.
+    @Test func aServerThatSendsTimeGivesTheClockFirstThenInOrderWithTheMessages() async throws {
+        let server = try await LiveViewServer.start(at: LiveViewAddress(port: 0), options: .init(sendsTime: true))
+        server.advertise(LiveChannel(id: 7, topic: "/test/c", schemaName: "test/msg/V", schema: "float64 value\n"))
+        server.publish(time: 90)
+        server.publish(time: 100)
+        let client = try RunningProcess.foxgloveClient([
+            "ws://127.0.0.1:\(server.address.port)", "--topic", "/test/c", "--until-messages", "4",
+            "--max-seconds", "120",
+        ])
+        try Self.waitFor { server.subscriptionCount == 1 }
+        func publish(_ time: UInt64) {
+            Self.message(Double(time), padding: 0).withUnsafeBytes {
+                server.publish(channelID: 7, logTime: time, payload: $0)
+            }
+        }
+        publish(100)
+        server.publish(time: 102)
+        publish(102)
+        publish(103)
+        server.publish(time: 50)
+        publish(50)
+        let report = try client.clientReport()
+        await server.close()
+        #expect(server.sendsTime && report.serverInfo?.capabilities == ["time"])
+        #expect(report.messages.map(\.logTime) == [100, 102, 103, 50])
+        #expect(report.times.map(\.time) == [100, 102, 50])
+        #expect(report.times.map(\.messages) == [0, 1, 3])
     }
 }
 

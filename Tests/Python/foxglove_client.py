@@ -17,7 +17,11 @@ NAME keeps only that field of each decoded message; --send TEXT sends TEXT
 as is after the first advertise (repeatable). Prints one JSON document on stdout:
 
   {"server_info": {...}, "channels": [...], "statuses": [...],
-   "messages": [{"topic", "log_time", "fields"}], "end": "why reading stopped"}
+   "messages": [{"topic", "log_time", "fields"}],
+   "times": [{"time", "messages"}], "end": "why reading stopped"}
+
+"times" are the server's time messages (binary opcode 0x02, a uint64 LE
+timestamp in ns): each one's time and how many messages had arrived before it.
 
 Decoded floats are written as Python's repr (bit-exact text), like
 read_mcap.py. Exits non-zero with a message on stderr on a protocol error.
@@ -100,6 +104,18 @@ def read(ws, args, out, channels, decoders, deadline):
             else:
                 out.setdefault("other", []).append(message)
             continue
+        if frame and frame[0] == 0x02:
+            if len(frame) != 9:
+                fail(f"a time message of {len(frame)} bytes, not 9")
+            if "time" not in (out["server_info"] or {}).get("capabilities", []):
+                fail("a time message from a server without the time capability")
+            tick = struct.unpack_from("<Q", frame, 1)[0]
+            if out["times"] and tick < out["times"][-1]["time"]:
+                seeks = sum(1 for a, b in zip(out["times"], out["times"][1:]) if b["time"] < a["time"]) + 1
+                # Progress a test can wait for (the server's clock went back this many times).
+                print(f"seek {seeks}", file=sys.stderr, flush=True)
+            out["times"].append({"time": tick, "messages": len(out["messages"])})
+            continue
         if len(frame) < 13 or frame[0] != 0x01:
             fail(f"unexpected binary message of {len(frame)} bytes, opcode {frame[0] if frame else None}")
         subscription, log_time = struct.unpack_from("<IQ", frame, 1)
@@ -137,13 +153,21 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=0.0)
     args = parser.parse_args()
 
-    out = {"server_info": None, "channels": [], "statuses": [], "messages": [], "end": None}
+    out = {"server_info": None, "channels": [], "statuses": [], "messages": [], "times": [], "end": None}
     channels = {}  # channel id -> advertised channel
     decoders = {}  # subscription id -> (topic, decode)
     deadline = time.monotonic() + args.max_seconds
 
+    # websockets reads on a thread of its own into a queue of 16 frames: a client that stops at
+    # --until-messages while the server still sends fast (a looping playback) would leave that
+    # thread waiting for room, unable to read the server's Close, and the closing handshake would
+    # take its 10 s timeout. Without a slow option there is no backpressure to keep: no bound.
+    unbounded = args.until_messages and not (args.slow or args.slow_first)
     try:
-        with connect(args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10) as ws:
+        with connect(
+            args.url, subprotocols=[SUBPROTOCOL], max_size=None, open_timeout=10,
+            max_queue=None if unbounded else 16,
+        ) as ws:
             read(ws, args, out, channels, decoders, deadline)
     except ConnectionClosed as closed:
         out["end"] = f"connection closed: {closed}"
