@@ -87,6 +87,22 @@ import Testing
         #expect(Self.lines(query.output).count == lines.count)
     }
 
+    @Test func infoNamesTheLatchedStreams() throws {
+        let recording = temporaryPath()
+        #expect(try tlm("record", "--simulate", "--duration", "1s", "--seed", "5", "-o", recording).status == 0)
+        let json = try tlm("info", recording, "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let streams = try #require(object["streams"] as? [[String: Any]])
+        let latched = Set(streams.filter { $0["latched"] as? Bool == true }.compactMap { $0["topic"] as? String })
+        #expect(latched.contains { $0.hasSuffix("/device_information") }, "\(latched)")
+        #expect(!latched.contains { $0.hasSuffix("/acc_x") || $0.contains("/raw/") || $0.hasSuffix("/gesture") })
+        let table = try tlm("info", recording)
+        for line in table.output.split(separator: "\n") where line.contains("/diot/") {
+            let topic = String(line.split(separator: " ").first ?? "")
+            #expect(line.hasSuffix("  latched") == latched.contains(topic), "\(line)")
+        }
+    }
+
     @Test func replayFromLaterBeginsWithTheLatchedTopics() throws {
         let recording = temporaryPath()
         let record = try tlm("record", "--simulate", "--duration", "4s", "--seed", "6", "--output", recording)
