@@ -65,7 +65,7 @@ struct CatCommand: ParsableCommand {
             if follow {
                 let follower = try RecordingFollower.waiting(
                     for: recording, range: range.range(display.times), time: timeOption.time,
-                    selecting: selection.selects)
+                    latched: latchedOption.latched, selecting: selection.selects)
                 try follower.follow { (messages) throws(RecordingError) in
                     try printer.add(follower.topics.values)
                     let sink = FileByteSink.standardOutput()

@@ -48,6 +48,15 @@ import Testing
         // No periodic sample is carried over.
         #expect(!earlyTopics.contains { $0.hasSuffix("/acc_x") || $0.contains("/raw/") })
 
+        // Following the recording begins the same way.
+        let followed = try tlm("cat", recording, "--from", "+2s", "--time", "receive", "--follow")
+        #expect(followed.status == 0, "\(followed.errors)")
+        let followedEarly = Self.lines(followed.output).prefix { ($0["log_time"] as? UInt64 ?? .max) < from }
+        #expect(Set(followedEarly.compactMap { $0["topic"] as? String }) == earlyTopics)
+        #expect(Self.lines(followed.output).count == lines.count)
+        let followedOff = try tlm("cat", recording, "--from", "+2s", "--time", "receive", "--follow", "--no-latched")
+        #expect(Self.lines(followedOff.output).allSatisfy { ($0["log_time"] as? UInt64 ?? 0) >= from })
+
         let off = try tlm("cat", recording, "--from", "+2s", "--time", "receive", "--no-latched")
         #expect(off.status == 0, "\(off.errors)")
         let offLines = Self.lines(off.output)

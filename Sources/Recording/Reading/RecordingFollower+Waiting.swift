@@ -16,6 +16,8 @@ extension RecordingFollower {
     ///     first message (its session's start before any), bounds left
     ///     open where none is given.
     ///   - time: The time that orders and selects (``MessageTime``; sample by default).
+    ///   - latched: Begin the range with each latched topic's last message
+    ///     before it (``init(directory:from:to:time:latched:selecting:)``).
     ///   - timeout: How long to wait for the recording.
     ///   - selects: Whether a topic is wanted.
     /// - Throws: ``RecordingError`` at once for a file rather than a
@@ -23,7 +25,7 @@ extension RecordingFollower {
     ///   directory does not exist or is not (yet) a readable recording.
     public static func waiting(
         for directory: String, range: RecordingTimeRange = RecordingTimeRange(), time: MessageTime = .sample,
-        timeout: Duration = .seconds(10), selecting selects: @escaping (String) -> Bool
+        latched: Bool = false, timeout: Duration = .seconds(10), selecting selects: @escaping (String) -> Bool
     ) throws(RecordingError) -> RecordingFollower {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -39,7 +41,8 @@ extension RecordingFollower {
                 let (lower, upper) = try range.bounds(info)  // an empty range is refused at once
                 do {
                     return try RecordingFollower(
-                        directory: directory, from: lower, to: upper, time: time, selecting: selects)
+                        directory: directory, from: lower, to: upper, time: time, latched: latched,
+                        selecting: selects)
                 } catch {
                     failure = error
                 }

@@ -43,6 +43,12 @@ public final class RecordingFollower {
     private var files: [String: FileHandle] = [:]
     /// The selected topics seen so far, with their schemas.
     public private(set) var topics: [String: ExportTopic] = [:]
+    /// Whether the range begins with each latched topic's last message before it.
+    private let latched: Bool
+    /// Per latched topic, its last message before the range so far; handed
+    /// out (and emptied) with the first messages in the range.
+    private var latchedBefore: [String: (instant: UInt64, message: RecordedMessage)] = [:]
+    private var inRange = false
 
     /// Starts following a recording.
     ///
@@ -51,13 +57,18 @@ public final class RecordingFollower {
     ///   - from: Earliest time in `time` (inclusive); `nil` for the start.
     ///   - to: Latest time in `time` (exclusive); `nil` for no end.
     ///   - time: The time that orders and selects (sample time by default).
+    ///   - latched: With `from`, the first messages in the range come after
+    ///     each latched topic's last message before it, as a slice of a
+    ///     finished recording begins (a latched message of a chunk indexed
+    ///     after that is not handed out).
     ///   - selects: Whether a topic is wanted (topics appear as devices connect).
     /// - Throws: ``RecordingError`` (`.notFound`) without an index.
     public init(
         directory: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample,
-        selecting selects: @escaping (String) -> Bool
+        latched: Bool = false, selecting selects: @escaping (String) -> Bool
     ) throws(RecordingError) {
         self.time = time
+        self.latched = latched && (from ?? 0) > 0
         guard FileManager.default.fileExists(atPath: directory + "/index.sqlite") else {
             throw RecordingError(.notFound, "\(directory) has no index.sqlite; is it a recording?")
         }
@@ -95,10 +106,16 @@ public final class RecordingFollower {
         // Stable: equal times keep their file order.
         let time = time
         let stamped = stamped
-        return found.enumerated()
+        let sorted = found.enumerated()
             .map { (time.of($0.element, stamped: stamped.contains($0.element.topic)), $0.offset, $0.element) }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
             .map(\.2)
+        guard latched, !inRange, !sorted.isEmpty else { return sorted }
+        inRange = true
+        defer { latchedBefore = [:] }
+        return latchedBefore.values.sorted { ($0.instant, $0.message.topic) < ($1.instant, $1.message.topic) }.map(
+            \.message)
+            + sorted
     }
 
     /// Reads one chunk: its definitions, and its wanted messages.
@@ -141,11 +158,16 @@ public final class RecordingFollower {
                 guard let topic = channels[relative]?[message.channelID]?.topic, topics[topic] != nil else { continue }
                 let instant =
                     time == .sample && stamped.contains(topic) ? message.publishTime : message.logTime
+                let recorded = RecordedMessage(
+                    topic: topic, sequence: message.sequence, logTime: message.logTime,
+                    publishTime: message.publishTime, payload: message.data)
+                if instant < lower, latched, !inRange, topics[topic]?.isLatched == true,
+                    instant >= latchedBefore[topic]?.instant ?? 0
+                {
+                    latchedBefore[topic] = (instant, recorded)
+                }
                 guard instant >= lower, instant < upper else { continue }
-                found.append(
-                    RecordedMessage(
-                        topic: topic, sequence: message.sequence, logTime: message.logTime,
-                        publishTime: message.publishTime, payload: message.data))
+                found.append(recorded)
             default:
                 break
             }
