@@ -50,9 +50,12 @@ public final class RecordingReader {
 
     deinit { for handle in files.values { try? handle.close() } }
 
-    /// Opens a recording for reading.
+    /// Opens a recording for reading, after checking its index against the
+    /// summaries of its closed segments (``checkIndex(_:directory:topicsByChannel:)``):
+    /// a row the segments contradict is an error, never a wrong answer.
     ///
-    /// - Throws: ``RecordingError`` (`.notFound`, `.index`) when there is no readable recording.
+    /// - Throws: ``RecordingError`` (`.notFound`, `.index`) when there is no
+    ///   readable recording or its index contradicts its segments.
     public init(directory: String) throws(RecordingError) {
         guard FileManager.default.fileExists(atPath: directory + "/index.sqlite") else {
             throw RecordingError(.notFound, "\(directory) has no index.sqlite; is it a recording?")
@@ -61,6 +64,7 @@ public final class RecordingReader {
         self.index = try RecordingIndex(path: directory + "/index.sqlite", readOnly: true)
         let rows = try index.read { db in try Row.fetchAll(db, sql: "SELECT id, channel_id, topic FROM streams") }
         topicsByChannel = try IndexRow.topicsByChannel(rows)
+        try Self.checkIndex(index, directory: directory, topicsByChannel: topicsByChannel)
         latchedTopics = try index.read { db in
             guard try RecordingIndex.hasLatchedColumn(db) else { return [] }
             return Set(try String.fetchAll(db, sql: "SELECT topic FROM streams WHERE latched = 1"))

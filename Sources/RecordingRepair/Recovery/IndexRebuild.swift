@@ -345,14 +345,17 @@ enum IndexRebuild {
     }
 
     /// Sets the session's end to its last message's time if it has none
-    /// (the recorder never closed it). Returns whether it did.
+    /// (the recorder never closed it), never before its start. Returns whether it did.
     static func closeSession(
         index: RecordingIndex, segments: [RecordingRecovery.SegmentState]
     ) throws(RecordingError) -> Bool {
         let last = segments.flatMap(\.scan.chunks).flatMap(\.messages).map(\.logTime).max() ?? 0
         return try index.write { db in
             try db.execute(
-                sql: "UPDATE sessions SET ended_at = ? WHERE id = (SELECT MIN(id) FROM sessions) AND ended_at IS NULL",
+                sql: """
+                    UPDATE sessions SET ended_at = MAX(?, started_at)
+                    WHERE id = (SELECT MIN(id) FROM sessions) AND ended_at IS NULL
+                    """,
                 arguments: [Int64(clamping: last)])
             return db.changesCount > 0
         }

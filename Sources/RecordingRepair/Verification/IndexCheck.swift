@@ -22,6 +22,7 @@ struct IndexCheck {
         var kind: String
         var schemaName: String
         var unit: String?
+        var isNumeric: Bool
         var messageCount: Int
         var firstTime: UInt64?
         var lastTime: UInt64?
@@ -66,9 +67,19 @@ struct IndexCheck {
     /// Runs every check.
     mutating func run(_ db: Database) throws {
         // Sessions, devices and losses: well-typed.
-        _ = try rows(db, "SELECT * FROM sessions ORDER BY id", table: "sessions") { row throws(RecordingError) in
-            _ = (try row.string("name"), try row.string("source"), try row.string("host"), try row.string("library"))
-            _ = (try row.optionalInt64("seed"), try row.time("started_at"), try row.optionalTime("ended_at"))
+        let sessions = try rows(db, "SELECT * FROM sessions ORDER BY id", table: "sessions") {
+            row throws(RecordingError) in
+            _ = (try row.string("source"), try row.string("host"), try row.string("library"))
+            _ = try row.optionalInt64("seed")
+            return (
+                name: try row.string("name"), started: try row.time("started_at"),
+                ended: try row.optionalTime("ended_at")
+            )
+        }
+        for session in sessions {
+            if let ended = session.ended, ended < session.started {
+                finding("says session \(session.name) ended at \(ended), before it started at \(session.started)")
+            }
         }
         if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") == 0 { finding("holds no session") }
         _ = try rows(db, "SELECT * FROM devices", table: "devices") { row throws(RecordingError) in
@@ -87,7 +98,7 @@ struct IndexCheck {
             StreamRow(
                 id: try row.int64("id"), channelID: try row.channelID("channel_id"), topic: try row.string("topic"),
                 kind: try row.string("kind"), schemaName: try row.string("schema_name"),
-                unit: try row.optionalString("unit"),
+                unit: try row.optionalString("unit"), isNumeric: try row.int64("is_numeric") != 0,
                 messageCount: try row.count("message_count"), firstTime: try row.optionalTime("first_time"),
                 lastTime: try row.optionalTime("last_time"))
         }
@@ -137,6 +148,11 @@ struct IndexCheck {
             }
             if stream.topic != topic {
                 finding("says channel \(channelID) is \(stream.topic); the segments say it is \(topic)")
+            }
+            if stream.isNumeric != (valueOffsets[channelID] != nil) {
+                finding(
+                    "says \(stream.topic) is \(stream.isNumeric ? "" : "not ")numeric; its schema "
+                        + (valueOffsets[channelID] != nil ? "has a value field" : "has no value field"))
             }
             if let schema = schemaNames[channelID], stream.schemaName != schema {
                 finding("says \(stream.topic) has schema \(stream.schemaName); the segments say \(schema)")
