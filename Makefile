@@ -36,7 +36,7 @@ PYTHON       := /usr/bin/python3
 VENV         := .venv
 # What building needs (pkg-config finds the C libraries of Sources/C*); the
 # -dev packages bring the shared libraries `tlm` runs with.
-BUILD_DEBS   := pkg-config libzstd-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev
+BUILD_DEBS   := pkg-config libzstd-dev liblz4-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev
 # What only the tests need: the sqlite3 CLI (the index must open in it), the
 # fake BlueZ on a private bus (dbus-daemon, Debian's python3 with python3-dbus
 # and python3-gi), Python's venv for the readers below, and chromium (the HTML

@@ -46,6 +46,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -78,7 +79,7 @@ let package = Package(
         .target(name: "DeviceClocks", swiftSettings: strictSettings),
         // MCAP bytes and nothing of tlm: records, the general writer, the
         // stream reader, CRC-32 and zstd (after foxglove/mcap's own targets).
-        .target(name: "MCAP", dependencies: ["ByteCursor", "CZstd", "CIsal"], swiftSettings: strictSettings),
+        .target(name: "MCAP", dependencies: ["ByteCursor", "CZstd", "CLZ4", "CIsal"], swiftSettings: strictSettings),
         // ROS 2 without ROS: CDR, ROS 2 names, message definitions and the
         // bag's metadata document (YAML via Yams).
         .target(

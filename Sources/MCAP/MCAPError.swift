@@ -3,7 +3,7 @@
 /// The ``code`` says what kind of failure it is, for matching; the
 /// ``message`` says what went wrong and where (a record, a field, an
 /// offset); ``cause``, when there is one, is the lower-level error it wraps
-/// (a byte-cursor failure, a zstd error, the failure of a sink).
+/// (a byte-cursor failure, a zstd or lz4 error, the failure of a sink).
 ///
 /// Two errors are equal when their ``code`` and ``message`` are.
 public struct MCAPError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -19,7 +19,7 @@ public struct MCAPError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let corrupt = Code(.corrupt)
         /// The bytes use a feature this library does not read.
         public static let unsupported = Code(.unsupported)
-        /// zstd failed to set up or to compress.
+        /// A compressor (zstd, lz4) failed to set up or to compress.
         public static let compression = Code(.compression)
         /// A setting is out of range (a zstd level).
         public static let invalidConfiguration = Code(.invalidConfiguration)

@@ -129,16 +129,20 @@ package struct MCAPStreamReader {
         switch chunk.compression {
         case "":
             data = chunk.records
-        case "zstd":
+        case "zstd", "lz4":
             guard chunk.uncompressedSize <= UInt64(Int32.max) else {
                 throw MCAPError(
                     .corrupt,
                     "chunk at offset \(offset) claims \(chunk.uncompressedSize) "
                         + "uncompressed bytes")
             }
+            let size = Int(chunk.uncompressedSize)
+            let isZstd = chunk.compression == "zstd"
             do {
                 data = try chunk.records.withBytes { (raw: UnsafeRawBufferPointer) throws(MCAPError) in
-                    try ZstdDecompressor.decompress(raw, expectedSize: Int(chunk.uncompressedSize))
+                    isZstd
+                        ? try ZstdDecompressor.decompress(raw, expectedSize: size)
+                        : try LZ4FrameDecompressor.decompress(raw, expectedSize: size)
                 }
             } catch {
                 throw MCAPError(

@@ -20,8 +20,8 @@ package final class MCAPWriter {
         package var useChunks = true
         /// Close a chunk once its records exceed this size.
         package var chunkSize = 1 << 20
-        /// zstd level for chunks, or `nil` for uncompressed chunks.
-        package var zstdLevel: Int? = 3
+        /// How chunks are compressed (zstd level 3 unless set).
+        package var compression = MCAPChunkCompression.zstd(level: 3)
         package var messageIndexes = true
         package var chunkIndexes = true
         package var attachmentIndexes = true
@@ -39,7 +39,14 @@ package final class MCAPWriter {
     }
 
     private let options: Options
-    private let compressor: ZstdCompressor?
+    /// The chunk compressor the options ask for, `nil` for uncompressed chunks.
+    private let compressor: Compressor?
+
+    /// The compressor of a compressed chunk's kind (its records say `"zstd"` or `"lz4"`).
+    private enum Compressor {
+        case zstd(ZstdCompressor)
+        case lz4(LZ4FrameCompressor)
+    }
     private var out = MCAPByteBuffer(capacity: 1 << 16)
     /// Where finished bytes go; `nil` keeps the whole file in `out`.
     private let sink: Output?
@@ -74,8 +81,10 @@ package final class MCAPWriter {
     package init(options: Options, sink: Output? = nil) throws(MCAPError) {
         self.options = options
         self.sink = sink
-        self.compressor = try options.zstdLevel.map { (level: Int) throws(MCAPError) in
-            try ZstdCompressor(level: level)
+        switch options.compression {
+        case .zstd(let level): self.compressor = .zstd(try ZstdCompressor(level: level))
+        case .lz4: self.compressor = .lz4(LZ4FrameCompressor())
+        case .none: self.compressor = nil
         }
     }
 
@@ -224,11 +233,19 @@ package final class MCAPWriter {
         let uncompressed = chunk.bytes
         var compression = ""
         var stored = uncompressed
-        if let compressor {
+        switch compressor {
+        case .zstd(let compressor):
             compression = "zstd"
             stored = try uncompressed.withBytes { (raw: UnsafeRawBufferPointer) throws(MCAPError) in
                 try compressor.compress(raw) { Array($0) }
             }
+        case .lz4(let compressor):
+            compression = "lz4"
+            stored = try uncompressed.withBytes { (raw: UnsafeRawBufferPointer) throws(MCAPError) in
+                try compressor.compress(raw) { Array($0) }
+            }
+        case nil:
+            break
         }
         let chunkOffset = position
         write(

@@ -76,6 +76,10 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
     /// The device clocks' latest models (``Clock``), when read
     /// (``loadingClocks()``): `nil` until then, empty for a recording without clock streams.
     public var clocks: [Clock]? = nil
+    /// The compressions of the chunks that are compressed (`"zstd"`, or
+    /// `"lz4"` in a file other tools wrote), sorted; empty when every chunk
+    /// is stored uncompressed.
+    public var chunkCompressions: [String] = []
 
     /// Total messages over all streams.
     public var messageCount: Int { streams.reduce(0) { $0.addingSaturating($1.messageCount) } }
@@ -169,9 +173,11 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                     count: try loss.count("count"), reason: try loss.string("reason"),
                     durationNanoseconds: try loss.optionalTime("duration_ns"))
             }
+            let compressions = try String.fetchAll(
+                db, sql: "SELECT DISTINCT compression FROM chunks WHERE compression <> '' ORDER BY compression")
             return RecordingInfo(
                 directory: directory, session: session, devices: devices, streams: streams,
-                segments: segments, losses: losses)
+                segments: segments, losses: losses, chunkCompressions: compressions)
         }
     }
 }

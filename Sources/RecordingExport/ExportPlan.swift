@@ -56,6 +56,8 @@ public struct ExportPlan: Sendable, Hashable {
     public enum Compression: String, Sendable, CaseIterable {
         /// zstd at level 3, as the recorder writes segments.
         case zstd
+        /// LZ4 frames: larger files than zstd's, quicker to write and to read.
+        case lz4
         /// Stored as they are: larger files that any reader opens without a decompressor.
         case none
     }
@@ -233,7 +235,12 @@ public struct ExportPlan: Sendable, Hashable {
         _ format: Format, long: Bool, compression: Compression, sink: FileByteSink
     ) throws(RecordingError) -> any RecordingExporter {
         switch format {
-        case .mcap: try MCAPExporter(sink: sink, zstdLevel: compression == .zstd ? 3 : nil)
+        case .mcap:
+            switch compression {
+            case .zstd: try MCAPExporter(sink: sink, compression: .zstd(level: 3))
+            case .lz4: try MCAPExporter(sink: sink, compression: .lz4)
+            case .none: try MCAPExporter(sink: sink, compression: .none)
+            }
         case .csv: long ? LongFormatExporter(sink: sink, format: .csv) : CSVExporter(sink: sink)
         case .jsonl: long ? LongFormatExporter(sink: sink, format: .jsonl) : JSONLinesExporter(sink: sink)
         case .parquet:

@@ -5,11 +5,12 @@ public import Recording
 /// Exports to one MCAP file: the selected topics' schemas and channels, the
 /// recording's Metadata records, and the messages (original log and publish
 /// times and sequence numbers) merged across segments in log-time order, in
-/// new zstd chunks with every index and summary record. Foxglove and any
-/// MCAP tool open it. When every topic is `ros2msg` with `cdr` messages, the
-/// file has profile `ros2` and every channel an `offered_qos_profiles` (the
-/// recording's, or the recorder's default for recordings made without one),
-/// so ROS 2 tools (`rosbags`) read the file as it is.
+/// new chunks (zstd unless ``ChunkCompression`` says otherwise) with every
+/// index and summary record. Foxglove and any MCAP tool open it. When every
+/// topic is `ros2msg` with `cdr` messages, the file has profile `ros2` and
+/// every channel an `offered_qos_profiles` (the recording's, or the
+/// recorder's default for recordings made without one), so ROS 2 tools
+/// (`rosbags`) read the file as it is.
 ///
 /// Bytes go to the sink as each chunk closes: memory holds one chunk and the
 /// summary, whatever the export's length.
@@ -32,25 +33,29 @@ public final class MCAPExporter: RecordingExporter {
     /// - Parameters:
     ///   - sink: Where the file goes.
     ///   - chunkSize: Close a chunk once its uncompressed records pass this many bytes (default 1 MiB).
-    ///   - zstdLevel: zstd level of the chunks (1 to 19; default 3); `nil` stores them
-    ///     uncompressed (compression `""`, as `mcap convert --compression none` does).
+    ///   - compression: How the chunks are compressed (default zstd level 3).
     ///   - library: The Header's library field.
     /// - Throws: `RecordingError` (`.invalidConfiguration`) for a chunk size below 1 KiB
-    ///   or a level outside 1...19.
+    ///   or a zstd level outside 1...19.
     public init(
-        sink: any ByteSink, chunkSize: Int = 1 << 20, zstdLevel: Int? = 3,
+        sink: any ByteSink, chunkSize: Int = 1 << 20, compression: ChunkCompression = .zstd(level: 3),
         library: String = "tlm \(TelemetryRecorderVersion.current) export"
     ) throws(RecordingError) {
         guard chunkSize >= 1024 else {
             throw RecordingError(
                 .invalidConfiguration, "an MCAP export's chunk size must be at least 1 KiB (got \(chunkSize))")
         }
-        if let zstdLevel, !(1...19).contains(zstdLevel) {
-            throw RecordingError(.invalidConfiguration, "the zstd level must be 1 to 19 (got \(zstdLevel))")
-        }
         var options = MCAPWriter.Options()
         options.chunkSize = chunkSize
-        options.zstdLevel = zstdLevel
+        switch compression {
+        case .zstd(let level):
+            guard (1...19).contains(level) else {
+                throw RecordingError(.invalidConfiguration, "the zstd level must be 1 to 19 (got \(level))")
+            }
+            options.compression = .zstd(level: level)
+        case .lz4: options.compression = .lz4
+        case .none: options.compression = .none
+        }
         self.sink = sink
         self.writer = try RecordingError.mcap({ () throws(MCAPError) in
             try MCAPWriter(options: options) { (bytes: UnsafeRawBufferPointer) throws(MCAPError) in

@@ -10,7 +10,7 @@ struct ExportCommand: ParsableCommand {
         abstract: "Export matching topics in a time range as CSV, JSON lines, one merged MCAP file, or Parquet.",
         discussion: """
             The input is a recording directory or one closed .mcap file (an export, a merge, a segment). \
-            mcap writes one file (zstd chunks, every index and summary) with the selected topics, their \
+            mcap writes one file (zstd chunks unless --compression lz4 or none, every index and summary) with the selected topics, their \
             schemas, the recording's session and device metadata, and the original message times and \
             sequence numbers, merged across segments in log-time order (as MCAP readers expect, whatever \
             --time): open it in Foxglove or with any MCAP tool.
@@ -49,6 +49,7 @@ struct ExportCommand: ParsableCommand {
             Examples:
               tlm export ride --format mcap --output ride.mcap
               tlm export ride --format mcap --compression none --output plain.mcap
+              tlm export ride --format mcap --compression lz4 --output fast.mcap
               tlm export ride --format csv --topic '/diot/*/acc_*' --from +10s --to +20s --output acc.csv
               tlm export ride --format jsonl --topic '**/gesture' --output - | head
               tlm export ride --format csv --output ride-csv/
@@ -72,7 +73,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
     var exclude: [TopicOption] = []
 
-    @Option(help: "With --format mcap: the chunks' compression, zstd (default) or none.")
+    @Option(help: "With --format mcap: the chunks' compression, zstd (default), lz4 or none.")
     var compression: ExportPlan.Compression?
 
     @OptionGroup var range: TimeRangeOptions

@@ -61,7 +61,8 @@ struct InfoReport {
                 "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "
                 + "\(Self.grouped(segment.messageCount)) messages  \(segment.chunkCount) chunks\n"
         }
-        out += line("Compression", String(format: "%.2f : 1 (zstd)", info.compressionRatio))
+        let compressions = info.chunkCompressions.isEmpty ? "none" : info.chunkCompressions.joined(separator: ", ")
+        out += line("Compression", String(format: "%.2f : 1", info.compressionRatio) + " (\(compressions))")
         if info.losses.isEmpty {
             out += line("Loss", "none")
         } else {

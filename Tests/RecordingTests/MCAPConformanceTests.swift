@@ -138,7 +138,7 @@ import Testing
         options.repeatChannels = features.contains("rch")
         options.summaryOffsets = features.contains("sum")
         options.padRecords = features.contains("pad")
-        options.zstdLevel = nil
+        options.compression = .none
         let writer = try MCAPWriter(options: options)
         for record in variant.records {
             let fields = record.fields

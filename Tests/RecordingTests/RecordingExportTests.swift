@@ -194,7 +194,7 @@ import Testing
         }
         #expect(error?.message.contains("/a/b/c") == true)
         #expect(throws: RecordingError.self) { try MCAPExporter(sink: MemoryByteSink(), chunkSize: 10) }
-        #expect(throws: RecordingError.self) { try MCAPExporter(sink: MemoryByteSink(), zstdLevel: 40) }
+        #expect(throws: RecordingError.self) { try MCAPExporter(sink: MemoryByteSink(), compression: .zstd(level: 40)) }
     }
 
     @Test func aFileSinkNeverOverwrites() throws {

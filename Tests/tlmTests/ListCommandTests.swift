@@ -60,6 +60,7 @@ import Testing
             #expect(chunk["compression"] as? String == "none")
             #expect(chunk["compressed_size"] as? Int == chunk["uncompressed_size"] as? Int)
         }
+        #expect(try tlm("info", plain).output.contains(" : 1 (none)\n"))
         // The Python reader reads every message of it, with CRCs checked.
         let read = try readWithPython([plain])
         let segments = try #require(read["segments"] as? [[String: Any]])

@@ -149,6 +149,7 @@ package final class ChunkPrefetcher: @unchecked Sendable {
         defer { for descriptor in files.values { close(descriptor) } }
         var compressed: [UInt8] = []
         let context = ZstdDecompressionContext()
+        let lz4 = try? LZ4FrameDecompressor()
         while true {
             condition.lock()
             // At most `capacity` chunks ahead of the consumer.
@@ -163,7 +164,7 @@ package final class ChunkPrefetcher: @unchecked Sendable {
             condition.unlock()
             let location = locations[position]
             let result =
-                scan(location, files: &files, compressed: &compressed, context: context, spare: &spare)
+                scan(location, files: &files, compressed: &compressed, context: context, lz4: lz4, spare: &spare)
                 .map(Result.scanned) ?? .fallback(location)
             condition.withLock {
                 ready[position] = result
@@ -176,7 +177,7 @@ package final class ChunkPrefetcher: @unchecked Sendable {
     /// which it takes); `nil` when it must be read the ordinary way.
     private func scan(
         _ location: RecordedMessageIterator.ChunkLocation, files: inout [String: Int32], compressed: inout [UInt8],
-        context: ZstdDecompressionContext?, spare: inout Chunk?
+        context: ZstdDecompressionContext?, lz4: LZ4FrameDecompressor?, spare: inout Chunk?
     ) -> Chunk? {
         // The spare's buffers, moved out so that they are unique (filled in place, not copied).
         var spareBytes: [UInt8] = []
@@ -236,6 +237,10 @@ package final class ChunkPrefetcher: @unchecked Sendable {
                 size <= UInt64(Int32.max)
             else { return nil }
             let records = UnsafeRawBufferPointer(rebasing: record[position..<(position + Int(recordsLength))])
+            let isLZ4 = compression.elementsEqual("lz4".utf8)
+            // More than LZ4 frames of this length can hold: corrupt, left to the ordinary path's error.
+            guard !isLZ4 || Int(size) <= LZ4FrameDecompressor.maximumDecompressedSize(ofCompressed: records.count)
+            else { return nil }
             var bytes = Self.buffer(count: Int(size), reusing: &spareBytes)
             if compression.isEmpty {
                 guard UInt64(records.count) == size else { return nil }
@@ -243,6 +248,14 @@ package final class ChunkPrefetcher: @unchecked Sendable {
             } else if compression.elementsEqual("zstd".utf8), let context {
                 let ok = bytes.withUnsafeMutableBytes { context.decompress(records, into: $0) }
                 guard ok else { return nil }
+            } else if isLZ4, let lz4 {
+                do {
+                    try bytes.withMutableBytes { (out: UnsafeMutableRawBufferPointer) throws(MCAPError) in
+                        try lz4.decompress(records, into: out)
+                    }
+                } catch {
+                    return nil
+                }
             } else {
                 return nil
             }
