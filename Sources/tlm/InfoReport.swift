@@ -89,10 +89,13 @@ struct InfoReport {
         guard let ended = session.endedAt else {
             return "not closed (recording, or interrupted)" + (empty ? ", no messages" : "")
         }
+        guard ended > session.startedAt || !empty else {
+            // A recovered session's end is its last message's, never before its start: none without messages.
+            return "no messages"
+        }
         guard ended >= session.startedAt else {
-            // A recovered session's end is its last message's log time: none
-            // without messages; with some (a replay's), it may precede the start.
-            return empty ? "no messages" : "\(times.timestamp(ended))  (before the start)"
+            // Recovered by a tlm before the end was held at the start: a replay's may precede it.
+            return "\(times.timestamp(ended))  (before the start)"
         }
         return "\(times.timestamp(ended))  (\(Self.seconds(ended - session.startedAt)))"
             + (empty ? ", no messages" : "")

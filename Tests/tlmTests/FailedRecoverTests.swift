@@ -23,6 +23,10 @@ import Testing
         #expect(recover.errors.contains("its index is left as it was"), "\(recover.errors)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/index.sqlite")) == indexBytes)
         #expect(!FileManager.default.fileExists(atPath: output + "/index.sqlite.recover"))
+        // Readers refuse the recording while the foreign segment is in it, and read it as it was once it is gone.
+        let cat = try tlm("cat", output)
+        #expect(cat.status == 1 && cat.errors.contains("000002.mcap is a closed segment the index does not list"))
+        try FileManager.default.removeItem(atPath: output + "/000002.mcap")
         let after = try RecordingReader(directory: output)
         #expect(try after.messages(topics: after.topics).map { [$0.logTime, UInt64($0.payload.count)] } == messages)
     }

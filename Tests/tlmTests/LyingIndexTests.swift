@@ -86,5 +86,8 @@ import Testing
         try Self.sql(path, "UPDATE sessions SET started_at = ended_at, ended_at = started_at")
         let session = try tlm("verify", path)
         #expect(session.status == 2 && session.output.contains("before it started"), "\(session.output)")
+        #expect(try tlm("verify", path, "--repair").status != 1)
+        let repaired = try tlm("verify", path)
+        #expect(repaired.status == 0, "\(repaired.output)")
     }
 }

@@ -278,6 +278,10 @@ enum IndexRebuild {
         let firstTime = segments.flatMap(\.scan.chunks).flatMap(\.messages).map(\.logTime).min() ?? 0
         try index.write { db in
             if let session = kept.session {
+                // A session cannot end before it starts: an end before the start (swapped, or
+                // set to a replay's last original time by an older recover) is taken as the start.
+                let started = min(session.startedAt, session.endedAt ?? session.startedAt)
+                let ended = session.endedAt.map { max($0, session.startedAt) }
                 try db.execute(
                     sql: """
                         INSERT INTO sessions (name, source, host, library, seed, started_at, ended_at, metadata)
@@ -285,7 +289,7 @@ enum IndexRebuild {
                         """,
                     arguments: [
                         session.name, session.source, session.host, session.library, session.seed,
-                        session.startedAt, session.endedAt, session.metadata,
+                        started, ended, session.metadata,
                     ])
             } else {
                 try db.execute(
