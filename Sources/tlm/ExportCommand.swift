@@ -36,6 +36,9 @@ struct ExportCommand: ParsableCommand {
             device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet, which the exports of many \
             recordings can share, for DuckDB, Spark or Trino.
 
+            The summary is a sentence, or with --summary json a JSON report (docs/json.md); it goes to standard \
+            error when the data goes to standard output.
+
             --from/--to select by the time --time names (sample by default) in every format. With --from, \
             each latched topic (device information, settings, states sent once or on change) begins with its \
             last message before the start, at its original time (--no-latched: not). \
@@ -99,7 +102,20 @@ struct ExportCommand: ParsableCommand {
             valueName: "keys"))
     var partition: String?
 
+    @Option(help: "Summary format: table (a sentence) or json (--format names what is exported).")
+    var summary: InfoCommand.Format = .table
+
     @OptionGroup var display: OutputOptions
+
+    /// What `--summary json` prints.
+    private struct Summary: Encodable {
+        var output: String
+        var format: String
+        var messageCount: Int
+        var topicCount: Int
+        /// The files written, for an output directory (Parquet, one file per topic).
+        var files: [String]
+    }
 
     func run() throws {
         if format != .parquet {
@@ -131,16 +147,19 @@ struct ExportCommand: ParsableCommand {
                 if written & mask == 0 { bar.update(UInt64(written), of: total) }
             }
             let exported = "Exported \(outcome.messageCount) messages of \(matching.count) topic(s) to "
+            let text: String
             switch plan.target {
-            case .parquet:
-                print(exported + "\(outcome.files.count) Parquet file(s) in \(output).")
-            case .topicFiles:
-                print(exported + "\(outcome.files.count) file(s) in \(output).")
-            case .file:
-                print(exported + "\(output).")
-            case .standardOutput:
-                FileHandle.standardError.write(Data((exported + "standard output.\n").utf8))
+            case .parquet: text = exported + "\(outcome.files.count) Parquet file(s) in \(output)."
+            case .topicFiles: text = exported + "\(outcome.files.count) file(s) in \(output)."
+            case .file: text = exported + "\(output)."
+            case .standardOutput: text = exported + "standard output."
             }
+            let report = Summary(
+                output: output, format: format.rawValue, messageCount: outcome.messageCount,
+                topicCount: matching.count, files: outcome.files)
+            MCAPOutput.report(
+                summary == .json ? try JSONOutput.text(report, command: "export") : text,
+                toStandardOutput: plan.target == .standardOutput)
             try EmptyRange.check(range.range(display.times), count: outcome.messageCount)
         } catch let error as RecordingError {
             throw CLIError(error.message)

@@ -42,6 +42,14 @@ import Testing
             ("report", ["report", Self.recording, "-o", scratch + "/r.html", "--format", "json"]),
             ("plot", ["plot", Self.recording, "--topic", "/diot/**", "-o", scratch + "/p.svg", "--format", "json"]),
             ("list", ["list", "channels", Self.recording, "--format", "json"]),
+            ("get", ["get", "metadata", Self.recording, "session", "--format", "json"]),
+            (
+                "export",
+                [
+                    "export", Self.recording, "--format", "csv", "--topic", "**/acc_x", "-o", scratch + "/x.csv",
+                    "--summary", "json",
+                ]
+            ),
         ]
         for run in runs {
             let result = try tlm(run.arguments, environment: ProcessInfo.processInfo.environment)
@@ -60,6 +68,23 @@ import Testing
         let devices = try #require(report["devices"] as? [[String: Any]])
         #expect(devices.count == 6)
         #expect(devices.contains { $0["family"] as? String == "ble" && $0["family_evidence"] is NSNull })
+        // export: its --format names the data; the summary's numbers say what was written, and with
+        // the data on standard output the summary goes to standard error.
+        let csv = try String(contentsOfFile: scratch + "/x.csv", encoding: .utf8)
+        let exportSummary = try tlm(
+            [
+                "export", Self.recording, "--format", "csv", "--topic", "**/acc_x", "-o", scratch + "/y.csv",
+                "--summary", "json",
+            ],
+            environment: ProcessInfo.processInfo.environment)
+        let exported = try Self.object(exportSummary.output, "export")
+        #expect(exported["message_count"] as? Int == csv.split(separator: "\n").count - 1)
+        #expect(exported["topic_count"] as? Int == 1 && exported["format"] as? String == "csv")
+        let piped = try tlm(
+            ["export", Self.recording, "--format", "jsonl", "--topic", "**/acc_x", "-o", "-", "--summary", "json"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(try Self.object(piped.errors, "export")["message_count"] as? Int == exported["message_count"] as? Int)
+        #expect(piped.output.split(separator: "\n").count == exported["message_count"] as? Int)
     }
 
     @Test func queryJSONLinesPrintNumbersAsNumbers() throws {
