@@ -32,7 +32,8 @@ public struct RateDejitterer: Sendable, Hashable {
         /// The longest delivery delay believed, in nanoseconds: a delivery
         /// later than the line by more than this starts a new run.
         public var maximumDelayNanoseconds: Int64
-        /// A pause in delivery longer than this starts a new run.
+        /// A pause in delivery longer than this beyond one nominal period
+        /// starts a new run (a 1 Hz stream pauses a second between samples).
         public var gapNanoseconds: Int64
         /// A receive time this far below a settled line is held as a possible outlier.
         public var outlierThresholdNanoseconds: Int64
@@ -51,7 +52,7 @@ public struct RateDejitterer: Sendable, Hashable {
         ///   - windowNanoseconds: The fit's window (600 s).
         ///   - bucketNanoseconds: The window's bucket (250 ms).
         ///   - maximumDelayNanoseconds: The longest delay believed (500 ms).
-        ///   - gapNanoseconds: The longest pause within a run (500 ms).
+        ///   - gapNanoseconds: The longest pause within a run beyond one period (500 ms).
         ///   - outlierThresholdNanoseconds: How far below is impossible (50 ms).
         ///   - settledSpanNanoseconds: When outliers start to be held (10 s).
         ///   - outlierConfirmations: Low points that confirm a held one (2).
@@ -179,7 +180,9 @@ public struct RateDejitterer: Sendable, Hashable {
         if let lastReceive, receivedAt < lastReceive {
             throw .receiveTimeDecreased(previous: lastReceive, received: receivedAt)
         }
-        if let lastReceive, receivedAt - lastReceive > configuration.gapNanoseconds { nextIndex = nil }
+        if let lastReceive, Double(receivedAt - lastReceive) > Double(configuration.gapNanoseconds) + period {
+            nextIndex = nil
+        }
         lastReceive = receivedAt
         if nextIndex == nil { startRun(at: receivedAt) }
         var first = nextIndex ?? 0

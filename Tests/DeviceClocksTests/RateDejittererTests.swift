@@ -7,12 +7,12 @@ import Testing
 
     static func channel(
         seed: UInt64 = 2, seconds: Double, interval: Double = 0.030, drift: Double = 0,
-        connectedTime: ClosedRange<Double>? = nil
+        connectedTime: ClosedRange<Double>? = nil, sampleRate: Double = 50
     ) -> [DeliveredNotification] {
         var link = ConnectionEventDelivery(
             seed: seed,
             configuration: .init(
-                sampleRate: 50, clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: drift),
+                sampleRate: sampleRate, clock: DeviceClock(tickRate: 1000, tickBits: 32, driftPPM: drift),
                 connectionInterval: interval, retransmissionRate: 0.01, connectedTime: connectedTime,
                 disconnectedTime: 5...5))
         return link.notifications(forSeconds: seconds)
@@ -118,6 +118,28 @@ import Testing
         #expect(fed.models.last?.epoch == reconnects)
         #expect(zip(fed.estimate, fed.receive).allSatisfy { $0 <= $1 })
         #expect(zip(fed.estimate, fed.estimate.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// A slow channel (1 Hz, 0.2 Hz) pauses a period between samples: that is its run, not a gap
+    /// (each delivery began a new run when any pause over 500 ms did). With so few points the line
+    /// needs minutes to settle: over 10 min (1 Hz) or 30 min (0.2 Hz) it beats receive time, and
+    /// in the second half by at least ten times.
+    @Test func aSlowChannelKeepsOneRun() throws {
+        for (rate, seconds) in [(1.0, 600.0), (0.2, 1800.0)] {
+            let notifications = Self.channel(seed: 3, seconds: seconds, interval: 0.030, sampleRate: rate)
+            #expect(notifications.count >= Int(0.9 * seconds * rate))
+            let fed = try Fed.dejittered(notifications, rate: rate)
+            #expect(fed.models.last?.epoch == 0, "\(rate) Hz")
+            #expect(zip(fed.estimate, fed.receive).allSatisfy { $0 <= $1 })
+            let receive = Fed(truth: fed.truth, receive: fed.receive, estimate: fed.receive)
+            #expect(fed.p99AroundMedian() < receive.p99AroundMedian(), "\(rate) Hz")
+            let half = fed.truth.count / 2
+            let late = Fed(
+                truth: Array(fed.truth.suffix(half)), receive: Array(fed.receive.suffix(half)),
+                estimate: Array(fed.estimate.suffix(half)))
+            let lateReceive = Fed(truth: late.truth, receive: late.receive, estimate: late.receive)
+            #expect(late.p99AroundMedian() * 10 < lateReceive.p99AroundMedian(), "\(rate) Hz")
+        }
     }
 
     @Test func deterministicAndBetterThanReceiveTime() throws {
