@@ -28,7 +28,7 @@ package final class LZ4FrameCompressor {
             LZ4F_compressFrame(out.baseAddress, out.count, input.baseAddress, input.count, &preferences)
         }
         if LZ4F_isError(written) != 0 {
-            let error = LZ4Error(code: written)
+            let error = CompressionLibraryError.lz4(code: written)
             throw MCAPError(.compression, error.description, cause: error)
         }
         return try output.withBytes { (out: UnsafeRawBufferPointer) throws(MCAPError) -> R in

@@ -55,7 +55,7 @@ package final class LZ4FrameDecompressor {
                 return LZ4F_decompress(context, destination, &writtenNow, source + read, &readNow, nil)
             }
             if LZ4F_isError(result) != 0 {
-                let error = LZ4Error(code: result)
+                let error = CompressionLibraryError.lz4(code: result)
                 LZ4F_resetDecompressionContext(context)
                 throw MCAPError(.corrupt, "\(error.description) after \(written) bytes", cause: error)
             }

@@ -69,7 +69,7 @@ package final class ZstdCompressor {
             ZSTD_compress2(context, out.baseAddress, out.count, input.baseAddress, input.count)
         }
         if ZSTD_isError(written) != 0 {
-            let error = ZstdError(code: written)
+            let error = CompressionLibraryError.zstd(code: written)
             throw MCAPError(.compression, error.description, cause: error)
         }
         return try output.withBytes { (out: UnsafeRawBufferPointer) throws(MCAPError) -> R in
@@ -91,7 +91,7 @@ package enum ZstdDecompressor {
             ZSTD_decompress(out.baseAddress, out.count, input.baseAddress, input.count)
         }
         if ZSTD_isError(written) != 0 {
-            let error = ZstdError(code: written)
+            let error = CompressionLibraryError.zstd(code: written)
             throw MCAPError(.corrupt, error.description, cause: error)
         }
         guard written == expectedSize else {

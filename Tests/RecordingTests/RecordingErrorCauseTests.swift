@@ -56,7 +56,7 @@ import Testing
             }
         }
         #expect(error?.code == .corrupt)
-        let cause = error?.cause as? ZstdError
+        let cause = error?.cause as? CompressionLibraryError
         #expect(cause != nil)
         #expect(cause.map { error?.message == $0.description } == true)
     }

@@ -51,8 +51,9 @@ public final class RecordingReader {
     deinit { for handle in files.values { try? handle.close() } }
 
     /// Opens a recording for reading, after checking its index against the
-    /// summaries of its closed segments (``checkIndex(_:directory:topicsByChannel:)``):
-    /// a row the segments contradict is an error, never a wrong answer.
+    /// summaries of its closed segments (their channels, their chunk
+    /// counts, no closed segment without a row): a row the segments
+    /// contradict is an error, never a wrong answer.
     ///
     /// - Throws: ``RecordingError`` (`.notFound`, `.index`) when there is no
     ///   readable recording or its index contradicts its segments.
