@@ -155,6 +155,9 @@ import Testing
         #expect(unknown.status == 1 && unknown.errors.contains("holds no attachment named 'nothing'"))
         #expect(!FileManager.default.fileExists(atPath: path + "-out"))
 
+        let segment = try tlm("attach", segments.last!, notes, "--name", "s")
+        #expect(segment.status == 1 && segment.errors.contains("is a segment of the recording"), "\(segment.errors)")
+
         // A recording being written is never amended.
         let lock = try RecordingLock(directory: path, purpose: "a test")
         let busy = try tlm("attach", path, notes, "--name", "z")

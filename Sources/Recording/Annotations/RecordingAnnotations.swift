@@ -225,6 +225,15 @@ public enum RecordingAnnotations {
         _ path: String, purpose: String, _ items: (RecordingListing) throws(RecordingError) -> [MCAPFileAppender.Item]
     ) throws(RecordingError) -> String {
         guard isDirectory(path) else {
+            let parent = (path as NSString).deletingLastPathComponent
+            if RecordingLayout.isSegmentName((path as NSString).lastPathComponent),
+                FileManager.default.fileExists(atPath: (parent.isEmpty ? "." : parent) + "/index.sqlite")
+            {
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "\(path) is a segment of the recording \(parent.isEmpty ? "." : parent): give the recording, "
+                        + "so its index and lock are kept")
+            }
             let listing = try RecordingListing(path: path)
             try MCAPFileAppender.append(try items(listing), to: path)
             return path
