@@ -149,6 +149,14 @@ import Testing
         #expect(absent.status == 1 && absent.errors.contains("does not exist"), "\(absent.errors)")
         let directory = try tlm("attach", path, path)
         #expect(directory.status == 1 && directory.errors.contains("not a regular file"), "\(directory.errors)")
+        // Larger than a segment: refused before anything is read (a sparse file, no disk used).
+        let huge = path + "-huge.bin"
+        _ = FileManager.default.createFile(atPath: huge, contents: nil)
+        let hugeHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+        try hugeHandle.truncate(atOffset: UInt64(256 << 20) + 1)
+        try hugeHandle.close()
+        let tooLarge = try tlm("attach", path, huge)
+        #expect(tooLarge.status == 1 && tooLarge.errors.contains("an attachment is at most"), "\(tooLarge.errors)")
         let relative = try tlm("attach", path, notes, "--name", "y", "--log-time", "+2s")
         #expect(relative.status == 1 && relative.errors.contains("--log-time takes"), "\(relative.errors)")
         let unknown = try tlm("get", "attachment", path, "nothing", "-o", path + "-out")

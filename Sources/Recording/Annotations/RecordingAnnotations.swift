@@ -55,6 +55,12 @@ public enum RecordingAnnotations {
             if let kind = RegularFile.kind(status.st_mode) {
                 throw RecordingError(.io, "\(source) is \(kind), not a regular file")
             }
+            guard status.st_size <= RecordingAnnotations.maximumAttachmentSize else {
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "\(source) is \(status.st_size) bytes; an attachment is at most \(RecordingAnnotations.maximumAttachmentSize) "
+                        + "(256 MiB: `verify` and `recover` read a segment whole)")
+            }
             self.source = source
             self.name = name ?? (source as NSString).lastPathComponent
             self.mediaType = mediaType ?? RecordingAnnotations.mediaType(forFileName: source)
@@ -66,6 +72,11 @@ public enum RecordingAnnotations {
                 UInt64(max(0, status.st_mtim.tv_sec)) * 1_000_000_000 + UInt64(max(0, status.st_mtim.tv_nsec))
         }
     }
+
+    /// The largest attachment, in bytes (256 MiB, the default segment
+    /// size): `verify` and `recover` read a segment whole, so a segment
+    /// with its attachments stays within twice that.
+    public static let maximumAttachmentSize = 256 << 20
 
     /// The media type of a file by its extension: common image, video,
     /// audio and text types; `application/octet-stream` otherwise.
