@@ -24,13 +24,27 @@ public struct CaptureInventory: Sendable {
     public var lastTime: UInt64?
     /// The devices with values, in the order of their first value.
     public var devices: [CapturedDevice] = []
-    /// Devices seen only advertising or connecting (not recorded).
+    /// Devices seen only advertising or connecting (not recorded), those
+    /// only counted (``advertisersCountedOnly``) aside.
     public var otherPeers: [CapturedDevice] = []
+    /// Devices seen only advertising whose advertisements were let go: more
+    /// than ``advertiserLimit`` devices advertised while they did, so they
+    /// are counted by address, not kept.
+    public var advertisersCountedOnly = 0
+    /// Every device seen only advertising or connecting: ``otherPeers`` and ``advertisersCountedOnly``.
+    public var otherDeviceCount: Int { otherPeers.count + advertisersCountedOnly }
+    /// The most devices seen only advertising whose advertisements a survey
+    /// keeps at once (those advertising most recently); the others are
+    /// counted by their address alone, so memory stays bounded whatever the
+    /// number of advertisers.
+    public static let advertiserLimit = 8_192
     /// Loss events (drops, cut records, frames never completed, malformed PDUs).
     public var lossCount = 0
 
-    /// Every peer seen, in the order first seen, and each one's position there.
+    /// Every peer seen doing more than advertise, in the order first seen, and each one's position there.
     private var seen: [CapturedDevice] = []
+    /// The peers seen only advertising so far.
+    private var advertisers = AdvertiserTable(limit: CaptureInventory.advertiserLimit)
     private var positions: [CapturePeer: Int] = [:]
     /// The last peer updated and its position (values come in runs of one device).
     private var lastPeer: CapturePeer?
@@ -51,6 +65,12 @@ public struct CaptureInventory: Sendable {
     /// An empty inventory.
     public init() {}
 
+    /// The raw streams an import of ``devices`` records: one per distinct
+    /// characteristic with values of each device (typed streams come on top).
+    public var rawStreamCount: Int {
+        devices.reduce(0) { $0 + Set($1.handles.values).count }
+    }
+
     /// The index in ``devices`` of `peer`'s device, if it has values.
     public func index(of peer: CapturePeer) -> Int? {
         devices.firstIndex { $0.peer == peer }
@@ -60,7 +80,11 @@ public struct CaptureInventory: Sendable {
     mutating func add(_ event: CaptureEvent) {
         switch event {
         case .advertisement(let peer, let data, _):
-            update(peer) { $0.advertising.merge(data) }
+            if let position = knownPosition(of: peer) {
+                seen[position].advertising.merge(data)
+            } else {
+                advertisers.merge(peer, data)
+            }
         case .connected(_, let peer, let time):
             update(peer) { $0.connections.append(.init(start: time)) }
         case .disconnected(_, let peer, let reason, let time):
@@ -106,7 +130,13 @@ public struct CaptureInventory: Sendable {
         body(&seen[position(of: peer)])
     }
 
-    /// `peer`'s position in `seen`, added when new.
+    /// `peer`'s position in `seen`, if it is there.
+    private func knownPosition(of peer: CapturePeer) -> Int? {
+        if let lastPeer, lastPeer == peer { return lastPosition }
+        return positions[peer]
+    }
+
+    /// `peer`'s position in `seen`, added when new (with what it advertised, if it did).
     mutating func position(of peer: CapturePeer) -> Int {
         if let lastPeer, lastPeer == peer { return lastPosition }
         let position: Int
@@ -115,7 +145,11 @@ public struct CaptureInventory: Sendable {
         } else {
             position = seen.count
             positions[peer] = position
-            seen.append(CapturedDevice(peer: peer))
+            let (kept, wasLetGo) = advertisers.take(peer)
+            var device = CapturedDevice(peer: kept?.peer ?? peer)
+            if let kept { device.advertising = kept.advertising }
+            device.advertisementsLetGo = wasLetGo
+            seen.append(device)
         }
         lastPeer = peer
         lastPosition = position
@@ -154,6 +188,14 @@ public struct CaptureInventory: Sendable {
             Self.resolve(&device, families: families, handleMap: handleMap)
             if device.valueCount > 0 { withValues.append(device) } else { others.append(device) }
         }
+        for (peer, advertising) in advertisers.kept.sorted(by: { $0.peer < $1.peer }) {
+            var device = CapturedDevice(peer: peer)
+            device.advertising = advertising
+            Self.resolve(&device, families: families, handleMap: handleMap)
+            others.append(device)
+        }
+        advertisersCountedOnly = advertisers.letGoCount
+        advertisers = AdvertiserTable(limit: Self.advertiserLimit)
         withValues.sort { ($0.firstValueTime ?? 0) < ($1.firstValueTime ?? 0) }
         // Two devices must not share an identifier.
         var used: [String: Int] = [:]
@@ -202,6 +244,11 @@ public struct CaptureInventory: Sendable {
                 device.family = family
                 device.familyEvidence = "characteristics"
             }
+        }
+        if device.advertisementsLetGo {
+            device.familyEvidence +=
+                " (without the advertisements it sent before it connected: more than "
+                + "\(advertiserLimit) devices advertised meanwhile)"
         }
         // A family that notifies one characteristic: the one unresolved notifying handle is it.
         if let family = device.family, let descriptor = families[family], descriptor.capture.notified.count == 1 {

@@ -34,6 +34,10 @@ public struct CapturedDevice: Sendable {
     public var writeCounts: [UInt16: Int] = [:]
     /// Its connections, in order.
     public var connections: [Connection] = []
+    /// Whether advertisements it sent before it connected were let go
+    /// (more than `CaptureInventory.advertiserLimit` devices advertised
+    /// meanwhile): its family was then looked for without them.
+    public var advertisementsLetGo = false
     /// The first and last value times.
     public var firstValueTime: UInt64?
     /// The last value time.
@@ -89,7 +93,8 @@ public struct CapturedDevice: Sendable {
             facts["advertised_services"] = advertising.serviceUUIDs.map(\.description).joined(separator: ",")
         }
         if !services.isEmpty { facts["services"] = services.map(\.description).joined(separator: ",") }
-        let resolved = handles.keys.sorted().filter { !unresolvedHandles.contains($0) }
+        let unresolved = Set(unresolvedHandles)
+        let resolved = handles.keys.sorted().filter { !unresolved.contains($0) }
         if !resolved.isEmpty {
             facts["handles"] = resolved.map { "\(Self.hex($0))=\(handles[$0]!)" }.joined(separator: ",")
         }

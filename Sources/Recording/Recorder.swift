@@ -69,6 +69,9 @@ public final class Recorder {
         get { hot.observerBox?.observer }
         set { hot.observerBox = newValue.map(ObserverBox.init) }
     }
+    /// The most streams a recording holds (MCAP channel ids are 16 bits; 0 is never used).
+    public static let maximumStreamCount = Int(UInt16.max) - 1
+
     /// The library string written into every segment's Header.
     public static let library = "tlm \(TelemetryRecorderVersion.current)"
 
@@ -76,6 +79,8 @@ public final class Recorder {
     private let sessionID: Int64
     private let session: Session
     private var streams: [StreamRecord] = []
+    /// Each registered topic's place in `streams` (registering many streams stays linear).
+    private var streamSlots: [String: Int] = [:]
     private var schemaIDs: [MessageSchema: UInt16] = [:]
     private var devices: [DeviceHandle: [String: String]] = [:]
     /// The open segment (`nil` between segments and once closed).
@@ -209,7 +214,8 @@ public final class Recorder {
     /// it rather than register the topic again (a replay registers the
     /// latched streams it begins with before their device's values come).
     package func registeredStream(topic: String) -> StreamHandle? {
-        guard let record = streams.first(where: { $0.descriptor.topic == topic }) else { return nil }
+        guard let slot = streamSlots[topic] else { return nil }
+        let record = streams[slot]
         return StreamHandle(channelID: record.channel.id, streamID: record.streamID, topic: topic)
     }
 
@@ -229,10 +235,10 @@ public final class Recorder {
                 .invalidConfiguration,
                 "topic \(String(reflecting: descriptor.topic)) is not a valid ROS 2 topic name: \(violation)")
         }
-        guard streams.count < Int(UInt16.max) - 1 else {
-            throw RecordingError(.invalidConfiguration, "a recording holds at most \(UInt16.max - 1) streams")
+        guard streams.count < Self.maximumStreamCount else {
+            throw RecordingError(.invalidConfiguration, "a recording holds at most \(Self.maximumStreamCount) streams")
         }
-        if streams.contains(where: { $0.descriptor.topic == descriptor.topic }) {
+        if streamSlots[descriptor.topic] != nil {
             throw RecordingError(.invalidConfiguration, "stream \(descriptor.topic) is already registered")
         }
         let channelID = UInt16(streams.count + 1)
@@ -264,6 +270,7 @@ public final class Recorder {
         let channel = SegmentChannel(
             id: channelID, topic: descriptor.topic, schemaID: schemaID,
             schema: descriptor.schema, metadata: metadata)
+        streamSlots[descriptor.topic] = streams.count
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
         hot.sequences.append(0)
         hot.streamIDs.append(streamID)

@@ -5,16 +5,18 @@ public import Recording
 /// streams are numeric.
 ///
 /// Numeric streams get every aggregate (from
-/// `RecordingReader.aggregate(topic:from:to:every:origin:)`); a stream
-/// that is not numeric gets a count and its first and last messages (from
-/// `RecordingReader.countMessages(topic:from:to:every:origin:keepingFirstAndLast:)`),
-/// and is left out when none of those is asked for.
+/// `RecordingReader.forEachAggregateBucket(topic:from:to:every:origin:time:_:)`);
+/// a stream that is not numeric gets a count and its first and last
+/// messages (from
+/// `RecordingReader.forEachMessageBucket(topic:from:to:every:origin:keepingFirstAndLast:time:_:)`),
+/// and is left out when none of those is asked for. Buckets are handed out
+/// one at a time, so memory does not grow with their number.
 ///
 /// ```swift
 /// let plan = try BucketPlan(
 ///     reader: reader, topics: topics, from: start, to: end, every: .seconds(1), aligned: true,
 ///     aggregates: [.count, .mean])
-/// let cost = try plan.forEachTopic(in: reader) { topic, buckets in … }
+/// let cost = try plan.forEachBucket(in: reader) { topic, bucket in … }
 /// ```
 public struct BucketPlan: Sendable {
     /// An aggregate of a bucket.
@@ -25,12 +27,12 @@ public struct BucketPlan: Sendable {
         public var isNumericOnly: Bool { self == .min || self == .max || self == .mean }
     }
 
-    /// The buckets of one stream.
-    public enum Buckets: Sendable {
+    /// One bucket of one stream.
+    public enum Bucket: Sendable {
         /// A numeric stream's aggregates.
-        case numeric([AggregateBucket])
-        /// A stream that is not numeric: counts, with the first and last messages when asked for.
-        case counted([MessageBucket])
+        case numeric(AggregateBucket)
+        /// A stream that is not numeric: the count, with the first and last messages when asked for.
+        case counted(MessageBucket)
     }
 
     /// The aggregates asked for, in order.
@@ -100,34 +102,34 @@ public struct BucketPlan: Sendable {
     /// they have (count, first, last) is asked for.
     public var showsNonNumeric: Bool { aggregates.contains { !$0.isNumericOnly } }
 
-    /// Reads the buckets of every stream, in order (a stream that is not
-    /// numeric is skipped unless ``showsNonNumeric``).
+    /// Reads the buckets of every stream, stream after stream, each
+    /// stream's in time order, handing each to `body` as soon as it is
+    /// complete (a stream that is not numeric is skipped unless ``showsNonNumeric``).
     ///
     /// - Parameters:
     ///   - reader: The recording the plan was made for.
-    ///   - body: Takes each stream's topic and buckets.
+    ///   - body: Takes each stream's topic and one of its buckets.
     /// - Returns: What answering cost, over every stream.
     /// - Throws: `RecordingError` from reading, or from `body`.
-    public func forEachTopic(
-        in reader: RecordingReader, _ body: (String, Buckets) throws(RecordingError) -> Void
+    public func forEachBucket(
+        in reader: RecordingReader, _ body: (String, Bucket) throws(RecordingError) -> Void
     ) throws(RecordingError) -> AggregateCost {
         var cost = AggregateCost()
         for topic in topics {
+            let spent: AggregateCost
             if nonNumericTopics.contains(topic) {
                 guard showsNonNumeric else { continue }
-                let (buckets, spent) = try reader.countMessages(
+                spent = try reader.forEachMessageBucket(
                     topic: topic, from: from, to: to, every: every, origin: origin,
-                    keepingFirstAndLast: wantsFirstOrLast, time: time)
-                cost.chunksFromStatistics += spent.chunksFromStatistics
-                cost.chunksDecoded += spent.chunksDecoded
-                try body(topic, .counted(buckets))
+                    keepingFirstAndLast: wantsFirstOrLast, time: time
+                ) { bucket throws(RecordingError) in try body(topic, .counted(bucket)) }
             } else {
-                let (buckets, spent) = try reader.aggregate(
-                    topic: topic, from: from, to: to, every: every, origin: origin, time: time)
-                cost.chunksFromStatistics += spent.chunksFromStatistics
-                cost.chunksDecoded += spent.chunksDecoded
-                try body(topic, .numeric(buckets))
+                spent = try reader.forEachAggregateBucket(
+                    topic: topic, from: from, to: to, every: every, origin: origin, time: time
+                ) { bucket throws(RecordingError) in try body(topic, .numeric(bucket)) }
             }
+            cost.chunksFromStatistics += spent.chunksFromStatistics
+            cost.chunksDecoded += spent.chunksDecoded
         }
         return cost
     }

@@ -124,7 +124,8 @@ public struct RecordingQuery {
             aggregates: aggregates, time: time)
     }
 
-    /// Reads the buckets of a plan as rows, stream after stream: a numeric
+    /// Reads the buckets of a plan as rows, stream after stream, each row
+    /// handed to `body` as soon as its bucket is complete: a numeric
     /// stream's values as Swift prints a `Double`, a count as an integer,
     /// the first or last message of a stream that is not numeric as its
     /// field's text (`name=value` pairs separated by spaces for several fields).
@@ -146,35 +147,32 @@ public struct RecordingQuery {
             let fields = try decoder.fields(of: message)
             return .message(names: fields.map(\.name), values: fields.map(\.value))
         }
-        return try plan.forEachTopic(in: reader) { topic, buckets throws(RecordingError) in
-            switch buckets {
-            case .numeric(let buckets):
-                for bucket in buckets {
-                    let values = plan.aggregates.map { aggregate -> AggregateValue in
-                        switch aggregate {
-                        case .count: .count(bucket.messageCount)
-                        case .min: number(bucket.minimum)
-                        case .max: number(bucket.maximum)
-                        case .mean: number(bucket.mean)
-                        case .first: number(bucket.first)
-                        case .last: number(bucket.last)
-                        }
+        return try plan.forEachBucket(in: reader) { topic, bucket throws(RecordingError) in
+            var values: [AggregateValue] = []
+            values.reserveCapacity(plan.aggregates.count)
+            switch bucket {
+            case .numeric(let bucket):
+                for aggregate in plan.aggregates {
+                    switch aggregate {
+                    case .count: values.append(.count(bucket.messageCount))
+                    case .min: values.append(number(bucket.minimum))
+                    case .max: values.append(number(bucket.maximum))
+                    case .mean: values.append(number(bucket.mean))
+                    case .first: values.append(number(bucket.first))
+                    case .last: values.append(number(bucket.last))
                     }
-                    try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
                 }
-            case .counted(let buckets):
-                for bucket in buckets {
-                    var values: [AggregateValue] = []
-                    for aggregate in plan.aggregates {
-                        switch aggregate {
-                        case .count: values.append(.count(bucket.count))
-                        case .min, .max, .mean: values.append(.none)
-                        case .first: values.append(try fields(bucket.first))
-                        case .last: values.append(try fields(bucket.last))
-                        }
+                try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
+            case .counted(let bucket):
+                for aggregate in plan.aggregates {
+                    switch aggregate {
+                    case .count: values.append(.count(bucket.count))
+                    case .min, .max, .mean: values.append(.none)
+                    case .first: values.append(try fields(bucket.first))
+                    case .last: values.append(try fields(bucket.last))
                     }
-                    try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
                 }
+                try body(BucketRow(topic: topic, start: bucket.start, aggregates: values))
             }
         }
     }

@@ -47,6 +47,10 @@ extension RecordingReader {
     /// statistics without reading it; only chunks that straddle a bucket
     /// boundary or the range's ends are read and decoded.
     ///
+    /// Every bucket is held until it returns: for many buckets,
+    /// `forEachAggregateBucket(topic:from:to:every:origin:time:_:)` hands
+    /// them out one at a time.
+    ///
     /// - Parameters:
     ///   - topic: A numeric stream (see `tlm info`).
     ///   - from: The start of the range (inclusive).
@@ -60,6 +64,39 @@ extension RecordingReader {
     ) throws(RecordingError)
         -> (buckets: [AggregateBucket], cost: AggregateCost)
     {
+        var buckets: [AggregateBucket] = []
+        let cost = try forEachAggregateBucket(
+            topic: topic, from: from, to: to, every: every, origin: origin, time: .receive
+        ) { buckets.append($0) }
+        return (buckets, cost)
+    }
+
+    /// `aggregate(topic:from:to:every:origin:time:)`'s buckets handed to
+    /// `body` one at a time, in time order, as soon as no chunk still to
+    /// read can reach them: memory is bounded by what one chunk spans, not
+    /// by the number of buckets. Chunks are read in the order of their first
+    /// time; a bucket's first and last values are its earliest and latest
+    /// message's (equal times: the first and the last in file order).
+    ///
+    /// - Parameters:
+    ///   - topic: A numeric stream (see `tlm info`).
+    ///   - from: The start of the range (inclusive).
+    ///   - to: The end of the range (exclusive).
+    ///   - every: The bucket width.
+    ///   - origin: The first bucket's start, at or before `from`; `nil` for `from`.
+    ///   - time: The time buckets and range are in (see `aggregate(topic:from:to:every:origin:time:)`).
+    ///   - body: Takes every bucket of the range, empty ones included, in order.
+    /// - Returns: What answering cost.
+    /// - Throws: `RecordingError` as `aggregate(topic:from:to:every:origin:)` does, when a decoded
+    ///   message lies before its chunk's first time in the index, or from `body`.
+    public func forEachAggregateBucket(
+        topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil, time: MessageTime,
+        _ body: (AggregateBucket) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> AggregateCost {
+        if time == .sample, try sampleTimeTopics().contains(topic) {
+            return try forEachSampledAggregateBucket(
+                topic: topic, from: from, to: to, every: every, origin: origin, body)
+        }
         let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
         let stream = try streamRow(topic: topic)
         guard stream.isNumeric, let definition = try schemaDefinitions()[topic]?.1,
@@ -67,36 +104,39 @@ extension RecordingReader {
         else {
             throw RecordingError(.invalidConfiguration, "\(topic) is not a numeric stream")
         }
-        var accumulators = [BucketAccumulator](repeating: BucketAccumulator(), count: grid.count)
+        var window = BucketWindow(grid: grid, empty: BucketAccumulator())
+        func emit(_ index: Int, _ accumulator: BucketAccumulator) throws(RecordingError) {
+            try body(accumulator.bucket(start: grid.start(index), end: grid.end(index)))
+        }
         var cost = AggregateCost()
         let rows = try chunkStatistics(streamID: stream.id, from: from, to: to)
-        var partial: [ChunkStatisticsRow] = []
-        for row in rows {
+        for position in chunkOrder(rows, from: from) {
+            let row = rows[position]
+            try window.handOut(before: grid.bucket(max(from, row.firstTime)) ?? grid.count, emit)
             if let first = grid.bucket(row.firstTime), let last = grid.bucket(row.lastTime), first == last,
                 row.valueCount > 0
             {
-                accumulators[first].merge(row)
+                _ = window.update(first) { $0.merge(row, rank: UInt64(position) << 32) }
                 cost.chunksFromStatistics += 1
-            } else {
-                partial.append(row)
+                continue
             }
-        }
-        for row in partial {
             cost.chunksDecoded += 1
-            for message in try messages(
-                inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
-            {
+            for (ordinal, message) in try messages(
+                inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID
+            ).enumerated() {
                 guard let index = grid.bucket(message.logTime) else { continue }
-                accumulators[index].messageCount += 1
-                guard let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
-                else { continue }
-                accumulators[index].add(time: message.logTime, value: value)
+                let value = NumericSchemas.value(at: valueOffset, payload: message.data)
+                let rank = UInt64(position) << 32 | UInt64(truncatingIfNeeded: ordinal)
+                let placed = window.update(index) { accumulator in
+                    accumulator.messageCount += 1
+                    guard let value, !value.isNaN else { return }
+                    accumulator.add(time: message.logTime, value: value, rank: rank)
+                }
+                guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: message.logTime) }
             }
         }
-        let buckets = accumulators.enumerated().map { index, accumulator in
-            accumulator.bucket(start: grid.start(index), end: grid.end(index))
-        }
-        return (buckets, cost)
+        try window.handOut(before: grid.count, emit)
+        return cost
     }
 
     /// Whether `aggregate(topic:from:to:every:origin:)` takes `topic`: a
@@ -123,6 +163,10 @@ extension RecordingReader {
     /// that may hold a bucket's first or last message (those with the
     /// bucket's earliest first time or latest last time) are read as well.
     ///
+    /// Every bucket is held until it returns: for many buckets,
+    /// `forEachMessageBucket(topic:from:to:every:origin:keepingFirstAndLast:time:_:)`
+    /// hands them out one at a time.
+    ///
     /// - Parameters:
     ///   - topic: A stream of the recording.
     ///   - from: The start of the range (inclusive).
@@ -136,57 +180,102 @@ extension RecordingReader {
         topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil,
         keepingFirstAndLast: Bool = false
     ) throws(RecordingError) -> (buckets: [MessageBucket], cost: AggregateCost) {
+        var buckets: [MessageBucket] = []
+        let cost = try forEachMessageBucket(
+            topic: topic, from: from, to: to, every: every, origin: origin, keepingFirstAndLast: keepingFirstAndLast,
+            time: .receive
+        ) { buckets.append($0) }
+        return (buckets, cost)
+    }
+
+    /// `countMessages(topic:from:to:every:origin:keepingFirstAndLast:time:)`'s
+    /// buckets handed to `body` one at a time, in time order, as soon as no
+    /// chunk still to read can reach them: memory is bounded by what one
+    /// chunk spans, not by the number of buckets.
+    ///
+    /// - Parameters:
+    ///   - topic: A stream of the recording.
+    ///   - from: The start of the range (inclusive).
+    ///   - to: The end of the range (exclusive).
+    ///   - every: The bucket width.
+    ///   - origin: The first bucket's start, at or before `from`; `nil` for `from`.
+    ///   - keepingFirstAndLast: Whether to find each bucket's first and last message.
+    ///   - time: The time buckets and range are in (see `aggregate(topic:from:to:every:origin:time:)`).
+    ///   - body: Takes every bucket of the range, empty ones included, in order.
+    /// - Returns: What answering cost.
+    /// - Throws: `RecordingError` as `countMessages(topic:from:to:every:origin:keepingFirstAndLast:)`
+    ///   does, when a decoded message lies before its chunk's first time in the index, or from `body`.
+    public func forEachMessageBucket(
+        topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil,
+        keepingFirstAndLast: Bool = false, time: MessageTime, _ body: (MessageBucket) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> AggregateCost {
+        if time == .sample, try sampleTimeTopics().contains(topic) {
+            return try forEachSampledMessageBucket(
+                topic: topic, from: from, to: to, every: every, origin: origin,
+                keepingFirstAndLast: keepingFirstAndLast, body)
+        }
         let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
         let stream = try streamRow(topic: topic)
-        var buckets = (0..<grid.count).map { MessageBucket(start: grid.start($0), end: grid.end($0), count: 0) }
+        var window = BucketWindow(grid: grid, empty: MessageTally())
+        func emit(_ index: Int, _ tally: MessageTally) throws(RecordingError) {
+            try body(tally.bucket(start: grid.start(index), end: grid.end(index)))
+        }
         var cost = AggregateCost()
         let rows = try chunkStatistics(streamID: stream.id, from: from, to: to)
-        // Rows wholly inside one bucket, by bucket; the others are read.
-        var whole: [Int: [Int]] = [:]
-        var read = Set<Int>()
-        for (position, row) in rows.enumerated() {
-            if let first = grid.bucket(row.firstTime), let last = grid.bucket(row.lastTime), first == last {
-                whole[first, default: []].append(position)
-            } else {
-                read.insert(position)
-            }
+        let order = chunkOrder(rows, from: from)
+        func lowerBucket(_ position: Int) -> Int { grid.bucket(max(from, rows[position].firstTime)) ?? grid.count }
+        func isWhole(_ row: ChunkStatisticsRow) -> Bool {
+            guard let first = grid.bucket(row.firstTime), let last = grid.bucket(row.lastTime) else { return false }
+            return first == last
         }
-        if keepingFirstAndLast {
-            for positions in whole.values {
-                let earliest = positions.map { rows[$0].firstTime }.min()
-                let latest = positions.map { rows[$0].lastTime }.max()
-                for position in positions
-                where rows[position].firstTime == earliest || rows[position].lastTime == latest {
-                    read.insert(position)
+        // The chunks in groups that start in the same bucket: the buckets before a group are complete.
+        var start = 0
+        while start < order.count {
+            let lower = lowerBucket(order[start])
+            var end = start + 1
+            while end < order.count, lowerBucket(order[end]) == lower { end += 1 }
+            let group = order[start..<end]
+            start = end
+            try window.handOut(before: lower, emit)
+            // Of the chunks wholly inside the bucket, those that may hold its first or last message are read.
+            var earliest = UInt64.max
+            var latest: UInt64 = 0
+            if keepingFirstAndLast {
+                for position in group where isWhole(rows[position]) {
+                    earliest = min(earliest, rows[position].firstTime)
+                    latest = max(latest, rows[position].lastTime)
+                }
+            }
+            for position in group {
+                let row = rows[position]
+                if isWhole(row),
+                    !keepingFirstAndLast || (row.firstTime != earliest && row.lastTime != latest)
+                {
+                    _ = window.update(lower) { $0.count += row.messageCount }
+                    cost.chunksFromStatistics += 1
+                    continue
+                }
+                cost.chunksDecoded += 1
+                for (ordinal, message) in try messages(
+                    inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID
+                ).enumerated() {
+                    guard let index = grid.bucket(message.logTime) else { continue }
+                    let rank = UInt64(position) << 32 | UInt64(truncatingIfNeeded: ordinal)
+                    let placed = window.update(index) { tally in
+                        tally.count += 1
+                        guard keepingFirstAndLast else { return }
+                        tally.offer(time: message.logTime, rank: rank) {
+                            RecordedMessage(
+                                topic: topic, sequence: message.sequence, logTime: message.logTime,
+                                publishTime: message.publishTime, payload: message.data)
+                        }
+                    }
+                    guard placed else { throw BucketWindow<MessageTally>.misplaced(topic, time: message.logTime) }
                 }
             }
         }
-        // In file order, so that equal log times resolve as a full read's order does.
-        for (position, row) in rows.enumerated() {
-            guard read.contains(position) else {
-                buckets[grid.bucket(row.firstTime)!].count += row.messageCount
-                cost.chunksFromStatistics += 1
-                continue
-            }
-            cost.chunksDecoded += 1
-            for message in try messages(
-                inChunkAt: row.offset, length: row.length, path: row.path, channelID: stream.channelID)
-            {
-                guard let index = grid.bucket(message.logTime) else { continue }
-                buckets[index].count += 1
-                guard keepingFirstAndLast else { continue }
-                let recorded = RecordedMessage(
-                    topic: topic, sequence: message.sequence, logTime: message.logTime,
-                    publishTime: message.publishTime, payload: message.data)
-                if buckets[index].first.map({ message.logTime < $0.logTime }) ?? true {
-                    buckets[index].first = recorded
-                }
-                if buckets[index].last.map({ message.logTime >= $0.logTime }) ?? true {
-                    buckets[index].last = recorded
-                }
-            }
-        }
-        return (buckets, cost)
+        try window.handOut(before: grid.count, emit)
+        return cost
     }
 }
 
@@ -250,38 +339,43 @@ struct BucketAccumulator {
     var minimum = Double.infinity
     var maximum = -Double.infinity
     var sum = 0.0
+    /// The earliest value's time and rank (its place in read order: chunk
+    /// position and message ordinal), which breaks ties of time.
     var firstTime = UInt64.max
+    var firstRank = UInt64.max
     var firstValue: Double?
     var lastTime: UInt64 = 0
+    var lastRank: UInt64 = 0
     var lastValue: Double?
 
-    mutating func add(time: UInt64, value: Double) {
+    mutating func add(time: UInt64, value: Double, rank: UInt64 = 0) {
         count += 1
         minimum = min(minimum, value)
         maximum = max(maximum, value)
         sum += value
-        if time < firstTime {
-            firstTime = time
+        if (time, rank) < (firstTime, firstRank) {
+            (firstTime, firstRank) = (time, rank)
             firstValue = value
         }
-        if time >= lastTime {
-            lastTime = time
+        if (time, rank) >= (lastTime, lastRank) {
+            (lastTime, lastRank) = (time, rank)
             lastValue = value
         }
     }
 
-    mutating func merge(_ row: ChunkStatisticsRow) {
+    /// Merges a chunk's statistics; `rank` is the chunk's (its position in file order, shifted left 32 bits).
+    mutating func merge(_ row: ChunkStatisticsRow, rank: UInt64 = 0) {
         count += row.valueCount
         messageCount += row.messageCount
         if let value = row.minimum { minimum = min(minimum, value) }
         if let value = row.maximum { maximum = max(maximum, value) }
         sum += row.sum ?? 0
-        if row.firstTime < firstTime {
-            firstTime = row.firstTime
+        if (row.firstTime, rank) < (firstTime, firstRank) {
+            (firstTime, firstRank) = (row.firstTime, rank)
             firstValue = row.firstValue
         }
-        if row.lastTime >= lastTime {
-            lastTime = row.lastTime
+        if (row.lastTime, rank | 0xFFFF_FFFF) >= (lastTime, lastRank) {
+            (lastTime, lastRank) = (row.lastTime, rank | 0xFFFF_FFFF)
             lastValue = row.lastValue
         }
     }
@@ -291,5 +385,31 @@ struct BucketAccumulator {
             start: start, end: end, count: count, messageCount: messageCount, minimum: count > 0 ? minimum : nil,
             maximum: count > 0 ? maximum : nil, mean: count > 0 ? sum / Double(count) : nil,
             first: count > 0 ? firstValue : nil, last: count > 0 ? lastValue : nil)
+    }
+}
+
+/// Running count of one bucket of any stream, with its earliest and latest
+/// message (ties of time broken by rank: the place in read order).
+struct MessageTally {
+    var count = 0
+    var first: RecordedMessage?
+    var firstTime = UInt64.max
+    var firstRank = UInt64.max
+    var last: RecordedMessage?
+    var lastTime: UInt64 = 0
+    var lastRank: UInt64 = 0
+
+    /// Takes the message `make` makes as the first or last when it is (made only then).
+    mutating func offer(time: UInt64, rank: UInt64, _ make: () -> RecordedMessage) {
+        let isFirst = (time, rank) < (firstTime, firstRank)
+        let isLast = (time, rank) >= (lastTime, lastRank)
+        guard isFirst || isLast else { return }
+        let message = make()
+        if isFirst { (first, firstTime, firstRank) = (message, time, rank) }
+        if isLast { (last, lastTime, lastRank) = (message, time, rank) }
+    }
+
+    func bucket(start: UInt64, end: UInt64) -> MessageBucket {
+        MessageBucket(start: start, end: end, count: count, first: first, last: last)
     }
 }

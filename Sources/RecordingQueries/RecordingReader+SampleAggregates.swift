@@ -13,22 +13,10 @@ extension RecordingReader {
     public func aggregate(
         topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil, time: MessageTime
     ) throws(RecordingError) -> (buckets: [AggregateBucket], cost: AggregateCost) {
-        guard time == .sample, try sampleTimeTopics().contains(topic) else {
-            return try aggregate(topic: topic, from: from, to: to, every: every, origin: origin)
-        }
-        let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
-        let valueOffset = try numericValueOffset(topic)
-        var accumulators = [BucketAccumulator](repeating: BucketAccumulator(), count: grid.count)
-        let cost = try forEachSampled(topic, from: from, to: to) { message in
-            guard let index = grid.bucket(message.publishTime) else { return }
-            accumulators[index].messageCount += 1
-            guard let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN
-            else { return }
-            accumulators[index].add(time: message.publishTime, value: value)
-        }
-        let buckets = accumulators.enumerated().map { index, accumulator in
-            accumulator.bucket(start: grid.start(index), end: grid.end(index))
-        }
+        var buckets: [AggregateBucket] = []
+        let cost = try forEachAggregateBucket(
+            topic: topic, from: from, to: to, every: every, origin: origin, time: time
+        ) { buckets.append($0) }
         return (buckets, cost)
     }
 
@@ -41,23 +29,67 @@ extension RecordingReader {
         topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64? = nil,
         keepingFirstAndLast: Bool = false, time: MessageTime
     ) throws(RecordingError) -> (buckets: [MessageBucket], cost: AggregateCost) {
-        guard time == .sample, try sampleTimeTopics().contains(topic) else {
-            return try countMessages(
-                topic: topic, from: from, to: to, every: every, origin: origin, keepingFirstAndLast: keepingFirstAndLast
-            )
+        var buckets: [MessageBucket] = []
+        let cost = try forEachMessageBucket(
+            topic: topic, from: from, to: to, every: every, origin: origin, keepingFirstAndLast: keepingFirstAndLast,
+            time: time
+        ) { buckets.append($0) }
+        return (buckets, cost)
+    }
+
+    /// The sample-time buckets of a stamped numeric stream, handed out as its messages (in sample order) pass them.
+    func forEachSampledAggregateBucket(
+        topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64?,
+        _ body: (AggregateBucket) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> AggregateCost {
+        let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
+        let valueOffset = try numericValueOffset(topic)
+        var window = BucketWindow(grid: grid, empty: BucketAccumulator())
+        func emit(_ index: Int, _ accumulator: BucketAccumulator) throws(RecordingError) {
+            try body(accumulator.bucket(start: grid.start(index), end: grid.end(index)))
         }
+        var rank: UInt64 = 0
+        let cost = try forEachSampled(topic, from: from, to: to) { message throws(RecordingError) in
+            guard let index = grid.bucket(message.publishTime) else { return }
+            try window.handOut(before: index, emit)
+            rank += 1
+            let placed = window.update(index) { accumulator in
+                accumulator.messageCount += 1
+                guard let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN
+                else { return }
+                accumulator.add(time: message.publishTime, value: value, rank: rank)
+            }
+            guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: message.publishTime) }
+        }
+        try window.handOut(before: grid.count, emit)
+        return cost
+    }
+
+    /// The sample-time counts of a stamped stream, handed out as its messages (in sample order) pass them.
+    func forEachSampledMessageBucket(
+        topic: String, from: UInt64, to: UInt64, every: Duration, origin: UInt64?, keepingFirstAndLast: Bool,
+        _ body: (MessageBucket) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> AggregateCost {
         let grid = try BucketGrid(from: from, to: to, every: every, origin: origin)
         _ = try streamRow(topic: topic)
-        var buckets = (0..<grid.count).map { MessageBucket(start: grid.start($0), end: grid.end($0), count: 0) }
-        let cost = try forEachSampled(topic, from: from, to: to) { message in
-            guard let index = grid.bucket(message.publishTime) else { return }
-            buckets[index].count += 1
-            guard keepingFirstAndLast else { return }
-            // Sample times never go back within a stream: the first message of a bucket is its earliest.
-            if buckets[index].first == nil { buckets[index].first = message }
-            buckets[index].last = message
+        var window = BucketWindow(grid: grid, empty: MessageTally())
+        func emit(_ index: Int, _ tally: MessageTally) throws(RecordingError) {
+            try body(tally.bucket(start: grid.start(index), end: grid.end(index)))
         }
-        return (buckets, cost)
+        var rank: UInt64 = 0
+        let cost = try forEachSampled(topic, from: from, to: to) { message throws(RecordingError) in
+            guard let index = grid.bucket(message.publishTime) else { return }
+            try window.handOut(before: index, emit)
+            rank += 1
+            let placed = window.update(index) { tally in
+                tally.count += 1
+                guard keepingFirstAndLast else { return }
+                tally.offer(time: message.publishTime, rank: rank) { message }
+            }
+            guard placed else { throw BucketWindow<MessageTally>.misplaced(topic, time: message.publishTime) }
+        }
+        try window.handOut(before: grid.count, emit)
+        return cost
     }
 
     /// `columnAggregates(topic:from:to:width:origin:workers:)` in `time`
@@ -104,11 +136,11 @@ extension RecordingReader {
 
     /// Calls `body` with each message of a stamped topic whose sample time is in `from ..< to`, in order.
     private func forEachSampled(
-        _ topic: String, from: UInt64, to: UInt64, _ body: (RecordedMessage) -> Void
+        _ topic: String, from: UInt64, to: UInt64, _ body: (RecordedMessage) throws(RecordingError) -> Void
     ) throws(RecordingError) -> AggregateCost {
         let before = chunksRead
         let cursor = try messageCursor(topics: [topic], stamped: [topic], from: from, to: to, time: .sample)
-        while let message = try cursor.next() { body(message) }
+        while let message = try cursor.next() { try body(message) }
         var cost = AggregateCost()
         cost.chunksDecoded = chunksRead - before
         return cost

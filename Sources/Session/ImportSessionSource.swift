@@ -70,8 +70,17 @@ final class ImportSessionSource: SessionSource {
                     .malformed,
                     "\(inventory.files.joined(separator: ", ")): no device with values "
                         + "(notifications, indications or reads) in \(inventory.packetCount) packets"
-                        + (inventory.otherPeers.isEmpty
-                            ? "" : "; \(inventory.otherPeers.count) device(s) only advertised or connected"))
+                        + (inventory.otherDeviceCount == 0
+                            ? "" : "; \(inventory.otherDeviceCount) device(s) only advertised or connected"))
+            }
+            // Every characteristic with values gets a raw stream: refused before any is registered.
+            let rawStreams = inventory.rawStreamCount
+            guard rawStreams <= Recorder.maximumStreamCount else {
+                throw CaptureFileError(
+                    .unsupported,
+                    "\(inventory.files.joined(separator: ", ")): \(rawStreams) characteristics with values "
+                        + "over \(inventory.devices.count) device(s) need as many raw streams; a recording holds "
+                        + "at most \(Recorder.maximumStreamCount) streams")
             }
         } catch {
             if case .success(let recorder) = made {

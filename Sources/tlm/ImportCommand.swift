@@ -139,8 +139,20 @@ struct ImportCommand: AsyncParsableCommand {
             }
             lines.append(contentsOf: align(rows))
         }
-        if !inventory.otherPeers.isEmpty {
-            lines.append("  \(inventory.otherPeers.count) other device(s) only advertised or connected (not recorded).")
+        if inventory.otherDeviceCount > 0 {
+            lines.append(
+                "  \(inventory.otherDeviceCount) other device(s) only advertised or connected (not recorded)"
+                    + (inventory.advertisersCountedOnly > 0
+                        ? "; \(inventory.advertisersCountedOnly) of them counted by address only (more than "
+                            + "\(InfoReport.grouped(CaptureInventory.advertiserLimit)) advertised at once)."
+                        : "."))
+        }
+        let withoutAdvertisements = inventory.devices.filter(\.advertisementsLetGo).count
+        if withoutAdvertisements > 0 {
+            lines.append(
+                "  \(withoutAdvertisements) device(s) recorded without the advertisements they sent before "
+                    + "connecting (more than \(InfoReport.grouped(CaptureInventory.advertiserLimit)) devices "
+                    + "advertised meanwhile): their family was looked for without them.")
         }
         if summary.lossRecordCount > 0 {
             lines.append(

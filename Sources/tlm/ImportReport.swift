@@ -62,8 +62,14 @@ struct ImportReport: Encodable {
     var devices: [Device]
     /// Devices that only advertised or connected: not recorded.
     var otherDeviceCount: Int
+    /// Of those, devices counted by address only (more than `CaptureInventory.advertiserLimit` advertised at once).
+    var advertisersCountedOnly: Int
+    /// Devices recorded without the advertisements they sent before connecting.
+    var devicesWithoutAdvertisements: Int
 
-    private enum CodingKeys: String, CodingKey { case files, packetCount, devices, otherDeviceCount }
+    private enum CodingKeys: String, CodingKey {
+        case files, packetCount, devices, otherDeviceCount, advertisersCountedOnly, devicesWithoutAdvertisements
+    }
 
     /// The summary's members at the top level, as `record` and `replay` print them, then the capture's.
     func encode(to encoder: any Encoder) throws {
@@ -73,13 +79,17 @@ struct ImportReport: Encodable {
         try container.encode(packetCount, forKey: .packetCount)
         try container.encode(devices, forKey: .devices)
         try container.encode(otherDeviceCount, forKey: .otherDeviceCount)
+        try container.encode(advertisersCountedOnly, forKey: .advertisersCountedOnly)
+        try container.encode(devicesWithoutAdvertisements, forKey: .devicesWithoutAdvertisements)
     }
 
     init(_ inventory: CaptureInventory, summary: RecordingSummary, output: String, derived: Bool) {
         self.summary = SummaryReport(summary, directory: output, replay: true, derived: derived)
         files = inventory.files
         packetCount = inventory.packetCount
-        otherDeviceCount = inventory.otherPeers.count
+        otherDeviceCount = inventory.otherDeviceCount
+        advertisersCountedOnly = inventory.advertisersCountedOnly
+        devicesWithoutAdvertisements = inventory.devices.filter(\.advertisementsLetGo).count
         devices = inventory.devices.map { device in
             Device(
                 family: device.family?.rawValue ?? RawDeviceRecorder.unknownFamily.rawValue,

@@ -42,12 +42,12 @@ struct PlotCommand: ParsableCommand {
         }
         if (options.output as NSString).pathExtension.lowercased() == "png" {
             do {
-                try options.write(Data(try PNGPlot(data, width: width).png()))
+                try options.write(try PNGPlot(data, width: width).png())
             } catch let error as ReportError {
                 throw CLIError(error.message)
             }
         } else {
-            try options.write(Data(SVGPlot(data, width: width).text.utf8))
+            try options.write(Array(SVGPlot(data, width: width).text.utf8))
         }
         try options.report(
             "Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s).", data,

@@ -29,7 +29,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let data = try options.build(levels: ReportBuilder.levelColumns.count)
-        try options.write(Data(HTMLReport(data).text.utf8))
+        try options.write(Array(HTMLReport(data).text.utf8))
         try options.report(
             "Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s), "
                 + "\(data.losses.count) loss record(s).", data, command: "report", losses: true)

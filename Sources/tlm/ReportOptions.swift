@@ -26,7 +26,7 @@ struct ReportOptions: ParsableArguments {
 
     @OptionGroup var display: OutputOptions
 
-    @Option(name: [.short, .long], help: "The file to write (must not exist).")
+    @Option(name: [.short, .long], help: "The file to write (must not exist; removed again if a write fails).")
     var output: String
 
     @Option(help: "Summary format: table (a sentence) or json.")
@@ -80,12 +80,12 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    /// Writes `bytes` to the output file.
-    func write(_ bytes: Data) throws {
+    /// Writes `bytes` to the output file (``ReportFile``: whole, or removed again).
+    func write(_ bytes: [UInt8]) throws {
         do {
-            try bytes.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+            try ReportFile.write(bytes, to: output)
         } catch {
-            throw CLIError("cannot write \(output): \(error.localizedDescription)")
+            throw CLIError(error.message)
         }
     }
 }
