@@ -81,6 +81,9 @@ struct SegmentScan {
     var damage: [Damage] = []
     /// Where the last valid record of the data section ends.
     var intactEnd: UInt64 = 8
+    /// Chunk records that parse but cannot be read (a compression tlm does
+    /// not read, data that fails to decompress or its CRC): cut with the damage.
+    var unreadableChunks = 0
 
     /// Why the data section is not intact, if it is not: the first damage.
     var stopReason: String? { damage.first?.reason }
@@ -118,8 +121,9 @@ struct SegmentScan {
             }
             switch record {
             case .chunk(let chunk):
-                guard scan.addChunk(chunk, at: position, end: end) else {
-                    position = scan.skipDamage(bytes, from: position, "damaged chunk")
+                if let failure = scan.addChunk(chunk, at: position, end: end) {
+                    scan.unreadableChunks += 1
+                    position = scan.skipDamage(bytes, from: position, "damaged chunk: \(failure)")
                     continue
                 }
             case .messageIndex(let index):
@@ -169,9 +173,11 @@ struct SegmentScan {
         return scan
     }
 
-    /// Decodes a chunk and appends it; `false` when it fails to decompress or its CRC.
-    private mutating func addChunk(_ chunk: MCAPRecord.Chunk, at position: Int, end: Int) -> Bool {
-        guard let inner = try? MCAPStreamReader.records(in: chunk, at: position) else { return false }
+    /// Decodes a chunk and appends it; why not when it cannot be read (an
+    /// unknown compression, data that fails to decompress or its CRC).
+    private mutating func addChunk(_ chunk: MCAPRecord.Chunk, at position: Int, end: Int) -> String? {
+        let inner: [MCAPRecord]
+        do { inner = try MCAPStreamReader.records(in: chunk, at: position) } catch { return error.message }
         var shares: [UInt16: ChannelShare] = [:]
         var messages: [MCAPRecord.Message] = []
         var defined: Set<UInt16> = []
@@ -200,7 +206,7 @@ struct SegmentScan {
                 indexEnd: UInt64(end), definedChannels: defined))
         items.append(.chunk(chunks.count - 1))
         intactEnd = UInt64(end)
-        return true
+        return nil
     }
 
     /// Records `start..<end` as damaged, merging with the damage just before it.
