@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Quantities
 import Recording
 import RecordingRepair
 
@@ -37,9 +36,9 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func run() throws {
-        let (info, note) = try display.timed("read the index") {
+        let (info, location) = try display.timed("read the index") {
             let location = try RecordingLocation(recording, indexed: true)
-            return (try location.info(clocks: true), location.unreadableNote)
+            return (try location.info(clocks: true), location)
         }
         switch format {
         case .table:
@@ -48,6 +47,6 @@ struct InfoCommand: ParsableCommand {
             try JSONOutput.print(info, command: "info")
         }
         // A lone file's chunks that could not be read are not in its figures: say so.
-        if let note { FileHandle.standardError.write(Data("note: \(TerminalText.escaped(note))\n".utf8)) }
+        location.noteUnreadable()
     }
 }

@@ -150,11 +150,19 @@ import Testing
         let note = info.errors.split(separator: "\n").map(String.init)
         #expect(note.count == 1, "\(info.errors)")
         #expect(note.first?.hasPrefix("note: \(file): ") == true, "\(info.errors)")
-        #expect(note.first?.contains(" chunk(s) could not be read and are not counted (") == true)
+        // Each renamed chunk is named twice: its Chunk record and its Chunk Index record.
+        #expect(
+            note.first?.contains(" \(renamed / 2) chunk(s) could not be read and are not counted (") == true,
+            "\(info.errors)")
         #expect(note.first?.contains("uses compression 'lz5 '") == true, "\(info.errors)")
         let json = try tlm("info", file, "--format", "json")
         #expect(json.errors == info.errors)
         #expect((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) != nil)
+        // Query and report (the verbs that build the lone file's index) say so too.
+        let query = try tlm("query", file, "--topic", "**")
+        #expect(query.errors.contains(note.first ?? "-") || query.status == 1, "\(query.errors)")
+        let report = try tlm("report", file, "-q", "--output", temporaryPath() + ".html")
+        #expect(report.errors.contains(note.first ?? "-"), "\(report.errors)")
         let cat = try tlm("cat", file)
         #expect(cat.status == 1 && cat.errors.contains("lz5"), "\(cat.errors)")
         // The recording's own file reads whole: no note.

@@ -228,8 +228,10 @@ struct SegmentScan {
     }
 
     /// The first offset after `position` where a valid Chunk (CRC holding),
-    /// Metadata or DataEnd record starts, or `nil`.
-    private func resynchronise(_ bytes: [UInt8], after position: Int) -> Int? {
+    /// Metadata or DataEnd record starts, or `nil`. A whole Chunk record on
+    /// the way that cannot be read (followed by a plausible record) is
+    /// counted in ``unreadableChunks``.
+    private mutating func resynchronise(_ bytes: [UInt8], after position: Int) -> Int? {
         var candidate = position + 1
         while candidate + 9 <= bytes.count {
             defer { candidate += 1 }
@@ -245,6 +247,9 @@ struct SegmentScan {
             switch try? MCAPRecord.parse(opcode: opcode, body: body) {
             case .chunk(let chunk)?:
                 if (try? MCAPStreamReader.records(in: chunk, at: candidate)) != nil { return candidate }
+                // A whole chunk that cannot be read: counted; the scan still tries
+                // every byte after it (its length may be the damaged field).
+                if Self.isPlausibleRecordStart(bytes, at: end) { unreadableChunks += 1 }
             case .attachment(let attachment)?:
                 if Self.holdsCRC(attachment, body) { return candidate }
             case .metadata?:
