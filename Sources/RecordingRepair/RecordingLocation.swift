@@ -24,6 +24,10 @@ public final class RecordingLocation {
     public let directory: String
     /// Whether the argument is a lone `.mcap` file.
     public var isLoneFile: Bool { temporary != nil }
+    /// What building a lone file's index cut from its copy: damaged or
+    /// unreadable records whose messages the index does not count (`nil` for
+    /// a directory, or a lone file opened without an index).
+    public private(set) var repairs: RecoveryReport?
     private let temporary: String?
 
     /// Opens `argument`.
@@ -61,7 +65,7 @@ public final class RecordingLocation {
         }
         guard indexed else { return }
         do {
-            _ = try RecordingRecovery.recover(directory: base, rebuildIndex: true)
+            repairs = try RecordingRecovery.recover(directory: base, rebuildIndex: true)
         } catch {
             throw RecordingError(.corrupt, "\(argument) cannot be read as a recording: \(error.message)", cause: error)
         }
@@ -85,6 +89,24 @@ public final class RecordingLocation {
             throw RecordingError(
                 .corrupt, "\(path) cannot be read as a recording: it is not an MCAP file (no MCAP magic at its start)")
         }
+    }
+
+    /// A note saying what of a lone file could not be read and is not
+    /// counted — unreadable chunks (an unknown compression, a failed CRC),
+    /// damaged or torn records — or `nil` when every byte was read.
+    ///
+    /// ```swift
+    /// // "ride.mcap: 2 chunk(s) could not be read and are not counted (12,345 bytes; damaged chunk: …)"
+    /// if let note = location.unreadableNote { print("note: " + note) }
+    /// ```
+    public var unreadableNote: String? {
+        guard let repairs, repairs.discardedBytes > 0 else { return nil }
+        let reason = repairs.segments.lazy.compactMap { $0.cuts.first?.reason }.first.map(userFacing) ?? "damaged"
+        let what =
+            repairs.unreadableChunks > 0
+            ? "\(repairs.unreadableChunks) chunk(s) could not be read and are not counted"
+            : "damaged bytes could not be read and are not counted"
+        return "\(argument): \(what) (\(repairs.discardedBytes) bytes cut from the copy read; \(reason))"
     }
 
     deinit {

@@ -11,7 +11,8 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             Reads only index.sqlite: no segment data is scanned, so it is fast on any size of recording. \
             A lone .mcap file is read too (its index built from it in a temporary directory, so every \
-            chunk is read). Times print in UTC unless --local-time or TZ is set; JSON keys are snake_case \
+            chunk is read; a note on stderr counts the chunks that could not be read, such as a compression \
+            tlm does not read, which its figures leave out). Times print in UTC unless --local-time or TZ is set; JSON keys are snake_case \
             and its times nanoseconds since the epoch.
 
             Examples:
@@ -35,9 +36,9 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var display: OutputOptions
 
     func run() throws {
-        let info = try display.timed("read the index") {
+        let (info, location) = try display.timed("read the index") {
             let location = try RecordingLocation(recording, indexed: true)
-            return try location.info(clocks: true)
+            return (try location.info(clocks: true), location)
         }
         switch format {
         case .table:
@@ -45,5 +46,7 @@ struct InfoCommand: ParsableCommand {
         case .json:
             try JSONOutput.print(info, command: "info")
         }
+        // A lone file's chunks that could not be read are not in its figures: say so.
+        location.noteUnreadable()
     }
 }

@@ -29,15 +29,19 @@ struct InfoReport {
             out += TerminalText.escaped("  \(device.family)  \(device.identifier)  \(device.name)") + "\n"
         }
         out += line("Streams", "\(info.streams.count), \(Self.grouped(info.messageCount)) messages")
-        let topicWidth = max(5, info.streams.map(\.topic.count).max() ?? 0)
-        let schemaWidth = max(6, info.streams.map(\.schema.count).max() ?? 0)
-        let unitWidth = max(4, info.streams.map { ($0.unit ?? "-").count }.max() ?? 0)
+        // Topics, schemas and units come from the index, whose text a file's writer chose: escaped too.
+        let topics = info.streams.map { TerminalText.escaped($0.topic) }
+        let schemas = info.streams.map { TerminalText.escaped($0.schema) }
+        let units = info.streams.map { TerminalText.escaped($0.unit ?? "-") }
+        let topicWidth = max(5, topics.map(\.count).max() ?? 0)
+        let schemaWidth = max(6, schemas.map(\.count).max() ?? 0)
+        let unitWidth = max(4, units.map(\.count).max() ?? 0)
         out +=
             "  " + Columns.pad("TOPIC", topicWidth) + "  " + Columns.pad("SCHEMA", schemaWidth)
             + "  " + Columns.pad("MESSAGES", 9, alignRight: true) + "  " + Columns.pad("RATE", 10, alignRight: true)
             + "  " + Columns.pad("UNIT", unitWidth)
             + "  FIRST .. LAST\n"
-        for stream in info.streams {
+        for (number, stream) in info.streams.enumerated() {
             var rate = "-"
             var range = "-"
             if let first = stream.firstTime, let last = stream.lastTime {
@@ -45,10 +49,10 @@ struct InfoReport {
             }
             if let hertz = stream.rate { rate = String(format: "%.1f Hz", hertz) }
             out +=
-                "  " + Columns.pad(stream.topic, topicWidth) + "  " + Columns.pad(stream.schema, schemaWidth)
+                "  " + Columns.pad(topics[number], topicWidth) + "  " + Columns.pad(schemas[number], schemaWidth)
                 + "  " + Columns.pad(Self.grouped(stream.messageCount), 9, alignRight: true) + "  "
                 + Columns.pad(rate, 10, alignRight: true)
-                + "  " + Columns.pad(stream.unit ?? "-", unitWidth) + "  " + range + (stream.latched ? "  latched" : "")
+                + "  " + Columns.pad(units[number], unitWidth) + "  " + range + (stream.latched ? "  latched" : "")
                 + "\n"
         }
         out += clocks
@@ -58,10 +62,12 @@ struct InfoReport {
                 + "\(Self.bytes(info.uncompressedSize)) uncompressed")
         for segment in info.segments {
             out +=
-                "  \(segment.path)  \(segment.state)  \(Self.bytes(segment.byteSize))  "
+                "  " + TerminalText.escaped("\(segment.path)  \(segment.state)") + "  \(Self.bytes(segment.byteSize))  "
                 + "\(Self.grouped(segment.messageCount)) messages  \(segment.chunkCount) chunks\n"
         }
-        let compressions = info.chunkCompressions.isEmpty ? "none" : info.chunkCompressions.joined(separator: ", ")
+        let compressions =
+            info.chunkCompressions.isEmpty
+            ? "none" : TerminalText.escaped(info.chunkCompressions.joined(separator: ", "))
         out += line("Compression", String(format: "%.2f : 1", info.compressionRatio) + " (\(compressions))")
         if info.losses.isEmpty {
             out += line("Loss", "none")
@@ -71,7 +77,8 @@ struct InfoReport {
             for loss in info.losses.prefix(20) {
                 let gap = loss.durationNanoseconds.map { "  gap " + Self.seconds($0) } ?? ""
                 out +=
-                    "  \(times.clock(loss.time))  \(loss.topic ?? "(session)")  \(loss.count)\(gap)  \(loss.reason)\n"
+                    "  \(times.clock(loss.time))  \(TerminalText.escaped(loss.topic ?? "(session)"))  \(loss.count)\(gap)  "
+                    + TerminalText.escaped(loss.reason) + "\n"
             }
             if info.losses.count > 20 {
                 out += "  … \(info.losses.count - 20) more (tlm info --format json lists all)\n"

@@ -130,6 +130,8 @@ struct QueryCommand: ParsableCommand {
                 display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")
             }
             table.flush()
+            // A lone file's chunks that could not be read are not in the answer: say so.
+            location.noteUnreadable()
             try EmptyRange.check(range.range(times), count: rows)
         } catch let error as RecordingError {
             throw CLIError(location.userFacing(error.message))

@@ -1,3 +1,5 @@
+import Foundation
+import Quantities
 import Recording
 import RecordingRepair
 
@@ -8,6 +10,15 @@ extension RecordingLocation {
     ///
     /// - Throws: ``CLIError`` with the location's message (a missing path, a file that is not MCAP).
     static func opened(_ argument: String) throws -> RecordingLocation {
-        do { return try RecordingLocation(argument, indexed: true) } catch { throw CLIError(error.message) }
+        let location: RecordingLocation
+        do { location = try RecordingLocation(argument, indexed: true) } catch { throw CLIError(error.message) }
+        location.noteUnreadable()
+        return location
+    }
+
+    /// Writes the lone file's ``unreadableNote`` (chunks left out of what the verb reads) to stderr, if any.
+    func noteUnreadable() {
+        guard let note = unreadableNote else { return }
+        FileHandle.standardError.write(Data("note: \(TerminalText.escaped(note))\n".utf8))
     }
 }

@@ -127,4 +127,46 @@ import Testing
         #expect(try fm.contentsOfDirectory(atPath: scratch + "/empty").isEmpty)
         #expect(try fm.contentsOfDirectory(atPath: scratch + "/random").sorted() == ["000001.mcap", "a.bin"])
     }
+    /// A lone `.mcap` whose chunks use a compression tlm does not read
+    /// (found by CaptureExtremesFuzzTests): `info` counted none of their
+    /// messages and said nothing, while `cat` failed on them.
+    @Test func infoOfALoneFileSaysWhichChunksItCouldNotRead() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.recording + "/000001.mcap")))
+        let needle: [UInt8] = [4, 0, 0, 0] + Array("zstd".utf8)
+        var renamed = 0
+        var at = 0
+        while at + needle.count <= bytes.count {
+            if Array(bytes[at..<(at + needle.count)]) == needle {
+                bytes.replaceSubrange((at + 4)..<(at + 8), with: Array("lz5 ".utf8))
+                renamed += 1
+            }
+            at += 1
+        }
+        #expect(renamed > 0)
+        let file = temporaryPath() + ".mcap"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let info = try tlm("info", file)
+        #expect(info.status == 0, "\(info.errors)")
+        let note = info.errors.split(separator: "\n").map(String.init)
+        #expect(note.count == 1, "\(info.errors)")
+        #expect(note.first?.hasPrefix("note: \(file): ") == true, "\(info.errors)")
+        // Each renamed chunk is named twice: its Chunk record and its Chunk Index record.
+        #expect(
+            note.first?.contains(" \(renamed / 2) chunk(s) could not be read and are not counted (") == true,
+            "\(info.errors)")
+        #expect(note.first?.contains("uses compression 'lz5 '") == true, "\(info.errors)")
+        let json = try tlm("info", file, "--format", "json")
+        #expect(json.errors == info.errors)
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) != nil)
+        // Query and report (the verbs that build the lone file's index) say so too.
+        let query = try tlm("query", file, "--topic", "**")
+        #expect(query.errors.contains(note.first ?? "-") || query.status == 1, "\(query.errors)")
+        let report = try tlm("report", file, "-q", "--output", temporaryPath() + ".html")
+        #expect(report.errors.contains(note.first ?? "-"), "\(report.errors)")
+        let cat = try tlm("cat", file)
+        #expect(cat.status == 1 && cat.errors.contains("lz5"), "\(cat.errors)")
+        // The recording's own file reads whole: no note.
+        let clean = try tlm("info", Self.recording + "/000001.mcap")
+        #expect(clean.status == 0 && clean.errors.isEmpty, "\(clean.errors)")
+    }
 }

@@ -38,4 +38,24 @@ import Testing
         let json = try tlm("cat", directory)
         #expect(json.output.contains("\\u001b]0;owned\\u0007"), "\(json.output)")
     }
+    /// Found by HostileTextFuzzTests: info's stream table printed a unit (and
+    /// its loss lines a reason) from the index as it was.
+    @Test func infoEscapesUnitsAndLossReasons() throws {
+        let directory = temporaryPath()
+        let recorder = try Recorder(directory: directory, session: .init(name: "s", source: "test"), startTime: 1_000)
+        let stream = try recorder.addStream(
+            StreamDescriptor(
+                topic: "/t/x", kind: .typed, schema: MessageSchema(name: "t/msg/X", text: "float64 x"),
+                unit: "m\u{1B}[2K\u{202E}"))
+        var cdr = CDRWriter()
+        cdr.write(1.5)
+        try recorder.write(stream, logTime: 2_000, payload: cdr.bytes)
+        try recorder.recordLoss(stream: stream, time: 2_500, count: 1, reason: "gap\u{1B}]0;owned\u{07}")
+        try recorder.close(at: 3_000)
+        let info = try tlm("info", directory)
+        #expect(info.status == 0, "\(info.errors)")
+        #expect(!info.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" })
+        #expect(info.output.contains("m\\e[2K\\u{202E}"), "\(info.output)")
+        #expect(info.output.contains("gap\\e]0;owned\\u{7}"), "\(info.output)")
+    }
 }

@@ -131,6 +131,7 @@ public enum RecordingRecovery {
                     segmentReport.cuts.append(.init(start: damage.start, end: damage.end, reason: damage.reason))
                 }
                 segmentReport.discardedBytes = scan.damage.reduce(0) { $0 + ($1.end - $1.start) }
+                segmentReport.unreadableChunks = scan.unreadableChunks
                 segmentReport.reason = scan.stopReason ?? (scan.isClosed ? "its summary did not match its data" : nil)
             }
             report.segments.append(segmentReport)

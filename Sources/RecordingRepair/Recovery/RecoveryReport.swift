@@ -18,6 +18,9 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
         public var reason: String?
         /// Every byte range cut from the segment (of the file as it was), in file order.
         public var cuts: [Cut] = []
+        /// Chunks among the cuts that were whole records but could not be read:
+        /// a compression tlm does not read, data that fails to decompress or its CRC.
+        public var unreadableChunks = 0
     }
 
     /// A byte range of a segment that held no valid record and was cut.
@@ -41,6 +44,9 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
     public var placeholderChannels: [UInt16] = []
     /// Whether anything changed; a second `recover` reports `false`.
     public var changed: Bool
+
+    /// Chunks cut over all segments because they could not be read (``Segment/unreadableChunks``).
+    public var unreadableChunks: Int { segments.reduce(0) { $0 + $1.unreadableChunks } }
 
     /// Bytes cut off over all segments.
     public var discardedBytes: UInt64 { segments.reduce(0) { $0 + $1.discardedBytes } }

@@ -81,6 +81,9 @@ struct SegmentScan {
     var damage: [Damage] = []
     /// Where the last valid record of the data section ends.
     var intactEnd: UInt64 = 8
+    /// Chunk records that parse but cannot be read (a compression tlm does
+    /// not read, data that fails to decompress or its CRC): cut with the damage.
+    var unreadableChunks = 0
 
     /// Why the data section is not intact, if it is not: the first damage.
     var stopReason: String? { damage.first?.reason }
@@ -118,8 +121,9 @@ struct SegmentScan {
             }
             switch record {
             case .chunk(let chunk):
-                guard scan.addChunk(chunk, at: position, end: end) else {
-                    position = scan.skipDamage(bytes, from: position, "damaged chunk")
+                if let failure = scan.addChunk(chunk, at: position, end: end) {
+                    scan.unreadableChunks += 1
+                    position = scan.skipDamage(bytes, from: position, "damaged chunk: \(failure)")
                     continue
                 }
             case .messageIndex(let index):
@@ -169,9 +173,11 @@ struct SegmentScan {
         return scan
     }
 
-    /// Decodes a chunk and appends it; `false` when it fails to decompress or its CRC.
-    private mutating func addChunk(_ chunk: MCAPRecord.Chunk, at position: Int, end: Int) -> Bool {
-        guard let inner = try? MCAPStreamReader.records(in: chunk, at: position) else { return false }
+    /// Decodes a chunk and appends it; why not when it cannot be read (an
+    /// unknown compression, data that fails to decompress or its CRC).
+    private mutating func addChunk(_ chunk: MCAPRecord.Chunk, at position: Int, end: Int) -> String? {
+        let inner: [MCAPRecord]
+        do { inner = try MCAPStreamReader.records(in: chunk, at: position) } catch { return error.message }
         var shares: [UInt16: ChannelShare] = [:]
         var messages: [MCAPRecord.Message] = []
         var defined: Set<UInt16> = []
@@ -200,7 +206,7 @@ struct SegmentScan {
                 indexEnd: UInt64(end), definedChannels: defined))
         items.append(.chunk(chunks.count - 1))
         intactEnd = UInt64(end)
-        return true
+        return nil
     }
 
     /// Records `start..<end` as damaged, merging with the damage just before it.
@@ -222,8 +228,10 @@ struct SegmentScan {
     }
 
     /// The first offset after `position` where a valid Chunk (CRC holding),
-    /// Metadata or DataEnd record starts, or `nil`.
-    private func resynchronise(_ bytes: [UInt8], after position: Int) -> Int? {
+    /// Metadata or DataEnd record starts, or `nil`. A whole Chunk record on
+    /// the way that cannot be read (followed by a plausible record) is
+    /// counted in ``unreadableChunks``.
+    private mutating func resynchronise(_ bytes: [UInt8], after position: Int) -> Int? {
         var candidate = position + 1
         while candidate + 9 <= bytes.count {
             defer { candidate += 1 }
@@ -239,6 +247,9 @@ struct SegmentScan {
             switch try? MCAPRecord.parse(opcode: opcode, body: body) {
             case .chunk(let chunk)?:
                 if (try? MCAPStreamReader.records(in: chunk, at: candidate)) != nil { return candidate }
+                // A whole chunk that cannot be read: counted; the scan still tries
+                // every byte after it (its length may be the damaged field).
+                if Self.isPlausibleRecordStart(bytes, at: end) { unreadableChunks += 1 }
             case .attachment(let attachment)?:
                 if Self.holdsCRC(attachment, body) { return candidate }
             case .metadata?:

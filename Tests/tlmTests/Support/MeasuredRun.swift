@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `tlm` run of a fuzzing suite, as the harness counts it: how it ended
+/// (exit status, or the signal that killed it, or killed by the harness at
+/// its time limit), its output, and its peak resident memory.
+struct MeasuredRun {
+    /// The exit status, when it exited.
+    var status: Int32?
+    /// The signal that ended it, when one did (a timeout's SIGKILL included).
+    var signal: Int32?
+    /// Whether the harness killed it at its time limit.
+    var timedOut: Bool
+    var output: String
+    var errors: String
+    /// The peak resident set size (`ru_maxrss`), KiB.
+    var peakKiB: Int
+
+    /// A started process, waited for by ``wait(timeout:)``.
+    struct Running {
+        let pid: pid_t
+        let outPath: String
+        let errPath: String
+
+        /// Its standard error so far.
+        var errorsSoFar: String { MeasuredRun.lossy(errPath) }
+
+        /// Waits for it to end, killing it (SIGKILL) after `timeout`.
+        func wait(timeout: Duration) throws -> MeasuredRun {
+            defer {
+                try? FileManager.default.removeItem(atPath: outPath)
+                try? FileManager.default.removeItem(atPath: errPath)
+            }
+            let deadline = ContinuousClock.now + hangGuard(timeout)
+            var status: Int32 = 0
+            var usage = rusage()
+            var timedOut = false
+            while true {
+                let waited = wait4(pid, &status, WNOHANG, &usage)
+                if waited == pid { break }
+                if waited < 0, errno != EINTR { throw CommandError("wait4 \(pid) failed: errno \(errno)") }
+                if !timedOut, ContinuousClock.now > deadline {
+                    timedOut = true
+                    kill(pid, SIGKILL)
+                }
+                usleep(5_000)
+            }
+            let signalNumber = status & 0x7F
+            return MeasuredRun(
+                status: signalNumber == 0 ? (status >> 8) & 0xFF : nil,
+                signal: signalNumber == 0 ? nil : signalNumber,
+                timedOut: timedOut, output: MeasuredRun.lossy(outPath), errors: MeasuredRun.lossy(errPath),
+                peakKiB: Int(usage.ru_maxrss))
+        }
+    }
+
+    /// Starts `executable` with `arguments` (standard input `/dev/null`,
+    /// output captured in files), in `directory` when given.
+    static func start(_ executable: String, _ arguments: [String], directory: String? = nil) throws -> Running {
+        let base = NSTemporaryDirectory() + "tlm-fuzz-\(UUID().uuidString.prefix(8))"
+        let outPath = base + ".out"
+        let errPath = base + ".err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // In `directory` through env(1)'s --chdir (Glibc's addchdir_np is not in Swift's view of it).
+        let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
+        let argv: [UnsafeMutablePointer<CChar>?] = (command + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw CommandError("posix_spawn \(executable) failed: \(spawned)") }
+        return Running(pid: pid, outPath: outPath, errPath: errPath)
+    }
+
+    /// Runs `executable` with `arguments` to its end, killing it after `timeout`.
+    static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration = .seconds(30),
+        directory: String? = nil
+    ) throws -> MeasuredRun {
+        try start(executable, arguments, directory: directory).wait(timeout: timeout)
+    }
+
+    /// Runs `tlm` with `arguments`.
+    static func tlm(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> MeasuredRun {
+        try run(tlmPath, arguments, timeout: timeout)
+    }
+
+    /// The file at `path` as text (invalid UTF-8 replaced), empty when unreadable.
+    static func lossy(_ path: String) -> String {
+        String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Whether it failed as a verb should: status 1 and one line on standard error.
+    var isClearError: Bool {
+        status == 1 && errors.split(separator: "\n").count == 1 && errors.hasSuffix("\n")
+    }
+}
