@@ -64,7 +64,7 @@ public struct PeakMemoryRun: Sendable {
 
 extension PeakMemoryRun {
     /// The `VmHWM` of a running process in KiB; 0 once it has exited.
-    static func highWaterKiB(_ pid: pid_t) -> Int {
+    public static func highWaterKiB(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             return Int(line.dropFirst(6).filter(\.isNumber)) ?? 0

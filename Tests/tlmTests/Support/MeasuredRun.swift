@@ -17,7 +17,8 @@ struct MeasuredRun {
     var timedOut: Bool
     var output: String
     var errors: String
-    /// The peak resident set size (`ru_maxrss`), KiB.
+    /// The peak resident set size, KiB: its `VmHWM`, sampled every 5 ms
+    /// (``PeakMemoryRun``; `ru_maxrss` of a spawned child counts the parent's peak).
     var peakKiB: Int
 
     /// A started process, waited for by ``wait(timeout:)``.
@@ -37,12 +38,13 @@ struct MeasuredRun {
             }
             let deadline = ContinuousClock.now + hangGuard(timeout)
             var status: Int32 = 0
-            var usage = rusage()
             var timedOut = false
+            var peak = 0
             while true {
-                let waited = wait4(pid, &status, WNOHANG, &usage)
+                peak = max(peak, PeakMemoryRun.highWaterKiB(pid))
+                let waited = waitpid(pid, &status, WNOHANG)
                 if waited == pid { break }
-                if waited < 0, errno != EINTR { throw CommandError("wait4 \(pid) failed: errno \(errno)") }
+                if waited < 0, errno != EINTR { throw CommandError("waitpid \(pid) failed: errno \(errno)") }
                 if !timedOut, ContinuousClock.now > deadline {
                     timedOut = true
                     kill(pid, SIGKILL)
@@ -54,7 +56,7 @@ struct MeasuredRun {
                 status: signalNumber == 0 ? (status >> 8) & 0xFF : nil,
                 signal: signalNumber == 0 ? nil : signalNumber,
                 timedOut: timedOut, output: MeasuredRun.lossy(outPath), errors: MeasuredRun.lossy(errPath),
-                peakKiB: Int(usage.ru_maxrss))
+                peakKiB: peak)
         }
     }
 
