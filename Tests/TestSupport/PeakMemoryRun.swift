@@ -25,19 +25,7 @@ public struct PeakMemoryRun: Sendable {
         _ executable: String, _ arguments: [String], output: String = "/dev/null", timeout: Duration = .seconds(120)
     ) throws {
         let errorPath = TestScratch.path("peak-\(UUID().uuidString.prefix(8)).err")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            throw PeakMemoryRunError("cannot start \(executable): \(String(cString: strerror(spawned)))")
-        }
+        let pid = try SpawnedProcess.start([executable] + arguments, output: output, errors: errorPath)
         var status: Int32 = 0
         var peak = 0
         let deadline = ContinuousClock.now + timeout

@@ -66,24 +66,9 @@ struct MeasuredRun {
         let base = NSTemporaryDirectory() + "tlm-fuzz-\(UUID().uuidString.prefix(8))"
         let outPath = base + ".out"
         let errPath = base + ".err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // In `directory` through env(1)'s --chdir (Glibc's addchdir_np is not in Swift's view of it).
         let command = directory.map { ["/usr/bin/env", "-C", $0, executable] } ?? [executable]
-        let argv: [UnsafeMutablePointer<CChar>?] = (command + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] =
-            ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-        guard spawned == 0 else { throw CommandError("posix_spawn \(executable) failed: \(spawned)") }
+        let pid = try SpawnedProcess.start(command + arguments, output: outPath, errors: errPath)
         return Running(pid: pid, outPath: outPath, errPath: errPath)
     }
 
