@@ -43,9 +43,16 @@ struct TLM: AsyncParsableCommand {
     /// usage error (an unknown option, a missing or invalid value) exits with
     /// status 1, like every other error, instead of `EX_USAGE` (64): `tlm`
     /// exits 0 on success, 3 when loss was recorded, 4 when a time range
-    /// holds no message (``EmptyRange``) and 1 on any error.
+    /// holds no message (``EmptyRange``) and 1 on any error. An option that
+    /// takes one value given twice is a usage error (``RepeatedOptionCheck``).
     static func main() async {
         do {
+            // Before parsing: a repeated option is the first thing to hear about.
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let repeated = try RepeatedOptionCheck(TLM.self).repetition(in: arguments) {
+                FileHandle.standardError.write(Data("Error: \(repeated)\n".utf8))
+                Foundation.exit(1)
+            }
             var command = try await asyncParseAsRoot(nil)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
