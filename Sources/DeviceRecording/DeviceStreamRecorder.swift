@@ -66,8 +66,8 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         unsafeMutableAddress { pendingStorage }
     }
     /// Buffers `writePending` reuses, so timing a notification allocates little.
-    private let scratchStorage: UnsafeMutablePointer<Scratch>
-    private var scratch: Scratch {
+    private let scratchStorage: UnsafeMutablePointer<TimingScratch>
+    private var scratch: TimingScratch {
         unsafeAddress { UnsafePointer(scratchStorage) }
         unsafeMutableAddress { scratchStorage }
     }
@@ -86,10 +86,14 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     ///     are always written.
     ///   - observer: Called with every decoded value after it was handled,
     ///     on the recorder's task; an error it throws ends ``record(_:)`` with it.
+    ///   - fittedSampleTimes: Times a ``DeviceClockSurvey`` of the same
+    ///     notifications fitted, given in place of the online estimates;
+    ///     `nil` times online.
     public init(
         recorder: Recorder, decoder: Decoder, identifier: String, name: String,
         metadata: [String: String] = [:], recordsTypedStream: ((String) -> Bool)? = nil,
-        observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil
+        observer: ((ObservedValue) throws(RecordingError) -> Void)? = nil,
+        fittedSampleTimes: FittedSampleTimes? = nil
     ) throws(RecordingError) {
         self.recorder = recorder
         self.recordsTypedStream = recordsTypedStream
@@ -102,11 +106,11 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         self.decoderStorage = .allocate(capacity: 1)
         decoderStorage.initialize(to: decoder)
         self.clocksStorage = .allocate(capacity: 1)
-        clocksStorage.initialize(to: SampleClocks())
+        clocksStorage.initialize(to: fittedSampleTimes.map { SampleClocks(fitted: $0) } ?? SampleClocks())
         self.pendingStorage = .allocate(capacity: 1)
         pendingStorage.initialize(to: PendingMessages())
         self.scratchStorage = .allocate(capacity: 1)
-        scratchStorage.initialize(to: Scratch())
+        scratchStorage.initialize(to: TimingScratch())
     }
 
     deinit {
@@ -182,28 +186,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// clock's model when it is due.
     private func writePending(at time: UInt64) throws(RecordingError) {
         for index in pending.messages.indices {
-            let key = Self.clockKey(pending.messages[index].timing)
-            // Each clock once, at its first value (a notification rarely holds two clocks).
-            guard !pending.messages[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { continue }
-            // A tick clock's samples are its values in order; a nominal-rate clock's
-            // sample of a value is how many values of its stream came before it.
-            scratch.ticks.removeAll(keepingCapacity: true)
-            scratch.members.removeAll(keepingCapacity: true)
-            var count = 1
-            for other in index..<pending.messages.count where Self.clockKey(pending.messages[other].timing) == key {
-                if case .ticks(let value, _) = pending.messages[other].timing {
-                    scratch.ticks.append(value)
-                    scratch.members.append((other, scratch.ticks.count - 1))
-                } else {
-                    let stream = pending.messages[other].streamKey
-                    var sample = 0
-                    for member in scratch.members where pending.messages[member.index].streamKey == stream {
-                        sample += 1
-                    }
-                    scratch.members.append((other, sample))
-                    count = max(count, sample + 1)
-                }
-            }
+            guard let (key, count) = pending.delivery(startingAt: index, into: &scratch) else { continue }
             let timed = clocks.times(
                 ticks: scratch.ticks, count: count, clock: key, receivedAt: time, into: &scratch.times,
                 describe: Decoder.Value.sampleClock)
@@ -257,13 +240,6 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                 ObservedValue(
                     topic: stream.topic, logTime: time, sampleTime: stamp, numericValue: message.numeric,
                     schema: stream.schema, payload: hot.cdr.bytes, isRecorded: stream.handle != nil))
-        }
-    }
-
-    private static func clockKey(_ timing: SampleTiming) -> Int {
-        switch timing {
-        case .ticks(_, let key), .nominalRate(let key), .setsRate(_, let key): key
-        case .receive: -1
         }
     }
 
@@ -528,44 +504,4 @@ private struct TypedStream {
     let topic: String
     let schema: MessageSchema
     let handle: StreamHandle?
-}
-
-/// The buffers a ``DeviceStreamRecorder`` times a notification's values with.
-private struct Scratch {
-    var ticks: [UInt64] = []
-    var members: [(index: Int, sample: Int)] = []
-    var times: [UInt64] = []
-}
-
-/// The typed messages of the notification at hand that wait for their
-/// clock: each value's body encoded (after the stamp), its stream key,
-/// timing and numeric value.
-private struct PendingMessages {
-    struct Message {
-        var streamKey: Int
-        var timing: SampleTiming
-        var numeric: Double?
-        var start: Int
-        var end: Int
-    }
-
-    var messages: [Message] = []
-    var bytes: [UInt8] = []
-
-    var isEmpty: Bool { messages.isEmpty }
-
-    /// Queues a message whose body `encode` writes straight into `bytes`
-    /// (aligned from where it starts, as behind its 8-byte stamp).
-    mutating func append(streamKey: Int, timing: SampleTiming, encoding encode: (inout CDRWriter) -> Double?) {
-        let start = bytes.count
-        var cdr = CDRWriter(continuing: &bytes)
-        let numeric = encode(&cdr)
-        cdr.finish(into: &bytes)
-        messages.append(Message(streamKey: streamKey, timing: timing, numeric: numeric, start: start, end: bytes.count))
-    }
-
-    mutating func removeAll() {
-        messages.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-    }
 }

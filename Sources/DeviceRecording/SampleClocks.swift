@@ -5,6 +5,14 @@ import DeviceClocks
 /// rate, and when its model was last recorded. A pure state machine over
 /// receive times: the same deliveries give the same times. Each clock is
 /// updated in place (its estimator's window is never copied).
+///
+/// Besides timing online, it can survey (``init(surveyingUpTo:)``): time
+/// online as ever and also fit each clock's run over all its deliveries at
+/// once (`OfflineClockFit`), for ``fittedTimes()``; and it can give a
+/// survey's times (``init(fitted:)``) to the same deliveries, in the same
+/// order, in place of the online ones. The online estimators still decide
+/// everything else (which deliveries are timed, the models recorded), so
+/// the two passes stay in step.
 struct SampleClocks {
     /// How often, at most, a clock's model is recorded while its epoch
     /// stays the same (a new epoch is recorded at once).
@@ -22,6 +30,51 @@ struct SampleClocks {
         var lastEpoch = -1
         /// The last sample time given, so a new estimator never goes back.
         var lastTime: UInt64 = 0
+        /// Surveying: a whole-run fit per estimator this clock had, in
+        /// order (an estimator started afresh starts a new fit).
+        var fits: [OfflineClockFit] = []
+        /// Surveying: the fits were given up (too many samples, or a fit
+        /// that did not follow its estimator): the clock stays online.
+        var abandoned = false
+        var surveyedSamples = 0
+        /// Fitted: the survey's times of this clock, given in order from `cursor`.
+        var fitted: [Int64]?
+        var cursor = 0
+    }
+
+    /// Surveying: the most samples one clock's fits keep (16 bytes each
+    /// while surveying and 8 in the times given); a clock with more keeps
+    /// its online times.
+    private let surveyLimit: Int?
+    /// Fitted: the times a survey gave, by clock key.
+    private let fitted: FittedSampleTimes?
+
+    /// Times online, as a live recording does.
+    init() {
+        surveyLimit = nil
+        fitted = nil
+    }
+
+    /// Times online and fits every clock over its whole run, up to `limit` samples a clock.
+    init(surveyingUpTo limit: Int) {
+        surveyLimit = max(0, limit)
+        fitted = nil
+    }
+
+    /// Gives the survey's `times` in place of the online ones.
+    init(fitted times: FittedSampleTimes) {
+        surveyLimit = nil
+        fitted = times
+    }
+
+    /// Surveying: each clock's fitted times, in the order its samples were timed.
+    func fittedTimes() -> FittedSampleTimes {
+        var times = FittedSampleTimes()
+        for (key, state) in states.enumerated() {
+            guard let state, !state.abandoned, !state.fits.isEmpty else { continue }
+            times.byClock[key] = state.fits.flatMap { $0.sampleTimes() }
+        }
+        return times
     }
 
     /// By clock key (small and not negative).
@@ -41,7 +94,9 @@ struct SampleClocks {
         if case .ticks(let configuration) = clock.kind {
             state.estimator = try? DeviceClockEstimator(configuration: configuration)
             state.rate = configuration.tickRate
+            if surveyLimit != nil { Self.startFit(of: &state) }
         }
+        state.fitted = fitted?.byClock[key]
         if key >= states.count { states.append(contentsOf: repeatElement(nil, count: key + 1 - states.count)) }
         states[key] = state
         return true
@@ -51,10 +106,10 @@ struct SampleClocks {
     /// less, or not finite: unknown). A new rate starts a new run.
     mutating func setRate(_ hertz: Double, clock key: Int, describe: (Int) -> SampleClock?) {
         guard prepare(key, describe: describe) else { return }
-        Self.setRate(hertz, of: &states[key]!)
+        Self.setRate(hertz, of: &states[key]!, surveying: surveyLimit != nil)
     }
 
-    private static func setRate(_ hertz: Double, of state: inout State) {
+    private static func setRate(_ hertz: Double, of state: inout State, surveying: Bool) {
         guard case .nominalRate = state.clock.kind else { return }
         let known = hertz > 0 && hertz.isFinite && hertz <= 1e9
         guard !known || hertz != state.rate || state.dejitterer == nil else { return }
@@ -63,9 +118,31 @@ struct SampleClocks {
             state.dejitterer = nil
         } else if state.dejitterer != nil {
             try? state.dejitterer!.restart(nominalRate: hertz)
+            if surveying, !state.abandoned, !state.fits.isEmpty {
+                if (try? state.fits[state.fits.count - 1].restart(nominalRate: hertz)) == nil { abandon(&state) }
+            }
         } else {
             state.dejitterer = try? RateDejitterer(configuration: RateDejitterer.Configuration(nominalRate: hertz))
+            if surveying { startFit(of: &state) }
         }
+    }
+
+    /// Surveying: a new whole-run fit beside the estimator or dejitterer just made.
+    private static func startFit(of state: inout State) {
+        guard !state.abandoned else { return }
+        let fit: OfflineClockFit?
+        if case .ticks(let configuration) = state.clock.kind {
+            fit = try? OfflineClockFit(configuration: configuration)
+        } else {
+            fit = try? OfflineClockFit(configuration: RateDejitterer.Configuration(nominalRate: state.rate))
+        }
+        guard let fit else { return abandon(&state) }
+        state.fits.append(fit)
+    }
+
+    private static func abandon(_ state: inout State) {
+        state.abandoned = true
+        state.fits = []
     }
 
     /// The sample times of the samples of clock `key` in one notification,
@@ -79,7 +156,7 @@ struct SampleClocks {
         guard prepare(key, describe: describe) else { return false }
         let outcome = Self.times(
             ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, estimated: &estimated,
-            into: &result)
+            into: &result, surveyLimit: surveyLimit)
         switch outcome {
         case .timed: return true
         case .untimed:
@@ -98,7 +175,7 @@ struct SampleClocks {
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
         ticks: [UInt64], count: Int, state: inout State, receivedAt: UInt64, estimated: inout [Int64],
-        into result: inout [UInt64]
+        into result: inout [UInt64], surveyLimit: Int?
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
         estimated.removeAll(keepingCapacity: true)
@@ -110,6 +187,7 @@ struct SampleClocks {
                 // The host clock stepped back, or a tick does not fit: start afresh.
                 state.estimator = try? DeviceClockEstimator(configuration: configuration)
                 state.lastTime = 0
+                if surveyLimit != nil { startFit(of: &state) }
                 timed =
                     (try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -120,6 +198,7 @@ struct SampleClocks {
             if !timed, state.rate > 0 {
                 state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
                 state.lastTime = 0
+                if surveyLimit != nil { startFit(of: &state) }
                 timed =
                     (try? state.dejitterer?.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -128,6 +207,18 @@ struct SampleClocks {
             return .untimed
         }
         guard timed else { return .refused }
+        if let surveyLimit, !state.abandoned {
+            survey(ticks: ticks, count: count, at: received, of: &state, limit: surveyLimit)
+        }
+        if let fitted = state.fitted {
+            // The survey timed the same deliveries in the same order.
+            if state.cursor + estimated.count <= fitted.count {
+                for index in estimated.indices { estimated[index] = fitted[state.cursor + index] }
+                state.cursor += estimated.count
+            } else {
+                state.fitted = nil
+            }
+        }
         result.removeAll(keepingCapacity: true)
         var lastTime = state.lastTime
         for time in estimated {
@@ -137,6 +228,20 @@ struct SampleClocks {
         }
         state.lastTime = lastTime
         return .timed
+    }
+
+    /// Surveying: adds a delivery the online estimator timed to the clock's current fit.
+    private static func survey(ticks: [UInt64], count: Int, at received: Int64, of state: inout State, limit: Int) {
+        state.surveyedSamples += state.estimator != nil ? ticks.count : count
+        guard state.surveyedSamples <= limit, !state.fits.isEmpty else { return abandon(&state) }
+        let last = state.fits.count - 1
+        let added: Void?
+        if state.estimator != nil {
+            added = try? state.fits[last].add(ticks: ticks, receivedAt: received)
+        } else {
+            added = try? state.fits[last].add(count: count, receivedAt: received)
+        }
+        if added == nil { abandon(&state) }
     }
 
     /// The model of clock `key` when it is due to be recorded at `time`: its

@@ -38,6 +38,7 @@ public struct FamilyDescriptor: Sendable {
     private let decoderFactory: @Sendable (FamilyOptions) throws -> any FamilyDecoder
     private let recorderFactory: @Sendable (Recorder, DeviceRecorderOptions) throws -> any DeviceRecorder
     private let simulatorFactory: (@Sendable (SimulationRequest) -> any SimulatedDevice)?
+    private let surveyFactory: @Sendable (FamilyOptions) throws -> (any ClockSurvey)?
 
     /// Describes a family.
     ///
@@ -66,12 +67,15 @@ public struct FamilyDescriptor: Sendable {
         self.capture = capture
         self.simulatorFactory = simulator
         self.decoderFactory = { options in ErasedDecoder(base: try decoder(options)) }
+        self.surveyFactory = { options in
+            DeviceClockSurvey<Decoder>.isNeeded ? DeviceClockSurvey(decoder: try decoder(options)) : nil
+        }
         self.recorderFactory = { recorder, options in
             do {
                 return try DeviceStreamRecorder(
                     recorder: recorder, decoder: try decoder(options.decoderOptions), identifier: options.identifier,
                     name: options.name, metadata: options.metadata, recordsTypedStream: options.recordsTypedStream,
-                    observer: options.observer)
+                    observer: options.observer, fittedSampleTimes: options.fittedSampleTimes)
             } catch let error as RecordingError {
                 throw error
             } catch {
@@ -106,6 +110,16 @@ public struct FamilyDescriptor: Sendable {
         } catch {
             throw RecordingError(.invalidConfiguration, "\(family): \(error)", cause: error)
         }
+    }
+
+    /// A survey of one device's notifications that fits its sample clocks
+    /// over their whole runs, for a recorder made with the times it fits
+    /// (``DeviceRecorderOptions/fittedSampleTimes``); `nil` when the
+    /// family's values have no sample clock (all keep their receive time).
+    ///
+    /// - Throws: The family's error for bad `options`.
+    public func makeClockSurvey(options: FamilyOptions = FamilyOptions()) throws -> (any ClockSurvey)? {
+        try surveyFactory(options)
     }
 
     /// Whether the family has a simulator.

@@ -15,11 +15,16 @@ import Recording
 /// values and its record patterns and settings apply (its own devices are
 /// not used).
 ///
-/// The files are read twice, in bounded memory: a survey (devices,
-/// families, handles) on a thread of its own while the recorder sets the
-/// recording up, then the values, read on a thread of their own a few
-/// batches ahead of the recorder (``CaptureReadAhead``). A recording set up
-/// for a capture whose survey fails is removed again.
+/// The files are read two or three times: a survey (devices, families,
+/// handles) on a thread of its own while the recorder sets the recording
+/// up; with ``SampleTimeFit/whole`` (the default) a pass that decodes
+/// every device's notifications and fits each of its sample clocks over its
+/// whole run (a `ClockSurvey` per device; memory: about 24 bytes per timed
+/// sample, a clock with more than `DeviceClockSurvey.defaultSampleLimit`
+/// samples keeps its online times); then the values, read on a thread of
+/// their own a few batches ahead of the recorder (``CaptureReadAhead``) and
+/// stamped with the fitted times. A recording set up for a capture whose
+/// survey fails is removed again.
 final class ImportSessionSource: SessionSource {
     let capture: CaptureImport
     /// A pipeline for derived streams, record patterns and settings.
@@ -44,15 +49,18 @@ final class ImportSessionSource: SessionSource {
         // sets the recording up; the survey's error comes first, and a
         // recording set up for a capture that fails is removed again.
         let files = try capture.orderedFiles()
+        // Progress: the survey, the clock fit (when whole) and the values, in equal parts.
+        let passes = options.sampleTimeFit == .whole ? 3 : 2
         let survey = BackgroundWork(name: "tlm-survey") { [capture] in
             try capture.survey { done, total in
-                progress?(Int(clamping: done / 2), Int(clamping: total))
+                progress?(Int(clamping: done / UInt64(passes)), Int(clamping: total))
             }
         }
         let existed = FileManager.default.fileExists(atPath: directory)
         let name = URL(fileURLWithPath: directory).lastPathComponent
         var metadata = options.metadata
         metadata["capture_files"] = files.joined(separator: ",")
+        metadata["sample_time_fit"] = options.sampleTimeFit.rawValue
         let made = Result { () throws(RecordingError) -> Recorder in
             try Recorder(
                 directory: directory,
@@ -89,17 +97,33 @@ final class ImportSessionSource: SessionSource {
             }
             throw error
         }
+        let total = Int(clamping: inventory.byteCount)
+        var fitted: [Int: FittedSampleTimes] = [:]
+        if options.sampleTimeFit == .whole {
+            do {
+                fitted = try Self.fitClocks(capture: capture, inventory: inventory, isStopped: { session.isStopped }) {
+                    progress?(total / 3 + Int(clamping: $0 / 3), total)
+                }
+            } catch {
+                if case .success(let recorder) = made {
+                    try? recorder.close()
+                    Self.removeRecording(at: directory, existed: existed)
+                }
+                throw error
+            }
+        }
         let recorder = try made.get()
         recorder.observer = options.observer
         let engine = try pipeline.map { pipeline throws(RecordingError) in
             try PipelineEngine(pipeline: pipeline, recorder: recorder)
         }
         var devices: [any DeviceRecorder] = []
-        for device in inventory.devices {
+        for (index, device) in inventory.devices.enumerated() {
             if let family = device.family, let descriptor = capture.families[family] {
                 var options = DeviceRecorderOptions(
                     identifier: device.identifier, name: device.displayName,
                     metadata: device.facts)
+                options.fittedSampleTimes = fitted[index]
                 if let engine {
                     options.recordsTypedStream = engine.recordsTypedStream
                     options.observer = engine.observe
@@ -116,7 +140,6 @@ final class ImportSessionSource: SessionSource {
         let reader = CaptureReadAhead(capture: capture, inventory: inventory)
         defer { reader.cancel() }
         var imported = 0
-        let total = Int(clamping: inventory.byteCount)
         // One notification reused for every value: its bytes' storage is
         // refilled in place (a recorder keeps no notification).
         var notification = RawNotification(
@@ -124,7 +147,8 @@ final class ImportSessionSource: SessionSource {
         do {
             while let batch = try reader.next() {
                 if session.isStopped || Task.isCancelled { break }
-                progress?(total / 2 + Int(clamping: reader.bytesRead / 2), total)
+                let done = Int(clamping: reader.bytesRead)
+                progress?(total - total / passes + done / passes, total)
                 for entry in batch.entries {
                     if entry.device >= 0 {
                         batch.load(entry, into: &notification)
@@ -155,6 +179,46 @@ final class ImportSessionSource: SessionSource {
         }
         return SessionSourceResult(
             deviceCount: devices.count, replayedNotifications: imported, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// The clock pass: every notification of a device of a known family
+    /// through a survey of its family, read a few batches ahead; the fitted
+    /// times by device index (devices without a timed clock have none).
+    private static func fitClocks(
+        capture: CaptureImport, inventory: CaptureInventory, isStopped: () -> Bool, progress: (UInt64) -> Void
+    ) throws -> [Int: FittedSampleTimes] {
+        var surveys: [(any ClockSurvey)?] = []
+        for device in inventory.devices {
+            if let family = device.family, let descriptor = capture.families[family] {
+                surveys.append(try descriptor.makeClockSurvey())  // nil for a family without clocks
+            } else {
+                surveys.append(nil)
+            }
+        }
+        guard surveys.contains(where: { $0 != nil }) else { return [:] }
+        let reader = CaptureReadAhead(capture: capture, inventory: inventory)
+        defer { reader.cancel() }
+        var notification = RawNotification(
+            characteristic: CharacteristicUUID(high: 0, low: 0), bytes: [], receiveTime: 0)
+        while let batch = try reader.next() {
+            if isStopped() || Task.isCancelled { break }
+            progress(reader.bytesRead)
+            for entry in batch.entries {
+                if entry.device >= 0 {
+                    guard let survey = surveys[entry.device] else { continue }
+                    batch.load(entry, into: &notification)
+                    survey.add(notification)
+                } else if case .notification(let index, let notification) = batch.others[entry.start] {
+                    surveys[index]?.add(notification)
+                }
+            }
+        }
+        var fitted: [Int: FittedSampleTimes] = [:]
+        for (index, survey) in surveys.enumerated() {
+            guard let times = survey?.fittedTimes(), times.sampleCount > 0 else { continue }
+            fitted[index] = times
+        }
+        return fitted
     }
 
     /// Removes what a recorder set up in `directory` (the directory too,

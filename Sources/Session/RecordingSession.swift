@@ -57,6 +57,8 @@ public final class RecordingSession: Service, Sendable {
         public var onReplayProgress: (@Sendable (Int, Int) -> Void)?
         /// Sees every stream and message the session records (a live view); called on the recording task.
         public var observer: (any RecorderObserver)?
+        /// How a capture import fits sample clocks (other sources time online).
+        public var sampleTimeFit: SampleTimeFit = .whole
 
         /// Creates options.
         public init(
@@ -141,9 +143,11 @@ public final class RecordingSession: Service, Sendable {
     /// its derived streams run on the imported values and its record
     /// patterns and settings apply (its own devices are not used).
     ///
-    /// The files are read twice, in bounded memory: a survey (devices,
-    /// families, handles), then the values, read on a thread of their own a
-    /// few batches ahead of the recorder. Without `options.configuration`
+    /// The files are read two or three times: a survey (devices, families,
+    /// handles); with `options.sampleTimeFit` ``SampleTimeFit/whole`` (the
+    /// default) a pass that fits each device's sample clocks over their
+    /// whole runs; then the values, read on a thread of their own a few
+    /// batches ahead of the recorder. Without `options.configuration`
     /// or a pipeline, it records with ``importConfiguration``
     /// (`Durability.batch`).
     ///

@@ -14,6 +14,12 @@ import Recording
 /// The notifications of every device are merged by receive time (ties: the
 /// device listed first) and recorded on the session's task, as fast as
 /// possible or paced at ``ReplaySource/rate``.
+///
+/// Sample clocks are fitted as the original's were: an import made with
+/// ``SampleTimeFit/whole`` (its session's `sample_time_fit`) is replayed
+/// with each clock fitted over its whole run (a `ClockSurvey` of the
+/// notifications first), anything else online, so a replay of the whole
+/// recording reproduces its typed streams.
 struct ReplaySessionSource: SessionSource {
     let replay: ReplaySource
     /// A pipeline for derived streams, record patterns and settings.
@@ -32,6 +38,8 @@ struct ReplaySessionSource: SessionSource {
         let name = URL(fileURLWithPath: session.directory).lastPathComponent
         var metadata = options.metadata
         metadata["replay_of"] = recording
+        let fit = Self.sampleTimeFit(of: recording)
+        metadata["sample_time_fit"] = fit.rawValue
         let recorder = try Recorder(
             directory: session.directory,
             configuration: options.configuration ?? pipeline?.recorderConfiguration() ?? RecorderConfiguration(),
@@ -42,35 +50,51 @@ struct ReplaySessionSource: SessionSource {
             try PipelineEngine(pipeline: pipeline, recorder: recorder)
         }
         let families = pipeline?.families ?? .builtIn
-        var devices: [any DeviceRecorder] = []
+        // The devices replayed (a family this build knows, or raw), and their notifications.
+        var sources: [(device: RecordingInfo.Device, descriptor: FamilyDescriptor?)] = []
         var notifications: [(order: Int, device: Int, notification: RawNotification)] = []
         for device in info.devices {
-            let index = devices.count
-            if device.family == RawDeviceRecorder.unknownFamily.rawValue {
-                // A device of no known family (an imported capture's): its raw streams again.
-                devices.append(
-                    try RawDeviceRecorder(
-                        recorder: recorder, identifier: device.identifier,
-                        name: device.name))
-            } else {
-                guard let descriptor = families.descriptor(named: device.family) else { continue }
+            var descriptor: FamilyDescriptor?
+            if device.family != RawDeviceRecorder.unknownFamily.rawValue {
+                guard let known = families.descriptor(named: device.family) else { continue }
+                descriptor = known
+            }
+            for notification in try reader.rawNotifications(of: device.identifier) {
+                notifications.append((notifications.count, sources.count, notification))
+            }
+            sources.append((device, descriptor))
+        }
+        notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
+        var fitted: [FittedSampleTimes?] = Array(repeating: nil, count: sources.count)
+        if fit == .whole {
+            let surveys = try sources.map { try $0.descriptor?.makeClockSurvey() }
+            for item in notifications { surveys[item.device]?.add(item.notification) }
+            fitted = surveys.map { $0?.fittedTimes() }
+        }
+        var devices: [any DeviceRecorder] = []
+        for (index, (device, descriptor)) in sources.enumerated() {
+            if let descriptor {
                 var options = DeviceRecorderOptions(identifier: device.identifier, name: device.name)
+                options.fittedSampleTimes = fitted[index]
                 if let engine {
                     options.recordsTypedStream = engine.recordsTypedStream
                     options.observer = engine.observe
                 }
                 devices.append(try descriptor.makeRecorder(recorder, options: options))
-            }
-            for notification in try reader.rawNotifications(of: device.identifier) {
-                notifications.append((notifications.count, index, notification))
+            } else {
+                // A device of no known family (an imported capture's): its raw streams again.
+                devices.append(
+                    try RawDeviceRecorder(
+                        recorder: recorder, identifier: device.identifier,
+                        name: device.name))
             }
         }
+        fitted.removeAll()
         if replay.latched, replay.from > .zero {
             try Self.recordLatched(
                 of: recording, before: try reader.range().from, into: recorder,
                 recordsTypedStream: engine?.recordsTypedStream)
         }
-        notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
         let start = ContinuousClock.now
         let first = notifications.first?.notification.receiveTime ?? 0
         var replayed = 0
@@ -88,6 +112,13 @@ struct ReplaySessionSource: SessionSource {
         try recorder.close()
         return SessionSourceResult(
             deviceCount: devices.count, replayedNotifications: replayed, derivedCount: engine?.derivedCount ?? 0)
+    }
+
+    /// How the original's sample clocks were fitted: as its session's
+    /// metadata says (an import's), else online.
+    private static func sampleTimeFit(of recording: String) -> SampleTimeFit {
+        let recorded = try? RecordingAnnotations.metadata(named: "session", in: recording).values["sample_time_fit"]
+        return recorded.flatMap { SampleTimeFit(rawValue: $0) } ?? .online
     }
 
     /// Records the original's last message before `start` of each latched

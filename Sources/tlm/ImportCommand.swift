@@ -24,7 +24,9 @@ struct ImportCommand: AsyncParsableCommand {
             makes the typed streams, as in a live recording; a device of no known family is recorded as \
             raw streams, family `ble`. Drops the capture marks, records it cut, frames never completed \
             and disconnections become loss records. Several files are read in the order of their first \
-            timestamps (rotated logs of one host).
+            timestamps (rotated logs of one host). Sample clocks (Jacquard ticks, DIoT channel rates) are \
+            fitted over each clock's whole run before any value is written (--clock-fit online times \
+            each delivery as a live recording does; docs/time.md).
 
             Handle map lines: [ADDRESS] HANDLE UUID, e.g. `0x0010 0000d001-0000-1000-8000-00805f9b34fb`.
 
@@ -61,6 +63,13 @@ struct ImportCommand: AsyncParsableCommand {
             valueName: "level"))
     var durability: Durability?
 
+    @Option(
+        help: ArgumentHelp(
+            "How sample clocks are fitted: whole (each clock's whole run at once, in a pass of its own; "
+                + "the default) or online (as a live recording times them).",
+            valueName: "fit"))
+    var clockFit: SampleTimeFit = .whole
+
     func validate() throws {
         if captures.isEmpty { throw ValidationError("name at least one capture file") }
     }
@@ -87,9 +96,13 @@ struct ImportCommand: AsyncParsableCommand {
         configuration.durability = durability ?? .batch
         let session = RecordingSession(
             importing: capture, pipeline: loaded, directory: output,
-            options: .init(
-                configuration: configuration,
-                onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) }))
+            options: {
+                var options = RecordingSession.Options(
+                    configuration: configuration,
+                    onReplayProgress: { done, total in bar.update(UInt64(done), of: UInt64(total)) })
+                options.sampleTimeFit = clockFit
+                return options
+            }())
         let summary: RecordingSummary
         do {
             summary = try await SessionRunner.run(session, showsStatus: false)

@@ -10,7 +10,7 @@ import Testing
 /// Writes `bytes` to a file in a fresh temporary directory and imports it.
 func importCapture(
     _ files: [[UInt8]], name: String = "capture", handleMap: HandleMap = HandleMap(),
-    label: String = #function
+    sampleTimeFit: SampleTimeFit = .whole, label: String = #function
 ) async throws -> (
     directory: String, summary: RecordingSummary,
     inventory: CaptureInventory
@@ -23,7 +23,10 @@ func importCapture(
         paths.append(path)
     }
     let directory = folder + "/imported"
-    let session = RecordingSession(importing: CaptureImport(files: paths, handleMap: handleMap), directory: directory)
+    var options = RecordingSession.Options()
+    options.sampleTimeFit = sampleTimeFit
+    let session = RecordingSession(
+        importing: CaptureImport(files: paths, handleMap: handleMap), directory: directory, options: options)
     let summary = try await session.record()
     return (directory, summary, session.captureInventory!)
 }

@@ -3,6 +3,7 @@ import Devices
 import Families
 import Foundation
 import Recording
+import Session
 
 /// A synthetic capture of simulated devices: each advertises, connects,
 /// is discovered (unless told not to), notifies what its family's
@@ -21,7 +22,14 @@ struct CaptureScenario {
         var handles: [CharacteristicUUID: UInt16]
         /// What the import must record, in order.
         var expected: [RawNotification] = []
+        /// With a delivery, when the device measured each of `expected`
+        /// (DIoT data channels; `nil` otherwise), since the first notification's
+        /// time minus its offset (``notificationStart``).
+        var measured: [Duration?] = []
     }
+
+    /// The capture time, ns, that simulated offsets count from.
+    var notificationStart: UInt64 = 0
 
     var traffic: HCITrafficBuilder
     var devices: [Device]
@@ -34,18 +42,30 @@ struct CaptureScenario {
     }
 
     /// A capture of `families`' simulators (seeded), `count` notifications each.
-    /// `unknown` adds a device of no family notifying on a custom characteristic.
+    /// `unknown` adds a device of no family notifying on a custom characteristic;
+    /// `delivery` has the simulators deliver as Bluetooth LE does.
     static func make(
         families: [DeviceFamily], count: Int, seed: UInt64 = 7, discovery: Bool = true,
-        advertise: Bool = true, unknown: Bool = false, fragmentSize: Int = 27
+        advertise: Bool = true, unknown: Bool = false, fragmentSize: Int = 27, delivery: BLEDelivery? = nil
     ) -> CaptureScenario {
         var traffic = HCITrafficBuilder()
         traffic.fragmentSize = fragmentSize
         var devices: [Device] = []
         var queues: [[(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8])]] = []
         for (index, family) in families.enumerated() {
-            var simulator = FamilyRegistry.builtIn.simulator(of: family, seed: seed)!
-            let notes = (0..<count).map { _ in simulator.nextNotification() }
+            var simulator = FamilyRegistry.builtIn.simulator(of: family, seed: seed, delivery: delivery)!
+            var measured: [Duration?] = []
+            let notes = (0..<count).map { _ in
+                // A DIoT simulator tells when each notification's records were measured.
+                guard var diot = simulator as? DiotSimulator else {
+                    measured.append(nil)
+                    return simulator.nextNotification()
+                }
+                let next = diot.next()
+                simulator = diot
+                measured.append(next.measuredAt)
+                return (next.offset, next.characteristic, next.bytes)
+            }
             var handles: [CharacteristicUUID: UInt16] = [:]
             for note in notes where handles[note.characteristic] == nil {
                 handles[note.characteristic] = UInt16(0x0010 + 3 * handles.count)
@@ -54,7 +74,7 @@ struct CaptureScenario {
             let identifier = family == .diot ? simulator.identifier : addressText(address).filter { $0 != ":" }
             var device = Device(
                 family: family, identifier: identifier, address: address,
-                connection: 0x0040 + UInt16(index), handles: handles)
+                connection: 0x0040 + UInt16(index), handles: handles, measured: measured)
             if advertise {
                 traffic.advertise(address, random: true, data: advertisingData(family, simulator: simulator))
             }
@@ -153,6 +173,7 @@ struct CaptureScenario {
     /// The notifications of every device in time order, in all the ways ATT delivers values.
     mutating func notify(_ queues: [[(offset: Duration, characteristic: CharacteristicUUID, bytes: [UInt8])]]) {
         let start = traffic.clock + 1_000_000
+        notificationStart = start
         var merged: [(time: UInt64, device: Int, characteristic: CharacteristicUUID, bytes: [UInt8])] = []
         for (device, queue) in queues.enumerated() {
             for note in queue {
@@ -235,14 +256,25 @@ struct CaptureScenario {
 
     /// A reference recording: the expected notifications fed straight into
     /// each device's recorder (the family's, or the raw one), in time order.
-    func referenceRecording(at directory: String) throws {
+    func referenceRecording(at directory: String, sampleTimeFit: SampleTimeFit = .whole) throws {
         let recorder = try Recorder(directory: directory, session: .init(name: "reference", source: "test"))
+        var all: [(Int, Int, RawNotification)] = []
+        for (index, device) in devices.enumerated() {
+            for (order, note) in device.expected.enumerated() { all.append((index, order, note)) }
+        }
+        all.sort { ($0.2.receiveTime, $0.0, $0.1) < ($1.2.receiveTime, $1.0, $1.1) }
+        // As an import fits clocks: a survey of each device's notifications first.
+        var surveys: [(any ClockSurvey)?] = try devices.map { device in
+            guard sampleTimeFit == .whole, let family = device.family else { return nil }
+            return try FamilyRegistry.builtIn[family]!.makeClockSurvey()
+        }
+        for (index, _, note) in all { surveys[index]?.add(note) }
         var recorders: [any DeviceRecorder] = []
-        for device in devices {
+        for (index, device) in devices.enumerated() {
             if let family = device.family {
-                recorders.append(
-                    try FamilyRegistry.builtIn[family]!.makeRecorder(
-                        recorder, options: .init(identifier: device.identifier, name: device.identifier)))
+                var options = DeviceRecorderOptions(identifier: device.identifier, name: device.identifier)
+                options.fittedSampleTimes = surveys[index]?.fittedTimes()
+                recorders.append(try FamilyRegistry.builtIn[family]!.makeRecorder(recorder, options: options))
             } else {
                 recorders.append(
                     try RawDeviceRecorder(
@@ -250,11 +282,7 @@ struct CaptureScenario {
                         name: device.identifier))
             }
         }
-        var all: [(Int, Int, RawNotification)] = []
-        for (index, device) in devices.enumerated() {
-            for (order, note) in device.expected.enumerated() { all.append((index, order, note)) }
-        }
-        all.sort { ($0.2.receiveTime, $0.0, $0.1) < ($1.2.receiveTime, $1.0, $1.1) }
+        surveys.removeAll()
         for (index, _, note) in all { try recorders[index].record(note) }
         try recorder.close()
     }

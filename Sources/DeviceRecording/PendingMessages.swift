@@ -1,0 +1,77 @@
+import ROS2
+
+/// The typed messages of the notification at hand that wait for their
+/// clock: each value's body encoded (after the stamp), its stream key,
+/// timing and numeric value. A ``DeviceStreamRecorder`` queues them while
+/// the notification decodes; a ``DeviceClockSurvey`` queues them without bodies.
+struct PendingMessages {
+    struct Message {
+        var streamKey: Int
+        var timing: SampleTiming
+        var numeric: Double?
+        var start: Int
+        var end: Int
+    }
+
+    var messages: [Message] = []
+    var bytes: [UInt8] = []
+
+    var isEmpty: Bool { messages.isEmpty }
+
+    /// Queues a message whose body `encode` writes straight into `bytes`
+    /// (aligned from where it starts, as behind its 8-byte stamp).
+    mutating func append(streamKey: Int, timing: SampleTiming, encoding encode: (inout CDRWriter) -> Double?) {
+        let start = bytes.count
+        var cdr = CDRWriter(continuing: &bytes)
+        let numeric = encode(&cdr)
+        cdr.finish(into: &bytes)
+        messages.append(Message(streamKey: streamKey, timing: timing, numeric: numeric, start: start, end: bytes.count))
+    }
+
+    /// Queues a message without a body (for timing only).
+    mutating func append(streamKey: Int, timing: SampleTiming) {
+        messages.append(Message(streamKey: streamKey, timing: timing, numeric: nil, start: 0, end: 0))
+    }
+
+    mutating func removeAll() {
+        messages.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The delivery of one clock in this notification, when `messages[index]`
+    /// is the first value of its clock (`nil` otherwise): the clock's key
+    /// and its sample count, with its ticks and each member's message index
+    /// and sample in `scratch`. A tick clock's samples are its values in
+    /// order; a nominal-rate clock's sample of a value is how many values of
+    /// its stream came before it.
+    func delivery(startingAt index: Int, into scratch: inout TimingScratch) -> (key: Int, count: Int)? {
+        let key = Self.clockKey(messages[index].timing)
+        // Each clock once, at its first value (a notification rarely holds two clocks).
+        guard !messages[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { return nil }
+        scratch.ticks.removeAll(keepingCapacity: true)
+        scratch.members.removeAll(keepingCapacity: true)
+        var count = 1
+        for other in index..<messages.count where Self.clockKey(messages[other].timing) == key {
+            if case .ticks(let value, _) = messages[other].timing {
+                scratch.ticks.append(value)
+                scratch.members.append((other, scratch.ticks.count - 1))
+            } else {
+                let stream = messages[other].streamKey
+                var sample = 0
+                for member in scratch.members where messages[member.index].streamKey == stream {
+                    sample += 1
+                }
+                scratch.members.append((other, sample))
+                count = max(count, sample + 1)
+            }
+        }
+        return (key, count)
+    }
+
+    static func clockKey(_ timing: SampleTiming) -> Int {
+        switch timing {
+        case .ticks(_, let key), .nominalRate(let key), .setsRate(_, let key): key
+        case .receive: -1
+        }
+    }
+}

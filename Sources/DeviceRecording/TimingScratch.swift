@@ -1,0 +1,7 @@
+/// The buffers a notification's values are timed with, reused from one
+/// notification to the next so timing allocates little.
+struct TimingScratch {
+    var ticks: [UInt64] = []
+    var members: [(index: Int, sample: Int)] = []
+    var times: [UInt64] = []
+}

@@ -1,0 +1,11 @@
+/// How an import fits the sample clocks of the devices it records
+/// (`docs/time.md`, *Imports*).
+public enum SampleTimeFit: String, Sendable, CaseIterable {
+    /// Each clock fitted over its whole run at once, before any value is
+    /// written (a pass of its own over the capture): the best times the
+    /// deliveries allow, from the first sample on.
+    case whole
+    /// Each delivery timed as it comes, as a live recording times it: the
+    /// times a live recording of the same deliveries would have had.
+    case online
+}
