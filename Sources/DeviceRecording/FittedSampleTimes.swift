@@ -1,3 +1,5 @@
+import DeviceClocks
+
 /// The sample times a survey of a device's notifications fitted over the
 /// whole run of each of its clocks (a ``ClockSurvey``): by clock key, every
 /// timed sample's time in the order the samples were timed. A recorder
@@ -6,6 +8,9 @@
 public struct FittedSampleTimes: Sendable, Hashable {
     /// Nanoseconds since the Unix epoch, by clock key.
     var byClock: [Int: [Int64]] = [:]
+    /// The lines they lie on, by clock key: per run of the clock (an
+    /// estimator started afresh starts a run), one model per epoch.
+    var models: [Int: [[ClockModel]]] = [:]
 
     /// No times: every clock keeps its online estimates.
     public init() {}

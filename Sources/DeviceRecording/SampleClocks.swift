@@ -40,6 +40,10 @@ struct SampleClocks {
         /// Fitted: the survey's times of this clock, given in order from `cursor`.
         var fitted: [Int64]?
         var cursor = 0
+        /// Fitted: the survey's models of this clock, per run and epoch.
+        var fittedModels: [[ClockModel]]?
+        /// The estimators or dejitterers this clock had (a run each).
+        var runCount = 0
     }
 
     /// Surveying: the most samples one clock's fits keep (16 bytes each
@@ -73,6 +77,7 @@ struct SampleClocks {
         for (key, state) in states.enumerated() {
             guard let state, !state.abandoned, !state.fits.isEmpty else { continue }
             times.byClock[key] = state.fits.flatMap { $0.sampleTimes() }
+            times.models[key] = state.fits.map(\.models)
         }
         return times
     }
@@ -94,9 +99,10 @@ struct SampleClocks {
         if case .ticks(let configuration) = clock.kind {
             state.estimator = try? DeviceClockEstimator(configuration: configuration)
             state.rate = configuration.tickRate
-            if surveyLimit != nil { Self.startFit(of: &state) }
+            Self.startRun(of: &state, surveying: surveyLimit != nil)
         }
         state.fitted = fitted?.byClock[key]
+        state.fittedModels = fitted?.models[key]
         if key >= states.count { states.append(contentsOf: repeatElement(nil, count: key + 1 - states.count)) }
         states[key] = state
         return true
@@ -123,13 +129,15 @@ struct SampleClocks {
             }
         } else {
             state.dejitterer = try? RateDejitterer(configuration: RateDejitterer.Configuration(nominalRate: hertz))
-            if surveying { startFit(of: &state) }
+            startRun(of: &state, surveying: surveying)
         }
     }
 
-    /// Surveying: a new whole-run fit beside the estimator or dejitterer just made.
-    private static func startFit(of state: inout State) {
-        guard !state.abandoned else { return }
+    /// Counts the estimator or dejitterer just made; surveying, starts a
+    /// whole-run fit beside it.
+    private static func startRun(of state: inout State, surveying: Bool) {
+        state.runCount += 1
+        guard surveying, !state.abandoned else { return }
         let fit: OfflineClockFit?
         if case .ticks(let configuration) = state.clock.kind {
             fit = try? OfflineClockFit(configuration: configuration)
@@ -187,7 +195,7 @@ struct SampleClocks {
                 // The host clock stepped back, or a tick does not fit: start afresh.
                 state.estimator = try? DeviceClockEstimator(configuration: configuration)
                 state.lastTime = 0
-                if surveyLimit != nil { startFit(of: &state) }
+                startRun(of: &state, surveying: surveyLimit != nil)
                 timed =
                     (try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -198,7 +206,7 @@ struct SampleClocks {
             if !timed, state.rate > 0 {
                 state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
                 state.lastTime = 0
-                if surveyLimit != nil { startFit(of: &state) }
+                startRun(of: &state, surveying: surveyLimit != nil)
                 timed =
                     (try? state.dejitterer?.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -217,6 +225,7 @@ struct SampleClocks {
                 state.cursor += estimated.count
             } else {
                 state.fitted = nil
+                state.fittedModels = nil
             }
         }
         result.removeAll(keepingCapacity: true)
@@ -260,7 +269,12 @@ struct SampleClocks {
         if epoch == state.lastEpoch, let last = state.lastRecorded, time < last &+ Self.modelInterval {
             return nil
         }
-        guard let model = state.estimator?.model ?? state.dejitterer?.model else { return nil }
+        guard var model = state.estimator?.model ?? state.dejitterer?.model else { return nil }
+        // Fitted: the line the times were placed on, fitted over the whole epoch.
+        let run = state.runCount - 1
+        if let runs = state.fittedModels, runs.indices.contains(run), runs[run].indices.contains(model.epoch) {
+            model = runs[run][model.epoch]
+        }
         state.lastEpoch = model.epoch
         state.lastRecorded = time
         return (model, state.clock, state.rate)

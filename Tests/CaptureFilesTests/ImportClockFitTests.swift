@@ -64,6 +64,28 @@ import Testing
             // Measured: 0.07 and 0.20 ms whole-run, 8.9 and 8.6 ms online.
             #expect(fitted * 10 < live, "\(name): whole-run p99 \(fitted) ms, online \(live) ms")
         }
+        // The clock models recorded are the lines the times lie on: the whole run's drift is the
+        // device's (+200 ppm, the simulated ticks' clock), its fit spans the run.
+        let models = try RecordingInfo.load(from: whole.directory).loadingClocks().clocks ?? []
+        let channel1 = try #require(models.first { $0.clock == "channel_1" })
+        #expect(abs(channel1.driftPPM - 200) < 2, "\(channel1)")
+        #expect(channel1.spanNanoseconds > 150_000_000_000, "\(channel1)")
+        // One epoch, one line: every model written (from the first on) is the same but for its stamp
+        // (online, each is the fit so far).
+        let clockTopic = "/diot/\(scenario.devices[0].identifier)/clock/channel_1"
+        let written = try RecordingReader(directory: whole.directory).messages(topics: [clockTopic])
+            .map { $0.payload.dropFirst(12) }
+        #expect(written.count > 100)
+        #expect(Set(written).count == 1)
+        // Sample k of the 50 Hz channel lies on that line (device time k / 50 s), but where a
+        // delivery was moved earlier to stay before its receipt.
+        let accXTimes = try RecordingReader(directory: whole.directory)
+            .messages(topics: ["/diot/\(scenario.devices[0].identifier)/acc_x"]).map { Int64($0.publishTime) }
+        let onLine = accXTimes.enumerated().filter { k, time in
+            let predicted = Double(channel1.offsetNanoseconds) + Double(k) * 2e7 * (1 + channel1.driftPPM / 1e6)
+            return abs(Double(time) - predicted) <= 1_000
+        }
+        #expect(Double(onLine.count) >= 0.99 * Double(accXTimes.count), "\(onLine.count) of \(accXTimes.count)")
         // The session says how it was fitted; the raw notifications keep their receive times.
         let fits = try [whole.directory, online.directory].map {
             try RecordingAnnotations.metadata(named: "session", in: $0).values["sample_time_fit"]
