@@ -12,9 +12,11 @@ public import Devices
 ///     identifier: "TAG", name: "tag", fittedSampleTimes: survey.fittedTimes())
 /// ```
 public final class DeviceClockSurvey<Decoder: PacketDecoder>: ClockSurvey where Decoder.Value: RecordableValue {
-    /// The most samples one clock's fit keeps (about 24 bytes each until
-    /// the recorder has used them); a clock with more keeps its online times.
-    public static var defaultSampleLimit: Int { 16_000_000 }
+    /// The most samples a survey fits, over all the device's clocks (each
+    /// costs about 80 bytes while surveying when a delivery holds one
+    /// sample, less when it holds several); past it every clock of the
+    /// device keeps its online times.
+    public static var defaultSampleLimit: Int { 4_000_000 }
 
     /// Whether the family's values have any sample clock (a survey of a
     /// family whose values all keep their receive time fits nothing).
@@ -31,7 +33,7 @@ public final class DeviceClockSurvey<Decoder: PacketDecoder>: ClockSurvey where 
     ///
     /// - Parameters:
     ///   - decoder: The device's decoder, in the state the recorder's starts in.
-    ///   - sampleLimit: The most samples a clock is fitted over.
+    ///   - sampleLimit: The most samples fitted, over all the device's clocks.
     public init(decoder: Decoder, sampleLimit: Int = DeviceClockSurvey.defaultSampleLimit) {
         self.decoder = decoder
         clocks = SampleClocks(surveyingUpTo: sampleLimit)

@@ -36,7 +36,6 @@ struct SampleClocks {
         /// Surveying: the fits were given up (too many samples, or a fit
         /// that did not follow its estimator): the clock stays online.
         var abandoned = false
-        var surveyedSamples = 0
         /// Fitted: the survey's times of this clock, given in order from `cursor`.
         var fitted: [Int64]?
         var cursor = 0
@@ -46,10 +45,11 @@ struct SampleClocks {
         var runCount = 0
     }
 
-    /// Surveying: the most samples one clock's fits keep (16 bytes each
-    /// while surveying and 8 in the times given); a clock with more keeps
-    /// its online times.
+    /// Surveying: the most samples this device's fits keep, over all its
+    /// clocks; past it every clock keeps its online times.
     private let surveyLimit: Int?
+    /// Surveying: the samples fitted so far, over all clocks.
+    private var surveyedSamples = 0
     /// Fitted: the times a survey gave, by clock key.
     private let fitted: FittedSampleTimes?
 
@@ -59,7 +59,7 @@ struct SampleClocks {
         fitted = nil
     }
 
-    /// Times online and fits every clock over its whole run, up to `limit` samples a clock.
+    /// Times online and fits every clock over its whole run, up to `limit` samples in all.
     init(surveyingUpTo limit: Int) {
         surveyLimit = max(0, limit)
         fitted = nil
@@ -164,9 +164,16 @@ struct SampleClocks {
         guard prepare(key, describe: describe) else { return false }
         let outcome = Self.times(
             ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, estimated: &estimated,
-            into: &result, surveyLimit: surveyLimit)
+            into: &result, surveying: surveyLimit != nil)
         switch outcome {
-        case .timed: return true
+        case .timed:
+            if let surveyLimit {
+                surveyedSamples += result.count
+                if surveyedSamples > surveyLimit {
+                    for index in states.indices where states[index] != nil { Self.abandon(&states[index]!) }
+                }
+            }
+            return true
         case .untimed:
             // Its samples keep their receive time: the clock's later times never go below it.
             states[key]!.lastTime = max(states[key]!.lastTime, receivedAt)
@@ -183,7 +190,7 @@ struct SampleClocks {
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
         ticks: [UInt64], count: Int, state: inout State, receivedAt: UInt64, estimated: inout [Int64],
-        into result: inout [UInt64], surveyLimit: Int?
+        into result: inout [UInt64], surveying: Bool
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
         estimated.removeAll(keepingCapacity: true)
@@ -195,7 +202,7 @@ struct SampleClocks {
                 // The host clock stepped back, or a tick does not fit: start afresh.
                 state.estimator = try? DeviceClockEstimator(configuration: configuration)
                 state.lastTime = 0
-                startRun(of: &state, surveying: surveyLimit != nil)
+                startRun(of: &state, surveying: surveying)
                 timed =
                     (try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -206,7 +213,7 @@ struct SampleClocks {
             if !timed, state.rate > 0 {
                 state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
                 state.lastTime = 0
-                startRun(of: &state, surveying: surveyLimit != nil)
+                startRun(of: &state, surveying: surveying)
                 timed =
                     (try? state.dejitterer?.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
                     != nil
@@ -215,9 +222,7 @@ struct SampleClocks {
             return .untimed
         }
         guard timed else { return .refused }
-        if let surveyLimit, !state.abandoned {
-            survey(ticks: ticks, count: count, at: received, of: &state, limit: surveyLimit)
-        }
+        if surveying, !state.abandoned { survey(ticks: ticks, count: count, at: received, of: &state) }
         if let fitted = state.fitted {
             // The survey timed the same deliveries in the same order.
             if state.cursor + estimated.count <= fitted.count {
@@ -240,9 +245,8 @@ struct SampleClocks {
     }
 
     /// Surveying: adds a delivery the online estimator timed to the clock's current fit.
-    private static func survey(ticks: [UInt64], count: Int, at received: Int64, of state: inout State, limit: Int) {
-        state.surveyedSamples += state.estimator != nil ? ticks.count : count
-        guard state.surveyedSamples <= limit, !state.fits.isEmpty else { return abandon(&state) }
+    private static func survey(ticks: [UInt64], count: Int, at received: Int64, of state: inout State) {
+        guard !state.fits.isEmpty else { return abandon(&state) }
         let last = state.fits.count - 1
         let added: Void?
         if state.estimator != nil {

@@ -38,7 +38,7 @@ public struct FamilyDescriptor: Sendable {
     private let decoderFactory: @Sendable (FamilyOptions) throws -> any FamilyDecoder
     private let recorderFactory: @Sendable (Recorder, DeviceRecorderOptions) throws -> any DeviceRecorder
     private let simulatorFactory: (@Sendable (SimulationRequest) -> any SimulatedDevice)?
-    private let surveyFactory: @Sendable (FamilyOptions) throws -> (any ClockSurvey)?
+    private let surveyFactory: @Sendable (FamilyOptions, Int) throws -> (any ClockSurvey)?
 
     /// Describes a family.
     ///
@@ -67,8 +67,9 @@ public struct FamilyDescriptor: Sendable {
         self.capture = capture
         self.simulatorFactory = simulator
         self.decoderFactory = { options in ErasedDecoder(base: try decoder(options)) }
-        self.surveyFactory = { options in
-            DeviceClockSurvey<Decoder>.isNeeded ? DeviceClockSurvey(decoder: try decoder(options)) : nil
+        self.surveyFactory = { options, limit in
+            DeviceClockSurvey<Decoder>.isNeeded
+                ? DeviceClockSurvey(decoder: try decoder(options), sampleLimit: limit) : nil
         }
         self.recorderFactory = { recorder, options in
             do {
@@ -117,9 +118,15 @@ public struct FamilyDescriptor: Sendable {
     /// (``DeviceRecorderOptions/fittedSampleTimes``); `nil` when the
     /// family's values have no sample clock (all keep their receive time).
     ///
+    /// - Parameters:
+    ///   - options: The decoder's options, as the recorder's.
+    ///   - sampleLimit: The most samples fitted over all the device's clocks;
+    ///     past it they keep their online times.
     /// - Throws: The family's error for bad `options`.
-    public func makeClockSurvey(options: FamilyOptions = FamilyOptions()) throws -> (any ClockSurvey)? {
-        try surveyFactory(options)
+    public func makeClockSurvey(
+        options: FamilyOptions = FamilyOptions(), sampleLimit: Int = 4_000_000
+    ) throws -> (any ClockSurvey)? {
+        try surveyFactory(options, sampleLimit)
     }
 
     /// Whether the family has a simulator.

@@ -19,9 +19,9 @@ import Recording
 /// handles) on a thread of its own while the recorder sets the recording
 /// up; with ``SampleTimeFit/whole`` (the default) a pass that decodes
 /// every device's notifications and fits each of its sample clocks over its
-/// whole run (a `ClockSurvey` per device; memory: about 24 bytes per timed
-/// sample, a clock with more than `DeviceClockSurvey.defaultSampleLimit`
-/// samples keeps its online times); then the values, read on a thread of
+/// whole run (a `ClockSurvey` per device; memory: up to about 80 bytes per
+/// timed sample, at most 4 million samples shared by the devices, past
+/// which a device's clocks keep their online times); then the values, read on a thread of
 /// their own a few batches ahead of the recorder (``CaptureReadAhead``) and
 /// stamped with the fitted times. A recording set up for a capture whose
 /// survey fails is removed again.
@@ -187,10 +187,13 @@ final class ImportSessionSource: SessionSource {
     private static func fitClocks(
         capture: CaptureImport, inventory: CaptureInventory, isStopped: () -> Bool, progress: (UInt64) -> Void
     ) throws -> [Int: FittedSampleTimes] {
+        // The import's budget (about 320 MB at most) shared by the devices it may time.
+        let timed = inventory.devices.filter { $0.family.flatMap { capture.families[$0] } != nil }.count
+        let limit = SampleTimeFit.sampleLimit(devices: timed)
         var surveys: [(any ClockSurvey)?] = []
         for device in inventory.devices {
             if let family = device.family, let descriptor = capture.families[family] {
-                surveys.append(try descriptor.makeClockSurvey())  // nil for a family without clocks
+                surveys.append(try descriptor.makeClockSurvey(sampleLimit: limit))  // nil: a family without clocks
             } else {
                 surveys.append(nil)
             }

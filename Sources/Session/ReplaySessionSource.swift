@@ -67,7 +67,9 @@ struct ReplaySessionSource: SessionSource {
         notifications.sort { ($0.notification.receiveTime, $0.order) < ($1.notification.receiveTime, $1.order) }
         var fitted: [FittedSampleTimes?] = Array(repeating: nil, count: sources.count)
         if fit == .whole {
-            let surveys = try sources.map { try $0.descriptor?.makeClockSurvey() }
+            // The import's budget, shared by the same devices, so the same clocks are fitted.
+            let limit = SampleTimeFit.sampleLimit(devices: sources.filter { $0.descriptor != nil }.count)
+            let surveys = try sources.map { try $0.descriptor?.makeClockSurvey(sampleLimit: limit) }
             for item in notifications { surveys[item.device]?.add(item.notification) }
             fitted = surveys.map { $0?.fittedTimes() }
         }

@@ -9,3 +9,14 @@ public enum SampleTimeFit: String, Sendable, CaseIterable {
     /// times a live recording of the same deliveries would have had.
     case online
 }
+
+extension SampleTimeFit {
+    /// The most samples one import (or its replay) fits, over all its devices:
+    /// about 320 MB at most while fitting.
+    static let sampleBudget = 4_000_000
+
+    /// The samples each of `devices` devices with sample clocks may have fitted.
+    static func sampleLimit(devices: Int) -> Int {
+        max(100_000, sampleBudget / max(1, devices))
+    }
+}

@@ -6,22 +6,32 @@ import Foundation
 /// ArgumentParser keeps the last one, a plausible answer to a question the
 /// user did not ask. Options that collect values (`--topic`) may repeat.
 ///
-/// It reads the command tree ArgumentParser describes (`_dumpHelp()`: each
-/// argument's names and whether it repeats), so every verb and every
-/// option added later is covered without a list of our own.
+/// It reads the verb's arguments as ArgumentParser describes them
+/// (`_dumpHelp()` of the verb's command alone: each argument's names and
+/// whether it repeats), so every verb and every option added later is
+/// covered without a list of our own.
 struct RepeatedOptionCheck {
-    private let root: Command
-
-    init(_ command: any ParsableCommand.Type) throws {
-        root = try JSONDecoder().decode(Tool.self, from: Data(command._dumpHelp().utf8)).command
-    }
-
     /// What is wrong when `arguments` (the command line without the
-    /// program) give a single-value argument twice, naming the first such
-    /// argument and the verb's help; `nil` when none is.
-    func repetition(in arguments: [String]) -> String? {
+    /// program) give a single-value argument of the command they name
+    /// under `root` twice, naming the first such argument and the verb's
+    /// help; `nil` when none is.
+    ///
+    /// - Throws: When ArgumentParser's description cannot be read.
+    static func repetition(in arguments: [String], of root: any ParsableCommand.Type) throws -> String? {
+        var type = root
+        var index = 0
+        // Subcommands come first (`tlm add metadata ...`).
+        while index < arguments.count,
+            let sub = type.configuration.subcommands.first(where: {
+                $0._commandName == arguments[index] || $0.configuration.aliases.contains(arguments[index])
+            })
+        {
+            type = sub
+            index += 1
+        }
+        let command = try JSONDecoder().decode(Tool.self, from: Data(type._dumpHelp().utf8)).command
         do {
-            try check(arguments)
+            try check(Array(arguments[index...]), of: command, verb: arguments[..<index].joined(separator: " "))
             return nil
         } catch {
             return error.message
@@ -32,22 +42,11 @@ struct RepeatedOptionCheck {
         var message: String
     }
 
-    private func check(_ arguments: [String]) throws(Repeated) {
-        var command = root
+    private static func check(_ arguments: [String], of command: Command, verb: String) throws(Repeated) {
         var index = 0
-        // Subcommands come first (`tlm add metadata ...`).
-        while index < arguments.count,
-            let sub = command.subcommands?.first(where: {
-                $0.commandName == arguments[index] || ($0.aliases ?? []).contains(arguments[index])
-            })
-        {
-            command = sub
-            index += 1
-        }
         let options = command.arguments ?? []
         let groups = Self.groups(of: options)
         var seen: [Int: String] = [:]
-        let verb = (arguments[..<index]).joined(separator: " ")
         func note(_ position: Int, as spelled: String) throws(Repeated) {
             guard !options[position].isRepeating else { return }
             let group = groups[position]
@@ -115,9 +114,6 @@ struct RepeatedOptionCheck {
     }
 
     private struct Command: Decodable {
-        var commandName: String
-        var aliases: [String]?
-        var subcommands: [Command]?
         var arguments: [Argument]?
     }
 

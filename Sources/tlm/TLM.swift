@@ -49,7 +49,7 @@ struct TLM: AsyncParsableCommand {
         do {
             // Before parsing: a repeated option is the first thing to hear about.
             let arguments = Array(CommandLine.arguments.dropFirst())
-            if let repeated = try RepeatedOptionCheck(TLM.self).repetition(in: arguments) {
+            if let repeated = try RepeatedOptionCheck.repetition(in: arguments, of: TLM.self) {
                 FileHandle.standardError.write(Data("Error: \(repeated)\n".utf8))
                 Foundation.exit(1)
             }

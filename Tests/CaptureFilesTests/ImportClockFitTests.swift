@@ -99,4 +99,20 @@ import Testing
         #expect(accX.allSatisfy { $0.publishTime <= $0.logTime })
         #expect(zip(accX, accX.dropFirst()).allSatisfy { $0.publishTime < $1.publishTime })
     }
+
+    @Test func aSurveyPastItsSampleLimitLeavesEveryClockOnline() throws {
+        let scenario = CaptureScenario.make(
+            families: [.diot], count: 3_000, delivery: .session(connectionInterval: 0.030, driftPPM: 200))
+        let diot = try #require(FamilyRegistry.builtIn[.diot])
+        var counts: [Int] = []
+        for limit in [1_000_000, 1_000] {
+            let survey = try #require(try diot.makeClockSurvey(sampleLimit: limit))
+            for note in scenario.devices[0].expected { survey.add(note) }
+            counts.append(survey.fittedTimes().sampleCount)
+        }
+        // Both 50 Hz channels' samples (more than 1,000) fitted, or none at all.
+        #expect(counts[0] > 2_000 && counts[1] == 0, "\(counts)")
+        // A family whose values all keep their receive time needs no survey.
+        #expect(try FamilyRegistry.builtIn[.fjorden]?.makeClockSurvey() == nil)
+    }
 }
