@@ -101,20 +101,37 @@ package final class TextBuffer {
     /// Appends an unsigned integer's decimal digits, as `String(number)` writes them.
     package func append(decimal number: UInt64) {
         var length = 1
-        var rest = number
-        while rest >= 10 {
-            rest /= 10
+        var power: UInt64 = 10
+        while number >= power {
             length += 1
+            if length == 20 { break }  // 10^20 does not fit; UInt64.max has 20 digits
+            power &*= 10
         }
         let start = reserve(length)
         var value = number
         var position = length
-        repeat {
-            position -= 1
-            start[position] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
-            value /= 10
-        } while value != 0
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while value >= 100 {
+                let pair = Int(truncatingIfNeeded: value % 100) &* 2
+                value /= 100
+                position -= 2
+                start[position] = pairs[pair]
+                start[position + 1] = pairs[pair + 1]
+            }
+            if value >= 10 {
+                let pair = Int(truncatingIfNeeded: value) &* 2
+                start[position - 2] = pairs[pair]
+                start[position - 1] = pairs[pair + 1]
+            } else {
+                start[position - 1] = UInt8(truncatingIfNeeded: value) &+ 0x30
+            }
+        }
         count += length
+    }
+
+    /// `00` to `99`: two digits at a time.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// Appends a signed integer's decimal digits, as `String(number)` writes them.
