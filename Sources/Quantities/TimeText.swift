@@ -26,21 +26,10 @@ public struct TimeText: Sendable {
     /// An instant (nanoseconds since the epoch) in ISO 8601 with
     /// milliseconds, `Z` in UTC, else the zone's offset at that instant.
     public func timestamp(_ nanoseconds: UInt64) -> String {
-        let offset = self.offset(at: nanoseconds)
-        let local = Int64(clamping: nanoseconds / 1_000_000_000) + Int64(offset)
-        let (year, month, day) = CivilDate.civil(fromDays: (local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
-        let second = ((local % 86_400) + 86_400) % 86_400
-        let millis = (nanoseconds / 1_000_000) % 1000
-        let zoneText: String
-        if offset == 0, zone.secondsFromGMT() == 0, zone.identifier == "UTC" || zone.identifier == "GMT" {
-            zoneText = "Z"
-        } else {
-            zoneText =
-                (offset < 0 ? "-" : "+") + String(format: "%02ld:%02ld", abs(offset) / 3600, (abs(offset) / 60) % 60)
+        var writer = TimestampWriter(self)
+        return String(unsafeUninitializedCapacity: TimestampWriter.maximumLength) { buffer in
+            writer.write(nanoseconds, to: buffer.baseAddress!)
         }
-        return String(
-            format: "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld.%03ld", year, month, day, second / 3600, (second / 60) % 60,
-            second % 60, Int64(millis)) + zoneText
     }
 
     /// The clock time of day of an instant, `HH:MM:SS.mmm`.

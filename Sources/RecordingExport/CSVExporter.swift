@@ -27,6 +27,10 @@ public import Recording
 public final class CSVExporter: RecordingExporter {
     private let sink: any ByteSink
     private var decoder = ExportRowDecoder()
+    /// Where a row is made before it is written.
+    private let buffer = TextBuffer()
+    /// The last topic written, as a CSV field, and each column's field index in its schema.
+    private var last: (topic: String, field: [UInt8], fieldIndexes: [Int?])?
 
     /// Creates an exporter.
     ///
@@ -37,15 +41,31 @@ public final class CSVExporter: RecordingExporter {
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
         decoder = ExportRowDecoder(context.topics)
+        last = nil
         try sink.write(
             (["log_time", "publish_time", "topic"] + decoder.columns).map(Self.field).joined(separator: ",") + "\n")
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
-        let values = try decoder.columnValues(of: message).map { $0?.tidyText ?? "" }
-        try sink.write(
-            ([String(message.logTime), String(message.publishTime), message.topic] + values).map(Self.field).joined(
-                separator: ",") + "\n")
+        let fields = try decoder.fields(of: message)
+        if last?.topic != message.topic {
+            let field = TextBuffer(capacity: 64)
+            field.append(csvField: message.topic)
+            last = (message.topic, Array(field.bytes), decoder.layout(of: message.topic)?.fieldIndexes ?? [])
+        }
+        guard let last else { return }
+        buffer.removeAll()
+        buffer.append(decimal: message.logTime)
+        buffer.append(byte: 0x2C)
+        buffer.append(decimal: message.publishTime)
+        buffer.append(byte: 0x2C)
+        buffer.append(last.field)
+        for index in last.fieldIndexes {
+            buffer.append(byte: 0x2C)
+            if let index, index < fields.count { buffer.append(csv: fields[index].value, text: false) }
+        }
+        buffer.append(byte: 0x0A)
+        try buffer.write(to: sink)
     }
 
     public func finish() throws(RecordingError) {

@@ -40,6 +40,13 @@ public struct ExportRowDecoder: Sendable {
         }
     }
 
+    /// A topic's schema (`nil` when it has none that decodes) and, for each
+    /// column, the index of its field in the schema (`nil` where it has none);
+    /// `nil` for a topic not among the decoder's.
+    package func layout(of topic: String) -> (definition: ROS2MessageDefinition?, fieldIndexes: [Int?])? {
+        layouts[topic]
+    }
+
     /// The message's fields, decoded by its schema.
     ///
     /// - Throws: `RecordingError` when its topic has no readable schema or

@@ -21,6 +21,10 @@ public import Recording
 public final class JSONLinesExporter: RecordingExporter {
     private let sink: any ByteSink
     private var decoder = ExportRowDecoder()
+    /// Each topic's JSON lines.
+    private var layouts: [String: JSONLineLayout] = [:]
+    /// Where a line is made before it is written.
+    private let buffer = TextBuffer()
 
     /// Creates an exporter.
     ///
@@ -31,14 +35,26 @@ public final class JSONLinesExporter: RecordingExporter {
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
         decoder = ExportRowDecoder(context.topics)
+        layouts = [:]
+        for topic in context.topics {
+            if let definition = topic.definition {
+                layouts[topic.topic] = JSONLineLayout(topic: topic.topic, definition: definition)
+            }
+        }
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
         let fields = try decoder.fields(of: message)
-        try sink.write(
-            try Self.line(
-                logTime: message.logTime, publishTime: message.publishTime, topic: message.topic, fields: fields)
-                + "\n")
+        buffer.removeAll()
+        if let layout = layouts[message.topic] {
+            try layout.append(logTime: message.logTime, publishTime: message.publishTime, fields: fields, to: buffer)
+        } else {
+            buffer.append(
+                try Self.line(
+                    logTime: message.logTime, publishTime: message.publishTime, topic: message.topic, fields: fields))
+            buffer.append(byte: 0x0A)
+        }
+        try buffer.write(to: sink)
     }
 
     public func finish() throws(RecordingError) {

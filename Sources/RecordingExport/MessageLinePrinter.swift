@@ -34,6 +34,10 @@ public struct MessageLinePrinter {
     private var definitions: [String: ROS2MessageDefinition] = [:]
     /// The topics added whose messages carry a sample time.
     private var stamped = Set<String>()
+    /// Each topic's JSON lines.
+    private var layouts: [String: JSONLineLayout] = [:]
+    /// Where a line is made before it is written.
+    private let buffer = TextBuffer()
 
     /// A printer of no topics yet (see ``add(_:)``), showing `time` (sample time by default).
     public init(format: Format, time: MessageTime = .sample) {
@@ -53,6 +57,7 @@ public struct MessageLinePrinter {
                         + "leave it out with --exclude, or export it with --format mcap")
             }
             definitions[topic.topic] = definition
+            layouts[topic.topic] = JSONLineLayout(topic: topic.topic, definition: definition)
             if topic.hasSampleTime { stamped.insert(topic.topic) }
         }
     }
@@ -80,7 +85,23 @@ public struct MessageLinePrinter {
     ///
     /// - Throws: `RecordingError` as ``line(_:)`` does, or when `sink` cannot be written.
     public func write(_ messages: some Sequence<RecordedMessage>, into sink: any ByteSink) throws(RecordingError) {
-        for message in messages { try sink.write(try line(message) + "\n") }
+        for message in messages { try write(message, into: sink) }
+    }
+
+    /// Writes one message's line and a line break to `sink`: a JSON line
+    /// made as bytes (``JSONLineLayout``), a table line as ``line(_:)`` makes it.
+    private func write(_ message: RecordedMessage, into sink: any ByteSink) throws(RecordingError) {
+        buffer.removeAll()
+        if format == .jsonl, let layout = layouts[message.topic], let definition = definitions[message.topic] {
+            let fields = try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })
+            try layout.append(
+                logTime: message.logTime, publishTime: message.publishTime, fields: fields, to: buffer)
+        } else {
+            buffer.append(try line(message))
+            buffer.append(byte: 0x0A)
+        }
+        // Each line goes to the sink as it is made, as before.
+        try buffer.write(to: sink)
     }
 
     /// Writes the messages of `topics` of a recording or a lone MCAP file,
@@ -108,7 +129,7 @@ public struct MessageLinePrinter {
             topics: context.topics, from: from, to: to, time: time, latched: latched)
         var count = 0
         while let message = try cursor.next() {
-            try sink.write(try line(message) + "\n")
+            try write(message, into: sink)
             count += 1
         }
         return count

@@ -76,6 +76,8 @@ public final class TopicFilesExporter: RecordingExporter {
     /// The most files open at once.
     public let maxOpenFiles: Int
     private var files: [String: TopicFile] = [:]
+    /// Where a line is made before it is written.
+    private let buffer = TextBuffer()
     private var openFiles = 0
     private var uses = 0
     /// The files this export created, relative to ``directory``, in topic order.
@@ -140,8 +142,7 @@ public final class TopicFilesExporter: RecordingExporter {
         guard let file = files[message.topic] else {
             throw RecordingError(.invalidConfiguration, "\(message.topic) was not among the export's topics")
         }
-        let values = try RecordingError.cdr({ () throws(CDRError) in try file.definition.decode(message.payload) })
-            .map(\.value)
+        let fields = try RecordingError.cdr({ () throws(CDRError) in try file.definition.decode(message.payload) })
         uses += 1
         file.lastUse = uses
         let sink: FileByteSink
@@ -153,24 +154,37 @@ public final class TopicFilesExporter: RecordingExporter {
             file.sink = sink
             openFiles += 1
         }
-        var line = ""
+        buffer.removeAll()
         switch format {
         case .csv:
-            line = "\(message.logTime),\(message.publishTime),\(message.sequence)"
-            for value in values {
-                line += ","
-                line += CSVExporter.field(value.tidyText)
+            buffer.append(decimal: message.logTime)
+            buffer.append(byte: 0x2C)
+            buffer.append(decimal: message.publishTime)
+            buffer.append(byte: 0x2C)
+            buffer.append(decimal: UInt64(message.sequence))
+            for field in fields {
+                buffer.append(byte: 0x2C)
+                buffer.append(csv: field.value, text: false)
             }
         case .jsonl:
-            line =
-                "{" + file.keys[0] + String(message.logTime) + "," + file.keys[1] + String(message.publishTime)
-                + "," + file.keys[2] + String(message.sequence)
-            for (position, value) in values.enumerated() where position + 3 < file.keys.count {
-                line += "," + file.keys[position + 3] + value.tidyJSON
+            buffer.append(byte: 0x7B)
+            buffer.append(file.keys[0])
+            buffer.append(decimal: message.logTime)
+            buffer.append(byte: 0x2C)
+            buffer.append(file.keys[1])
+            buffer.append(decimal: message.publishTime)
+            buffer.append(byte: 0x2C)
+            buffer.append(file.keys[2])
+            buffer.append(decimal: UInt64(message.sequence))
+            for (position, field) in fields.enumerated() where position + 3 < file.keys.count {
+                buffer.append(byte: 0x2C)
+                buffer.append(file.keys[position + 3])
+                buffer.append(tidyJSON: field.value)
             }
-            line += "}"
+            buffer.append(byte: 0x7D)
         }
-        try sink.write(line + "\n")
+        buffer.append(byte: 0x0A)
+        try buffer.write(to: sink)
     }
 
     /// Closes the least recently written file while `maxOpenFiles` are open.

@@ -119,6 +119,11 @@ struct QueryCommand: ParsableCommand {
                 display.detail(
                     "\(cost.chunksFromStatistics) chunk(s) answered from the index, \(cost.chunksDecoded) read and "
                         + "decoded (\(reader.bytesRead) bytes)")
+            } else if format != .table {
+                let sink = FileByteSink.standardOutput()
+                rows = try query.writeMessageRows(format == .csv ? .csv : .jsonl, times: times.text, into: sink)
+                try sink.close()
+                display.detail("read \(reader.chunksRead) chunk(s), \(reader.bytesRead) bytes")
             } else {
                 try query.forEachMessageRow(columns: { table.header(["time", "topic"] + $0) }) {
                     row throws(RecordingError) in

@@ -13,7 +13,10 @@ struct TimeDisplay: Sendable {
 
     /// An instant in ISO 8601 with milliseconds: `2026-11-22T10:15:03.250Z`
     /// in UTC, `2026-11-22T15:45:03.250+05:30` elsewhere.
-    func timestamp(_ nanoseconds: UInt64) -> String { TimeText(zone: zone).timestamp(nanoseconds) }
+    func timestamp(_ nanoseconds: UInt64) -> String { text.timestamp(nanoseconds) }
+
+    /// The text of times in ``zone``.
+    var text: TimeText { TimeText(zone: zone) }
 
     /// The clock time of day of an instant, `HH:MM:SS.mmm`.
     func clock(_ nanoseconds: UInt64) -> String { TimeText(zone: zone).clock(nanoseconds) }

@@ -1,0 +1,162 @@
+package import Quantities
+package import Recording
+
+/// Rows of text built as bytes in one reused buffer, then written to a
+/// ``ByteSink`` in large pieces: the exporters, `tlm cat` and `tlm query`
+/// write every row into one, so a row costs no `String` and no allocation.
+///
+/// ```swift
+/// let buffer = TextBuffer()
+/// buffer.append(decimal: UInt64(42))
+/// buffer.append(",")
+/// buffer.append(0.1)
+/// try buffer.write(to: sink)  // "42,0.1"
+/// ```
+///
+/// Not `Sendable`: one buffer belongs to one task.
+package final class TextBuffer {
+    /// The bytes so far.
+    private var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes `base` holds.
+    private var capacity: Int
+    /// How many bytes are written.
+    package private(set) var count = 0
+
+    /// A buffer of `capacity` bytes, grown when a row needs more.
+    package init(capacity: Int = 1 << 16) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far.
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Forgets the bytes written (keeps the memory).
+    package func removeAll() { count = 0 }
+
+    /// Forgets the bytes after the first `count`.
+    package func truncate(to count: Int) { self.count = min(self.count, max(0, count)) }
+
+    /// Writes the bytes to `sink` and forgets them.
+    package func write(to sink: any ByteSink) throws(RecordingError) {
+        guard count > 0 else { return }
+        try sink.write(bytes)
+        count = 0
+    }
+
+    /// Writes the bytes to `sink` once they are `threshold` or more.
+    @inline(__always)
+    package func write(to sink: any ByteSink, atLeast threshold: Int) throws(RecordingError) {
+        if count >= threshold { try write(to: sink) }
+    }
+
+    /// Room for `more` bytes at the end; returns where they go.
+    @inline(__always)
+    private func reserve(_ more: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + more > capacity { grow(count + more) }
+        return base + count
+    }
+
+    private func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    package func append(byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
+
+    /// Appends bytes.
+    package func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends bytes.
+    package func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    package func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a literal's UTF-8 bytes.
+    package func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends an unsigned integer's decimal digits, as `String(number)` writes them.
+    package func append(decimal number: UInt64) {
+        var length = 1
+        var power: UInt64 = 10
+        while number >= power {
+            length += 1
+            if length == 20 { break }  // 10^20 does not fit; UInt64.max has 20 digits
+            power &*= 10
+        }
+        let start = reserve(length)
+        var value = number
+        var position = length
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while value >= 100 {
+                let pair = Int(truncatingIfNeeded: value % 100) &* 2
+                value /= 100
+                position -= 2
+                start[position] = pairs[pair]
+                start[position + 1] = pairs[pair + 1]
+            }
+            if value >= 10 {
+                let pair = Int(truncatingIfNeeded: value) &* 2
+                start[position - 2] = pairs[pair]
+                start[position - 1] = pairs[pair + 1]
+            } else {
+                start[position - 1] = UInt8(truncatingIfNeeded: value) &+ 0x30
+            }
+        }
+        count += length
+    }
+
+    /// `00` to `99`: two digits at a time.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// Appends a signed integer's decimal digits, as `String(number)` writes them.
+    package func append(decimal number: Int64) {
+        if number < 0 { append(byte: 0x2D) }
+        append(decimal: number.magnitude)
+    }
+
+    /// Appends an instant as `writer` writes it (`TimeText.timestamp(_:)`).
+    package func append(timestamp nanoseconds: UInt64, with writer: inout TimestampWriter) {
+        count += writer.write(nanoseconds, to: reserve(TimestampWriter.maximumLength))
+    }
+
+    /// Appends a double as `String(describing:)` (`description`) writes it:
+    /// the shortest digits that read back to it (`0.1`, `2.0`, `1e-05`,
+    /// `nan`, `-inf`).
+    package func append(_ number: Double) {
+        // Integral values below 2^53 print as their integer and ".0"; the
+        // description switches to an exponent only from 1e16 on.
+        if number == number.rounded(.towardZero), number.magnitude < 9_007_199_254_740_992 {
+            if number.sign == .minus { append(byte: 0x2D) }
+            append(decimal: UInt64(number.magnitude))
+            append(".0")
+        } else {
+            append(number.description)
+        }
+    }
+}
