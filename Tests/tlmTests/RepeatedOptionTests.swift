@@ -42,7 +42,10 @@ import Testing
         var cases: [(arguments: [String], name: String)] = []
         for (path, arguments) in try Self.commands() {
             for argument in arguments where argument.kind != "positional" && !argument.isRepeating {
-                guard let name = argument.names?.first(where: { $0.kind == "long" })?.name else { continue }
+                // --help and --version print and exit whatever else is given: no answer to get wrong.
+                guard let name = argument.names?.first(where: { $0.kind == "long" })?.name,
+                    name != "help", name != "version"
+                else { continue }
                 let once = argument.kind == "option" ? ["--\(name)", "x"] : ["--\(name)"]
                 cases.append((path + once + once, "--\(name)"))
             }
