@@ -14,13 +14,7 @@ extension TextBuffer {
         case .double(let number): append(number)
         case .string(let text): append(text)
         case .bytes(let bytes): append(hex: bytes)
-        case .array(let items):
-            append(byte: 0x5B)
-            for (position, item) in items.enumerated() {
-                if position > 0 { append(byte: 0x20) }
-                append(text: item)
-            }
-            append(byte: 0x5D)
+        case .array(let items): appendBracketed(items, separator: 0x20) { append(text: $0) }
         }
     }
 
@@ -33,21 +27,21 @@ extension TextBuffer {
         case .double(let number):
             if number.isFinite { append(number) } else { append("null") }
         case .string(let string): append(jsonString: string)
-        case .bytes(let bytes):
-            append(byte: 0x5B)
-            for (position, byte) in bytes.enumerated() {
-                if position > 0 { append(byte: 0x2C) }
-                append(decimal: UInt64(byte))
-            }
-            append(byte: 0x5D)
-        case .array(let items):
-            append(byte: 0x5B)
-            for (position, item) in items.enumerated() {
-                if position > 0 { append(byte: 0x2C) }
-                append(tidyJSON: item)
-            }
-            append(byte: 0x5D)
+        case .bytes(let bytes): appendBracketed(bytes, separator: 0x2C) { append(decimal: UInt64($0)) }
+        case .array(let items): appendBracketed(items, separator: 0x2C) { append(tidyJSON: $0) }
         }
+    }
+
+    /// Appends `[`, each of `items` by `element` with `separator` between, `]`.
+    private func appendBracketed<Items: Sequence>(
+        _ items: Items, separator: UInt8, _ element: (Items.Element) -> Void
+    ) {
+        append(byte: 0x5B)
+        for (position, item) in items.enumerated() {
+            if position > 0 { append(byte: separator) }
+            element(item)
+        }
+        append(byte: 0x5D)
     }
 
     /// Appends `value.tidyText` (`CDRValue.tidyText`).
