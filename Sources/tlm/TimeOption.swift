@@ -4,6 +4,8 @@ import Recording
 /// `--time sample|receive`, shared by the verbs that show, order or select
 /// messages by time (query, export, cat, report, plot, serve, replay).
 struct TimeOption: ParsableArguments {
+    /// The time asked for: sample unless `--time receive`; given twice, a
+    /// usage error, as every single-value option is (`RepeatedOptionCheck`).
     @Option(
         name: .customLong("time"),
         help: ArgumentHelp(
@@ -13,15 +15,5 @@ struct TimeOption: ParsableArguments {
             Streams without a sample time (raw notifications, loss records, recordings made before sample \
             times) use their receive time in both.
             """, valueName: "sample|receive"))
-    var given: [MessageTime] = []
-
-    func validate() throws {
-        guard given.count <= 1 else {
-            throw ValidationError(
-                "--time is given \(given.count) times (\(given.map(\.rawValue).joined(separator: ", "))); give it once")
-        }
-    }
-
-    /// The time asked for: sample unless `--time receive`.
-    var time: MessageTime { given.first ?? .sample }
+    var time: MessageTime = .sample
 }

@@ -192,7 +192,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--time", "sample", "--time", "receive"], "--time is given 2 times (sample, receive); give it once"),
+        (["--time", "sample", "--time", "receive"], "--time is given twice; --time takes one value: give it once"),
         (["--time", "wall"], "The value 'wall' is invalid for '--time <sample|receive>'"),
         (["--time"], "Missing value for '--time <sample|receive>'"),
     ])
