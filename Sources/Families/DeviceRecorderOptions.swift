@@ -25,7 +25,7 @@ public struct DeviceRecorderOptions {
     /// Called with every decoded value after it was handled, on the recorder's task.
     public var observer: ((ObservedValue) throws(RecordingError) -> Void)?
     /// Sample times a clock survey of the same notifications fitted
-    /// (``FamilyDescriptor/makeClockSurvey(options:)``), given in place of
+    /// (``FamilyDescriptor/makeClockSurvey(options:sampleLimit:)``), given in place of
     /// the online estimates; `nil` times online.
     public var fittedSampleTimes: FittedSampleTimes?
 

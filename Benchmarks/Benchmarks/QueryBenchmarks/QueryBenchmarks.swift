@@ -67,4 +67,5 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     memoryBenchmarks(tlm: tlm)
+    rowBenchmarks(tlm: tlm, python: python, fixture: fixture, samples: samples)
 }
