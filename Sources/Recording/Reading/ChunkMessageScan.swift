@@ -4,15 +4,18 @@ import MCAP
 /// framing and fixed fields alone: no record is parsed into values and no
 /// payload is copied (each entry locates its payload in the bytes).
 enum ChunkMessageScan {
+    /// Every opcode but Message's: the records a chunk's full parse checks besides its messages.
+    static let otherOpcodes = Set(UInt8.min...UInt8.max).subtracting([MCAPOpcode.message.rawValue])
+
     /// The Message records of `records`, in file order, every channel.
     ///
     /// - Parameters:
     ///   - records: A chunk's records, decompressed.
     ///   - strict: When true, `nil` unless every record is a well-formed
-    ///     Message (the caller then parses the chunk in full, for its other
-    ///     records and its errors); when false, other records are passed
-    ///     over (for bytes a full parse already accepted).
-    /// - Returns: The entries, or `nil` (strict) for a chunk with other or torn records.
+    ///     Message; when false, other records are passed over (the caller
+    ///     parses them, ``otherOpcodes``, for their errors).
+    /// - Returns: The entries, or `nil` for a torn record or a Message
+    ///   too short for its fields (or, strict, any other record).
     static func messages(
         in records: UnsafeRawBufferPointer, strict: Bool = true
     ) -> [ChunkPrefetcher.Entry]? {
@@ -26,10 +29,11 @@ enum ChunkMessageScan {
             let body = position + 9
             guard length <= UInt64(end - body) else { return nil }
             position = body + Int(length)
-            guard opcode == MCAPOpcode.message.rawValue, length >= 22 else {
+            guard opcode == MCAPOpcode.message.rawValue else {
                 if strict { return nil }
                 continue
             }
+            guard length >= 22 else { return nil }
             entries.append(
                 ChunkPrefetcher.Entry(
                     channelID: UInt16(littleEndian: records.loadUnaligned(fromByteOffset: body, as: UInt16.self)),

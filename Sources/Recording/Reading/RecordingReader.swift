@@ -310,13 +310,19 @@ public final class RecordingReader {
             if let entries = data.withUnsafeBytes({ ChunkMessageScan.messages(in: $0) }) {
                 chunk = ChunkPrefetcher.Chunk(bytes: data, entries: entries, length: length)
             } else {
-                // Other records, or a torn one: parsed in full, for the same errors as before.
-                do {
+                // Other records (schemas, channels) are parsed for their errors, every record
+                // framed; a torn record or a short Message, all of them, for the first error in order.
+                let entries = data.withUnsafeBytes { ChunkMessageScan.messages(in: $0, strict: false) }
+                do throws(RecordingError) {
                     _ = try RecordingError.mcap({ () throws(MCAPError) in
-                        try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")
+                        try MCAPRecord.parseAll(
+                            data[...], context: "chunk at offset \(offset)",
+                            only: entries == nil ? nil : ChunkMessageScan.otherOpcodes)
                     })
-                    let entries = data.withUnsafeBytes { ChunkMessageScan.messages(in: $0, strict: false) }
-                    chunk = ChunkPrefetcher.Chunk(bytes: data, entries: entries ?? [], length: length)
+                    guard let entries else {
+                        throw RecordingError(.corrupt, "\(relative): chunk at offset \(offset) cannot be read")
+                    }
+                    chunk = ChunkPrefetcher.Chunk(bytes: data, entries: entries, length: length)
                 } catch  where skipDamagedChunks {
                     damagedChunks.append((relative, offset, error.message))
                 }
