@@ -125,6 +125,12 @@ package struct MCAPStreamReader {
 
     /// Decompresses a chunk, checks its size and CRC, and parses its records.
     package static func records(in chunk: MCAPRecord.Chunk, at offset: Int) throws(MCAPError) -> [MCAPRecord] {
+        let data = try recordBytes(in: chunk, at: offset)
+        return try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")
+    }
+
+    /// Decompresses a chunk and checks its size and CRC: its records' bytes, not parsed.
+    package static func recordBytes(in chunk: MCAPRecord.Chunk, at offset: Int) throws(MCAPError) -> [UInt8] {
         let data: [UInt8]
         switch chunk.compression {
         case "":
@@ -166,6 +172,6 @@ package struct MCAPStreamReader {
                         + "\(computed) computed")
             }
         }
-        return try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")
+        return data
     }
 }

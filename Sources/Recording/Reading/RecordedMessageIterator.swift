@@ -56,7 +56,10 @@ public final class RecordedMessageIterator {
     /// Chunks in order of first wanted time (file order for equal times); `nextChunk` is the first not read yet.
     private let chunks: [ChunkLocation]
     private var nextChunk = 0
-    private let wanted: Set<UInt16>
+    /// The wanted channels, as bits by channel id.
+    private let wantedBits: [UInt64]
+    /// The wanted channels' topics.
+    private let names: [UInt16: String]
     private let lower: UInt64
     private let upper: UInt64
     /// Open chunks as a binary min-heap by ``OpenChunk/precedes(_:)``.
@@ -68,7 +71,14 @@ public final class RecordedMessageIterator {
     package init(reader: RecordingReader, chunks: [ChunkLocation], wanted: Set<UInt16>, from: UInt64, to: UInt64) {
         self.reader = reader
         self.chunks = chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
-        self.wanted = wanted
+        var bits = [UInt64](repeating: 0, count: 1024)
+        var names: [UInt16: String] = [:]
+        for channel in wanted {
+            bits[Int(channel >> 6)] |= 1 << UInt64(channel & 63)
+            names[channel] = reader.topic(ofChannel: channel)
+        }
+        self.wantedBits = bits
+        self.names = names
         self.lower = from
         self.upper = to
     }
@@ -97,20 +107,29 @@ public final class RecordedMessageIterator {
         return message
     }
 
-    /// Reads a chunk and adds its wanted messages in the range to the merge.
+    /// Reads a chunk and adds its wanted messages in the range to the merge:
+    /// other channels' messages are passed over by their channel id, and
+    /// only wanted payloads are copied out of the chunk.
     private func open(_ location: ChunkLocation) throws(RecordingError) {
+        let chunk = try reader.chunkMessages(inChunkAt: location.offset, length: location.length, path: location.path)
         var messages: [RecordedMessage] = []
         var sorted = true
-        for record in try reader.messages(
-            inChunkAt: location.offset, length: location.length, path: location.path,
-            channelID: nil)
-        where wanted.contains(record.channelID) && record.logTime >= lower && record.logTime < upper {
-            guard let topic = reader.topic(ofChannel: record.channelID) else { continue }
-            if let last = messages.last, last.logTime > record.logTime { sorted = false }
-            messages.append(
-                RecordedMessage(
-                    topic: topic, sequence: record.sequence, logTime: record.logTime,
-                    publishTime: record.publishTime, payload: record.data))
+        let lower = lower
+        let upper = upper
+        chunk.bytes.withUnsafeBytes { raw in
+            for entry in chunk.entries
+            where wantedBits[Int(entry.channelID >> 6)] & (1 << UInt64(entry.channelID & 63)) != 0
+                && entry.logTime >= lower && entry.logTime < upper
+            {
+                guard let topic = names[entry.channelID] else { continue }
+                if let last = messages.last, last.logTime > entry.logTime { sorted = false }
+                messages.append(
+                    RecordedMessage(
+                        topic: topic, sequence: entry.sequence, logTime: entry.logTime,
+                        publishTime: entry.publishTime,
+                        payload: [UInt8](
+                            UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.count)]))))
+            }
         }
         guard !messages.isEmpty else { return }
         if !sorted {

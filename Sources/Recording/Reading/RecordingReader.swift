@@ -285,28 +285,73 @@ public final class RecordingReader {
     )
         throws(RecordingError) -> [MCAPRecord.Message]
     {
-        if let records = chunkCache.records(path: relative, offset: offset) {
-            return channelID.map { channel in records.filter { $0.channelID == channel } } ?? records
+        let chunk = try chunkMessages(inChunkAt: offset, length: length, path: relative)
+        return chunk.bytes.withUnsafeBytes { raw in
+            chunk.entries.compactMap { entry in
+                if let channelID, entry.channelID != channelID { return nil }
+                return MCAPRecord.Message(
+                    channelID: entry.channelID, sequence: entry.sequence, logTime: entry.logTime,
+                    publishTime: entry.publishTime,
+                    data: [UInt8](UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.count)])))
+            }
         }
-        let all = try messages(inChunkAt: offset, length: length, path: relative)
-        chunkCache.insert(all, path: relative, offset: offset)
-        return channelID.map { channel in all.filter { $0.channelID == channel } } ?? all
     }
 
-    /// Reads one chunk and returns all its messages, in file order.
-    private func messages(
+    /// Reads one chunk and returns its messages of every channel, in file
+    /// order, as entries into its decompressed bytes (no payload copied),
+    /// from the chunk cache when a sample-ordered read decoded it lately.
+    /// A chunk skipped as damaged has none.
+    package func chunkMessages(
         inChunkAt offset: UInt64, length: Int, path relative: String
-    ) throws(RecordingError) -> [MCAPRecord.Message] {
-        try records(inChunkAt: offset, length: length, path: relative).compactMap { record in
-            guard case .message(let message) = record else { return nil }
-            return message
+    ) throws(RecordingError) -> ChunkPrefetcher.Chunk {
+        if let chunk = chunkCache.chunk(path: relative, offset: offset) { return chunk }
+        var chunk = ChunkPrefetcher.Chunk(bytes: [], entries: [], length: length)
+        if let data = try recordBytes(inChunkAt: offset, length: length, path: relative) {
+            if let entries = data.withUnsafeBytes({ ChunkMessageScan.messages(in: $0) }) {
+                chunk = ChunkPrefetcher.Chunk(bytes: data, entries: entries, length: length)
+            } else {
+                // Other records (schemas, channels) are parsed for their errors, every record
+                // framed; a torn record or a short Message, all of them, for the first error in order.
+                let entries = data.withUnsafeBytes { ChunkMessageScan.messages(in: $0, strict: false) }
+                do throws(RecordingError) {
+                    _ = try RecordingError.mcap({ () throws(MCAPError) in
+                        try MCAPRecord.parseAll(
+                            data[...], context: "chunk at offset \(offset)",
+                            only: entries == nil ? nil : ChunkMessageScan.otherOpcodes)
+                    })
+                    guard let entries else {
+                        throw RecordingError(.corrupt, "\(relative): chunk at offset \(offset) cannot be read")
+                    }
+                    chunk = ChunkPrefetcher.Chunk(bytes: data, entries: entries, length: length)
+                } catch  where skipDamagedChunks {
+                    damagedChunks.append((relative, offset, error.message))
+                }
+            }
         }
+        chunkCache.insert(chunk, path: relative, offset: offset)
+        return chunk
     }
 
     /// Reads one chunk and returns its records (schemas, channels, messages), in file order.
     package func records(
         inChunkAt offset: UInt64, length: Int, path relative: String
     ) throws(RecordingError) -> [MCAPRecord] {
+        guard let data = try recordBytes(inChunkAt: offset, length: length, path: relative) else { return [] }
+        do {
+            return try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPRecord.parseAll(data[...], context: "chunk at offset \(offset)")
+            })
+        } catch  where skipDamagedChunks {
+            damagedChunks.append((relative, offset, error.message))
+            return []
+        }
+    }
+
+    /// Reads one chunk and returns its records' bytes, decompressed and
+    /// checked (size, CRC) but not parsed; `nil` when it is skipped as damaged.
+    package func recordBytes(
+        inChunkAt offset: UInt64, length: Int, path relative: String
+    ) throws(RecordingError) -> [UInt8]? {
         let path = directory + "/" + relative
         let handle: FileHandle
         if let open = files[path] {
@@ -336,16 +381,14 @@ public final class RecordingReader {
         else {
             throw RecordingError(.corrupt, "\(path): the record at \(offset) is not a chunk")
         }
-        let records: [MCAPRecord]
         do {
-            records = try RecordingError.mcap({ () throws(MCAPError) in
-                try MCAPStreamReader.records(in: chunk, at: Int(offset))
+            return try RecordingError.mcap({ () throws(MCAPError) in
+                try MCAPStreamReader.recordBytes(in: chunk, at: Int(offset))
             })
         } catch  where skipDamagedChunks {
             damagedChunks.append((relative, offset, error.message))
-            return []
+            return nil
         }
-        return records
     }
 
     /// Segment paths, in order.

@@ -34,15 +34,17 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
         var done = false
     }
 
-    /// A cursor's next message and its time in the merge.
+    /// A cursor's next message's place in the merge (the message itself
+    /// waits in ``SampleOrderedCursor/heads``, so that the heap moves no
+    /// reference-counted fields).
     private struct Head: MergeOrdered {
-        var message: RecordedMessage
-        var time: UInt64
+        let time: UInt64
+        let logTime: UInt64
         let input: Int
 
         /// The merge's order: the time, then the receive time, then the cursor's place.
         func precedes(_ other: Head) -> Bool {
-            (time, message.logTime, input) < (other.time, other.message.logTime, other.input)
+            (time, logTime, input) < (other.time, other.logTime, other.input)
         }
     }
 
@@ -53,6 +55,8 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
     private let order: MessageTime
     /// The cursors' next messages as a binary min-heap; `nil` before the first call.
     private var heap: [Head]?
+    /// Each cursor's next message, the one its ``Head`` in the heap places.
+    private var heads: [RecordedMessage?]
 
     /// Opens the cursors of a read of `topics` in `mode` (``MessageTime``).
     ///
@@ -84,6 +88,7 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
 
     private init(inputs: [Input], from: UInt64, to: UInt64, order: MessageTime) {
         self.inputs = inputs
+        self.heads = Array(repeating: nil, count: inputs.count)
         self.lower = from
         self.upper = to
         self.order = order
@@ -101,14 +106,22 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
         defer { self.heap = heap }
         guard !heap.isEmpty else { return nil }
         let first = heap[0]
-        if let following = try pull(first.input) {
+        let message = heads[first.input].take()
+        let following: Head?
+        do {
+            following = try pull(first.input)
+        } catch {
+            heads[first.input] = message
+            throw error
+        }
+        if let following {
             heap[0] = following
         } else {
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
         }
         heap.mergeHeapSiftDown(0)
-        return first.message
+        return message
     }
 
     /// The heap of every cursor's first message.
@@ -122,10 +135,14 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
         return heap
     }
 
-    /// The next message of a cursor in the range, checked, or `nil` when it has no more.
+    /// The next message of a cursor in the range, checked, kept in ``heads``;
+    /// `nil` when it has no more.
     private func pull(_ index: Int) throws(RecordingError) -> Head? {
         while !inputs[index].done, let message = try inputs[index].cursor.next() {
-            guard inputs[index].stamped else { return Head(message: message, time: message.logTime, input: index) }
+            guard inputs[index].stamped else {
+                heads[index] = message
+                return Head(time: message.logTime, logTime: message.logTime, input: index)
+            }
             let time = message.publishTime
             guard time <= message.logTime else {
                 throw RecordingError(
@@ -144,7 +161,11 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
                 inputs[index].done = true
                 return nil
             }
-            if time >= lower { return Head(message: message, time: order.of(message, stamped: true), input: index) }
+            if time >= lower {
+                let head = Head(time: order.of(message, stamped: true), logTime: message.logTime, input: index)
+                heads[index] = message
+                return head
+            }
         }
         return nil
     }
