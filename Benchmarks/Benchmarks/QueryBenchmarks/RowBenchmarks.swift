@@ -15,7 +15,10 @@ func rowBenchmarks(tlm: String, python: String, fixture: SampleRecordingFixture,
         try? FileManager.default.removeItem(atPath: parquet)
         _ = processOutput(
             tlm,
-            ["export", fixture.directory, "--topic", SampleRecordingFixture.topic, "--format", "parquet", "-o", parquet + "/"])
+            [
+                "export", fixture.directory, "--topic", SampleRecordingFixture.topic, "--format", "parquet", "-o",
+                parquet + "/",
+            ])
         _ = FileManager.default.createFile(atPath: parquet + "/complete", contents: nil)
     }
     let rows = min(1_000_000, samples)
@@ -65,8 +68,9 @@ func rowBenchmarks(tlm: String, python: String, fixture: SampleRecordingFixture,
         Benchmark("rows: tlm \(item.name) (whole process)", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(peakResidentMiB(tlm, item.tlm)) }
         }
-        Benchmark("rows: DuckDB over our Parquet, same rows as \(item.name) (whole process)", configuration: configuration)
-        { benchmark in
+        Benchmark(
+            "rows: DuckDB over our Parquet, same rows as \(item.name) (whole process)", configuration: configuration
+        ) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(peakResidentMiB(python, ["-c", duckdb, item.sql])) }
         }
     }
