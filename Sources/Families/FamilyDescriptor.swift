@@ -38,7 +38,10 @@ public struct FamilyDescriptor: Sendable {
     private let decoderFactory: @Sendable (FamilyOptions) throws -> any FamilyDecoder
     private let recorderFactory: @Sendable (Recorder, DeviceRecorderOptions) throws -> any DeviceRecorder
     private let simulatorFactory: (@Sendable (SimulationRequest) -> any SimulatedDevice)?
-    private let surveyFactory: @Sendable (FamilyOptions, Int) throws -> (any ClockSurvey)?
+    /// Whether the family's values have sample clocks (ticks or a nominal
+    /// rate): only such a family's devices are surveyed (``makeClockSurvey(options:sampleLimit:)``).
+    public let hasSampleClocks: Bool
+    private let surveyFactory: @Sendable (FamilyOptions, Int) throws -> any ClockSurvey
 
     /// Describes a family.
     ///
@@ -67,10 +70,8 @@ public struct FamilyDescriptor: Sendable {
         self.capture = capture
         self.simulatorFactory = simulator
         self.decoderFactory = { options in ErasedDecoder(base: try decoder(options)) }
-        self.surveyFactory = { options, limit in
-            DeviceClockSurvey<Decoder>.isNeeded
-                ? DeviceClockSurvey(decoder: try decoder(options), sampleLimit: limit) : nil
-        }
+        self.hasSampleClocks = DeviceClockSurvey<Decoder>.isNeeded
+        self.surveyFactory = { options, limit in DeviceClockSurvey(decoder: try decoder(options), sampleLimit: limit) }
         self.recorderFactory = { recorder, options in
             do {
                 return try DeviceStreamRecorder(
@@ -126,7 +127,7 @@ public struct FamilyDescriptor: Sendable {
     public func makeClockSurvey(
         options: FamilyOptions = FamilyOptions(), sampleLimit: Int = 4_000_000
     ) throws -> (any ClockSurvey)? {
-        try surveyFactory(options, sampleLimit)
+        hasSampleClocks ? try surveyFactory(options, sampleLimit) : nil
     }
 
     /// Whether the family has a simulator.

@@ -188,7 +188,8 @@ final class ImportSessionSource: SessionSource {
         capture: CaptureImport, inventory: CaptureInventory, isStopped: () -> Bool, progress: (UInt64) -> Void
     ) throws -> [Int: FittedSampleTimes] {
         // The import's budget (about 320 MB at most) shared by the devices it may time.
-        let timed = inventory.devices.filter { $0.family.flatMap { capture.families[$0] } != nil }.count
+        let timed = inventory.devices.filter { $0.family.flatMap { capture.families[$0] }?.hasSampleClocks == true }
+            .count
         let limit = SampleTimeFit.sampleLimit(devices: timed)
         var surveys: [(any ClockSurvey)?] = []
         for device in inventory.devices {

@@ -68,7 +68,8 @@ struct ReplaySessionSource: SessionSource {
         var fitted: [FittedSampleTimes?] = Array(repeating: nil, count: sources.count)
         if fit == .whole {
             // The import's budget, shared by the same devices, so the same clocks are fitted.
-            let limit = SampleTimeFit.sampleLimit(devices: sources.filter { $0.descriptor != nil }.count)
+            let limit = SampleTimeFit.sampleLimit(
+                devices: sources.filter { $0.descriptor?.hasSampleClocks == true }.count)
             let surveys = try sources.map { try $0.descriptor?.makeClockSurvey(sampleLimit: limit) }
             for item in notifications { surveys[item.device]?.add(item.notification) }
             fitted = surveys.map { $0?.fittedTimes() }

@@ -15,7 +15,8 @@ extension SampleTimeFit {
     /// about 320 MB at most while fitting.
     static let sampleBudget = 4_000_000
 
-    /// The samples each of `devices` devices with sample clocks may have fitted.
+    /// The samples each of `devices` devices with sample clocks
+    /// (`FamilyDescriptor.hasSampleClocks`) may have fitted.
     static func sampleLimit(devices: Int) -> Int {
         max(100_000, sampleBudget / max(1, devices))
     }
