@@ -1,24 +1,24 @@
-import ByteCursor
+package import ByteCursor
 
 /// Reads little-endian CDR (XCDR1) as ``CDRWriter`` writes it: the 4-byte
 /// encapsulation header, then fields aligned to their size relative to the
 /// end of the header. Every read is bounds-checked by a `ByteCursor`; a
 /// short or hostile payload gives `nil`, never a trap, and the first failed
 /// read is kept in ``failure``.
-package struct CDRReader {
-    private var cursor: ByteCursor<[UInt8]>
+package struct CDRReader<Bytes: ByteStorage> {
+    private var cursor: ByteCursor<Bytes>
     /// Why the first read that gave `nil` failed (the `cause` of the error a
     /// caller reports).
     private(set) var failure: ByteCursorError?
 
     /// Starts reading a payload; `nil` unless it has the little-endian CDR header.
-    package init?(_ bytes: [UInt8]) {
-        guard bytes.count >= 4, bytes[0] == 0x00, bytes[1] == 0x01 else { return nil }
+    package init?(_ bytes: Bytes) {
+        guard bytes.byteCount >= 4, bytes.withByteBuffer({ $0[0] == 0x00 && $0[1] == 0x01 }) else { return nil }
         cursor = ByteCursor(bytes, offset: 4, alignmentOrigin: 4)
     }
 
     /// Runs one read; on failure notes why and gives `nil`.
-    private mutating func attempt<T>(_ read: (inout ByteCursor<[UInt8]>) throws(ByteCursorError) -> T) -> T? {
+    private mutating func attempt<T>(_ read: (inout ByteCursor<Bytes>) throws(ByteCursorError) -> T) -> T? {
         do {
             return try read(&cursor)
         } catch {

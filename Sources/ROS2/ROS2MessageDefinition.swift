@@ -1,3 +1,4 @@
+import ByteCursor
 import Foundation
 
 /// A flat `ros2msg` message definition, parsed from a schema's text, that
@@ -76,6 +77,21 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
     /// - Throws: ``CDRError`` (`.corrupt`) when the payload is shorter
     ///   than the definition says.
     public func decode(_ payload: [UInt8]) throws(CDRError) -> [(name: String, value: CDRValue)] {
+        try decode(bytes: payload)
+    }
+
+    /// Decodes a CDR payload borrowed from elsewhere (a chunk read into
+    /// memory), as ``decode(_:)`` does.
+    ///
+    /// - Throws: ``CDRError`` (`.corrupt`) when the payload is shorter
+    ///   than the definition says.
+    package func decode(_ payload: UnsafeRawBufferPointer) throws(CDRError) -> [(name: String, value: CDRValue)] {
+        try decode(bytes: payload)
+    }
+
+    private func decode<Bytes: ByteStorage>(
+        bytes payload: Bytes
+    ) throws(CDRError) -> [(name: String, value: CDRValue)] {
         guard var reader = CDRReader(payload) else {
             throw CDRError(.corrupt, "the payload has no little-endian CDR header")
         }
@@ -88,7 +104,7 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
                 value = reader.value(field.type)
             case let length?:
                 let count: Int? = length > 0 ? length : reader.uint32().map(Int.init)
-                if let count, count <= payload.count {
+                if let count, count <= payload.byteCount {
                     if field.type == .uint8 || field.type == .byte {
                         value = reader.bytes(count).map(CDRValue.bytes)
                     } else {

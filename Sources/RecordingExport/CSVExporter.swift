@@ -1,4 +1,5 @@
 import Foundation
+import ROS2
 public import Recording
 
 /// Exports to CSV: a header row, then one row per message with its log time
@@ -24,7 +25,7 @@ public import Recording
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.
-public final class CSVExporter: RecordingExporter {
+public final class CSVExporter: RecordingExporter, MessageViewExporter {
     private let sink: any ByteSink
     private var decoder = ExportRowDecoder()
     /// Where a row is made before it is written.
@@ -47,17 +48,31 @@ public final class CSVExporter: RecordingExporter {
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
-        let fields = try decoder.fields(of: message)
-        if last?.topic != message.topic {
+        try write(
+            topic: message.topic, logTime: message.logTime, publishTime: message.publishTime,
+            fields: try decoder.fields(of: message))
+    }
+
+    /// Writes a message lent by its chunk, as ``write(_:)`` writes it.
+    func write(view: RecordedMessageView) throws(RecordingError) {
+        try write(
+            topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
+            fields: try decoder.fields(topic: view.topic, payload: view.payload))
+    }
+
+    /// Writes one row; the buffer goes to the sink in large pieces.
+    private func write(
+        topic: String, logTime: UInt64, publishTime: UInt64, fields: [(name: String, value: CDRValue)]
+    ) throws(RecordingError) {
+        if last?.topic != topic {
             let field = TextBuffer(capacity: 64)
-            field.append(csvField: message.topic)
-            last = (message.topic, Array(field.bytes), decoder.layout(of: message.topic)?.fieldIndexes ?? [])
+            field.append(csvField: topic)
+            last = (topic, Array(field.bytes), decoder.layout(of: topic)?.fieldIndexes ?? [])
         }
         guard let last else { return }
-        buffer.removeAll()
-        buffer.append(decimal: message.logTime)
+        buffer.append(decimal: logTime)
         buffer.append(byte: 0x2C)
-        buffer.append(decimal: message.publishTime)
+        buffer.append(decimal: publishTime)
         buffer.append(byte: 0x2C)
         buffer.append(last.field)
         for index in last.fieldIndexes {
@@ -65,10 +80,11 @@ public final class CSVExporter: RecordingExporter {
             if let index, index < fields.count { buffer.append(csv: fields[index].value, text: false) }
         }
         buffer.append(byte: 0x0A)
-        try buffer.write(to: sink)
+        try buffer.write(to: sink, atLeast: 1 << 16)
     }
 
     public func finish() throws(RecordingError) {
+        try buffer.write(to: sink)
         try sink.close()
     }
 

@@ -58,6 +58,19 @@ public struct ExportRowDecoder: Sendable {
         return try RecordingError.cdr({ () throws(CDRError) in try definition.decode(message.payload) })
     }
 
+    /// A message's fields from a payload lent by its chunk, decoded by its topic's schema.
+    ///
+    /// - Throws: `RecordingError` when the topic has no readable schema or
+    ///   the payload does not match it.
+    package func fields(
+        topic: String, payload: UnsafeRawBufferPointer
+    ) throws(RecordingError) -> [(name: String, value: CDRValue)] {
+        guard let definition = layouts[topic]?.definition else {
+            throw RecordingError(.corrupt, "no schema for \(topic) in the segments' summaries")
+        }
+        return try RecordingError.cdr({ () throws(CDRError) in try definition.decode(payload) })
+    }
+
     /// The message's value of each column, `nil` where its schema has no such field.
     ///
     /// - Throws: `RecordingError` when its topic has no readable schema or

@@ -18,13 +18,15 @@ public import Recording
 /// ```
 ///
 /// Not `Sendable`: one exporter belongs to one task.
-public final class JSONLinesExporter: RecordingExporter {
+public final class JSONLinesExporter: RecordingExporter, MessageViewExporter {
     private let sink: any ByteSink
     private var decoder = ExportRowDecoder()
     /// Each topic's JSON lines.
     private var layouts: [String: JSONLineLayout] = [:]
     /// Where a line is made before it is written.
     private let buffer = TextBuffer()
+    /// The previous message's topic and its layout (a run of one topic looks it up once).
+    private var last: (topic: String, layout: JSONLineLayout?)?
 
     /// Creates an exporter.
     ///
@@ -36,6 +38,7 @@ public final class JSONLinesExporter: RecordingExporter {
     public func begin(_ context: ExportContext) throws(RecordingError) {
         decoder = ExportRowDecoder(context.topics)
         layouts = [:]
+        last = nil
         for topic in context.topics {
             if let definition = topic.definition {
                 layouts[topic.topic] = JSONLineLayout(topic: topic.topic, definition: definition)
@@ -44,20 +47,34 @@ public final class JSONLinesExporter: RecordingExporter {
     }
 
     public func write(_ message: RecordedMessage) throws(RecordingError) {
-        let fields = try decoder.fields(of: message)
-        buffer.removeAll()
-        if let layout = layouts[message.topic] {
-            try layout.append(logTime: message.logTime, publishTime: message.publishTime, fields: fields, to: buffer)
+        try write(
+            topic: message.topic, logTime: message.logTime, publishTime: message.publishTime,
+            fields: try decoder.fields(of: message))
+    }
+
+    /// Writes a message lent by its chunk, as ``write(_:)`` writes it.
+    func write(view: RecordedMessageView) throws(RecordingError) {
+        try write(
+            topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
+            fields: try decoder.fields(topic: view.topic, payload: view.payload))
+    }
+
+    /// Writes one line; the buffer goes to the sink in large pieces.
+    private func write(
+        topic: String, logTime: UInt64, publishTime: UInt64, fields: [(name: String, value: CDRValue)]
+    ) throws(RecordingError) {
+        if last?.topic != topic { last = (topic, layouts[topic]) }
+        if let layout = last?.layout {
+            try layout.append(logTime: logTime, publishTime: publishTime, fields: fields, to: buffer)
         } else {
-            buffer.append(
-                try Self.line(
-                    logTime: message.logTime, publishTime: message.publishTime, topic: message.topic, fields: fields))
+            buffer.append(try Self.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields))
             buffer.append(byte: 0x0A)
         }
-        try buffer.write(to: sink)
+        try buffer.write(to: sink, atLeast: 1 << 16)
     }
 
     public func finish() throws(RecordingError) {
+        try buffer.write(to: sink)
         try sink.close()
     }
 

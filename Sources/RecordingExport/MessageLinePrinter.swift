@@ -125,6 +125,11 @@ public struct MessageLinePrinter {
     ) throws(RecordingError) -> Int {
         let context = try source.exportContext(topics: topics, from: from, to: to)
         try add(context.topics)
+        if format == .jsonl, case .recording(let reader) = source.storage,
+            let count = try writeFast(reader, topics: context.topics, from: from, to: to, latched: latched, into: sink)
+        {
+            return count
+        }
         let cursor = try source.messageCursor(
             topics: context.topics, from: from, to: to, time: time, latched: latched)
         var count = 0
@@ -133,5 +138,40 @@ public struct MessageLinePrinter {
             count += 1
         }
         return count
+    }
+
+    /// Writes the JSON lines from the fast read when it gives the cursor's
+    /// messages (`RecordingReader.readMessageViewsIfFast`); `nil`, having
+    /// written nothing, otherwise.
+    private func writeFast(
+        _ reader: RecordingReader, topics: [ExportTopic], from: UInt64?, to: UInt64?, latched: Bool,
+        into sink: any ByteSink
+    ) throws(RecordingError) -> Int? {
+        var count = 0
+        var last: (topic: String, layout: JSONLineLayout, definition: ROS2MessageDefinition)?
+        let done: Bool
+        do throws(RecordingError) {
+            done = try reader.readMessageViewsIfFast(
+                topics: topics, from: from, to: to, time: time, latched: latched
+            ) { view throws(RecordingError) in
+                if last?.topic != view.topic {
+                    guard let layout = layouts[view.topic], let definition = definitions[view.topic] else {
+                        throw RecordingError(.corrupt, "no schema for \(view.topic)")
+                    }
+                    last = (view.topic, layout, definition)
+                }
+                guard let last else { return }
+                let fields = try RecordingError.cdr({ () throws(CDRError) in try last.definition.decode(view.payload) })
+                try last.layout.append(logTime: view.logTime, publishTime: view.publishTime, fields: fields, to: buffer)
+                try buffer.write(to: sink, atLeast: 1 << 16)
+                count += 1
+            }
+        } catch {
+            // The lines before the error are written, as each was as it was made.
+            try? buffer.write(to: sink)
+            throw error
+        }
+        try buffer.write(to: sink)
+        return done ? count : nil
     }
 }

@@ -22,12 +22,19 @@ extension RecordingSource {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample, latched: Bool = false,
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
-        if case .recording(let reader) = storage, exporter is any MessageViewExporter,
-            time == .receive ? true : try reader.sampleTimeTopics().isDisjoint(with: topics)
-        {
-            // The same in both times: the fast read.
-            return try reader.export(
-                topics: topics, from: from, to: to, latched: latched, into: exporter, progress: progress)
+        if case .recording(let reader) = storage, exporter is any MessageViewExporter {
+            let stamped = time == .sample ? try reader.sampleTimeTopics().intersection(topics) : []
+            if stamped.isEmpty {
+                // The same in both times: the fast read.
+                return try reader.export(
+                    topics: topics, from: from, to: to, latched: latched, into: exporter, progress: progress)
+            }
+            if Set(topics).count == 1, from == nil, to == nil {
+                // One stamped topic, whole: its log-time order is its sample-time
+                // order, which the fast read checks as the cursor would.
+                return try reader.export(
+                    topics: topics, latched: false, checkingSampleTimes: true, into: exporter, progress: progress)
+            }
         }
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)

@@ -15,20 +15,50 @@ package import Recording
 ///
 /// Not `Sendable`: one buffer belongs to one task.
 package final class TextBuffer {
+    /// The buffer's state, kept behind a pointer: a stored `var` of a class
+    /// is checked for exclusive access at run time on every use (a tenth of
+    /// a row's cost when profiled), a `let` pointer's memory is not.
+    private struct State {
+        /// The bytes so far.
+        var base: UnsafeMutablePointer<UInt8>
+        /// How many bytes `base` holds.
+        var capacity: Int
+        /// How many bytes are written.
+        var count: Int
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
     /// The bytes so far.
-    private var base: UnsafeMutablePointer<UInt8>
+    private var base: UnsafeMutablePointer<UInt8> {
+        get { state.pointee.base }
+        set { state.pointee.base = newValue }
+    }
+
     /// How many bytes `base` holds.
-    private var capacity: Int
+    private var capacity: Int {
+        get { state.pointee.capacity }
+        set { state.pointee.capacity = newValue }
+    }
+
     /// How many bytes are written.
-    package private(set) var count = 0
+    package private(set) var count: Int {
+        get { state.pointee.count }
+        set { state.pointee.count = newValue }
+    }
 
     /// A buffer of `capacity` bytes, grown when a row needs more.
     package init(capacity: Int = 1 << 16) {
-        self.capacity = max(64, capacity)
-        base = .allocate(capacity: self.capacity)
+        let capacity = max(64, capacity)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(base: .allocate(capacity: capacity), capacity: capacity, count: 0))
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        state.pointee.base.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     /// The bytes written so far.
     package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
@@ -155,8 +185,26 @@ package final class TextBuffer {
             if number.sign == .minus { append(byte: 0x2D) }
             append(decimal: UInt64(number.magnitude))
             append(".0")
-        } else {
+        } else if !number.isFinite {
+            // `write(to:)` spells a NaN's payload and sign (`-nan(0x…)`); `description` does not.
             append(number.description)
+        } else {
+            // For finite numbers the same text as `description`, written as ASCII bytes without a `String`.
+            var stream = Stream(buffer: self)
+            number.write(to: &stream)
+        }
+    }
+
+    /// A text stream into the buffer: a number's `write(to:)` hands its
+    /// digits to `_writeASCII` (the standard library's own fast path for
+    /// printing), anything else as a `String`.
+    private struct Stream: TextOutputStream {
+        let buffer: TextBuffer
+
+        mutating func write(_ string: String) { buffer.append(string) }
+
+        mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+            buffer.append(UnsafeRawBufferPointer(bytes))
         }
     }
 }

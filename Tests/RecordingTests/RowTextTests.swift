@@ -313,6 +313,51 @@ import Testing
         }
     }
 
+    /// One topic at a time over a slice in the middle: the rows take the
+    /// read that lends payloads from their chunks (a single stamped topic
+    /// is in sample-time order in log-time order), and must be the
+    /// reference rows of the message cursor, selected by the same time.
+    @Test func oneTopicSliceRowsAreTheReferenceText() throws {
+        let reader = try RecordingReader(directory: Self.recording)
+        let stamped = try reader.sampleTimeTopics()
+        #expect(!stamped.isEmpty)
+        let zone = TimeZone(identifier: "UTC")!
+        var checked = 0
+        for topic in reader.topics {
+            guard let span = try reader.timeSpan(time: .receive), span.last > span.first else { continue }
+            let from = span.first + (span.last - span.first) / 3
+            let to = span.first + 2 * (span.last - span.first) / 3
+            for time in [MessageTime.sample, .receive] {
+                let query = RecordingQuery(reader: reader, topics: [topic], from: from, to: to, time: time)
+                var columns: [String] = []
+                var csv: [String] = []
+                var jsonl: [String] = []
+                try query.forEachMessageRow(columns: { columns = $0 }) { row in
+                    let values = columns.map { name in
+                        row.fields.first { $0.name == name }.map { Self.text($0.value) } ?? ""
+                    }
+                    csv.append(
+                        ([Self.timestamp(row.time, zone), row.topic] + values).map(CSVExporter.field)
+                            .joined(separator: ","))
+                    jsonl.append(
+                        Self.jsonLine(
+                            logTime: row.logTime, publishTime: row.publishTime, topic: row.topic, fields: row.fields))
+                    let selecting = time == .sample && stamped.contains(topic) ? row.publishTime : row.logTime
+                    #expect(selecting >= from && selecting < to)
+                }
+                let header = (["time", "topic"] + columns).map(Self.csv).joined(separator: ",")
+                let csvSink = MemoryByteSink()
+                #expect(try query.writeMessageRows(.csv, times: TimeText(zone: zone), into: csvSink) == csv.count)
+                #expect(String(decoding: csvSink.bytes, as: UTF8.self) == ([header] + csv).map { $0 + "\n" }.joined())
+                let jsonSink = MemoryByteSink()
+                #expect(try query.writeMessageRows(.jsonl, times: TimeText(zone: zone), into: jsonSink) == jsonl.count)
+                #expect(String(decoding: jsonSink.bytes, as: UTF8.self) == jsonl.map { $0 + "\n" }.joined())
+                if time == .sample && stamped.contains(topic) && !csv.isEmpty { checked += 1 }
+            }
+        }
+        #expect(checked >= 3)
+    }
+
     /// Collects what an export hands its exporter.
     final class Collector: RecordingExporter {
         var context: ExportContext?

@@ -1,5 +1,6 @@
 import DeviceRecording
 import Foundation
+import Quantities
 import ROS2
 import RecordingExport
 import RecordingQueries
@@ -285,6 +286,16 @@ enum SampleTimeFixture {
             #expect(error?.code == .corrupt)
             #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
             #expect(try SampleTimeFixture.read(directory, .receive).count == 2)
+            // Rows of the one topic (read with payloads lent by their chunks) check the same.
+            let query = RecordingQuery(
+                reader: try RecordingReader(directory: directory), topics: ["/dev/a/x"], from: 0, to: .max,
+                time: .sample)
+            let sink = MemoryByteSink()
+            let rowError = #expect(throws: RecordingError.self) {
+                try query.writeMessageRows(.csv, times: TimeText(zone: TimeZone(identifier: "UTC")!), into: sink)
+            }
+            #expect(rowError?.message.hasPrefix(expected) == true, "\(rowError?.message ?? "")")
+            #expect(String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n").count == 2)
         }
     }
 

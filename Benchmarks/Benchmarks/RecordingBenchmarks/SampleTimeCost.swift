@@ -41,16 +41,18 @@ func sampleTimeCostBenchmarks() {
 
     let ratio = BenchmarkMetric.custom(
         "sample times ÷ receive time, throughput (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let cpuRatio = BenchmarkMetric.custom(
+        "sample times ÷ receive time, CPU (%)", polarity: .prefersLarger, useScalingFactor: false)
     func pair<D: PacketDecoder>(_ name: String, _ notifications: [RawNotification], decoder: D)
     where D.Value: RecordableValue {
         let alternation = Alternation()
         Benchmark(
             "Record \(notifications.count / 1000)k \(name) notifications, sample times ÷ receive time, paired",
-            configuration: .init(metrics: [ratio], maxDuration: .seconds(60), maxIterations: 15)
+            configuration: .init(metrics: [ratio, cpuRatio], maxDuration: .seconds(60), maxIterations: 15)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
-                var timed = Duration.zero
-                var untimed = Duration.zero
+                var timed = Cost.zero
+                var untimed = Cost.zero
                 for runsTimed in alternation.order() {
                     if runsTimed {
                         timed = record(notifications, decoder: decoder)
@@ -58,11 +60,15 @@ func sampleTimeCostBenchmarks() {
                         untimed = record(notifications, decoder: ReceiveTimed(base: decoder))
                     }
                 }
-                let percent = Int((100 * (untimed / timed)).rounded())
+                let percent = Int((100 * (untimed.wall / timed.wall)).rounded())
+                let cpuPercent = Int((100 * (untimed.cpu / timed.cpu)).rounded())
                 benchmark.measurement(ratio, percent)
+                benchmark.measurement(cpuRatio, cpuPercent)
                 print(
-                    "\(name): sample times \(Int(timed / .milliseconds(1))) ms, "
-                        + "receive time \(Int(untimed / .milliseconds(1))) ms: \(percent) %")
+                    "\(name): sample times \(Int(timed.wall / .milliseconds(1))) ms "
+                        + "(CPU \(Int(timed.cpu / .milliseconds(1))) ms), receive time "
+                        + "\(Int(untimed.wall / .milliseconds(1))) ms (CPU \(Int(untimed.cpu / .milliseconds(1))) ms): "
+                        + "\(percent) % wall, \(cpuPercent) % CPU")
             }
         }
     }
@@ -70,13 +76,29 @@ func sampleTimeCostBenchmarks() {
     pair("Jacquard", jacquard, decoder: JacquardDecoder())
 }
 
+/// The wall time and the process's CPU time (every thread: a loaded
+/// machine stretches the first, hardly the second) of one recording.
+private struct Cost {
+    static let zero = Cost(wall: .zero, cpu: .zero)
+    var wall: Duration
+    var cpu: Duration
+}
+
+/// The CPU time used by this process's threads so far.
+private func processCPUTime() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}
+
 /// Records `notifications` into a new recording (durability `none`) and
 /// returns the time taken; the recording is removed.
-private func record<D: PacketDecoder>(_ notifications: [RawNotification], decoder: D) -> Duration
+private func record<D: PacketDecoder>(_ notifications: [RawNotification], decoder: D) -> Cost
 where D.Value: RecordableValue {
     let directory = NSTemporaryDirectory() + "tlm-bench-stamp-\(UUID().uuidString.prefix(8))"
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    return ContinuousClock().measure {
+    let cpuBefore = processCPUTime()
+    let wall = ContinuousClock().measure {
         var configuration = RecorderConfiguration()
         configuration.durability = .none
         let recorder = try! Recorder(
@@ -85,6 +107,7 @@ where D.Value: RecordableValue {
         for notification in notifications { try! device.record(notification) }
         try! recorder.close()
     }
+    return Cost(wall: wall, cpu: processCPUTime() - cpuBefore)
 }
 
 /// A decoder whose values are those of `base` with their timing hidden:

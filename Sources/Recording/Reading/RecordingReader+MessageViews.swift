@@ -61,6 +61,27 @@ extension RecordingReader {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
         _ body: (RecordedMessageRun) throws(RecordingError) -> Void
     ) throws(RecordingError) {
+        try readMessageRuns(topics: topics, from: from, to: to, workers: workers) { run throws(RecordingError) in
+            try body(run)
+            return true
+        }
+    }
+
+    /// The runs of ``forEachMessageRun(topics:from:to:workers:_:)`` until
+    /// `body` returns `false` (then the read ahead stops and nothing more is read).
+    ///
+    /// - Parameters:
+    ///   - topics: The streams to read; unknown topics are ignored.
+    ///   - from: Earliest log time (inclusive); `nil` for the start.
+    ///   - to: Latest log time (exclusive); `nil` for the end.
+    ///   - workers: Read-ahead threads (`nil`: one per core, at most eight).
+    ///   - body: Called once per run (never empty), valid only during the
+    ///     call; returns whether to go on. An error it throws stops the read and is rethrown.
+    /// - Throws: ``RecordingError`` as ``forEachMessageRun(topics:from:to:workers:_:)``, or what `body` throws.
+    package func readMessageRuns(
+        topics: [String], from: UInt64? = nil, to: UInt64? = nil, workers: Int? = nil,
+        _ body: (RecordedMessageRun) throws(RecordingError) -> Bool
+    ) throws(RecordingError) {
         let plan = try readPlan(topics: topics, from: from, to: to)
         let chunks = plan.chunks.sorted { ($0.firstTime, $0.rank) < ($1.firstTime, $1.rank) }
         guard !chunks.isEmpty else { return }
@@ -108,13 +129,15 @@ extension RecordingReader {
                 if let rival, rival.headTime < time || (rival.headTime == time && rival.rank < rank) { break }
                 end += 1
             }
-            try heap[0].chunk.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
-                try entries.withEntries { (all: UnsafeBufferPointer<ChunkPrefetcher.Entry>) throws(RecordingError) in
+            let goesOn = try heap[0].chunk.bytes.withBytes { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+                try entries.withEntries {
+                    (all: UnsafeBufferPointer<ChunkPrefetcher.Entry>) throws(RecordingError) -> Bool in
                     try body(
                         RecordedMessageRun(
                             entries: UnsafeBufferPointer(rebasing: all[start..<end]), bytes: raw, topics: names))
                 }
             }
+            guard goesOn else { return }
             heap[0].position = end
             if end == entries.count {
                 held -= entries.count

@@ -56,3 +56,60 @@ extension RecordingReader {
         return (min(first, span.last), span.last)
     }
 }
+
+extension RecordingReader {
+    /// Calls `body` with each message that
+    /// `RecordingSource.messageCursor(topics:from:to:time:order:latched:)`
+    /// would give, in the same order and checked the same way, read by the
+    /// fast read (chunks read ahead on other threads, payloads lent, not
+    /// copied) — when that read gives them: no latched message before the
+    /// range, and `time` receive time or at most one topic, or none, stamped
+    /// (one stamped topic's messages in log-time order are in sample-time
+    /// order). Returns `false`, having read nothing, otherwise.
+    ///
+    /// - Parameters:
+    ///   - topics: The topics, as the export context lists them.
+    ///   - from: Earliest time in `time` (inclusive); `nil` for the start.
+    ///   - to: Latest time in `time` (exclusive); `nil` for the end.
+    ///   - time: The time that orders and selects.
+    ///   - latched: Whether the read begins with each latched topic's last message before `from`.
+    ///   - body: Called once per message; the view is valid only during the call.
+    /// - Returns: Whether the messages were read.
+    /// - Throws: ``RecordingError`` from reading, as ``SampleOrderedCursor`` checks sample times, or what `body` throws.
+    package func readMessageViewsIfFast(
+        topics: [ExportTopic], from: UInt64?, to: UInt64?, time: MessageTime, latched: Bool,
+        _ body: (RecordedMessageView) throws(RecordingError) -> Void
+    ) throws(RecordingError) -> Bool {
+        let stamped = time == .sample ? topics.filter(\.hasSampleTime) : []
+        guard stamped.isEmpty || (stamped.count == 1 && topics.count == 1) else { return false }
+        if latched, let from,
+            try !RecordingSource(self).latchedMessages(topics: topics, before: from, time: time).isEmpty
+        {
+            return false
+        }
+        // A stamped topic is selected by sample time: its read starts at the
+        // log time `from` (a sample time is never after its receive time)
+        // and stops at the first sample time at or after `to`.
+        let selectsBySample = !stamped.isEmpty
+        let lower = from ?? 0
+        let upper = to ?? .max
+        var previous: UInt64 = 0
+        try readMessageRuns(topics: topics.map(\.topic), from: from, to: selectsBySample ? nil : to) {
+            run throws(RecordingError) -> Bool in
+            for index in 0..<run.count {
+                let view = run[index]
+                if selectsBySample {
+                    try SampleOrderedCursor.check(
+                        sampleTime: view.publishTime, logTime: view.logTime, after: previous, topic: view.topic,
+                        sequence: view.sequence)
+                    previous = view.publishTime
+                    if view.publishTime >= upper { return false }
+                    if view.publishTime < lower { continue }
+                }
+                try body(view)
+            }
+            return true
+        }
+        return true
+    }
+}

@@ -135,6 +135,35 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
         return heap
     }
 
+    /// Checks a stamped message's sample time against the promises above:
+    /// not after its receive time, not before its topic's previous one.
+    ///
+    /// - Parameters:
+    ///   - sampleTime: Its sample time (`publish_time`).
+    ///   - logTime: Its receive time.
+    ///   - previous: The sample time of its topic's previous message (0 for the first).
+    ///   - topic: Its topic, for the error.
+    ///   - sequence: Its sequence number, for the error.
+    /// - Throws: `RecordingError` (`.corrupt`) naming the message when either is broken.
+    @inline(__always)
+    package static func check(
+        sampleTime: UInt64, logTime: UInt64, after previous: UInt64, topic: @autoclosure () -> String,
+        sequence: UInt32
+    ) throws(RecordingError) {
+        guard sampleTime <= logTime else {
+            throw RecordingError(
+                .corrupt,
+                "\(topic()) message \(sequence): its sample time (publish_time \(sampleTime)) is after "
+                    + "its receive time (log_time \(logTime)); read it with --time receive")
+        }
+        guard sampleTime >= previous else {
+            throw RecordingError(
+                .corrupt,
+                "\(topic()) message \(sequence): its sample time (publish_time \(sampleTime)) is before "
+                    + "the previous message's (\(previous)); read it with --time receive")
+        }
+    }
+
     /// The next message of a cursor in the range, checked, kept in ``heads``;
     /// `nil` when it has no more.
     private func pull(_ index: Int) throws(RecordingError) -> Head? {
@@ -144,18 +173,9 @@ public final class SampleOrderedCursor: RecordedMessageCursor {
                 return Head(time: message.logTime, logTime: message.logTime, input: index)
             }
             let time = message.publishTime
-            guard time <= message.logTime else {
-                throw RecordingError(
-                    .corrupt,
-                    "\(message.topic) message \(message.sequence): its sample time (publish_time \(time)) is after "
-                        + "its receive time (log_time \(message.logTime)); read it with --time receive")
-            }
-            guard time >= inputs[index].last else {
-                throw RecordingError(
-                    .corrupt,
-                    "\(message.topic) message \(message.sequence): its sample time (publish_time \(time)) is before "
-                        + "the previous message's (\(inputs[index].last)); read it with --time receive")
-            }
+            try Self.check(
+                sampleTime: time, logTime: message.logTime, after: inputs[index].last, topic: message.topic,
+                sequence: message.sequence)
             inputs[index].last = time
             if time >= upper {
                 inputs[index].done = true
