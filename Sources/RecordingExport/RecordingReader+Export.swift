@@ -33,19 +33,6 @@ extension RecordingReader {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, latched: Bool = false,
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
-        try export(
-            topics: topics, from: from, to: to, latched: latched, checkingSampleTimes: false, into: exporter,
-            progress: progress)
-    }
-
-    /// ``export(topics:from:to:latched:into:progress:)``, and with
-    /// `checkingSampleTimes` each message of the fast read checked as
-    /// `SampleOrderedCursor` checks a stamped topic's (its sample time not
-    /// after its receive time, not before its topic's previous one).
-    package func export(
-        topics: [String], from: UInt64? = nil, to: UInt64? = nil, latched: Bool, checkingSampleTimes: Bool,
-        into exporter: some RecordingExporter, progress: ((Int) -> Void)?
-    ) throws(RecordingError) -> Int {
         let context = try exportContext(topics: topics, from: from, to: to)
         try exporter.begin(context)
         var count = 0
@@ -60,18 +47,8 @@ extension RecordingReader {
         }
         if let fast = exporter as? any MessageViewExporter {
             // The same messages in the same order, read ahead on other threads, not copied, in runs.
-            var previous: [UInt16: UInt64] = [:]
             try forEachMessageRun(topics: context.topics.map(\.topic), from: from, to: to) {
                 run throws(RecordingError) in
-                if checkingSampleTimes {
-                    for entry in run.entries {
-                        try SampleOrderedCursor.check(
-                            sampleTime: entry.publishTime, logTime: entry.logTime,
-                            after: previous[entry.channelID, default: 0], topic: run.topic(ofChannel: entry.channelID),
-                            sequence: entry.sequence)
-                        previous[entry.channelID] = entry.publishTime
-                    }
-                }
                 try fast.write(run: run)
                 if let progress {
                     for _ in 0..<run.count {

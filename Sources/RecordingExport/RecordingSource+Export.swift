@@ -22,18 +22,33 @@ extension RecordingSource {
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample, latched: Bool = false,
         into exporter: some RecordingExporter, progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> Int {
-        if case .recording(let reader) = storage, exporter is any MessageViewExporter {
+        if case .recording(let reader) = storage, let fast = exporter as? any MessageViewExporter {
             let stamped = time == .sample ? try reader.sampleTimeTopics().intersection(topics) : []
             if stamped.isEmpty {
                 // The same in both times: the fast read.
                 return try reader.export(
                     topics: topics, from: from, to: to, latched: latched, into: exporter, progress: progress)
             }
-            if Set(topics).count == 1, from == nil, to == nil {
-                // One stamped topic, whole: its log-time order is its sample-time
-                // order, which the fast read checks as the cursor would.
-                return try reader.export(
-                    topics: topics, latched: false, checkingSampleTimes: true, into: exporter, progress: progress)
+            // One stamped topic: its log-time order is its sample-time order,
+            // selected and checked on the fast read as the cursor would.
+            let context = try exportContext(topics: topics, from: from, to: to)
+            var begun = false
+            var count = 0
+            let read = try reader.readMessageViewsIfFast(
+                topics: context.topics, from: from, to: to, time: time, latched: latched
+            ) { view throws(RecordingError) in
+                if !begun {
+                    try exporter.begin(context)
+                    begun = true
+                }
+                try fast.write(view: view)
+                count += 1
+                progress?(count)
+            }
+            if read {
+                if !begun { try exporter.begin(context) }
+                try exporter.finish()
+                return count
             }
         }
         let context = try exportContext(topics: topics, from: from, to: to)

@@ -386,6 +386,28 @@ import Testing
                 + "\n"
         }
         #expect(String(decoding: jsonl.bytes, as: UTF8.self) == expectedLines.joined())
+        // One stamped topic over a slice in the middle, by sample time: the
+        // fast read with the cursor's selection gives the cursor's messages.
+        let span = try #require(try source.timeSpan(time: .sample))
+        let from = span.first + (span.last - span.first) / 3
+        let to = span.first + 2 * (span.last - span.first) / 3
+        var slices = 0
+        for topic in try reader.sampleTimeTopics().sorted() {
+            let one = Collector()
+            try source.export(topics: [topic], from: from, to: to, into: one)
+            #expect(one.messages.allSatisfy { $0.publishTime >= from && $0.publishTime < to })
+            let sink = MemoryByteSink()
+            #expect(
+                try source.export(topics: [topic], from: from, to: to, into: JSONLinesExporter(sink: sink))
+                    == one.messages.count)
+            let lines = try one.messages.map {
+                Self.jsonLine(logTime: $0.logTime, publishTime: $0.publishTime, topic: $0.topic, fields: try fields($0))
+                    + "\n"
+            }
+            #expect(String(decoding: sink.bytes, as: UTF8.self) == lines.joined(), "\(topic)")
+            if !one.messages.isEmpty { slices += 1 }
+        }
+        #expect(slices >= 3)
         // One CSV of topics of one schema each: DIoT samples, the hostile stream.
         for schema in ["tlm/msg/DiotSample", "test/msg/Hostile"] {
             let topics = context.topics.filter { $0.schemaName == schema }.map(\.topic)

@@ -68,4 +68,21 @@ let benchmarks: @Sendable () -> Void = {
     }
     memoryBenchmarks(tlm: tlm)
     rowBenchmarks(tlm: tlm, python: python, fixture: fixture, samples: samples)
+
+    // The strong peer (issue 37): DuckDB over our own Parquet export (made by rowBenchmarks).
+    let parquet = URL(fileURLWithPath: fixture.directory).deletingLastPathComponent().path + "/parquet"
+    let parquetSQL = """
+        SELECT CAST(floor(epoch_ns(log_time) / 1000000000) AS BIGINT) AS bucket, avg(value), min(value), max(value)
+        FROM read_parquet('\(parquet)/*.parquet') GROUP BY bucket ORDER BY bucket
+        """
+    let fromParquet = processOutput(python, ["-c", duckdbScript, parquetSQL])
+    check(
+        Int(fromParquet.trimmingCharacters(in: .whitespacesAndNewlines)) == ourBuckets,
+        "DuckDB over Parquet gave \(fromParquet) buckets, tlm \(ourBuckets)")
+    Benchmark("DuckDB over our Parquet export, same aggregation (whole process)", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(processOutput(python, ["-c", duckdbScript, parquetSQL]))
+        }
+    }
 }
