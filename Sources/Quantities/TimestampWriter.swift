@@ -34,10 +34,44 @@ public struct TimestampWriter {
     /// - Returns: How many bytes were written.
     public mutating func write(_ nanoseconds: UInt64, to start: UnsafeMutablePointer<UInt8>) -> Int {
         let seconds = nanoseconds / 1_000_000_000
-        if seconds != second {
-            offset = text.offset(at: nanoseconds)
-            second = seconds
+        if seconds == second {
+            // The same second as the previous instant: its text but the milliseconds.
+            let millis = Int((nanoseconds / 1_000_000) % 1000)
+            let suffix = suffixLength
+            withUnsafeBytes(of: cache) { cached in
+                for index in 0..<Self.prefixLength { start[index] = cached[index] }
+                for index in 0..<suffix { start[Self.prefixLength + 3 + index] = cached[Self.prefixLength + index] }
+            }
+            start[Self.prefixLength] = UInt8(truncatingIfNeeded: millis / 100) &+ 0x30
+            start[Self.prefixLength + 1] = UInt8(truncatingIfNeeded: (millis / 10) % 10) &+ 0x30
+            start[Self.prefixLength + 2] = UInt8(truncatingIfNeeded: millis % 10) &+ 0x30
+            return Self.prefixLength + 3 + suffix
         }
+        offset = text.offset(at: nanoseconds)
+        second = seconds
+        let length = writeWhole(nanoseconds, to: start)
+        // Kept for the next instants of this second: the text before the
+        // milliseconds ("2026-12-03T10:59:31.") and the zone after them.
+        suffixLength = length - Self.prefixLength - 3
+        withUnsafeMutableBytes(of: &cache) { cached in
+            for index in 0..<Self.prefixLength { cached[index] = start[index] }
+            for index in 0..<suffixLength { cached[Self.prefixLength + index] = start[Self.prefixLength + 3 + index] }
+        }
+        return length
+    }
+
+    /// The length of an instant's text before its milliseconds.
+    private static let prefixLength = 20
+
+    /// The current second's text before the milliseconds, then its zone's (32 bytes: 20 and at most 6).
+    private var cache: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The length of the zone's text in ``cache``.
+    private var suffixLength = 0
+
+    /// Writes an instant's whole text (the offset of its second is known).
+    private func writeWhole(_ nanoseconds: UInt64, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        let seconds = nanoseconds / 1_000_000_000
         let local = Int64(clamping: seconds) + Int64(offset)
         let (year, month, day) = CivilDate.civil(fromDays: (local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
         let secondOfDay = ((local % 86_400) + 86_400) % 86_400

@@ -112,6 +112,15 @@ package final class TextBuffer {
         count += bytes.count
     }
 
+    /// Appends a few bytes (a number's digits), copied one by one: for
+    /// twenty-odd bytes a loop beats a call to `memmove`.
+    @inline(__always)
+    private func append(short bytes: UnsafeBufferPointer<UInt8>) {
+        let target = reserve(bytes.count)
+        for index in bytes.indices { target[index] = bytes[index] }
+        count += bytes.count
+    }
+
     /// Appends bytes.
     package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
@@ -204,7 +213,7 @@ package final class TextBuffer {
         mutating func write(_ string: String) { buffer.append(string) }
 
         mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
-            buffer.append(UnsafeRawBufferPointer(bytes))
+            buffer.append(short: bytes)
         }
     }
 }

@@ -176,6 +176,11 @@ import Testing
         let instants: [UInt64] =
             [0, 999_999_999, 1_000_000_000, 951_782_400_123_456_789, 1_795_342_503_250_000_000, UInt64.max]
             + (0..<3_000).map { _ in random.next() % 4_102_444_800_000_000_000 }
+            // Runs within a second (and across its end): the writer reuses the second's text.
+            + (0..<300).flatMap { _ in
+                let base = random.next() % 4_102_444_800_000_000_000
+                return (0..<12).map { base + UInt64($0) * 97_000_000 }
+            }
         for name in ["UTC", "GMT", "Asia/Kolkata", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"] {
             let zone = try #require(TimeZone(identifier: name))
             var writer = TimestampWriter(TimeText(zone: zone))
