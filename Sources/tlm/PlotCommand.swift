@@ -10,7 +10,12 @@ struct PlotCommand: ParsableCommand {
             "Draw a recording's streams as one SVG or PNG image: min/max/mean per pixel column, shared time axis.",
         discussion: """
             Each numeric stream is a lane (the band between each pixel column's minimum and maximum, and the \
-            mean), each event stream a row of ticks, grouped per device; loss records and gaps are shaded. \
+            mean; a dot per value where they are few), each event stream a row of ticks, grouped per device; \
+            y ticks at readable steps carry the unit, the time axis shows clock times (UTC, or local with \
+            --local-time); loss records and gaps are shaded on the lanes of the streams that lost them. The \
+            fields of a typed stream are plotted overlaid in one lane with a legend: by default the vector \
+            components of vector-like schemas (an IMU's accel_x ... gyro_z), or those --field names (also \
+            --topic TOPIC.FIELD). \
             Columns come from the index's per-chunk statistics, decoding only the chunks a column boundary \
             cuts through: the image's size follows its width, not the number of samples. The output's \
             extension chooses the format: .svg (text) or .png (drawn here, encoded by libpng). The time axis \
@@ -19,6 +24,8 @@ struct PlotCommand: ParsableCommand {
             Examples:
               tlm plot ride --topic '/diot/*/acc_*' --output acc.svg
               tlm plot ride --topic '/comodule/**' --from +1m --to +2m --width 2000 --output scooter.png
+              tlm plot ride --topic '/jacquard/*/imu' --field accel_x,accel_y --output accel.png
+              tlm plot ride --topic '/jacquard/*/imu.gyro_z' --output gyro.svg
             """
     )
 
@@ -42,15 +49,15 @@ struct PlotCommand: ParsableCommand {
         }
         if (options.output as NSString).pathExtension.lowercased() == "png" {
             do {
-                try options.write(try PNGPlot(data, width: width).png())
+                try options.write(try PNGPlot(data, width: width, timeZone: options.display.times.zone).png())
             } catch let error as ReportError {
                 throw CLIError(error.message)
             }
         } else {
-            try options.write(Array(SVGPlot(data, width: width).text.utf8))
+            try options.write(Array(SVGPlot(data, width: width, timeZone: options.display.times.zone).text.utf8))
         }
         try options.report(
-            "Wrote \(options.output): \(data.series.count) plot(s), \(data.events.count) event stream(s).", data,
+            "Wrote \(options.output): \(data.lanes.count) plot(s), \(data.events.count) event stream(s).", data,
             command: "plot", losses: false)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ROS2
 import Recording
 import RecordingRepair
 import Report
@@ -17,6 +18,13 @@ struct ReportOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Topics to leave out (repeatable): a glob.", valueName: "glob"))
     var exclude: [TopicOption] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Fields of typed streams to plot, overlaid in one lane per stream (comma-separated, repeatable; "
+                + "also --topic TOPIC.FIELD); default: the vector components of vector-like schemas (an IMU's axes).",
+            valueName: "name,..."))
+    var field: [String] = []
 
     @OptionGroup var range: TimeRangeOptions
 
@@ -45,7 +53,7 @@ struct ReportOptions: ParsableArguments {
         guard format == .json else { return print(text) }
         try JSONOutput.print(
             Summary(
-                output: output, plotCount: data.series.count, eventStreamCount: data.events.count,
+                output: output, plotCount: data.lanes.count, eventStreamCount: data.events.count,
                 lossRecordCount: losses ? data.losses.count : nil),
             command: command)
     }
@@ -65,16 +73,33 @@ struct ReportOptions: ParsableArguments {
         defer { withExtendedLifetime(location) {} }
         do {
             let builder = try ReportBuilder(directory: location.directory)
+            // A --topic TOPIC.FIELD that selects no topic names a field of the topics TOPIC selects.
+            var globs: [TopicOption] = []
+            var fields = field.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            for option in topic {
+                let text = option.pattern.text
+                if option.pattern.selected(from: builder.topics).isEmpty, let dot = text.lastIndex(of: "."),
+                    !text[dot...].contains("/"), let glob = TopicOption(argument: String(text[..<dot]))
+                {
+                    globs.append(glob)
+                    fields.append(String(text[text.index(after: dot)...]))
+                } else {
+                    globs.append(option)
+                }
+            }
+            if let empty = fields.first(where: \.isEmpty) {
+                throw CLIError("--field needs field names, such as accel_x,accel_y (got '\(empty)')")
+            }
             // Every topic by default (an empty recording reports that it is empty).
             let topics =
-                topic.isEmpty && exclude.isEmpty
+                globs.isEmpty && exclude.isEmpty
                 ? builder.topics
-                : try TopicSelection(include: topic, exclude: exclude).topics(of: builder.topics, named: recording)
+                : try TopicSelection(include: globs, exclude: exclude).topics(of: builder.topics, named: recording)
             let (from, to) = try range.resolve(
                 span: try builder.timeSpan(time: timeOption.time), named: recording, times: display.times)
             return try builder.build(
                 topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time,
-                latched: latchedOption.latched)
+                latched: latchedOption.latched, fields: fields.isEmpty ? nil : fields)
         } catch let error as ReportError {
             throw CLIError(location.userFacing(error.message))
         }
