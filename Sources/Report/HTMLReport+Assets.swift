@@ -38,7 +38,7 @@ extension HTMLReport {
         #console-errors { display: none; margin: 0; padding: 8px 24px; background: #fee2e2; color: #991b1b; }
         #toolbar { position: sticky; top: 0; z-index: 5; display: flex; gap: 8px; align-items: center;
                    background: var(--bg); padding: 6px 0; }
-        #toolbar button { font: inherit; padding: 2px 10px; border: 1px solid #c7cfdb; background: #fff; border-radius: 4px;
+        #toolbar button { white-space: nowrap; font: inherit; padding: 2px 10px; border: 1px solid #c7cfdb; background: #fff; border-radius: 4px;
                           cursor: pointer; }
         #view-range { font-variant-numeric: tabular-nums; margin-left: 8px; }
         #lanes { background: #fff; border: 1px solid var(--line); padding: 4px 8px 8px; }

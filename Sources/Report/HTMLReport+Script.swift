@@ -439,9 +439,11 @@ extension HTMLReport {
           };
 
           // The cursor: a line at one instant on every lane, each numeric lane's values there, the instant in the toolbar.
+          // A series' value at the cursor: its last column in view at or before it (or up to 3 pixels after), held as
+          // a plot of samples holds its last value; none before its first column in view.
           function valueAt(shown, px) {
-            var best = null, distance = 6;
-            shown.mean.forEach(function (p) { var d = Math.abs(p[0] - px); if (d <= distance) { distance = d; best = p[1]; } });
+            var best = null, mean = shown.mean;
+            for (var i = 0; i < mean.length && mean[i][0] <= px + 3; i++) best = mean[i][1];
             return best;
           }
           function showCursor() {
@@ -462,11 +464,14 @@ extension HTMLReport {
               var unit = lane.spec.unit ? " " + lane.spec.unit : "", parts = [];
               (lane.drawnSeries || []).forEach(function (shown) {
                 var v = valueAt(shown, px), name = shown.series.name;
+                // To the step of the file's quantization: 24, not 23.9999.
+                var step = (shown.series.max - shown.series.min) / STEPS;
+                if (v !== null && step > 0) { var q = Math.pow(10, Math.floor(Math.log10(step))); v = Math.round(v / q) * q; }
                 var text = v === null ? "–" : lane.spec.date ? dateText(v, 1) + " " + data.zone : fmt(v) + unit;
                 parts.push((name ? name + " " : "") + text);
               });
               lane.value.textContent = parts.join("   ");
-              lane.value.style.display = parts.length ? "block" : "none";
+              lane.value.style.display = parts.some(function (p) { return !/–$/.test(p); }) ? "block" : "none";
               lane.value.style.left = px + 6 > lane.width - 260 ? "" : px + 6 + "px";
               lane.value.style.right = px + 6 > lane.width - 260 ? lane.width - px + 6 + "px" : "";
             });
