@@ -12,8 +12,12 @@ public struct PNGPlot: Sendable {
 
     /// A plot of `data`, `width` pixels wide (at least 400), its time axis
     /// in clock times of `timeZone` (UTC by default).
-    public init(_ data: ReportData, width: Int = 1400, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
-        layout = SVGPlot(data, width: width, timeZone: timeZone)
+    /// With `overlay`, every numeric series is drawn in one lane, with a legend.
+    public init(
+        _ data: ReportData, width: Int = 1400, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        overlay: Bool = false
+    ) {
+        layout = SVGPlot(data, width: width, timeZone: timeZone, overlay: overlay)
     }
 
     static let ink = Raster.Color(hex: "#1d2430")
@@ -30,7 +34,7 @@ public struct PNGPlot: Sendable {
         var height = SVGPlot.axisHeight + 8
         for group in groups {
             height += SVGPlot.groupHeading
-            height += data.lanes.filter { ReportData.group(of: $0[0].topic) == group }.count * SVGPlot.numericHeight
+            height += layout.lanes(in: group).count * SVGPlot.numericHeight
             height += data.events.filter { ReportData.group(of: $0.topic) == group }.count * SVGPlot.eventHeight
         }
         var raster = Raster(width: layout.width, height: height, background: Raster.Color(hex: "#ffffff"))
@@ -47,7 +51,7 @@ public struct PNGPlot: Sendable {
                 layout.heading(group), x: 8, y: y + 8, color: Self.muted, scale: 1,
                 maximumWidth: layout.width - 16)
             y += SVGPlot.groupHeading
-            for members in data.lanes where ReportData.group(of: members[0].topic) == group {
+            for members in layout.lanes(in: group) {
                 let color = SVGPlot.colors[laneIndex % SVGPlot.colors.count]
                 drawNumeric(members, top: y, color: color, group: group, into: &raster)
                 y += SVGPlot.numericHeight
@@ -64,13 +68,13 @@ public struct PNGPlot: Sendable {
     }
 
     /// A lane's frame, grid lines and loss shading.
-    private func background(top: Int, height: Int, topic: String, into raster: inout Raster) {
+    private func background(top: Int, height: Int, topics: [String], into raster: inout Raster) {
         let left = SVGPlot.labelWidth
         raster.fill(x: left, y: top, width: layout.plotWidth, height: height, color: Raster.Color(hex: "#fbfcfe"))
         for time in layout.ticks() {
             raster.fill(x: Int(layout.x(time)), y: top, width: 1, height: height, color: Self.grid)
         }
-        for loss in layout.data.losses where layout.loss(loss, isOn: topic) {
+        for loss in layout.data.losses where layout.loss(loss, isOn: topics) {
             let start = max(Double(left), layout.x(loss.time))
             let end = min(Double(left + layout.plotWidth), layout.x(loss.time &+ (loss.durationNanoseconds ?? 0)))
             guard end >= Double(left), start <= Double(left + layout.plotWidth) else { continue }
@@ -92,12 +96,17 @@ public struct PNGPlot: Sendable {
         let height = SVGPlot.numericHeight - 6
         let first = members[0]
         let several = members.count > 1 || first.field != nil
-        background(top: top, height: height, topic: first.topic, into: &raster)
+        let overlay = layout.overlay
+        let unit = SVGPlot.unit(of: members)
+        background(top: top, height: height, topics: members.map(\.topic), into: &raster)
         let width = SVGPlot.labelWidth - 16
-        raster.text(name(first.topic, group: group), x: 8, y: top + 6, color: Self.ink, maximumWidth: width)
-        let count = members.map(\.count).max() ?? 0
         raster.text(
-            "\(first.unit.map { $0 + " · " } ?? "")\(count) \(several ? "messages" : "values")", x: 8, y: top + 20,
+            overlay ? SVGPlot.overlayGroup : name(first.topic, group: group), x: 8, y: top + 6, color: Self.ink,
+            maximumWidth: width)
+        let count = overlay ? members.map(\.count).reduce(0, +) : members.map(\.count).max() ?? 0
+        raster.text(
+            "\(unit.map { $0 + " · " } ?? "")\(count) \(several && !overlay ? "messages" : "values")", x: 8,
+            y: top + 20,
             color: Self.muted, maximumWidth: width)
         let palette = SVGPlot.colors(of: members, laneColor: color).map(Raster.Color.init(hex:))
         if several {
@@ -105,7 +114,8 @@ public struct PNGPlot: Sendable {
                 let x = 8 + (index % 2) * 110
                 let y = top + 36 + (index / 2) * 13
                 raster.fill(x: x, y: y + 3, width: 10, height: 3, color: palette[index])
-                raster.text(series.field ?? "", x: x + 14, y: y, color: Self.muted, maximumWidth: 92)
+                raster.text(
+                    layout.legendName(series, in: members), x: x + 14, y: y, color: Self.muted, maximumWidth: 92)
             }
         }
         guard let (low, high) = SVGPlot.range(of: members) else { return }
@@ -145,7 +155,7 @@ public struct PNGPlot: Sendable {
         _ events: ReportData.EventSeries, top: Int, color: Raster.Color, group: String, into raster: inout Raster
     ) {
         let height = SVGPlot.eventHeight - 4
-        background(top: top, height: height, topic: events.topic, into: &raster)
+        background(top: top, height: height, topics: [events.topic], into: &raster)
         raster.text(
             name(events.topic, group: group), x: 8, y: top + 6, color: Self.ink,
             maximumWidth: SVGPlot.labelWidth - 50)

@@ -117,14 +117,15 @@ public struct ReportData: Sendable {
     /// in seconds (`s`), named for a date or time, and all within 2000 ... 2100
     /// as seconds since the Unix epoch. They are drawn as dates, not as 1.7e9 s.
     public static func isDate(_ lane: [Series]) -> Bool {
-        guard let first = lane.first, first.unit == "s" else { return false }
-        let name = (first.field ?? String(first.topic.split(separator: "/").last ?? "")).lowercased()
-        guard name.contains("date") || name.hasSuffix("time") || name.contains("timestamp") else { return false }
         let range = 946_684_800.0...4_102_444_800.0
-        return lane.allSatisfy { series in
-            guard let low = series.minimum, let high = series.maximum else { return true }
-            return range.contains(low) && range.contains(high)
-        }
+        return !lane.isEmpty
+            && lane.allSatisfy { series in
+                let name = (series.field ?? String(series.topic.split(separator: "/").last ?? "")).lowercased()
+                guard series.unit == "s", name.contains("date") || name.hasSuffix("time") || name.contains("timestamp")
+                else { return false }
+                guard let low = series.minimum, let high = series.maximum else { return true }
+                return range.contains(low) && range.contains(high)
+            }
     }
 
     /// The device part of a topic (`/diot/9F3A/acc_x` → `/diot/9F3A`), the

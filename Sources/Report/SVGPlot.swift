@@ -18,6 +18,8 @@ public struct SVGPlot: Sendable {
     public let width: Int
     /// The time zone of the time axis's clock times.
     public let timeZone: TimeZone
+    /// Whether every numeric series is drawn in one lane (with a legend) instead of a lane per stream.
+    public let overlay: Bool
 
     /// Lane heights and the label column's width, in pixels.
     static let numericHeight = 90
@@ -29,10 +31,44 @@ public struct SVGPlot: Sendable {
 
     /// A plot of `data`, `width` pixels wide (at least 400), its time axis
     /// in clock times of `timeZone` (UTC by default).
-    public init(_ data: ReportData, width: Int = 1400, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+    /// With `overlay`, every numeric series is drawn in one lane, with a legend.
+    public init(
+        _ data: ReportData, width: Int = 1400, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        overlay: Bool = false
+    ) {
         self.data = data
         self.width = max(400, width)
         self.timeZone = timeZone
+        self.overlay = overlay
+    }
+
+    /// The group of the overlaid lane (no topic's group: those begin with `/`).
+    static let overlayGroup = "overlay"
+
+    /// The numeric lanes of a group, in order: a lane per stream (its
+    /// series), or with ``overlay`` every series in the one lane of ``overlayGroup``.
+    func lanes(in group: String) -> [[ReportData.Series]] {
+        if overlay { return group == Self.overlayGroup && !data.series.isEmpty ? [data.series] : [] }
+        return data.lanes.filter { ReportData.group(of: $0[0].topic) == group }
+    }
+
+    /// A series' name in its lane's legend: its field in a stream's lane; in
+    /// an overlay its topic (without the device when all are one device's) and field.
+    func legendName(_ series: ReportData.Series, in members: [ReportData.Series]) -> String {
+        let topics = Set(members.map(\.topic))
+        if topics.count == 1 { return series.field ?? "value" }
+        let groups = Set(members.map { ReportData.group(of: $0.topic) })
+        var name = series.topic
+        if groups.count == 1, let group = groups.first, name.hasPrefix(group + "/") {
+            name = String(name.dropFirst(group.count + 1))
+        }
+        name += series.field.map { "." + $0 } ?? ""
+        return name.count > 17 ? "…" + name.suffix(16) : name
+    }
+
+    /// The unit of a lane's values: the one its series share, else none.
+    static func unit(of members: [ReportData.Series]) -> String? {
+        Set(members.map(\.unit)).count == 1 ? members.first?.unit : nil
     }
 
     /// The plot area's width in pixels.
@@ -59,7 +95,7 @@ public struct SVGPlot: Sendable {
             lanes +=
                 "<text x=\"8\" y=\"\(y + 17)\" class=\"group\">\(ReportText.escaped(heading(group)))</text>\n"
             y += Self.groupHeading
-            for members in data.lanes where ReportData.group(of: members[0].topic) == group {
+            for members in self.lanes(in: group) {
                 lanes += numericLane(members, top: y, color: Self.colors[laneIndex % Self.colors.count], group: group)
                 y += Self.numericHeight
                 laneIndex += 1
@@ -94,8 +130,8 @@ public struct SVGPlot: Sendable {
 
     /// The device groups of the lanes, in the order they are drawn.
     var groups: [String] {
-        var groups: [String] = []
-        for topic in (data.series.map(\.topic) + data.events.map(\.topic)) {
+        var groups: [String] = overlay && !data.series.isEmpty ? [Self.overlayGroup] : []
+        for topic in (overlay ? [] : data.series.map(\.topic)) + data.events.map(\.topic) {
             let group = ReportData.group(of: topic)
             if !groups.contains(group) { groups.append(group) }
         }
@@ -107,7 +143,10 @@ public struct SVGPlot: Sendable {
 
     /// A group's heading: the device's name and family, then the group (`SCOOT-8FB8 (comodule) · /comodule/SCOOT_8FB8`),
     /// or the group alone when no device of the recording is its.
-    func heading(_ group: String) -> String { deviceNames[group].map { "\($0) · \(group)" } ?? group }
+    func heading(_ group: String) -> String {
+        if group == Self.overlayGroup { return "Overlay of \(data.series.count) series" }
+        return deviceNames[group].map { "\($0) · \(group)" } ?? group
+    }
 
     /// The time axis's ticks with their labels: clock times in ``timeZone``
     /// (`14:03:07.25`), as many decimals as the step needs.
@@ -184,6 +223,11 @@ public struct SVGPlot: Sendable {
     /// Whether a loss record is drawn on the lane of `topic`: a recording-wide
     /// one on every lane, a stream's on that stream's lane, and one of a stream
     /// without a lane (raw notifications) on the lanes of its device.
+    func loss(_ loss: RecordingInfo.Loss, isOn topics: [String]) -> Bool {
+        topics.contains { self.loss(loss, isOn: $0) }
+    }
+
+    /// Whether a loss record is drawn on the lane of `topic` (see ``loss(_:isOn:)``).
     func loss(_ loss: RecordingInfo.Loss, isOn topic: String) -> Bool {
         guard let lost = loss.topic, !lost.isEmpty else { return true }
         if lost == topic { return true }
@@ -194,7 +238,7 @@ public struct SVGPlot: Sendable {
     var drawnTopics: Set<String> { Set(data.series.map(\.topic) + data.events.map(\.topic)) }
 
     /// Grid lines and loss shading of a lane.
-    private func background(top: Int, height: Int, topic: String) -> String {
+    private func background(top: Int, height: Int, topics: [String]) -> String {
         var text =
             "<rect x=\"\(Self.labelWidth)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(height)\" fill=\"#fbfcfe\" "
             + "stroke=\"#e3e7ee\"/>"
@@ -205,7 +249,7 @@ public struct SVGPlot: Sendable {
         }
         let left = Double(Self.labelWidth)
         let right = left + Double(plotWidth)
-        for loss in data.losses where self.loss(loss, isOn: topic) {
+        for loss in data.losses where self.loss(loss, isOn: topics) {
             let start = max(left, x(loss.time))
             let end = min(right, x(loss.time &+ (loss.durationNanoseconds ?? 0)))
             guard end >= left, start <= right else { continue }
@@ -251,7 +295,7 @@ public struct SVGPlot: Sendable {
         value: Double, label: String
     )] {
         guard ReportData.isDate(members) else {
-            return ValueTicks.ticks(low: low, high: high, length: length, unit: members.first?.unit)
+            return ValueTicks.ticks(low: low, high: high, length: length, unit: Self.unit(of: members))
         }
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(data.from) / 1e9))
         return ValueTicks.dates(low: low, high: high, length: length, offset: offset)
@@ -264,16 +308,18 @@ public struct SVGPlot: Sendable {
         let height = Self.numericHeight - 6
         let first = members[0]
         let several = members.count > 1 || first.field != nil
+        let unit = Self.unit(of: members)
+        let topic = overlay ? Self.overlayGroup : first.topic
         var text =
-            "<g class=\"numeric\" data-topic=\"\(ReportText.escaped(first.topic))\" "
+            "<g class=\"numeric\" data-topic=\"\(ReportText.escaped(topic))\" "
             + "data-series=\"\(members.count)\" "
             + "data-min=\"\(ReportText.json(members.compactMap(\.minimum).min()))\" "
             + "data-max=\"\(ReportText.json(members.compactMap(\.maximum).max()))\">"
-        text += background(top: top, height: height, topic: first.topic)
-        let count = members.map(\.count).max() ?? 0
+        text += background(top: top, height: height, topics: members.map(\.topic))
+        let count = overlay ? members.map(\.count).reduce(0, +) : members.map(\.count).max() ?? 0
         text += label(
-            first.topic, group: group,
-            meta: "\(first.unit.map { $0 + " · " } ?? "")\(count) \(several ? "messages" : "values")",
+            topic, group: group,
+            meta: "\(unit.map { $0 + " · " } ?? "")\(count) \(several && !overlay ? "messages" : "values")",
             top: top)
         let palette = Self.colors(of: members, laneColor: color)
         if several {
@@ -282,7 +328,7 @@ public struct SVGPlot: Sendable {
                 let y = top + 44 + (index / 2) * 13
                 text +=
                     "<g class=\"key\"><rect x=\"\(x)\" y=\"\(y - 5)\" width=\"10\" height=\"3\" fill=\"\(palette[index])\"/>"
-                    + "<text x=\"\(x + 14)\" y=\"\(y)\" class=\"meta\">\(ReportText.escaped(series.field ?? ""))</text></g>"
+                    + "<text x=\"\(x + 14)\" y=\"\(y)\" class=\"meta\">\(ReportText.escaped(legendName(series, in: members)))</text></g>"
             }
         }
         guard let (low, high) = Self.range(of: members) else { return text + "</g>\n" }
@@ -327,7 +373,7 @@ public struct SVGPlot: Sendable {
         let height = Self.eventHeight - 4
         let name = events.topic.hasPrefix(group + "/") ? String(events.topic.dropFirst(group.count + 1)) : events.topic
         var text = "<g class=\"events\" data-topic=\"\(ReportText.escaped(events.topic))\">"
-        text += background(top: top, height: height, topic: events.topic)
+        text += background(top: top, height: height, topics: [events.topic])
         text += "<text x=\"8\" y=\"\(top + 14)\" class=\"name\">\(ReportText.escaped(name))</text>"
         text +=
             "<text x=\"\(Self.labelWidth - 8)\" y=\"\(top + 14)\" class=\"meta\" text-anchor=\"end\">"

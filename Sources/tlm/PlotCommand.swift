@@ -15,7 +15,7 @@ struct PlotCommand: ParsableCommand {
             --local-time); loss records and gaps are shaded on the lanes of the streams that lost them. The \
             fields of a typed stream are plotted overlaid in one lane with a legend: by default the vector \
             components of vector-like schemas (an IMU's accel_x ... gyro_z), or those --field names (also \
-            --topic TOPIC.FIELD). \
+            --topic TOPIC.FIELD). --overlay draws every numeric series in one lane with a legend. \
             Columns come from the index's per-chunk statistics, decoding only the chunks a column boundary \
             cuts through: the image's size follows its width, not the number of samples. The output's \
             extension chooses the format: .svg (text) or .png (drawn here, encoded by libpng). The time axis \
@@ -26,6 +26,7 @@ struct PlotCommand: ParsableCommand {
               tlm plot ride --topic '/comodule/**' --from +1m --to +2m --width 2000 --output scooter.png
               tlm plot ride --topic '/jacquard/*/imu' --field accel_x,accel_y --output accel.png
               tlm plot ride --topic '/jacquard/*/imu.gyro_z' --output gyro.svg
+              tlm plot ride --topic '/diot/*/acc_?' --overlay --output acc.png
             """
     )
 
@@ -33,6 +34,9 @@ struct PlotCommand: ParsableCommand {
 
     @Option(help: "The image's width in pixels, 400...8192.")
     var width: Int = 1400
+
+    @Flag(help: "Draw every numeric series in one lane, with a legend, instead of a lane per stream.")
+    var overlay = false
 
     func validate() throws {
         guard (400...8192).contains(width) else { throw ValidationError("--width must be 400...8192 pixels") }
@@ -49,15 +53,18 @@ struct PlotCommand: ParsableCommand {
         }
         if (options.output as NSString).pathExtension.lowercased() == "png" {
             do {
-                try options.write(try PNGPlot(data, width: width, timeZone: options.display.times.zone).png())
+                try options.write(
+                    try PNGPlot(data, width: width, timeZone: options.display.times.zone, overlay: overlay).png())
             } catch let error as ReportError {
                 throw CLIError(error.message)
             }
         } else {
-            try options.write(Array(SVGPlot(data, width: width, timeZone: options.display.times.zone).text.utf8))
+            try options.write(
+                Array(SVGPlot(data, width: width, timeZone: options.display.times.zone, overlay: overlay).text.utf8))
         }
+        let plots = overlay ? min(1, data.lanes.count) : data.lanes.count
         try options.report(
-            "Wrote \(options.output): \(data.lanes.count) plot(s), \(data.events.count) event stream(s).", data,
-            command: "plot", losses: false)
+            "Wrote \(options.output): \(plots) plot(s), \(data.events.count) event stream(s).", data,
+            command: "plot", losses: false, plots: plots)
     }
 }

@@ -48,12 +48,13 @@ struct ReportOptions: ParsableArguments {
         var lossRecordCount: Int?
     }
 
-    /// Prints the summary of what was written: `text`, or with `--format json` the report of `command`.
-    func report(_ text: String, _ data: ReportData, command: String, losses: Bool) throws {
+    /// Prints the summary of what was written: `text`, or with `--format json` the report of `command`
+    /// (`plots`: the lanes drawn, when not a lane per stream).
+    func report(_ text: String, _ data: ReportData, command: String, losses: Bool, plots: Int? = nil) throws {
         guard format == .json else { return print(text) }
         try JSONOutput.print(
             Summary(
-                output: output, plotCount: data.lanes.count, eventStreamCount: data.events.count,
+                output: output, plotCount: plots ?? data.lanes.count, eventStreamCount: data.events.count,
                 lossRecordCount: losses ? data.losses.count : nil),
             command: command)
     }

@@ -95,3 +95,37 @@ import Testing
         #expect(colored >= 20, "\(colored) colored pixels around the single value")
     }
 }
+
+/// `tlm plot --overlay`: every series in one lane.
+@Suite struct OverlayPlotTests {
+    @Test func anOverlayDrawsEverySeriesInOneLaneWithALegend() throws {
+        let recording = try FieldsTestRecording()
+        let builder = try ReportBuilder(directory: recording.directory)
+        let data = try builder.build(
+            topics: ["/sim/D1/imu", "/sim/D1/value", "/sim/D2/temp"], columns: SVGPlot.plotWidth(imageWidth: 1000))
+        let svg = SVGPlot(data, width: 1000, overlay: true).text
+        // One numeric lane of the eight series, headed as an overlay, keys named by topic and field.
+        #expect(svg.components(separatedBy: "<g class=\"numeric\"").count == 2)
+        #expect(svg.contains("data-topic=\"overlay\" data-series=\"8\""))
+        #expect(svg.contains(">Overlay of 8 series</text>"))
+        #expect(svg.components(separatedBy: "<polyline ").count == 9)
+        for name in ["/sim/D1/imu.accel_x", "/sim/D1/imu.gyro_z", "/sim/D1/value", "/sim/D2/temp"] {
+            let shown = name.count > 17 ? "…" + name.suffix(16) : name
+            #expect(svg.contains(">\(shown)</text>"), "\(shown)")
+        }
+        // Units differ: the ticks carry none. The lane spans every series: 0 ... 624 (the value's minimum is
+        // about -100 g, the IMU's maximum 624).
+        let ticks = svg.matches(of: try Regex("class=\"tick ytick\">([^<]*)<")).map { String($0.output[1].substring!) }
+        #expect(!ticks.isEmpty && ticks.allSatisfy { Double($0) != nil }, "\(ticks)")
+        #expect(svg.contains("data-max=\"624.0\""))
+        // The loss of /sim/D1/value is on the overlay's lane, which holds that stream.
+        #expect(svg.contains("class=\"loss\""))
+        // Without overlay: a lane per stream, the value's ticks in g.
+        let lanes = SVGPlot(data, width: 1000).text
+        #expect(lanes.components(separatedBy: "<g class=\"numeric\"").count == 4)
+        #expect(lanes.contains(" g</text>") && lanes.contains(" Cel</text>"))
+        // The PNG of the overlay: one lane below the heading, so one lane's height.
+        let image = try PNGPlotTests.decode(try PNGPlot(data, width: 1000, overlay: true).png())
+        #expect(image.height == SVGPlot.axisHeight + 8 + SVGPlot.groupHeading + SVGPlot.numericHeight)
+    }
+}
