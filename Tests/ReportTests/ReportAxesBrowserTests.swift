@@ -165,4 +165,35 @@ import Testing
         // The marks between two labels are counted on the first.
         #expect(dom.contains("data-shown=\"40\""))
     }
+
+    @Test func theTimeAxisIsInTheZoneAskedForAndRelativeOnTheButton() throws {
+        try Self.requireChromium()
+        let recording = try FieldsTestRecording()
+        let builder = try ReportBuilder(directory: recording.directory)
+        let data = try builder.build(topics: ["/sim/D1/value"])
+        let zone = try #require(TimeZone(identifier: "Asia/Kolkata"))
+        let html = HTMLReport(data, timeZone: zone).text
+        // After the first drawing, the page notes the clock ticks, then switches to relative time.
+        let script = """
+            <script>
+            setTimeout(function () {
+              var axis = document.getElementById("time-axis");
+              document.body.dataset.clock = axis.dataset.ticks + "/" + document.getElementById("view-range").textContent;
+              document.getElementById("time-mode").click();
+              setTimeout(function () { document.body.dataset.relative = axis.dataset.ticks; }, 300);
+            }, 200);
+            </script>
+            """
+        let file = recording.directory + "/../zone.html"
+        try Data(html.replacingOccurrences(of: "</body>", with: script + "</body>").utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let dom = try Browser.dumpDOM("file://" + file, extra: ["--virtual-time-budget=3000"])
+        #expect(dom.contains("<pre id=\"console-errors\"></pre>"))
+        // 08:00 UTC is 13:30 in India (UTC+05:30).
+        let clock = try #require(Browser.attribute("data-clock", of: "<body", in: dom))
+        #expect(clock.hasPrefix("13:30:00.0|13:30:00.5|"), "\(clock)")
+        #expect(clock.contains("2027-01-15 13:30:00.000 … 13:30:03.999 UTC+05:30"), "\(clock)")
+        let relative = try #require(Browser.attribute("data-relative", of: "<body", in: dom))
+        #expect(relative.hasPrefix("+0.0 s|+0.5 s|+1.0 s"), "\(relative)")
+    }
 }
