@@ -59,6 +59,25 @@ struct ReportOptions: ParsableArguments {
             command: command)
     }
 
+    /// What `plot --xy` prints with `--format json`.
+    private struct XYSummary: Encodable {
+        var output: String
+        var x: String
+        var y: String
+        var pointCount: Int
+        var streamCount: Int
+    }
+
+    /// Prints the summary of an XY plot: `text`, or with `--format json` its counts.
+    func report(_ text: String, _ data: XYData) throws {
+        guard format == .json else { return print(text) }
+        try JSONOutput.print(
+            XYSummary(
+                output: output, x: data.xField, y: data.yField, pointCount: data.streams.map(\.count).reduce(0, +),
+                streamCount: data.streams.count),
+            command: "plot")
+    }
+
     /// Reads the report's data.
     ///
     /// - Parameters:
@@ -67,6 +86,27 @@ struct ReportOptions: ParsableArguments {
     /// - Throws: ``CLIError`` when the recording cannot be read, a glob
     ///   matches no topic, the range is empty, or the output exists.
     func build(levels: Int = 1, columns: Int? = nil) throws -> ReportData {
+        try withSelection { builder, topics, from, to, fields in
+            try builder.build(
+                topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time,
+                latched: latchedOption.latched, fields: fields.isEmpty ? nil : fields)
+        }
+    }
+
+    /// Reads two fields of the selected typed streams against each other (`plot --xy`).
+    ///
+    /// - Throws: ``CLIError`` as ``build(levels:columns:)``, and when no selected stream has both fields.
+    func buildXY(x: String, y: String) throws -> XYData {
+        try withSelection { builder, topics, from, to, _ in
+            try builder.xy(topics: topics, x: x, y: y, from: from, to: to, time: timeOption.time)
+        }
+    }
+
+    /// Opens the recording and resolves the topics, the range and the fields
+    /// (`--field`, and `--topic TOPIC.FIELD`) for `body`.
+    private func withSelection<Result>(
+        _ body: (ReportBuilder, [String], UInt64?, UInt64?, [String]) throws -> Result
+    ) throws -> Result {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw CLIError("\(output) already exists; choose a new output file")
         }
@@ -98,9 +138,7 @@ struct ReportOptions: ParsableArguments {
                 : try TopicSelection(include: globs, exclude: exclude).topics(of: builder.topics, named: recording)
             let (from, to) = try range.resolve(
                 span: try builder.timeSpan(time: timeOption.time), named: recording, times: display.times)
-            return try builder.build(
-                topics: topics, from: from, to: to, levels: levels, columns: columns, time: timeOption.time,
-                latched: latchedOption.latched, fields: fields.isEmpty ? nil : fields)
+            return try body(builder, topics, from, to, fields)
         } catch let error as ReportError {
             throw CLIError(location.userFacing(error.message))
         }

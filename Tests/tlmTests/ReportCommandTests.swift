@@ -227,6 +227,27 @@ struct EmbeddedData: Decodable {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test func anXYPlotDrawsOneFieldAgainstAnother() throws {
+        let output = temporaryPath() + ".svg"
+        var result = try tlm(
+            "plot", Self.recording, "--topic", "/jacquard/*/imu", "--xy", "accel_x,accel_y", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let messages = try RecordingInfo.load(from: Self.recording).streams.filter {
+            $0.topic.range(of: "^/jacquard/[^/]+/imu$", options: .regularExpression) != nil
+        }
+        .map(\.messageCount).reduce(0, +)
+        #expect(
+            result.output.contains("accel_y against accel_x, \(messages) point(s) of 1 stream(s)"), "\(result.output)")
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("<g class=\"xy\"") && svg.contains("data-count=\"\(messages)\""))
+        result = try tlm("plot", Self.recording, "--xy", "accel_x", "--output", temporaryPath() + ".svg")
+        #expect(result.status != 0 && result.errors.contains("--xy needs two fields"))
+        result = try tlm(
+            "plot", Self.recording, "--topic", "/diot/**", "--xy", "accel_x,accel_y", "--output",
+            temporaryPath() + ".svg")
+        #expect(result.status == 1 && result.errors.contains("no selected stream has"), "\(result.errors)")
+    }
+
     @Test func aPNGPlotIsAPNGOfTheRequestedWidth() throws {
         let output = temporaryPath() + ".png"
         let result = try tlm("plot", Self.recording, "--topic", "/diot/*/acc_?", "--output", output, "--width", "1000")
