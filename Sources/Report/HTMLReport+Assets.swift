@@ -38,7 +38,7 @@ extension HTMLReport {
         #console-errors { display: none; margin: 0; padding: 8px 24px; background: #fee2e2; color: #991b1b; }
         #toolbar { position: sticky; top: 0; z-index: 5; display: flex; gap: 8px; align-items: center;
                    background: var(--bg); padding: 6px 0; }
-        #toolbar button { font: inherit; padding: 2px 10px; border: 1px solid #c7cfdb; background: #fff; border-radius: 4px;
+        #toolbar button { white-space: nowrap; font: inherit; padding: 2px 10px; border: 1px solid #c7cfdb; background: #fff; border-radius: 4px;
                           cursor: pointer; }
         #view-range { font-variant-numeric: tabular-nums; margin-left: 8px; }
         #lanes { background: #fff; border: 1px solid var(--line); padding: 4px 8px 8px; }
@@ -49,9 +49,19 @@ extension HTMLReport {
         .lane .label .meta { color: var(--muted); white-space: nowrap; }
         .lane .plot { position: relative; flex: 1; min-width: 0; }
         .lane canvas { display: block; width: 100%; cursor: grab; }
-        .lane .y { position: absolute; left: 4px; font-size: 10.5px; color: var(--muted); background: rgba(255,255,255,.8);
-                   padding: 0 2px; pointer-events: none; font-variant-numeric: tabular-nums; }
-        .lane .y.max { top: 1px; } .lane .y.min { bottom: 1px; }
+        .lane .y { position: absolute; left: 4px; font-size: 10.5px; line-height: 14px; color: var(--muted);
+                   background: rgba(255,255,255,.8); padding: 0 2px; pointer-events: none;
+                   font-variant-numeric: tabular-nums; }
+        .legend { display: flex; flex-wrap: wrap; gap: 0 8px; margin-top: 2px; }
+        .legend .key { cursor: pointer; white-space: nowrap; font-size: 11.5px; user-select: none; }
+        .legend .key i { display: inline-block; width: 10px; height: 3px; margin: 0 4px 3px 0; vertical-align: middle; }
+        .legend .key.off { opacity: .35; text-decoration: line-through; }
+        .lane .cursor { position: absolute; top: 0; bottom: 0; width: 1px; background: #111827; opacity: .55;
+                        pointer-events: none; display: none; }
+        .lane .cursor-value { position: absolute; top: 1px; display: none; pointer-events: none; font-size: 11px;
+                              background: rgba(17,24,39,.85); color: #fff; padding: 0 5px; border-radius: 3px;
+                              white-space: nowrap; font-variant-numeric: tabular-nums; }
+        #readout { font-variant-numeric: tabular-nums; font-weight: 600; margin-left: 8px; }
         .axis .label { color: var(--muted); font-size: 11px; }
         #loss-strip .plot { height: 16px; }
         .loss-mark { position: absolute; top: 3px; height: 10px; min-width: 2px; background: #dc2626; opacity: .75; }

@@ -5,9 +5,16 @@ extension HTMLReport {
         (function () {
           "use strict";
           var data = JSON.parse(document.getElementById("report-data").textContent);
-          var span = data.span, view = [0, span], lanes = [], lossMarks = [];
+          var span = data.span, view = [0, span], lanes = [], lossMarks = [], relative = false, cursor = null;
           var EMPTY = 65535, STEPS = 65534, COLORS = ["#2563eb", "#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2"];
+          var DAY = 86400e9;
           var root = document.getElementById("lanes"), tooltip = document.getElementById("tooltip");
+          var readout = document.getElementById("readout");
+          // The start's time of day in the report's clock, in nanoseconds (exact: below 2^53), and its day.
+          var localMs = data.startMs + data.zoneOffset * 1000;
+          var startDay = Math.floor(localMs / 86400000), dayNs = (localMs - startDay * 86400000) * 1e6 + data.startNs;
+          var laneTopics = {};
+          data.groups.forEach(function (group) { group.lanes.forEach(function (spec) { laneTopics[spec.topic] = true; }); });
 
           function el(tag, cls, text) {
             var e = document.createElement(tag);
@@ -26,6 +33,21 @@ extension HTMLReport {
             if (a >= 100) return s.toFixed(1) + " s";
             if (a >= 1) return s.toFixed(3) + " s";
             return (s * 1000).toFixed(a >= 0.01 ? 1 : 3) + " ms";
+          }
+          function pad(n, width) { var s = String(n); while (s.length < width) s = "0" + s; return s; }
+          // A relative time (ns from the start) as the clock time it is: 14:03:07.250 (digits: decimals of seconds).
+          function clock(t, digits) {
+            var ns = dayNs + t, day = Math.floor(ns / DAY), of = ns - day * DAY;
+            var total = Math.floor(of / 1e9), fraction = of - total * 1e9;
+            var text = pad(Math.floor(total / 3600), 2) + ":" + pad(Math.floor(total / 60) % 60, 2);
+            if (digits >= 0) text += ":" + pad(total % 60, 2);
+            if (digits > 0) text += "." + pad(Math.floor(fraction / Math.pow(10, 9 - digits)), digits);
+            return text;
+          }
+          // The calendar date of a relative time in the report's clock: 2026-12-03.
+          function date(t) {
+            var day = startDay + Math.floor((dayNs + t) / DAY);
+            return new Date(day * 86400000).toISOString().slice(0, 10);
           }
           function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
           function shortName(topic, group) {
@@ -46,10 +68,20 @@ extension HTMLReport {
             var canvas = el("canvas");
             canvas.style.height = height + "px";
             plot.appendChild(canvas);
+            var line = el("div", "cursor");
+            plot.appendChild(line);
             lane.appendChild(label);
             lane.appendChild(plot);
             parent.appendChild(lane);
-            return { element: lane, canvas: canvas, plot: plot, height: height };
+            return { element: lane, canvas: canvas, plot: plot, label: label, height: height, cursorLine: line };
+          }
+          // Whether a loss record belongs on a lane: a recording-wide one on every lane, a stream's on that stream's
+          // lane, and one of a stream without a lane (raw notifications) on the lanes of its device.
+          function lossOnLane(loss, lane) {
+            if (!lane.spec) return false;
+            if (!loss[3]) return true;
+            if (loss[3] === lane.spec.topic) return true;
+            return !laneTopics[loss[3]] && loss[6] === lane.group;
           }
 
           // The time axis and the strip of loss marks, then one group per device.
@@ -64,6 +96,7 @@ extension HTMLReport {
               var mark = el("div", "loss-mark");
               mark.dataset.time = loss[5];
               mark.dataset.t = loss[0];
+              mark.dataset.stream = loss[3];
               mark.dataset.tip = (loss[3] || "recording") + "\n" + loss[2] + " lost" +
                 (loss[1] ? ", gap of " + seconds(loss[1]) : "") + "\n" + loss[4];
               strip.plot.appendChild(mark);
@@ -74,19 +107,39 @@ extension HTMLReport {
           }
           data.groups.forEach(function (group, g) {
             var box = el("div", "group");
-            box.appendChild(el("h3", "", group.device + "  ·  " + group.name));
+            box.dataset.group = group.name;
+            box.appendChild(el("h3", "", group.device === group.name ? group.name : group.device + "  ·  " + group.name));
             root.appendChild(box);
             group.lanes.forEach(function (spec, i) {
               var lane;
               if (spec.kind === "numeric") {
+                var several = spec.series.length > 1 || spec.series[0].name !== "";
+                var height = spec.series.length > 3 ? 124 : 86;
                 lane = addLane(box, "numeric", shortName(spec.topic, group.name),
-                  (spec.unit ? spec.unit + " · " : "") + plural(spec.count, "value"), 86);
-                lane.element.dataset.axisMin = String(spec.min);
-                lane.element.dataset.axisMax = String(spec.max);
-                var unit = spec.unit ? " " + spec.unit : "";
-                var top = el("span", "y max", fmt(spec.max) + unit), bottom = el("span", "y min", fmt(spec.min) + unit);
-                lane.plot.appendChild(top);
-                if (spec.min !== spec.max) lane.plot.appendChild(bottom);
+                  (spec.unit ? spec.unit + " · " : "") + plural(spec.count, several ? "message" : "value"), height);
+                spec.series.forEach(function (s, k) {
+                  s.color = several ? COLORS[k % COLORS.length] : COLORS[(g + i) % COLORS.length];
+                });
+                if (several) {
+                  var legend = el("div", "legend");
+                  spec.series.forEach(function (s) {
+                    var key = el("span", "key");
+                    key.dataset.series = s.name;
+                    var swatch = el("i");
+                    swatch.style.background = s.color;
+                    key.appendChild(swatch);
+                    key.appendChild(document.createTextNode(s.name));
+                    key.title = "Show or hide " + s.name;
+                    key.onclick = function () { s.hidden = !s.hidden; key.classList.toggle("off", !!s.hidden); redraw(); };
+                    legend.appendChild(key);
+                  });
+                  lane.label.appendChild(legend);
+                }
+                lane.element.dataset.series = String(spec.series.length);
+                lane.ticks = el("div", "yticks");
+                lane.plot.appendChild(lane.ticks);
+                lane.value = el("div", "cursor-value");
+                lane.plot.appendChild(lane.value);
                 lane.draw = drawNumeric;
               } else {
                 lane = addLane(box, "events", shortName(spec.topic, group.name), plural(spec.count, "event"), 22);
@@ -94,6 +147,7 @@ extension HTMLReport {
               }
               lane.element.dataset.topic = spec.topic;
               lane.spec = spec;
+              lane.group = group.name;
               lane.color = COLORS[(g + i) % COLORS.length];
               lanes.push(lane);
             });
@@ -112,12 +166,22 @@ extension HTMLReport {
             lane.width = width;
             return ctx;
           }
+          // Steps of the time axis, in nanoseconds: 1, 2, 5 × 10^n below a second, then steps of the clock.
+          var CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
           function ticks(width) {
-            var visible = view[1] - view[0], target = visible / Math.max(2, width / 110);
-            var step = Math.pow(10, Math.floor(Math.log10(Math.max(target, 1))));
-            if (target / step > 5) step *= 5; else if (target / step > 2) step *= 2;
+            var visible = view[1] - view[0], target = visible / Math.max(2, width / 120), step;
+            if (target < 1e9) {
+              step = Math.pow(10, Math.floor(Math.log10(Math.max(target, 1))));
+              if (target / step > 5) step *= 10; else if (target / step > 2) step *= 5; else if (target / step > 1) step *= 2;
+            } else {
+              step = CLOCK_STEPS[CLOCK_STEPS.length - 1] * 1e9;
+              for (var i = 0; i < CLOCK_STEPS.length; i++) if (CLOCK_STEPS[i] * 1e9 >= target) { step = CLOCK_STEPS[i] * 1e9; break; }
+            }
+            // On whole steps of the clock (relative: of the start).
+            var base = relative ? view[0] : (dayNs + view[0]) % step, first = view[0] + (step - base % step) % step;
+            if (relative) first = Math.ceil(view[0] / step) * step;
             var result = [];
-            for (var t = Math.ceil(view[0] / step) * step; t <= view[1]; t += step) result.push(t);
+            for (var t = first; t <= view[1]; t += step) result.push(t);
             result.step = step;
             return result;
           }
@@ -128,25 +192,31 @@ extension HTMLReport {
               var px = Math.round(x(t, lane.width)) + 0.5;
               ctx.beginPath(); ctx.moveTo(px, 0); ctx.lineTo(px, lane.height); ctx.stroke();
             });
+            var marks = 0;
             data.losses.forEach(function (loss) {
+              if (!lossOnLane(loss, lane)) return;
               var x0 = x(loss[0], lane.width), x1 = x(loss[0] + loss[1], lane.width);
               if (x1 < 0 || x0 > lane.width) return;
               ctx.fillStyle = loss[1] ? "rgba(220, 38, 38, 0.22)" : "rgba(220, 38, 38, 0.14)";
               ctx.fillRect(x0, 0, Math.max(2, x1 - x0), lane.height);
+              marks++;
             });
+            lane.element.dataset.losses = String(marks);
           }
           function drawAxis(lane) {
             var ctx = prepare(lane);
             ctx.fillStyle = "#5b6675";
             ctx.font = "11px system-ui, sans-serif";
             ctx.textBaseline = "top";
-            var all = ticks(lane.width), digits = Math.max(0, Math.ceil(-Math.log10(all.step / 1e9) - 1e-9));
+            var all = ticks(lane.width), step = all.step;
+            var digits = step >= 60e9 ? -1 : Math.max(0, Math.ceil(-Math.log10(step / 1e9) - 1e-9)), labels = [];
             all.forEach(function (t) {
               var px = x(t, lane.width);
               ctx.fillRect(Math.round(px), 18, 1, 8);
-              var label = "+" + (t / 1e9).toFixed(digits) + " s";
-              if (px + 3 + ctx.measureText(label).width <= lane.width) ctx.fillText(label, px + 3, 4);
+              var label = relative ? "+" + (t / 1e9).toFixed(Math.max(0, digits)) + " s" : clock(t, digits);
+              if (px + 3 + ctx.measureText(label).width <= lane.width) { ctx.fillText(label, px + 3, 4); labels.push(label); }
             });
+            lane.element.dataset.ticks = labels.join("|");
           }
           function drawLossStrip(lane) {
             var ctx = prepare(lane);
@@ -166,16 +236,14 @@ extension HTMLReport {
             for (var i = 0; i < levels.length; i++) if (visible / levels[i].width >= width) return i;
             return levels.length - 1;
           }
-          function drawNumeric(lane) {
-            var ctx = prepare(lane), spec = lane.spec, width = lane.width, height = lane.height;
-            shade(ctx, lane);
-            if (spec.min === null || !spec.levels.length) return;
-            var pad = 7, inner = height - 2 * pad, flat = spec.max === spec.min;
-            function y(q) { return flat ? height / 2 : pad + inner * (1 - q / STEPS); }
-            var index = chooseLevel(spec.levels, width), level = spec.levels[index], values = decode(level);
+          // A series' columns in view, per pixel column or per column: [left, right, min, max] and [x, mean], in values.
+          function columnsInView(s, width) {
+            var index = chooseLevel(s.levels, width), level = s.levels[index], values = decode(level);
             var columns = level.columns, w = level.width, o = level.offset || 0, visible = view[1] - view[0];
+            var range = s.max - s.min;
+            function value(q) { return q === 0 ? s.min : q === STEPS ? s.max : s.min + range * q / STEPS; }
             var c0 = Math.max(0, Math.floor((view[0] - o) / w)), c1 = Math.min(columns, Math.ceil((view[1] - o) / w));
-            var band = [], mean = [], drawn = 0;
+            var band = [], mean = [];
             if ((c1 - c0) >= width) {
               // Several columns per pixel: merge them per pixel column.
               for (var px = 0; px < width; px++) {
@@ -190,39 +258,104 @@ extension HTMLReport {
                   sum += values[k + 2]; n++;
                 }
                 if (!n) continue;
-                band.push([px, px + 1, lo, hi]);
-                mean.push([px + 0.5, sum / n]);
-                drawn++;
+                band.push([px, px + 1, value(lo), value(hi)]);
+                mean.push([px + 0.5, value(sum / n)]);
               }
             } else {
               for (var col = c0; col < c1; col++) {
                 var j = 3 * col;
                 if (values[j] === EMPTY) continue;
                 var left = x(o + col * w, width), right = x(o + (col + 1) * w, width);
-                band.push([left, Math.max(right, left + 1), values[j], values[j + 1]]);
-                mean.push([(left + right) / 2, values[j + 2]]);
-                drawn++;
+                band.push([left, Math.max(right, left + 1), value(values[j]), value(values[j + 1])]);
+                mean.push([(left + right) / 2, value(values[j + 2])]);
               }
             }
-            ctx.fillStyle = lane.color;
-            ctx.globalAlpha = 0.28;
-            band.forEach(function (r) {
-              var top = y(r[3]), bottom = y(r[2]);
-              ctx.fillRect(r[0], top - 0.5, r[1] - r[0], Math.max(1, bottom - top + 1));
+            return { index: index, band: band, mean: mean };
+          }
+          // Readable steps of a value axis: 1, 2 or 5 × 10^n nearest to one per 22 pixels, labels 15 pixels apart at least.
+          function valueTicks(lo, hi, height) {
+            var target = (hi - lo) / Math.max(2, height / 22), decade = Math.pow(10, Math.floor(Math.log10(target)));
+            var step = decade;
+            [2, 5, 10].forEach(function (m) {
+              if (Math.abs(Math.log(m * decade / target)) < Math.abs(Math.log(step / target))) step = m * decade;
             });
-            ctx.globalAlpha = 1;
-            ctx.strokeStyle = lane.color;
-            ctx.lineWidth = 1.25;
-            ctx.beginPath();
-            mean.forEach(function (p, i) { if (i) ctx.lineTo(p[0], y(p[1])); else ctx.moveTo(p[0], y(p[1])); });
-            ctx.stroke();
-            if (mean.length < width / 6) {
-              ctx.fillStyle = lane.color;
-              mean.forEach(function (p) { ctx.fillRect(p[0] - 1.5, y(p[1]) - 1.5, 3, 3); });
+            while ((hi - lo) / step > height / 15) {
+              var m = Math.round(step / Math.pow(10, Math.floor(Math.log10(step) + 1e-9)));
+              step *= m === 2 ? 2.5 : 2;
             }
-            lane.element.dataset.level = String(index);
+            var digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9)), result = [];
+            for (var v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) result.push([v, v.toFixed(digits)]);
+            return result;
+          }
+          // Ticks of a lane of instants (seconds since the epoch): whole steps of the clock, labelled as dates.
+          function dateTicks(lo, hi, height) {
+            var target = (hi - lo) / Math.max(2, height / 30), steps = CLOCK_STEPS.concat([172800, 604800, 2592000]);
+            var step = steps[steps.length - 1];
+            for (var i = 0; i < steps.length; i++) if (steps[i] >= target) { step = steps[i]; break; }
+            var result = [], offset = data.zoneOffset;
+            for (var v = Math.ceil((lo + offset) / step) * step - offset; v <= hi; v += step) result.push([v, dateText(v, step)]);
+            return result;
+          }
+          // An instant in seconds since the epoch as a date in the report's clock: 2023-11-14 22:13:20.
+          function dateText(v, step) {
+            var text = new Date((v + data.zoneOffset) * 1000).toISOString().replace("T", " ").slice(0, 19);
+            return step >= 86400 ? text.slice(0, 10) : step >= 60 ? text.slice(0, 16) : text;
+          }
+          function drawNumeric(lane) {
+            var ctx = prepare(lane), spec = lane.spec, width = lane.width, height = lane.height;
+            shade(ctx, lane);
+            lane.ticks.textContent = "";
+            lane.drawnSeries = [];
+            if (spec.min === null) return;
+            // The series in view, and the range of their values in view: the y axis follows the view.
+            var lo = Infinity, hi = -Infinity, drawn = 0, levels = [];
+            spec.series.forEach(function (s) {
+              if (s.min === null || !s.levels.length || s.hidden) return;
+              var shown = columnsInView(s, width);
+              shown.series = s;
+              lane.drawnSeries.push(shown);
+              levels.push(shown.index);
+              drawn = Math.max(drawn, shown.band.length);
+              shown.band.forEach(function (r) { if (r[2] < lo) lo = r[2]; if (r[3] > hi) hi = r[3]; });
+            });
+            if (!(lo <= hi)) { lo = spec.min; hi = spec.max; }
+            lane.element.dataset.axisMin = String(lo);
+            lane.element.dataset.axisMax = String(hi);
+            if (lo === hi) { var d = Math.abs(lo) * 0.05 || 1; lo -= d; hi += d; }
+            var top = 8, inner = height - 16;
+            function y(v) { return top + inner * (1 - (v - lo) / (hi - lo)); }
+            var unit = spec.unit && !spec.date ? " " + spec.unit : "", labels = [];
+            ctx.strokeStyle = "#eef1f5";
+            (spec.date ? dateTicks(lo, hi, inner) : valueTicks(lo, hi, inner)).forEach(function (tick) {
+              var py = Math.round(y(tick[0])) + 0.5;
+              ctx.beginPath(); ctx.moveTo(0, py); ctx.lineTo(width, py); ctx.stroke();
+              var label = el("span", "y", tick[1] + unit);
+              label.style.top = Math.max(0, Math.min(height - 14, py - 7)) + "px";
+              lane.ticks.appendChild(label);
+              labels.push(tick[1] + unit);
+            });
+            lane.drawnSeries.forEach(function (shown) {
+              var color = shown.series.color;
+              ctx.fillStyle = color;
+              ctx.globalAlpha = lane.drawnSeries.length > 1 ? 0.16 : 0.28;
+              shown.band.forEach(function (r) {
+                var upper = y(r[3]), lower = y(r[2]);
+                ctx.fillRect(r[0], upper - 0.5, r[1] - r[0], Math.max(1, lower - upper + 1));
+              });
+              ctx.globalAlpha = 1;
+              ctx.strokeStyle = color;
+              ctx.lineWidth = 1.25;
+              ctx.beginPath();
+              shown.mean.forEach(function (p, i) { if (i) ctx.lineTo(p[0], y(p[1])); else ctx.moveTo(p[0], y(p[1])); });
+              ctx.stroke();
+              if (shown.mean.length < width / 6) {
+                // Few values: each one a visible dot (a single value too).
+                shown.mean.forEach(function (p) { ctx.beginPath(); ctx.arc(p[0], y(p[1]), 2.5, 0, 2 * Math.PI); ctx.fill(); });
+              }
+            });
+            lane.element.dataset.level = levels.length ? String(Math.max.apply(null, levels)) : "0";
             lane.element.dataset.drawn = String(drawn);
-            lane.band = band; lane.mean = mean;
+            lane.element.dataset.yTicks = labels.join("|");
           }
           function drawEvents(lane) {
             var ctx = prepare(lane), width = lane.width;
@@ -230,28 +363,41 @@ extension HTMLReport {
             ctx.fillStyle = lane.color;
             ctx.font = "10.5px system-ui, sans-serif";
             ctx.textBaseline = "middle";
-            var lastText = -Infinity, shown = 0;
+            // A label only where it does not reach the next one: the marks in between are counted on it (+3).
+            var shown = 0, placed = [];
             lane.spec.marks.forEach(function (m) {
               var px = x(m[0], width);
               if (px < -1 || px > width + 1) return;
               ctx.fillRect(Math.round(px) - 1, 3, 2, lane.height - 6);
               shown++;
-              var label = m[1];
-              if (px - lastText > 90 && label.length) {
-                ctx.fillText(label.length > 16 ? label.slice(0, 15) + "…" : label, px + 4, lane.height / 2);
-                lastText = px;
-              }
+              var last = placed[placed.length - 1];
+              if (last && px < last.end + 6) { last.more++; return; }
+              var label = m[1].length > 16 ? m[1].slice(0, 15) + "…" : m[1];
+              placed.push({ x: px + 4, text: label, end: px + 4 + ctx.measureText(label).width, more: 0 });
+            });
+            var texts = [];
+            placed.forEach(function (p, i) {
+              var text = p.text + (p.more ? " +" + p.more : ""), end = p.x + ctx.measureText(text).width;
+              var next = placed[i + 1];
+              if (next && end + 4 > next.x - 4) text = p.text;  // no room for the count
+              if (!text.length) return;
+              ctx.fillText(text, p.x, lane.height / 2);
+              texts.push(p.x.toFixed(1) + ":" + (p.x + ctx.measureText(text).width).toFixed(1));
             });
             lane.element.dataset.shown = String(shown);
+            lane.element.dataset.labels = texts.join(" ");
           }
 
           function drawAll() {
             // Every width first, then every drawing: no layout between two canvases.
             lanes.forEach(function (lane) { lane.measured = Math.max(1, lane.plot.clientWidth); });
             lanes.forEach(function (lane) { lane.draw(lane); });
-            document.getElementById("view-range").textContent =
-              "+" + seconds(view[0]) + " … +" + seconds(view[1]) + "  (" + seconds(view[1] - view[0]) + " of " +
-              seconds(span) + ")";
+            var visible = view[1] - view[0], digits = visible < 1e9 ? 6 : visible < 600e9 ? 3 : 0;
+            document.getElementById("view-range").textContent = relative
+              ? "+" + seconds(view[0]) + " … +" + seconds(view[1]) + "  (" + seconds(visible) + " of " + seconds(span) + ")"
+              : date(view[0]) + " " + clock(view[0], digits) + " … " + clock(view[1], digits) + " " + data.zone +
+                "  (" + seconds(visible) + " of " + seconds(span) + ")";
+            showCursor();
           }
           var pending = false, hashTimer = null;
           function redraw() {
@@ -285,6 +431,51 @@ extension HTMLReport {
           document.getElementById("zoom-in").onclick = function () { zoom(0.5, 0.5); };
           document.getElementById("zoom-out").onclick = function () { zoom(2, 0.5); };
           document.getElementById("zoom-reset").onclick = function () { setView(0, span); };
+          var mode = document.getElementById("time-mode");
+          mode.onclick = function () {
+            relative = !relative;
+            mode.textContent = relative ? "Clock time" : "Relative time";
+            redraw();
+          };
+
+          // The cursor: a line at one instant on every lane, each numeric lane's values there, the instant in the toolbar.
+          // A series' value at the cursor: its last column in view at or before it (or up to 3 pixels after), held as
+          // a plot of samples holds its last value; none before its first column in view.
+          function valueAt(shown, px) {
+            var best = null, mean = shown.mean;
+            for (var i = 0; i < mean.length && mean[i][0] <= px + 3; i++) best = mean[i][1];
+            return best;
+          }
+          function showCursor() {
+            if (cursor === null || cursor < view[0] || cursor > view[1]) {
+              lanes.forEach(function (lane) { lane.cursorLine.style.display = "none"; if (lane.value) lane.value.style.display = "none"; });
+              readout.textContent = "";
+              delete readout.dataset.t;
+              return;
+            }
+            var visible = view[1] - view[0], digits = visible < 2e6 ? 9 : visible < 2e9 ? 6 : 3;
+            readout.textContent = date(cursor) + " " + clock(cursor, digits) + " " + data.zone + "  (+" + seconds(cursor) + ")";
+            readout.dataset.t = String(cursor);
+            lanes.forEach(function (lane) {
+              var px = x(cursor, lane.width || 1);
+              lane.cursorLine.style.display = "block";
+              lane.cursorLine.style.left = px + "px";
+              if (!lane.value) return;
+              var unit = lane.spec.unit ? " " + lane.spec.unit : "", parts = [];
+              (lane.drawnSeries || []).forEach(function (shown) {
+                var v = valueAt(shown, px), name = shown.series.name;
+                // To the step of the file's quantization: 24, not 23.9999.
+                var step = (shown.series.max - shown.series.min) / STEPS;
+                if (v !== null && step > 0) { var q = Math.pow(10, Math.floor(Math.log10(step))); v = Math.round(v / q) * q; }
+                var text = v === null ? "–" : lane.spec.date ? dateText(v, 1) + " " + data.zone : fmt(v) + unit;
+                parts.push((name ? name + " " : "") + text);
+              });
+              lane.value.textContent = parts.join("   ");
+              lane.value.style.display = parts.some(function (p) { return !/–$/.test(p); }) ? "block" : "none";
+              lane.value.style.left = px + 6 > lane.width - 260 ? "" : px + 6 + "px";
+              lane.value.style.right = px + 6 > lane.width - 260 ? lane.width - px + 6 + "px" : "";
+            });
+          }
 
           var drag = null;
           lanes.forEach(function (lane) {
@@ -299,9 +490,15 @@ extension HTMLReport {
               canvas.style.cursor = "grabbing";
             });
             canvas.addEventListener("dblclick", function () { setView(0, span); });
-            canvas.addEventListener("mousemove", function (e) { if (!drag) hover(lane, e); });
+            canvas.addEventListener("mousemove", function (e) {
+              var rect = canvas.getBoundingClientRect();
+              cursor = view[0] + (e.clientX - rect.left) / rect.width * (view[1] - view[0]);
+              showCursor();
+              if (!drag) hover(lane, e);
+            });
             canvas.addEventListener("mouseleave", function () { tooltip.style.display = "none"; });
           });
+          root.addEventListener("mouseleave", function () { cursor = null; showCursor(); });
           window.addEventListener("mousemove", function (e) {
             if (!drag) return;
             var shift = (drag.x - e.clientX) / drag.width * (drag.view[1] - drag.view[0]);
@@ -313,7 +510,7 @@ extension HTMLReport {
           });
           window.addEventListener("resize", redraw);
           lossMarks.forEach(function (m) {
-            m.element.addEventListener("mousemove", function (e) { tip(e, "+" + seconds(m.loss[0]) + "  " + m.element.dataset.tip); });
+            m.element.addEventListener("mousemove", function (e) { tip(e, clock(m.loss[0], 3) + "  " + m.element.dataset.tip); });
             m.element.addEventListener("mouseleave", function () { tooltip.style.display = "none"; });
           });
           function tip(e, text) {
@@ -323,21 +520,12 @@ extension HTMLReport {
             tooltip.style.top = e.clientY + 14 + "px";
           }
           function hover(lane, e) {
-            var rect = lane.canvas.getBoundingClientRect(), px = e.clientX - rect.left;
-            var t = view[0] + px / rect.width * (view[1] - view[0]), text = "+" + seconds(t);
-            if (lane.spec && lane.spec.kind === "numeric" && lane.band) {
-              var range = lane.spec.max - lane.spec.min, best = null;
-              lane.band.forEach(function (r, i) { if (best === null && r[0] <= px + 2 && r[1] >= px - 2) best = i; });
-              if (best !== null) {
-                var r = lane.band[best], q = function (v) { return fmt(lane.spec.min + range * v / STEPS); };
-                text += "\nmin " + q(r[2]) + "  max " + q(r[3]) + "  mean " + q(lane.mean[best][1]);
-              }
-            } else if (lane.spec && lane.spec.kind === "events") {
-              var near = null;
-              lane.spec.marks.forEach(function (m) { if (Math.abs(x(m[0], rect.width) - px) <= 4) near = m; });
-              if (near) text = "+" + seconds(near[0]) + "\n" + near[2];
-            }
-            tip(e, text);
+            // Numeric lanes show their values beside the cursor; an event lane's mark under the pointer gets a tooltip.
+            if (!lane.spec || lane.spec.kind !== "events") { tooltip.style.display = "none"; return; }
+            var rect = lane.canvas.getBoundingClientRect(), px = e.clientX - rect.left, near = null;
+            lane.spec.marks.forEach(function (m) { if (Math.abs(x(m[0], rect.width) - px) <= 4) near = m; });
+            if (near) tip(e, clock(near[0], 3) + "  (+" + seconds(near[0]) + ")\n" + near[2]);
+            else tooltip.style.display = "none";
           }
 
           // A view in the address (#t=FROM,TO in seconds from the start) is restored: a zoomed view can be shared.

@@ -1,26 +1,50 @@
+public import Foundation
 import Recording
 
 /// A recording's report as one self-contained HTML file: no network, no
 /// external resources — inline CSS, inline SVG-free canvas plots and a small
 /// inline script — so it opens from disk and can be mailed.
 ///
-/// It shows the session and devices; a plot per numeric stream on a shared
-/// time axis, grouped per device, with units; event streams as marks on
-/// their lanes; loss records and gaps shaded on every lane; rates and counts
-/// per stream. Zooming (wheel, buttons) and panning (drag) move every plot
-/// together, and read nothing again: the file carries the levels of detail
-/// ``ReportBuilder`` read (at most ``ReportBuilder/levelColumns`` columns per
-/// stream, six bytes each before Base64).
+/// It shows the session and devices; a lane per numeric stream on a shared
+/// time axis of clock times (``timeZone``; relative time on a button),
+/// grouped per device under the device's name and family, with y ticks in
+/// the stream's unit that follow the values in view; the plotted fields of
+/// a typed stream (an IMU's six axes) overlaid in one lane with a legend;
+/// event streams as marks with labels that never overlap; loss records and
+/// gaps shaded on the lanes of the streams that lost data (the recording's
+/// own on every lane); rates and counts per stream. A cursor follows the
+/// pointer on every lane at once, with the instant in the toolbar and each
+/// series' value and unit beside it. Zooming (wheel, buttons) and panning
+/// (drag) move every plot together, and read nothing again: the file carries
+/// the levels of detail ``ReportBuilder`` read (at most
+/// ``ReportBuilder/levelColumns`` columns per series, six bytes each before
+/// Base64).
 ///
 /// Once drawn, the script writes what it drew into the page for checking:
-/// each numeric lane's `data-axis-min`/`data-axis-max`, each loss mark's
-/// `data-x`, errors into `#console-errors` and `data-ready="1"` on `<body>`.
+/// each numeric lane's `data-axis-min`/`data-axis-max` (the values in view),
+/// `data-y-ticks` and `data-series`, each lane's `data-losses`, the time
+/// axis's `data-ticks`, each event lane's `data-labels` (their extents),
+/// each loss mark's `data-x`, errors into `#console-errors` and
+/// `data-ready="1"` on `<body>`.
 public struct HTMLReport: Sendable {
     /// The data shown.
     public let data: ReportData
 
-    /// A report of `data`.
-    public init(_ data: ReportData) { self.data = data }
+    /// The time zone of the clock times shown (the time axis, the cursor).
+    public let timeZone: TimeZone
+
+    /// A report of `data`, its clock times in `timeZone` (UTC by default).
+    public init(_ data: ReportData, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+        self.data = data
+        self.timeZone = timeZone
+    }
+
+    /// A UTC offset as `UTC+01:00`, or `UTC`.
+    static func offsetName(_ seconds: Int) -> String {
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        return "UTC" + (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
 
     /// The whole HTML document.
     public var text: String {
@@ -97,7 +121,9 @@ public struct HTMLReport: Sendable {
             <section id="plots"><h2>Streams over time</h2>\(note)
             <div id="toolbar"><button id="zoom-in" title="Zoom in">+</button>\
             <button id="zoom-out" title="Zoom out">−</button><button id="zoom-reset" title="Whole range">Reset</button>\
-            <span id="view-range"></span><span class="hint">wheel: zoom · drag: pan · double-click: reset</span></div>
+            <button id="time-mode" title="Time axis: clock time or time since the start">Relative time</button>\
+            <span id="view-range"></span><span id="readout"></span>\
+            <span class="hint">wheel: zoom · drag: pan · double-click: reset</span></div>
             <div id="lanes"></div><div id="tooltip"></div></section>
 
             """
@@ -144,9 +170,7 @@ public struct HTMLReport: Sendable {
     var json: String {
         let from = data.from
         func relative(_ time: UInt64) -> String { time >= from ? String(time - from) : "-" + String(from - time) }
-        let names = Dictionary(
-            data.info.devices.map { ("/\($0.family)/\($0.identifier)", "\($0.name) (\($0.family))") },
-            uniquingKeysWith: { first, _ in first })
+        let names = data.deviceNames
         var groups: [String: [String]] = [:]
         var order: [String] = []
         func add(_ topic: String, _ lane: String) {
@@ -154,25 +178,33 @@ public struct HTMLReport: Sendable {
             if groups[group] == nil { order.append(group) }
             groups[group, default: []].append(lane)
         }
-        let lanes =
-            data.series.map { ($0.topic, 0) } + data.events.map { ($0.topic, 1) }
-        let series = Dictionary(uniqueKeysWithValues: data.series.map { ($0.topic, $0) })
+        let numericLanes = data.lanes
+        let lanes = numericLanes.map { ($0[0].topic, 0) } + data.events.map { ($0.topic, 1) }
+        let series = Dictionary(uniqueKeysWithValues: numericLanes.map { ($0[0].topic, $0) })
         let events = Dictionary(uniqueKeysWithValues: data.events.map { ($0.topic, $0) })
         for (topic, kind) in lanes.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
-            if kind == 0, let stream = series[topic] {
-                let low = stream.minimum ?? 0
-                let high = stream.maximum ?? 0
-                let levels = stream.levels.map { level in
-                    "{\"width\":\(level.width),\"offset\":-\(data.from - min(data.from, level.start)),"
-                        + "\"columns\":\(level.columnCount),\"data\":\""
-                        + QuantizedColumns.encode(level, low: low, high: high) + "\"}"
+            if kind == 0, let members = series[topic] {
+                let items = members.map { stream in
+                    let levels = stream.levels.map { level in
+                        "{\"width\":\(level.width),\"offset\":-\(data.from - min(data.from, level.start)),"
+                            + "\"columns\":\(level.columnCount),\"data\":\""
+                            + QuantizedColumns.encode(level, low: stream.minimum ?? 0, high: stream.maximum ?? 0)
+                            + "\"}"
+                    }
+                    return "{\"name\":\(ReportText.json(stream.field ?? "")),"
+                        + "\"unit\":\(ReportText.json(stream.unit ?? "")),\"count\":\(stream.count),"
+                        + "\"min\":\(ReportText.json(stream.minimum)),\"max\":\(ReportText.json(stream.maximum)),"
+                        + "\"levels\":[\(levels.joined(separator: ","))]}"
                 }
+                let minimum = members.compactMap(\.minimum).min()
+                let maximum = members.compactMap(\.maximum).max()
                 add(
                     topic,
                     "{\"kind\":\"numeric\",\"topic\":\(ReportText.json(topic)),"
-                        + "\"unit\":\(ReportText.json(stream.unit ?? "")),\"count\":\(stream.count),"
-                        + "\"min\":\(ReportText.json(stream.minimum)),\"max\":\(ReportText.json(stream.maximum)),"
-                        + "\"levels\":[\(levels.joined(separator: ","))]}")
+                        + "\"unit\":\(ReportText.json(members[0].unit ?? "")),"
+                        + "\"count\":\(members.map(\.count).max() ?? 0),\"date\":\(ReportData.isDate(members)),"
+                        + "\"min\":\(ReportText.json(minimum)),\"max\":\(ReportText.json(maximum)),"
+                        + "\"series\":[\(items.joined(separator: ","))]}")
             } else if let stream = events[topic] {
                 let marks = stream.marks.map {
                     "[\(relative($0.time)),\(ReportText.json($0.title)),\(ReportText.json($0.label))]"
@@ -189,9 +221,16 @@ public struct HTMLReport: Sendable {
         }
         let losses = data.losses.map { loss in
             "[\(relative(loss.time)),\(loss.durationNanoseconds ?? 0),\(loss.count),"
-                + "\(ReportText.json(loss.topic ?? "")),\(ReportText.json(loss.reason)),\"\(loss.time)\"]"
+                + "\(ReportText.json(loss.topic ?? "")),\(ReportText.json(loss.reason)),\"\(loss.time)\","
+                + "\(ReportText.json(loss.topic.map(ReportData.group(of:)) ?? ""))]"
         }
+        // The start as milliseconds and the nanoseconds beyond (a double holds neither exactly as one number),
+        // and the clock's offset from UTC there, for the script's absolute times.
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(data.from) / 1e9))
+        let zone = Self.offsetName(offset)
         return "{\"span\":\(data.to - data.from),\"start\":\(ReportText.json(ReportText.instant(data.from))),"
+            + "\"startMs\":\(data.from / 1_000_000),\"startNs\":\(data.from % 1_000_000),"
+            + "\"zoneOffset\":\(offset),\"zone\":\(ReportText.json(zone)),"
             + "\"groups\":[\(groupText.joined(separator: ","))],\"losses\":[\(losses.joined(separator: ","))]}"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Recording
 
 /// The report's plots as one PNG image: the same lanes as ``SVGPlot`` (a
@@ -10,8 +10,15 @@ public struct PNGPlot: Sendable {
     /// The layout, shared with the SVG plot.
     let layout: SVGPlot
 
-    /// A plot of `data`, `width` pixels wide (at least 400).
-    public init(_ data: ReportData, width: Int = 1400) { layout = SVGPlot(data, width: width) }
+    /// A plot of `data`, `width` pixels wide (at least 400), its time axis
+    /// in clock times of `timeZone` (UTC by default).
+    /// With `overlay`, every numeric series is drawn in one lane, with a legend.
+    public init(
+        _ data: ReportData, width: Int = 1400, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        overlay: Bool = false
+    ) {
+        layout = SVGPlot(data, width: width, timeZone: timeZone, overlay: overlay)
+    }
 
     static let ink = Raster.Color(hex: "#1d2430")
     static let muted = Raster.Color(hex: "#5b6675")
@@ -27,26 +34,26 @@ public struct PNGPlot: Sendable {
         var height = SVGPlot.axisHeight + 8
         for group in groups {
             height += SVGPlot.groupHeading
-            height += data.series.filter { ReportData.group(of: $0.topic) == group }.count * SVGPlot.numericHeight
+            height += layout.lanes(in: group).count * SVGPlot.numericHeight
             height += data.events.filter { ReportData.group(of: $0.topic) == group }.count * SVGPlot.eventHeight
         }
         var raster = Raster(width: layout.width, height: height, background: Raster.Color(hex: "#ffffff"))
         raster.text(
-            "\(data.info.session.name) from \(ReportText.instant(data.from))", x: 8, y: 4, color: Self.ink, scale: 1)
+            "\(data.info.session.name) from \(ReportText.instant(data.from)) · time axis \(layout.zoneName)", x: 8,
+            y: 4, color: Self.ink, scale: 1)
         for (time, label) in layout.tickLabels() {
             raster.text(label, x: Int(layout.x(time)) + 3, y: SVGPlot.axisHeight - 16, color: Self.muted, scale: 1)
         }
         var y = SVGPlot.axisHeight
         var laneIndex = 0
-        let names = layout.deviceNames
         for group in groups {
             raster.text(
-                "\(names[group] ?? group) · \(group)", x: 8, y: y + 8, color: Self.muted, scale: 1,
+                layout.heading(group), x: 8, y: y + 8, color: Self.muted, scale: 1,
                 maximumWidth: layout.width - 16)
             y += SVGPlot.groupHeading
-            for series in data.series where ReportData.group(of: series.topic) == group {
-                let color = Raster.Color(hex: SVGPlot.colors[laneIndex % SVGPlot.colors.count])
-                drawNumeric(series, top: y, color: color, group: group, into: &raster)
+            for members in layout.lanes(in: group) {
+                let color = SVGPlot.colors[laneIndex % SVGPlot.colors.count]
+                drawNumeric(members, top: y, color: color, group: group, into: &raster)
                 y += SVGPlot.numericHeight
                 laneIndex += 1
             }
@@ -61,13 +68,13 @@ public struct PNGPlot: Sendable {
     }
 
     /// A lane's frame, grid lines and loss shading.
-    private func background(top: Int, height: Int, into raster: inout Raster) {
+    private func background(top: Int, height: Int, topics: [String], into raster: inout Raster) {
         let left = SVGPlot.labelWidth
         raster.fill(x: left, y: top, width: layout.plotWidth, height: height, color: Raster.Color(hex: "#fbfcfe"))
         for time in layout.ticks() {
             raster.fill(x: Int(layout.x(time)), y: top, width: 1, height: height, color: Self.grid)
         }
-        for loss in layout.data.losses {
+        for loss in layout.data.losses where layout.loss(loss, isOn: topics) {
             let start = max(Double(left), layout.x(loss.time))
             let end = min(Double(left + layout.plotWidth), layout.x(loss.time &+ (loss.durationNanoseconds ?? 0)))
             guard end >= Double(left), start <= Double(left + layout.plotWidth) else { continue }
@@ -84,32 +91,63 @@ public struct PNGPlot: Sendable {
     }
 
     private func drawNumeric(
-        _ series: ReportData.Series, top: Int, color: Raster.Color, group: String, into raster: inout Raster
+        _ members: [ReportData.Series], top: Int, color: String, group: String, into raster: inout Raster
     ) {
         let height = SVGPlot.numericHeight - 6
-        background(top: top, height: height, into: &raster)
+        let first = members[0]
+        let several = members.count > 1 || first.field != nil
+        let overlay = layout.overlay
+        let unit = SVGPlot.unit(of: members)
+        background(top: top, height: height, topics: members.map(\.topic), into: &raster)
         let width = SVGPlot.labelWidth - 16
-        raster.text(name(series.topic, group: group), x: 8, y: top + 6, color: Self.ink, maximumWidth: width)
         raster.text(
-            "\(series.unit ?? "") · \(series.count) values", x: 8, y: top + 20, color: Self.muted, maximumWidth: width)
-        guard let (low, high) = SVGPlot.range(series), let level = series.levels.first else { return }
-        let y = SVGPlot.scale(low: low, high: high, top: top, height: height)
-        var previous: (Double, Double)?
-        for column in layout.pixelColumns(level) {
-            let x = SVGPlot.labelWidth + column.pixel
-            let upper = Int(y(column.maximum).rounded())
-            let lower = Int(y(column.minimum).rounded())
-            raster.fill(x: x, y: upper, width: 1, height: max(1, lower - upper + 1), color: color, alpha: 0.3)
-            let point = (Double(x), y(column.mean))
-            raster.line(from: previous ?? point, to: point, color: color)
-            previous = point
+            overlay ? SVGPlot.overlayGroup : name(first.topic, group: group), x: 8, y: top + 6, color: Self.ink,
+            maximumWidth: width)
+        let count = overlay ? members.map(\.count).reduce(0, +) : members.map(\.count).max() ?? 0
+        raster.text(
+            "\(unit.map { $0 + " · " } ?? "")\(count) \(several && !overlay ? "messages" : "values")", x: 8,
+            y: top + 20,
+            color: Self.muted, maximumWidth: width)
+        let palette = SVGPlot.colors(of: members, laneColor: color).map(Raster.Color.init(hex:))
+        if several {
+            for (index, series) in members.enumerated() {
+                let x = 8 + (index % 2) * 110
+                let y = top + 36 + (index / 2) * 13
+                raster.fill(x: x, y: y + 3, width: 10, height: 3, color: palette[index])
+                raster.text(
+                    layout.legendName(series, in: members), x: x + 14, y: y, color: Self.muted, maximumWidth: 92)
+            }
         }
-        let unit = series.unit.map { " " + $0 } ?? ""
-        raster.text(
-            ReportText.number(high) + unit, x: SVGPlot.labelWidth + 4, y: top + 3, color: Self.muted)
-        if high != low {
+        guard let (low, high) = SVGPlot.range(of: members) else { return }
+        let y = SVGPlot.scale(low: low, high: high, top: top, height: height)
+        let ticks = layout.yTicks(members, low: low, high: high, length: Double(height - 14))
+        for tick in ticks {
+            raster.fill(
+                x: SVGPlot.labelWidth, y: Int(y(tick.value).rounded()), width: layout.plotWidth, height: 1,
+                color: Self.grid, alpha: 0.6)
+        }
+        for (index, series) in members.enumerated() {
+            guard SVGPlot.range(series) != nil, let level = series.levels.first else { continue }
+            let tint = palette[index]
+            var previous: (Double, Double)?
+            let columns = layout.pixelColumns(level)
+            for column in columns {
+                let x = SVGPlot.labelWidth + column.pixel
+                let upper = Int(y(column.maximum).rounded())
+                let lower = Int(y(column.minimum).rounded())
+                raster.fill(x: x, y: upper, width: 1, height: max(1, lower - upper + 1), color: tint, alpha: 0.3)
+                let point = (Double(x), y(column.mean))
+                raster.line(from: previous ?? point, to: point, color: tint)
+                previous = point
+                if layout.marksPoints(columns.count) {
+                    // Few values: each one a visible 5 × 5 dot (a single value too).
+                    raster.fill(x: x - 2, y: Int(point.1.rounded()) - 2, width: 5, height: 5, color: tint)
+                }
+            }
+        }
+        for tick in ticks {
             raster.text(
-                ReportText.number(low) + unit, x: SVGPlot.labelWidth + 4, y: top + height - 10, color: Self.muted)
+                tick.label, x: SVGPlot.labelWidth + 4, y: Int(y(tick.value).rounded()) - 4, color: Self.muted)
         }
     }
 
@@ -117,7 +155,7 @@ public struct PNGPlot: Sendable {
         _ events: ReportData.EventSeries, top: Int, color: Raster.Color, group: String, into raster: inout Raster
     ) {
         let height = SVGPlot.eventHeight - 4
-        background(top: top, height: height, into: &raster)
+        background(top: top, height: height, topics: [events.topic], into: &raster)
         raster.text(
             name(events.topic, group: group), x: 8, y: top + 6, color: Self.ink,
             maximumWidth: SVGPlot.labelWidth - 50)

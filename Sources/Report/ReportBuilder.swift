@@ -31,10 +31,10 @@ public final class ReportBuilder {
 
     /// The recording's summary.
     public let info: RecordingInfo
-    private let reader: RecordingReader
+    let reader: RecordingReader
     private let numericTopics: Set<String>
     /// The time of the build under way.
-    private var time = MessageTime.sample
+    var time = MessageTime.sample
     /// Whether the build under way begins latched event streams with their last message before the range.
     private var latched = false
 
@@ -94,10 +94,15 @@ public final class ReportBuilder {
     ///   - latched: Begin each latched event stream (device information,
     ///     settings, states) with its last message before `from`, as a mark at
     ///     `from` (``ReportData/Mark/isLatched``), as slices do.
-    /// - Throws: ``ReportError`` when the range is empty or a segment cannot be read.
+    ///   - fields: The fields of typed streams to plot (`["accel_x", "accel_y"]`),
+    ///     each stream that has any of them as one lane of those fields; `nil`
+    ///     for the vector components of vector-like schemas
+    ///     (numeric fields named `x`, `y`, `z` or ending in `_x`, `_y`, `_z`: an IMU's six axes).
+    /// - Throws: ``ReportError`` when the range is empty, a segment cannot be
+    ///   read, or a field of `fields` is no numeric field of any selected stream.
     public func build(
         topics: [String], from: UInt64? = nil, to: UInt64? = nil, levels: Int = ReportBuilder.levelColumns.count,
-        columns: Int? = nil, time: MessageTime = .sample, latched: Bool = false
+        columns: Int? = nil, time: MessageTime = .sample, latched: Bool = false, fields: [String]? = nil
     ) throws(ReportError) -> ReportData {
         self.time = time
         self.latched = latched
@@ -109,15 +114,22 @@ public final class ReportBuilder {
         let streams = info.streams.filter { chosen.contains($0.topic) }
         var series: [ReportData.Series] = []
         var events: [ReportData.EventSeries] = []
+        let plotted = try plottedFields(of: streams, fields: fields)
         do {
-            for stream in streams where numericTopics.contains(stream.topic) {
-                let counts = columns.map { [max(1, $0)] } ?? Array(Self.levelColumns.prefix(max(1, levels)))
-                series.append(
-                    try numericSeries(stream, from: lower, to: upper, columns: counts, aligned: columns == nil))
+            let counts = columns.map { [max(1, $0)] } ?? Array(Self.levelColumns.prefix(max(1, levels)))
+            for stream in streams {
+                if numericTopics.contains(stream.topic) {
+                    series.append(
+                        try numericSeries(stream, from: lower, to: upper, columns: counts, aligned: columns == nil))
+                } else if let names = plotted[stream.topic] {
+                    series += try fieldSeries(
+                        stream, fields: names, from: lower, to: upper, columns: counts)
+                }
             }
             events = try eventSeries(
-                streams.filter { !numericTopics.contains($0.topic) && Self.isEventStream($0) }, from: lower,
-                to: upper)
+                streams.filter {
+                    !numericTopics.contains($0.topic) && plotted[$0.topic] == nil && Self.isEventStream($0)
+                }, from: lower, to: upper)
         } catch {
             throw ReportError(error.message)
         }
@@ -270,7 +282,18 @@ public final class ReportBuilder {
         _ streams: [RecordingInfo.Stream], series: [ReportData.Series], events: [ReportData.EventSeries],
         from: UInt64, to: UInt64
     ) -> [ReportData.StreamSummary] {
-        let numeric = Dictionary(uniqueKeysWithValues: series.map { ($0.topic, $0) })
+        // A stream's fields: its message count, and the smallest and largest value of any of them.
+        var numeric: [String: ReportData.Series] = [:]
+        for item in series {
+            guard var merged = numeric[item.topic] else {
+                numeric[item.topic] = item
+                continue
+            }
+            merged.count = max(merged.count, item.count)
+            merged.minimum = [merged.minimum, item.minimum].compactMap { $0 }.min()
+            merged.maximum = [merged.maximum, item.maximum].compactMap { $0 }.max()
+            numeric[item.topic] = merged
+        }
         let counted = Dictionary(uniqueKeysWithValues: events.map { ($0.topic, $0) })
         return streams.map { stream in
             var summary = ReportData.StreamSummary(

@@ -106,8 +106,11 @@ struct EmbeddedData: Decodable {
         let merged = SVGPlot(try builder.build(topics: builder.topics, levels: 1), width: 1000).text
         let mergedBand = try #require(merged.components(separatedBy: "<path d=\"").dropFirst().first)
         #expect(mergedBand.prefix { $0 != "\"" }.filter { $0 == "M" }.count == pixels)
-        // A loss shading rectangle per loss record, on each of the two lanes.
-        #expect(svg.components(separatedBy: "class=\"loss\"").count - 1 == 2 * recording.lossTimes.count)
+        // A loss shading rectangle per loss record, on the lane of the stream that lost data only (not on
+        // the gesture lane).
+        #expect(svg.components(separatedBy: "class=\"loss\"").count - 1 == recording.lossTimes.count)
+        let gestures = try #require(svg.range(of: "<g class=\"events\"")).lowerBound
+        #expect(!svg[gestures...].contains("class=\"loss\""))
         let first = try #require(recording.lossTimes.first)
         #expect(svg.contains("class=\"loss\" x=\"\(String(format: "%.1f", plot.x(first)))\""))
     }

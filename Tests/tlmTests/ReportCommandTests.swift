@@ -1,4 +1,5 @@
 import Foundation
+import ROS2
 import Recording
 import RecordingQueries
 import TestSupport
@@ -8,6 +9,7 @@ import Testing
 struct EmbeddedData: Decodable {
     struct Group: Decodable {
         var name: String
+        var device: String
         var lanes: [Lane]
     }
     struct Lane: Decodable {
@@ -15,6 +17,7 @@ struct EmbeddedData: Decodable {
         var topic: String
         var min: Double?
         var max: Double?
+        var date: Bool?
     }
     var groups: [Group]
 }
@@ -43,6 +46,19 @@ struct EmbeddedData: Decodable {
                 let bucket = buckets.first, let low = bucket.minimum, let high = bucket.maximum
             else { continue }
             result[stream.topic] = (low, high)
+        }
+        // A typed stream's vector components (the Jacquard IMU's six axes) are one lane: the extremes of all.
+        for stream in info.streams where stream.topic.hasSuffix("/imu") && stream.kind == "typed" {
+            var low = Double.infinity
+            var high = -Double.infinity
+            try reader.forEachTypedMessage(topics: [stream.topic]) { message in
+                for field in message.fields where field.name.hasPrefix("accel_") || field.name.hasPrefix("gyro_") {
+                    guard let value = field.value.number else { continue }
+                    low = min(low, value)
+                    high = max(high, value)
+                }
+            }
+            if low <= high { result[stream.topic] = (low, high) }
         }
         return result
     }
@@ -77,6 +93,14 @@ struct EmbeddedData: Decodable {
             uniqueKeysWithValues: lanes.filter { $0.kind == "numeric" }.map { ($0.topic, ($0.min, $0.max)) })
         let expected = try Self.readerExtremes()
         #expect(Set(numeric.keys) == Set(expected.keys))
+        // Every device's group is headed by its name and family; the DIoT's current_date is drawn as dates.
+        let groups = try JSONDecoder().decode(EmbeddedData.self, from: Data(json.utf8)).groups
+        let info = try RecordingInfo.load(from: Self.recording)
+        for device in info.devices {
+            let group = try #require(groups.first { $0.name.hasPrefix("/\(device.family)/") }, "\(device.family)")
+            #expect(group.device == "\(device.name) (\(device.family))", "\(group.name)")
+        }
+        #expect(lanes.filter { $0.date == true }.map { $0.topic.split(separator: "/").last } == ["current_date"])
         #expect(expected.count >= 10)
         for (topic, (low, high)) in expected {
             #expect(numeric[topic]?.0 == low && numeric[topic]?.1 == high, "\(topic)")
@@ -86,7 +110,6 @@ struct EmbeddedData: Decodable {
         for suffix in ["/gesture", "/grip", "/feature_status", "/lights"] {
             #expect(events.contains { $0.hasSuffix(suffix) }, "\(suffix)")
         }
-        let info = try RecordingInfo.load(from: Self.recording)
         #expect(!info.losses.isEmpty)
         #expect((parsed["losses"] as? [[Any]])?.map { $0[5] as? String } == info.losses.map { String($0.time) })
     }
@@ -128,6 +151,11 @@ struct EmbeddedData: Decodable {
             #expect(Double(lane["data-axis-min"] ?? "") == low, "\(topic)")
             #expect(Double(lane["data-axis-max"] ?? "") == high, "\(topic)")
             #expect(Int(lane["data-drawn"] ?? "") ?? 0 > 0, "\(topic) drew nothing")
+            if topic.hasSuffix("/current_date") {
+                // Dates, not 1.7e9.
+                let ticks = try #require(lane["data-y-ticks"])
+                #expect(ticks.hasPrefix("20") && ticks.contains("-") && !ticks.contains("e+"), "\(ticks)")
+            }
         }
 
         // A loss mark per loss record, at its time on the shared axis.
@@ -170,6 +198,54 @@ struct EmbeddedData: Decodable {
             #expect(Double(group["data-min"] ?? "") == expected[topic]?.0)
             #expect(Double(group["data-max"] ?? "") == expected[topic]?.1)
         }
+    }
+
+    @Test func aPlotOfFieldsDrawsThoseFieldsOfTheTypedStream() throws {
+        // The IMU's six axes by default, in one lane with a legend.
+        var output = temporaryPath() + ".svg"
+        var result = try tlm("plot", Self.recording, "--topic", "/jacquard/*/imu", "--output", output)
+        #expect(result.status == 0 && result.output.contains("1 plot(s), 0 event stream(s)"), "\(result.errors)")
+        var svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("data-series=\"6\"") && svg.components(separatedBy: "<g class=\"key\">").count == 7)
+        // --field, and TOPIC.FIELD, choose the fields.
+        output = temporaryPath() + ".svg"
+        result = try tlm(
+            "plot", Self.recording, "--topic", "/jacquard/*/imu", "--field", "accel_x,gyro_z", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("data-series=\"2\"") && svg.contains(">accel_x</text>") && svg.contains(">gyro_z</text>"))
+        output = temporaryPath() + ".svg"
+        result = try tlm("plot", Self.recording, "--topic", "/jacquard/*/imu.gyro_y", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("data-series=\"1\"") && svg.contains(">gyro_y</text>"))
+        // A field no selected stream has: an error naming the fields there are, and no file.
+        output = temporaryPath() + ".svg"
+        result = try tlm("plot", Self.recording, "--topic", "/jacquard/*/imu", "--field", "accel_w", "--output", output)
+        #expect(result.status == 1 && result.errors.contains("no selected stream has a numeric field accel_w"))
+        #expect(result.errors.contains("accel_x, accel_y, accel_z, gyro_x"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func anXYPlotDrawsOneFieldAgainstAnother() throws {
+        let output = temporaryPath() + ".svg"
+        var result = try tlm(
+            "plot", Self.recording, "--topic", "/jacquard/*/imu", "--xy", "accel_x,accel_y", "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let messages = try RecordingInfo.load(from: Self.recording).streams.filter {
+            $0.topic.range(of: "^/jacquard/[^/]+/imu$", options: .regularExpression) != nil
+        }
+        .map(\.messageCount).reduce(0, +)
+        #expect(
+            result.output.contains("accel_y against accel_x, \(messages) point(s) of 1 stream(s)"), "\(result.output)")
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("<g class=\"xy\"") && svg.contains("data-count=\"\(messages)\""))
+        result = try tlm("plot", Self.recording, "--xy", "accel_x", "--output", temporaryPath() + ".svg")
+        #expect(result.status != 0 && result.errors.contains("--xy needs two fields"))
+        result = try tlm(
+            "plot", Self.recording, "--topic", "/diot/**", "--xy", "accel_x,accel_y", "--output",
+            temporaryPath() + ".svg")
+        #expect(result.status == 1 && result.errors.contains("no selected stream has"), "\(result.errors)")
     }
 
     @Test func aPNGPlotIsAPNGOfTheRequestedWidth() throws {
