@@ -84,7 +84,11 @@ extension RecordingReader {
             let placed = window.update(index) { tally in
                 tally.count += 1
                 guard keepingFirstAndLast else { return }
-                tally.offer(time: message.publishTime, rank: rank) { message }
+                tally.offer(time: message.publishTime, rank: rank) {
+                    RecordedMessage(
+                        topic: message.topic, sequence: message.sequence, logTime: message.logTime,
+                        publishTime: message.publishTime, payload: Array(message.payload))
+                }
             }
             guard placed else { throw BucketWindow<MessageTally>.misplaced(topic, time: message.publishTime) }
         }
@@ -134,13 +138,14 @@ extension RecordingReader {
         return offset
     }
 
-    /// Calls `body` with each message of a stamped topic whose sample time is in `from ..< to`, in order.
+    /// Calls `body` with each message of a stamped topic whose sample time is
+    /// in `from ..< to`, in order (`RecordingReader.forEachSampledView`:
+    /// chunks read ahead, payloads lent).
     private func forEachSampled(
-        _ topic: String, from: UInt64, to: UInt64, _ body: (RecordedMessage) throws(RecordingError) -> Void
+        _ topic: String, from: UInt64, to: UInt64, _ body: (RecordedMessageView) throws(RecordingError) -> Void
     ) throws(RecordingError) -> AggregateCost {
         let before = chunksRead
-        let cursor = try messageCursor(topics: [topic], stamped: [topic], from: from, to: to, time: .sample)
-        while let message = try cursor.next() { try body(message) }
+        try forEachSampledView(topic: topic, from: from, to: to, body)
         var cost = AggregateCost()
         cost.chunksDecoded = chunksRead - before
         return cost

@@ -45,6 +45,12 @@ package enum NumericSchemas {
         return valueOffset(schemaText: String(decoding: schema.data, as: UTF8.self))
     }
 
+    /// `value(at:payload:)` of a payload lent by its chunk.
+    package static func value(at offset: Int, payload: UnsafeRawBufferPointer) -> Double? {
+        guard offset >= 0, payload.count >= offset + 8 else { return nil }
+        return Double(bitPattern: UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+
     /// The numeric value at `offset` of a payload, or `nil` when the payload is too short.
     package static func value(at offset: Int, payload: [UInt8]) -> Double? {
         guard offset >= 0, payload.count >= offset + 8 else { return nil }

@@ -87,29 +87,46 @@ extension RecordingReader {
         {
             return false
         }
-        // A stamped topic is selected by sample time: its read starts at the
-        // log time `from` (a sample time is never after its receive time)
-        // and stops at the first sample time at or after `to`.
-        let selectsBySample = !stamped.isEmpty
-        let lower = from ?? 0
-        let upper = to ?? .max
-        var previous: UInt64 = 0
-        try readMessageRuns(topics: topics.map(\.topic), from: from, to: selectsBySample ? nil : to) {
-            run throws(RecordingError) -> Bool in
-            for index in 0..<run.count {
-                let view = run[index]
-                if selectsBySample {
-                    try SampleOrderedCursor.check(
-                        sampleTime: view.publishTime, logTime: view.logTime, after: previous, topic: view.topic,
-                        sequence: view.sequence)
-                    previous = view.publishTime
-                    if view.publishTime >= upper { return false }
-                    if view.publishTime < lower { continue }
-                }
-                try body(view)
-            }
+        if let topic = stamped.first {
+            try forEachSampledView(topic: topic.topic, from: from, to: to, body)
+            return true
+        }
+        try readMessageRuns(topics: topics.map(\.topic), from: from, to: to) { run throws(RecordingError) -> Bool in
+            for index in 0..<run.count { try body(run[index]) }
             return true
         }
         return true
+    }
+
+    /// Calls `body` with each message of a stamped topic whose sample time is
+    /// in the range, in order, as its `SampleOrderedCursor` gives and checks
+    /// them, read by the fast read: from the log time `from` (a sample time
+    /// is never after its receive time) until the first sample time at or
+    /// after `to`.
+    ///
+    /// - Parameters:
+    ///   - topic: A topic with a sample time.
+    ///   - from: Earliest sample time (inclusive); `nil` for the start.
+    ///   - to: Latest sample time (exclusive); `nil` for the end.
+    ///   - body: Called once per message; the view is valid only during the call.
+    /// - Throws: ``RecordingError`` from reading, as ``SampleOrderedCursor`` checks sample times, or what `body` throws.
+    package func forEachSampledView(
+        topic: String, from: UInt64?, to: UInt64?, _ body: (RecordedMessageView) throws(RecordingError) -> Void
+    ) throws(RecordingError) {
+        let lower = from ?? 0
+        let upper = to ?? .max
+        var previous: UInt64 = 0
+        try readMessageRuns(topics: [topic], from: from, to: nil) { run throws(RecordingError) -> Bool in
+            for index in 0..<run.count {
+                let view = run[index]
+                try SampleOrderedCursor.check(
+                    sampleTime: view.publishTime, logTime: view.logTime, after: previous, topic: view.topic,
+                    sequence: view.sequence)
+                previous = view.publishTime
+                if view.publishTime >= upper { return false }
+                if view.publishTime >= lower { try body(view) }
+            }
+            return true
+        }
     }
 }
