@@ -15,7 +15,9 @@ document:
 
   {"tables": {"<table>": {"rows": {"<recording>": N}, "columns": [...],
                            "sample": [[...], ...]}},
-   "files": {"<file>": N}}
+   "files": {"<file>": N},
+   "means": [[recording, topic, epoch second, mean], ...]}   (spark only: the DIoT
+                                                             samples' per-second means)
 
 With ENGINE spark and no Java or pyspark, prints {"missing": "<why>"} and
 exits 0 (the caller decides whether that is a skip).
@@ -78,6 +80,13 @@ def with_spark(lake, files):
                 .orderBy("recording", "topic", "sample_time_ns", "sequence").limit(SAMPLE).collect())
             result["tables"][table] = {"rows": rows, "columns": frame.columns,
                                        "sample": [[row[i] for i in range(len(LEADING))] for row in sample]}
+        if "tlm_msg_DiotSample" in result["tables"]:
+            # Spark SQL's per-device, per-second mean of each DIoT stream (epoch-aligned seconds of sample time).
+            spark.read.parquet(os.path.join(lake, "tlm_msg_DiotSample")).createOrReplaceTempView("diot")
+            rows = spark.sql(
+                "SELECT recording, device_id, topic, sample_time_ns DIV 1000000000 AS second, avg(value) AS mean "
+                "FROM diot GROUP BY recording, device_id, topic, sample_time_ns DIV 1000000000").collect()
+            result["means"] = [[row["recording"], row["topic"], row["second"], row["mean"]] for row in rows]
         for path in files:
             result["files"][path] = spark.read.parquet(path).count()
     finally:

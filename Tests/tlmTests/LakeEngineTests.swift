@@ -177,5 +177,30 @@ import Testing
         let spark = try Self.read(fleet, engine: "spark")
         #expect(spark["missing"] == nil, "\(spark)")
         #expect(try Self.check(spark, engine: "spark", fleet: fleet) == duckdb)
+        // Spark SQL's per-device, per-second mean equals `tlm query --every 1s --agg mean` on each recording.
+        var sparkMeans: [String: Double] = [:]
+        for row in try #require(spark["means"] as? [[Any]]) {
+            guard let mean = row[3] as? Double else { continue }
+            sparkMeans["\(row[0]) \(row[1]) \(row[2])"] = mean
+        }
+        var compared = 0
+        for path in fleet.recordings {
+            let id = URL(fileURLWithPath: path).lastPathComponent
+            let query = try tlm(
+                "query", path, "--topic", "/diot/**", "--every", "1s", "--agg", "mean", "--format", "jsonl")
+            #expect(query.status == 0, "\(query.errors)")
+            for line in query.output.split(separator: "\n") {
+                let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let mean = row["mean"] as? Double, let topic = row["topic"] as? String,
+                    let start = row["bucket_start"] as? Int64
+                else { continue }
+                let key = "\(id) \(topic) \(start / 1_000_000_000)"
+                let other = try #require(sparkMeans[key], "Spark has no mean for \(key)")
+                // The same values summed in another order: equal to the last bits.
+                #expect(abs(other - mean) <= 1e-12 * max(1, abs(mean)), "\(key): Spark \(other), tlm \(mean)")
+                compared += 1
+            }
+        }
+        #expect(compared > 30)
     }
 }
