@@ -43,7 +43,7 @@ public struct ExportPlan: Sendable, Hashable {
         public var messageCount: Int
         /// The files written, for a directory target (names relative to it); empty otherwise.
         public var files: [String]
-        /// What adding to a lake did (``Target/lake(directory:partitionKeys:)`` only).
+        /// What adding to a lake did (``ExportPlan/Target/lake(directory:partitionKeys:)`` only).
         public var lake: LakeAddOutcome?
     }
 

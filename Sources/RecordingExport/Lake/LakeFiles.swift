@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Recording
 
 #if canImport(Glibc)
@@ -30,6 +31,22 @@ enum LakeFiles {
         guard fd >= 0 else { throw RecordingError.errno("cannot open \(path)") }
         defer { _ = close(fd) }
         guard fsync(fd) == 0 else { throw RecordingError.errno("cannot sync \(path)") }
+    }
+
+    /// Syncs files (or directories) to the disk, several at once: the
+    /// waits for the disk overlap instead of adding up.
+    static func sync(_ paths: [String]) throws(RecordingError) {
+        let failures = Locked<[RecordingError]>([])
+        DispatchQueue.concurrentPerform(iterations: min(8, paths.count)) { lane in
+            for index in stride(from: lane, to: paths.count, by: min(8, paths.count)) {
+                do throws(RecordingError) {
+                    try sync(paths[index])
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
     /// Syncs a directory's entries (a rename into it) to the disk.

@@ -1,5 +1,5 @@
 import Foundation
-public import Recording
+import Recording
 
 /// What a lake holds, as `LAKE/_tlm/manifest.json` records it: its
 /// partition keys, its tables (each one schema), and every recording added,
@@ -20,7 +20,8 @@ public struct LakeManifest: Codable, Sendable, Hashable {
         public var schema: String
         /// The schema's encoding (`ros2msg`).
         public var schemaEncoding: String
-        /// The digest of the schema's text (``LakeDigest``): every recording's rows of the table share it.
+        /// The digest of the schema's text (a 64-bit hash, 16 hex digits): every
+        /// recording's rows of the table share it.
         public var schemaDigest: String
         /// The table's columns, in order (partition keys not included).
         public var columns: [String]
@@ -36,7 +37,7 @@ public struct LakeManifest: Codable, Sendable, Hashable {
         public var rows: Int64
         /// Its size in bytes.
         public var bytes: Int64
-        /// The hash of its bytes (``LakeDigest``).
+        /// The hash of its bytes (a 64-bit hash, 16 hex digits).
         public var digest: String
     }
 
@@ -44,7 +45,7 @@ public struct LakeManifest: Codable, Sendable, Hashable {
     public struct Recording: Codable, Sendable, Hashable {
         /// Its identifier: the recording directory's (or MCAP file's) name, path-safe; unique in the lake.
         public var id: String
-        /// The content digest of its messages (``LakeDigest``).
+        /// The content digest of its messages (a 64-bit hash, 16 hex digits).
         public var digest: String
         /// The messages added (every message of every stream).
         public var messages: Int64

@@ -71,10 +71,17 @@ public struct ParquetLake: Sendable {
             directory: staging, partitionKeys: partitionKeys, rowGroupRows: rowGroupRows, lakeRecording: id)
         let count = try source.export(topics: source.topics, time: .sample, into: exporter, progress: progress)
         let digest = exporter.contentDigest.text
+        // Manifest entries are never removed: a recording listed already needs no lock and no sync.
+        if let known = try LakeManifest.read(lake: directory)?.recordings.first(where: { $0.id == id }),
+            known.digest == digest
+        {
+            return LakeAddOutcome(
+                recording: id, digest: digest, added: false, messageCount: count, files: [], tables: [])
+        }
+        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + $0 })
         var files: [LakeManifest.File] = []
         for name in exporter.writtenFiles {
             let path = staging + "/" + name
-            try LakeFiles.sync(path)
             let (bytes, fileDigest) = try LakeFiles.sizeAndDigest(path)
             let table = String(name.prefix { $0 != "/" })
             files.append(
@@ -126,7 +133,7 @@ public struct ParquetLake: Sendable {
                 moved.append(directory + "/" + file.path)
                 directories.insert(directory + "/" + parent)
             }
-            for path in directories.sorted() { try LakeFiles.syncDirectory(path) }
+            try LakeFiles.sync(directories.sorted())
             manifest.tables.sort { $0.name < $1.name }
             manifest.recordings.append(
                 LakeManifest.Recording(

@@ -59,7 +59,7 @@ public import Recording
 ///
 /// A lake (``ParquetLake``) writes with the exporter's lake mode instead:
 /// one table per schema, `<table>/<key>=<value>/…/<recording>.parquet`,
-/// one file per table per partition, rows as ``ParquetTopicLayout``'s
+/// one file per table per partition, rows as `ParquetTopicLayout`'s
 /// lake style, the date partition by sample time.
 ///
 /// Not `Sendable`: one exporter belongs to one task.
