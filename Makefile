@@ -24,7 +24,7 @@
 #   make setup-build  BUILD_DEBS: pkg-config and the C libraries' -dev packages
 #                     (their runtime libraries come with them); all `tlm` needs
 #   make setup-test   TEST_DEBS (sqlite3, the fake BlueZ's dbus-daemon, python3-dbus
-#                     and python3-gi, Python's venv, chromium) and the .venv with
+#                     and python3-gi, Python's venv, chromium, Java) and the .venv with
 #                     the Python readers (PY_PACKAGES)
 #   make setup        both
 
@@ -39,11 +39,13 @@ VENV         := .venv
 BUILD_DEBS   := pkg-config libzstd-dev liblz4-dev libisal-dev libsqlite3-dev libdbus-1-dev libpng-dev
 # What only the tests need: the sqlite3 CLI (the index must open in it), the
 # fake BlueZ on a private bus (dbus-daemon, Debian's python3 with python3-dbus
-# and python3-gi), Python's venv for the readers below, and chromium (the HTML
-# report checked in a headless browser).
-TEST_DEBS    := sqlite3 dbus-daemon python3 python3-dbus python3-gi python3-venv python3-pip chromium
+# and python3-gi), Python's venv for the readers below, chromium (the HTML
+# report checked in a headless browser), and Java for Spark (a lake read by
+# pyspark in local mode; not for make run).
+TEST_DEBS    := sqlite3 dbus-daemon python3 python3-dbus python3-gi python3-venv python3-pip chromium \
+               openjdk-17-jre-headless
 PY_PACKAGES  := mcap==1.6.0 mcap-ros2-support==0.6.0 duckdb==1.5.5 duckdb-extension-sqlite-scanner==1.5.5 \
-               pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9 websockets==17.4
+               pyarrow==26.0.1 polars==2.1.0 rosbags==0.11.9 websockets==17.4 pyspark==4.3.0
 DEMO         := recordings/demo
 DEMO_SECONDS ?= 10s
 # Tests that run live capture against the fake BlueZ (they time gaps against
@@ -83,8 +85,8 @@ setup-test: $(VENV)/.installed
 # The independent MCAP reader the tests check our files with, DuckDB with
 # its sqlite extension (the index must be readable by it; the query and export
 # benchmarks' peer), pyarrow and polars (with DuckDB, the Parquet export's
-# readers), rosbags (a recording directory must open as a ROS 2 bag), and
-# websockets (the independent Foxglove WebSocket client of the live view tests).
+# readers), rosbags (a recording directory must open as a ROS 2 bag), pyspark
+# (with DuckDB, a lake's engines: Tests/Python/read_lake.py), and websockets (the independent Foxglove WebSocket client of the live view tests).
 # Re-run when this Makefile (its package list) changes.
 $(VENV)/.installed: Makefile
 	@for p in python3 python3-venv python3-pip; do \

@@ -3,7 +3,7 @@ public import Recording
 
 /// What an export writes and where (`tlm export`): one file, standard
 /// output, one file per topic in a directory, or a directory of Parquet
-/// files; and the export itself, which removes what it started when it
+/// files, or a lake (``ParquetLake``); and the export itself, which removes what it started when it
 /// fails (an incomplete file is no use).
 ///
 /// CSV and JSON lines go to one file per topic when the output is a
@@ -33,6 +33,8 @@ public struct ExportPlan: Sendable, Hashable {
         case topicFiles(directory: String)
         /// A directory of Parquet files, in a Hive-style tree with partition keys.
         case parquet(directory: String, partitionKeys: [ParquetPartitionKey])
+        /// A lake the recording is added to (``ParquetLake``), with its partition keys.
+        case lake(directory: String, partitionKeys: [ParquetPartitionKey])
     }
 
     /// What an export wrote.
@@ -41,6 +43,8 @@ public struct ExportPlan: Sendable, Hashable {
         public var messageCount: Int
         /// The files written, for a directory target (names relative to it); empty otherwise.
         public var files: [String]
+        /// What adding to a lake did (``ExportPlan/Target/lake(directory:partitionKeys:)`` only).
+        public var lake: LakeAddOutcome?
     }
 
     /// The output format.
@@ -65,12 +69,17 @@ public struct ExportPlan: Sendable, Hashable {
     /// The standard output's name as an output path.
     public static let standardOutputPath = "-"
 
-    /// A Parquet export into a directory, checked before anything is read.
+    /// A Parquet export into a directory, checked before anything is read:
+    /// with partition keys, or into a directory that is a lake already
+    /// (it has `_tlm/manifest.json`), the recording is added to the lake
+    /// (``Target/lake(directory:partitionKeys:)``; without keys, the lake's);
+    /// else one file per topic (``Target/parquet(directory:partitionKeys:)``).
     ///
     /// - Parameters:
     ///   - output: The directory (created if missing; it must not be a file, nor standard output).
-    ///   - partition: Comma-separated partition keys (`device,date`), or `nil` for one file per topic.
-    /// - Throws: `RecordingError` for standard output, a file, or an unknown partition key.
+    ///   - partition: Comma-separated partition keys (`date,device`), or `nil`.
+    /// - Throws: `RecordingError` for standard output, a file, an unknown partition key, or a lake
+    ///   whose manifest does not read.
     public static func parquet(output: String, partition: String?) throws(RecordingError) -> ExportPlan {
         guard output != standardOutputPath else {
             throw RecordingError(
@@ -82,7 +91,19 @@ public struct ExportPlan: Sendable, Hashable {
         }
         try OutputDirectory.checkExport(output)
         let keys = try partition.map { (text: String) throws(RecordingError) in try ParquetPartitionKey.parse(text) }
-        return ExportPlan(format: .parquet, long: false, target: .parquet(directory: output, partitionKeys: keys ?? []))
+        if let keys {
+            return ExportPlan(format: .parquet, long: false, target: .lake(directory: output, partitionKeys: keys))
+        }
+        if let manifest = try LakeManifest.read(lake: output) {
+            let known = manifest.partitionKeys.compactMap(ParquetPartitionKey.init(rawValue:))
+            return ExportPlan(format: .parquet, long: false, target: .lake(directory: output, partitionKeys: known))
+        }
+        if FileManager.default.fileExists(atPath: output + "/_tlm") {
+            throw RecordingError(
+                .invalidConfiguration,
+                "\(output) is a lake without a manifest yet (its first recording is being added): give --partition")
+        }
+        return ExportPlan(format: .parquet, long: false, target: .parquet(directory: output, partitionKeys: []))
     }
 
     /// A CSV, JSON lines or MCAP export of the topics `context` describes.
@@ -143,7 +164,10 @@ public struct ExportPlan: Sendable, Hashable {
             .count
     }
 
-    /// Runs the export; when it fails, removes the files it created.
+    /// Runs the export; when it fails, removes the files it created. Into a
+    /// lake, every message of every topic is added (a lake holds whole
+    /// recordings: `topics` must be all of the source's, and the range and
+    /// `latched` are not read).
     ///
     /// - Parameters:
     ///   - source: The recording or MCAP file.
@@ -159,10 +183,24 @@ public struct ExportPlan: Sendable, Hashable {
         source: RecordingSource, topics: [String], from: UInt64, to: UInt64, time: MessageTime = .sample,
         latched: Bool = false, progress: ((_ written: Int, _ total: UInt64) -> Void)? = nil
     ) throws(RecordingError) -> Outcome {
+        if case .lake(let directory, let keys) = target {
+            guard Set(topics) == Set(source.topics) else {
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "a lake holds whole recordings: every topic is added (no --topic or --exclude)")
+            }
+            let total = UInt64(try source.messageCountEstimate(topics: topics, from: from, to: to))
+            let outcome = try ParquetLake(directory: directory).add(source, partitionKeys: keys) { written in
+                progress?(written, max(total, UInt64(written)))
+            }
+            return Outcome(messageCount: outcome.messageCount, files: outcome.files, lake: outcome)
+        }
         var created: [String] = []
         do throws(RecordingError) {
             let exporter: any RecordingExporter
             switch target {
+            case .lake:
+                preconditionFailure("a lake is added to above")
             case .parquet(let directory, let keys):
                 exporter = try ParquetExporter(directory: directory, partitionKeys: keys)
             case .topicFiles(let directory):
@@ -255,7 +293,7 @@ public struct ExportPlan: Sendable, Hashable {
             ((exporter as? TopicFilesExporter)?.createdFiles ?? []).map { directory + "/" + $0 }
         case .parquet(let directory, _):
             ((exporter as? ParquetExporter)?.createdFiles ?? []).map { directory + "/" + $0 }
-        case .standardOutput, .file: []
+        case .standardOutput, .file, .lake: []
         }
     }
 

@@ -30,11 +30,16 @@ struct ExportCommand: ParsableCommand {
             open, closing and reopening them as needed, so any number of topics exports.
 
             parquet writes a directory with one file per topic (<topic>.parquet): typed columns log_time \
-            (timestamp, ns, UTC), publish_time, sequence, then the schema's fields (integers, floats, \
-            booleans, strings, arrays as lists), zstd-compressed row groups of 131,072 rows. --partition \
-            device,date (keys: device, family, date, in the order given) writes a Hive-style tree instead, \
-            device=<id>/date=<YYYY-MM-DD>/<stream>@<recording>.parquet, which the exports of many \
-            recordings can share, for DuckDB, Spark or Trino.
+            (timestamp, µs, UTC), log_time_ns (exact), publish_time, sequence, then the schema's fields \
+            (integers, floats, booleans, strings, arrays as lists), zstd-compressed row groups of 131,072 rows. \
+            --partition date,device (keys: date, device, family, in the order given) adds the recording to a \
+            lake instead (docs/lake.md): one table per schema, LAKE/<table>/date=<YYYY-MM-DD>/device=<id>/\
+            <recording>.parquet, every message of every stream (loss records included) with topic, device_id, \
+            device_family, recording, sample_time and receive_time (timestamps, µs) and their exact \
+            nanoseconds, for Spark, Trino, DuckDB or polars. Files appear whole (written aside, synced, \
+            renamed); a recording the lake holds already (same name and content) adds nothing; concurrent \
+            exports into one lake take turns. An --output that is a lake is added to with its own keys. \
+            `tlm lake info` and `tlm lake verify` read its manifest.
 
             The summary is a sentence, or with --summary json a JSON report (docs/json.md); it goes to standard \
             error when the data goes to standard output.
@@ -57,7 +62,8 @@ struct ExportCommand: ParsableCommand {
               tlm export ride --format jsonl --topic '**/gesture' --output - | head
               tlm export ride --format csv --output ride-csv/
               tlm export ride.mcap --format csv --long --output ride-long.csv
-              tlm export ride --format parquet --partition device,date --output lake
+              tlm export ride --format parquet --output ride-parquet
+              tlm export ride --format parquet --partition date,device --output fleet
             """
     )
 
@@ -98,7 +104,7 @@ struct ExportCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Parquet only: Hive-style partition keys, comma-separated: device, family, date.",
+            "Parquet only: add the recording to a lake partitioned by these keys, comma-separated: date, device, family.",
             valueName: "keys"))
     var partition: String?
 
@@ -115,6 +121,10 @@ struct ExportCommand: ParsableCommand {
         var topicCount: Int
         /// The files written, for an output directory (Parquet, one file per topic).
         var files: [String]
+        /// Into a lake: the recording's identifier, its content digest, and whether it was added.
+        var recording: String?
+        var digest: String?
+        var added: Bool?
     }
 
     func run() throws {
@@ -129,6 +139,11 @@ struct ExportCommand: ParsableCommand {
             let source = try RecordingSource(path: recording)
             let matching = try TopicSelection(include: topic, exclude: exclude).topics(
                 of: source.topics, named: source.path)
+            if case .lake = parquet?.target {
+                guard topic.isEmpty, exclude.isEmpty, range.from == nil, range.to == nil else {
+                    throw CLIError("a lake holds whole recordings: --topic, --exclude, --from and --to are not for it")
+                }
+            }
             let (lower, upper) = try range.resolve(source, time: timeOption.time, times: display.times)
             var plan =
                 try parquet
@@ -150,13 +165,22 @@ struct ExportCommand: ParsableCommand {
             let text: String
             switch plan.target {
             case .parquet: text = exported + "\(outcome.files.count) Parquet file(s) in \(output)."
+            case .lake:
+                let lake = outcome.lake
+                text =
+                    lake?.added == false
+                    ? "Recording \(lake?.recording ?? "") is already in the lake \(output) (content digest "
+                        + "\(lake?.digest ?? "")): nothing added."
+                    : "Added recording \(lake?.recording ?? "") to the lake \(output): \(outcome.messageCount) "
+                        + "messages, \(outcome.files.count) Parquet file(s) in \(lake?.tables.count ?? 0) table(s)."
             case .topicFiles: text = exported + "\(outcome.files.count) file(s) in \(output)."
             case .file: text = exported + "\(output)."
             case .standardOutput: text = exported + "standard output."
             }
             let report = Summary(
                 output: output, format: format.rawValue, messageCount: outcome.messageCount,
-                topicCount: matching.count, files: outcome.files)
+                topicCount: matching.count, files: outcome.files, recording: outcome.lake?.recording,
+                digest: outcome.lake?.digest, added: outcome.lake?.added)
             MCAPOutput.report(
                 summary == .json ? try JSONOutput.text(report, command: "export") : text,
                 toStandardOutput: plan.target == .standardOutput)

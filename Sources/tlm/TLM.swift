@@ -32,7 +32,7 @@ struct TLM: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ScanCommand.self, InfoCommand.self, QueryCommand.self, ExportCommand.self,
             CatCommand.self, MergeCommand.self, FilterCommand.self, ReplayCommand.self, ImportCommand.self,
-            ReportCommand.self, PlotCommand.self,
+            ReportCommand.self, PlotCommand.self, LakeCommand.self,
             DecodeCommand.self, ServeCommand.self,
             ListCommand.self, GetCommand.self, AddCommand.self, AttachCommand.self,
             RecoverCommand.self, VerifyCommand.self, VersionCommand.self,

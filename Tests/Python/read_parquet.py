@@ -45,7 +45,8 @@ def read_pyarrow(path):
     for field in table.schema:
         column = table.column(field.name)
         if pa.types.is_timestamp(field.type):
-            column = pc.cast(column, pa.int64())
+            # In nanoseconds, whatever the unit (tlm writes microseconds), as DuckDB's and polars' columns.
+            column = pc.cast(pc.cast(column, pa.timestamp("ns", tz=field.type.tz)), pa.int64())
         columns[field.name] = [token(v) for v in column.to_pylist()]
     statistics = []
     metadata = parquet.metadata
@@ -57,8 +58,8 @@ def read_pyarrow(path):
             stats = chunk.statistics
             item = {"compression": chunk.compression, "path": chunk.path_in_schema}
             if stats is not None and stats.has_min_max:
-                if stats.logical_type.type == "TIMESTAMP":  # the physical integer, not a datetime
-                    low, high = stats.min_raw, stats.max_raw
+                if stats.logical_type.type == "TIMESTAMP":  # the physical integer (µs), in nanoseconds
+                    low, high = stats.min_raw * 1000, stats.max_raw * 1000
                 else:
                     low, high = stats.min, stats.max
                 item["min"], item["max"] = token(low), token(high)
@@ -82,9 +83,8 @@ def read_pyarrow(path):
 def read_duckdb(connection, source, extra=""):
     relation = connection.sql("SELECT * FROM read_parquet(%s%s)" % (source, extra))
     names, types = relation.columns, [str(t) for t in relation.types]
-    # DuckDB has no nanosecond time-zone-aware type: a TIMESTAMP(NANOS, UTC)
-    # column reads as TIMESTAMP WITH TIME ZONE (microseconds); epoch_ns gives
-    # its value in nanoseconds (truncated to the microsecond).
+    # A TIMESTAMP(MICROS, UTC) column reads as TIMESTAMP WITH TIME ZONE;
+    # epoch_ns gives its value in nanoseconds.
     select = []
     for name, kind in zip(names, types):
         quoted = '"%s"' % name.replace('"', '""')

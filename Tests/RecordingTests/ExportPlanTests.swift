@@ -84,7 +84,7 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/tlm-never-made"))
         let plan = try ExportPlan.parquet(output: "lake", partition: "device,date")
-        #expect(plan.target == .parquet(directory: "lake", partitionKeys: [.device, .date]))
+        #expect(plan.target == .lake(directory: "lake", partitionKeys: [.device, .date]))
     }
 
     @Test func anExistingFileIsNeverOverwritten() throws {

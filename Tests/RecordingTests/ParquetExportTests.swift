@@ -154,10 +154,12 @@ import Testing
         var columns: [String: [Any]] = [:]
         for column in layout.columns { columns[column.name] = [] }
         for message in messages {
-            columns[layout.columns[0].name]!.append("i\(message.message.logTime)")
-            columns[layout.columns[1].name]!.append("i\(message.message.publishTime)")
-            columns[layout.columns[2].name]!.append("i\(message.message.sequence)")
-            for (column, field) in zip(layout.columns.dropFirst(3), message.fields) {
+            // log_time is a microsecond timestamp (each reader prints it in nanoseconds), log_time_ns exact.
+            columns[layout.columns[0].name]!.append("i\(message.message.logTime / 1000 * 1000)")
+            columns[layout.columns[1].name]!.append("i\(message.message.logTime)")
+            columns[layout.columns[2].name]!.append("i\(message.message.publishTime)")
+            columns[layout.columns[3].name]!.append("i\(message.message.sequence)")
+            for (column, field) in zip(layout.columns.dropFirst(layout.fieldBase), message.fields) {
                 columns[column.name]!.append(token(field.value))
             }
         }
@@ -236,8 +238,8 @@ import Testing
                 for (column, values) in expected {
                     var want = values
                     let type = layout.columns.first { $0.name == column }?.type
-                    if readerName == "duckdb" && type == .timestampNanoseconds {
-                        // DuckDB reads TIMESTAMP(NANOS, UTC) as TIMESTAMPTZ, in microseconds.
+                    if type == .timestampMicroseconds {
+                        // Every reader reads TIMESTAMP(MICROS, UTC) to the microsecond.
                         want = Self.microseconds(values)
                     }
                     mismatches += Self.differences("\(readerName) \(topic.topic) \(column)", columns[column], want)
@@ -246,8 +248,9 @@ import Testing
             // The types as pyarrow reads them.
             let arrow = try #require(file["pyarrow"] as? [String: Any])
             let types = try #require(arrow["types"] as? [String: String])
-            #expect(types[layout.columns[0].name] == "timestamp[ns, tz=UTC]")
-            #expect(types[layout.columns[1].name] == "uint64" && types[layout.columns[2].name] == "uint32")
+            #expect(types[layout.columns[0].name] == "timestamp[us, tz=UTC]")
+            #expect(types[layout.columns[1].name] == "int64")
+            #expect(types[layout.columns[2].name] == "uint64" && types[layout.columns[3].name] == "uint32")
             let groups = try #require(arrow["statistics"] as? [[String: Any]])
             #expect(arrow["row_groups"] as? Int == max(1, (typed.count + 499) / 500), "\(topic.topic)")
             #expect(groups.map { $0["rows"] as? Int ?? -1 }.reduce(0, +) == typed.count)
@@ -291,7 +294,7 @@ import Testing
             mismatches += Self.differences("hive \(stream) date", hiveColumns["date"], days.map { "s" + $0 })
             #expect(Set(hiveColumns.keys) == Set(hiveExpected.keys).union(["device", "date"]), "\(stream)")
             for (column, values) in hiveExpected where column != hiveLayout.columns[0].name {
-                let isTime = hiveLayout.columns.first { $0.name == column }?.type == .timestampNanoseconds
+                let isTime = hiveLayout.columns.first { $0.name == column }?.type == .timestampMicroseconds
                 mismatches += Self.differences(
                     "hive \(stream) \(column)", hiveColumns[column], isTime ? Self.microseconds(values) : values)
             }
@@ -331,7 +334,7 @@ import Testing
             return ("s" + String(decoding: low, as: UTF8.self), "s" + String(decoding: high, as: UTF8.self))
         case .boolean:
             return (tokens.contains("F") ? "F" : "T", tokens.contains("T") ? "T" : "F")
-        case .int32, .int64, .timestampNanoseconds:
+        case .int32, .int64, .timestampMicroseconds:
             if type.isUnsigned {
                 let numbers = tokens.map { UInt64($0.dropFirst())! }
                 return ("i\(numbers.min()!)", "i\(numbers.max()!)")

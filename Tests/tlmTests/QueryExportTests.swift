@@ -62,38 +62,39 @@ import Testing
         #expect(lines.dropFirst().allSatisfy { $0.contains(topic) })
     }
 
-    @Test func aParquetExportIsOneFilePerTopicOrAHiveTree() throws {
+    @Test func aParquetExportIsOneFilePerTopicOrALake() throws {
         let output = temporaryPath("parquet")
         let flat = try tlm(
             "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--output", output + "/flat")
         #expect(flat.status == 0, "\(flat.errors)")
-        let hive = try tlm(
-            "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
-            "--output", output + "/hive")
-        #expect(hive.status == 0, "\(hive.errors)")
         let info = try RecordingInfo.load(from: Self.recording)
         let diot = info.streams.filter { $0.topic.hasPrefix("/diot/") }
         let json = try #require(
             try JSONSerialization.jsonObject(
-                with: try runPython(script: "read_parquet.py", arguments: [output + "/flat", output + "/hive"]))
-                as? [String: Any])
+                with: try runPython(script: "read_parquet.py", arguments: [output + "/flat"])) as? [String: Any])
         let files = try #require(json["files"] as? [String: [String: Any]])
         #expect(files.count == diot.count)
         let rows = files.values.compactMap { ($0["duckdb"] as? [String: Any])?["rows"] as? Int }.reduce(0, +)
         #expect(rows == diot.reduce(0) { $0 + $1.messageCount })
-        let streams = try #require(json["hive"] as? [String: [String: Any]])
-        let hiveRows = streams.values.compactMap { ($0["duckdb"] as? [String: Any])?["rows"] as? Int }.reduce(0, +)
-        #expect(hiveRows == rows)
-        #expect(json["hive_partition_fields"] as? [String] == ["device", "date"])
-        // Exporting again into the same tree never overwrites a file.
-        let again = try tlm(
-            "export", Self.recording, "--format", "parquet", "--topic", "/diot/**", "--partition", "device,date",
-            "--output", output + "/hive")
-        #expect(again.status != 0 && again.errors.contains("cannot create"), "\(again.errors)")
+        // --partition adds the whole recording to a lake, once.
+        let lake = try tlm(
+            "export", Self.recording, "--format", "parquet", "--partition", "device,date", "--output", output + "/lake",
+            "--summary", "json")
+        #expect(lake.status == 0, "\(lake.errors)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(lake.output.utf8)) as? [String: Any])
         #expect(
-            json["hive_files"] as? Int
-                == (try FileManager.default.subpathsOfDirectory(atPath: output + "/hive")
-                    .filter { $0.hasSuffix(".parquet") }.count))
+            report["added"] as? Bool == true
+                && report["recording"] as? String == URL(fileURLWithPath: Self.recording).lastPathComponent)
+        #expect(report["message_count"] as? Int == info.streams.reduce(0) { $0 + $1.messageCount })
+        let written = try FileManager.default.subpathsOfDirectory(atPath: output + "/lake")
+            .filter { $0.hasSuffix(".parquet") }
+        #expect((report["files"] as? [String])?.sorted() == written.sorted())
+        let again = try tlm(
+            "export", Self.recording, "--format", "parquet", "--partition", "device,date", "--output", output + "/lake")
+        #expect(again.status == 0 && again.output.contains("nothing added"), "\(again.output) \(again.errors)")
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: output + "/lake").filter { $0.hasSuffix(".parquet") }
+                .sorted() == written.sorted())
     }
 
     @Test(arguments: [

@@ -18,15 +18,17 @@ enum ParquetColumnType: Sendable, Hashable {
     case string
     /// BYTE_ARRAY without a logical type.
     case binary
-    /// INT64 with TIMESTAMP(NANOS, isAdjustedToUTC = true).
-    case timestampNanoseconds
+    /// INT64 with TIMESTAMP(MICROS, isAdjustedToUTC = true) (converted type
+    /// TIMESTAMP_MICROS): what every engine reads as a timestamp, Spark
+    /// with its default settings included (it refuses NANOS).
+    case timestampMicroseconds
 
     /// Parquet's physical `Type` enum value.
     var physicalType: Int32 {
         switch self {
         case .boolean: 0
         case .int32: 1
-        case .int64, .timestampNanoseconds: 2
+        case .int64, .timestampMicroseconds: 2
         case .float: 4
         case .double: 5
         case .string, .binary: 6
@@ -44,7 +46,8 @@ enum ParquetColumnType: Sendable, Hashable {
             default: signed ? 17 : 13
             }
         case .int64(let signed): signed ? 18 : 14
-        case .boolean, .float, .double, .binary, .timestampNanoseconds: nil
+        case .timestampMicroseconds: 10  // TIMESTAMP_MICROS
+        case .boolean, .float, .double, .binary: nil
         }
     }
 
@@ -52,7 +55,7 @@ enum ParquetColumnType: Sendable, Hashable {
     var fixedSize: Int? {
         switch self {
         case .int32, .float: 4
-        case .int64, .double, .timestampNanoseconds: 8
+        case .int64, .double, .timestampMicroseconds: 8
         case .boolean, .string, .binary: nil
         }
     }
@@ -81,7 +84,8 @@ enum ParquetColumnType: Sendable, Hashable {
         case .float32: self = .float
         case .float64: self = .double
         case .string: self = .string
-        case .time: self = .timestampNanoseconds
+        // Exact nanoseconds since the epoch: a NANOS timestamp would make Spark refuse the file.
+        case .time: self = .int64(signed: true)
         }
     }
 
@@ -96,12 +100,12 @@ enum ParquetColumnType: Sendable, Hashable {
             writeInteger(&thrift, bits: bits, signed: signed)
         case .int64(let signed):
             writeInteger(&thrift, bits: 64, signed: signed)
-        case .timestampNanoseconds:
+        case .timestampMicroseconds:
             thrift.beginStruct(10)
             thrift.beginStruct(8)  // TIMESTAMP
             thrift.bool(1, true)  // isAdjustedToUTC
             thrift.beginStruct(2)  // unit
-            thrift.emptyStruct(3)  // NANOS
+            thrift.emptyStruct(2)  // MICROS
             thrift.endStruct()
             thrift.endStruct()
             thrift.endStruct()

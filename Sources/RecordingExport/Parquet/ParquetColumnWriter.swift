@@ -350,7 +350,7 @@ final class ParquetColumnWriter {
     private var deltaWidth: Int? {
         switch type {
         case .int32: 4
-        case .int64, .timestampNanoseconds: 8
+        case .int64, .timestampMicroseconds: 8
         default: nil
         }
     }
@@ -398,7 +398,7 @@ final class ParquetColumnWriter {
             return unsigned
                 ? (plain(UInt32(minimumUnsigned)), plain(UInt32(maximumUnsigned)), nullCount)
                 : (plain(Int32(minimumSigned)), plain(Int32(maximumSigned)), nullCount)
-        case .int64, .timestampNanoseconds:
+        case .int64, .timestampMicroseconds:
             return unsigned
                 ? (plain(minimumUnsigned), plain(maximumUnsigned), nullCount)
                 : (plain(minimumSigned), plain(maximumSigned), nullCount)

@@ -6,10 +6,12 @@ public import Recording
 /// Exports to Apache Parquet: one file per topic, typed columns, zstd
 /// pages, written as the messages stream by.
 ///
-/// Each topic's columns are `log_time` (TIMESTAMP with nanosecond unit,
-/// UTC), `publish_time` (UINT_64 nanoseconds), `sequence` (UINT_32), then
-/// its schema's fields: integers with their width and signedness (`uint64`
-/// as UINT_64), `float32` as FLOAT, `float64` as DOUBLE, `bool` as BOOLEAN,
+/// Each topic's columns are `log_time` (TIMESTAMP with microsecond unit,
+/// UTC, which every engine reads, Spark included), `log_time_ns` (INT64,
+/// its exact nanoseconds), `publish_time` (UINT_64 nanoseconds), `sequence`
+/// (UINT_32), then its schema's fields: integers with their width and
+/// signedness (`uint64` as UINT_64; a `builtin_interfaces/Time` as INT64
+/// nanoseconds), `float32` as FLOAT, `float64` as DOUBLE, `bool` as BOOLEAN,
 /// strings as STRING, and arrays (a `uint8[]` included) as LIST columns of
 /// their element type. Every column is required; see `ParquetTopicLayout`
 /// for names that clash. Values are exactly the reader's
@@ -55,6 +57,11 @@ public import Recording
 /// print(exporter.writtenFiles)
 /// ```
 ///
+/// A lake (``ParquetLake``) writes with the exporter's lake mode instead:
+/// one table per schema, `<table>/<key>=<value>/…/<recording>.parquet`,
+/// one file per table per partition, rows as `ParquetTopicLayout`'s
+/// lake style, the date partition by sample time.
+///
 /// Not `Sendable`: one exporter belongs to one task.
 public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// The output directory.
@@ -91,11 +98,20 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         var fileName = ""
         /// The UTC day of the current file's rows (date partitions only).
         var day: Int64 = .min
+        /// A lake's table (its directory's name); empty for a per-topic file.
+        let table: String
+        /// The digest of the topic's name (a lake's content digest).
+        let topicHash: UInt64
 
-        init(topic: ExportTopic, stream: String, reserved: Set<String>) {
+        init(
+            topic: ExportTopic, stream: String, reserved: Set<String>, style: ParquetTopicLayout.Style = .stream,
+            table: String = ""
+        ) {
             self.topic = topic
-            self.layout = ParquetTopicLayout(topic, reserved: reserved)
+            self.layout = ParquetTopicLayout(topic, reserved: reserved, style: style)
             self.stream = stream
+            self.table = table
+            self.topicHash = LakeDigest.hash(Array(topic.topic.utf8))
         }
     }
 
@@ -117,6 +133,17 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     private let flusher: ParquetRowGroupFlusher
     private var messagesSinceBudgetCheck = 0
     private let datePartitioned: Bool
+    /// The lake's recording identifier (path-safe): lake mode when set.
+    private let lakeRecording: String?
+    /// A lake's open files by name (relative to ``directory``), and their order of creation.
+    private var lakeFiles: [String: ParquetFileWriter] = [:]
+    private var lakeFileOrder: [(name: String, file: ParquetFileWriter)] = []
+    /// A lake's tables: each table's schema (name, encoding, text) and its columns.
+    package private(set) var lakeTables: [String: (schema: [String], columns: [String])] = [:]
+    /// Rows written per file (lake mode), by name relative to ``directory``.
+    package private(set) var fileRows: [String: Int64] = [:]
+    /// The content digest of the messages written (lake mode): see ``LakeDigest``.
+    package private(set) var contentDigest = LakeDigest()
 
     /// Creates an exporter.
     ///
@@ -129,9 +156,20 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     ///   - zstdLevel: The pages' zstd level (default 3).
     /// - Throws: `RecordingError` (`.invalidConfiguration`) for sizes below
     ///   one row or a zstd level out of range.
-    public init(
+    public convenience init(
         directory: String, partitionKeys: [ParquetPartitionKey] = [], rowGroupRows: Int = 128 << 10,
         rowGroupBytes: Int = 64 << 20, memoryBudget: Int = 256 << 20, zstdLevel: Int = 3
+    ) throws(RecordingError) {
+        try self.init(
+            directory: directory, partitionKeys: partitionKeys, rowGroupRows: rowGroupRows,
+            rowGroupBytes: rowGroupBytes, memoryBudget: memoryBudget, zstdLevel: zstdLevel, lakeRecording: nil)
+    }
+
+    /// Creates an exporter, in lake mode when `lakeRecording` (the path-safe
+    /// recording identifier, each file's name) is given.
+    init(
+        directory: String, partitionKeys: [ParquetPartitionKey], rowGroupRows: Int = 128 << 10,
+        rowGroupBytes: Int = 64 << 20, memoryBudget: Int = 256 << 20, zstdLevel: Int = 3, lakeRecording: String?
     ) throws(RecordingError) {
         guard rowGroupRows >= 1, rowGroupBytes >= 1, memoryBudget >= 1 else {
             throw RecordingError(
@@ -149,6 +187,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         }
         self.flusher = ParquetRowGroupFlusher(compressors: compressors)
         self.datePartitioned = partitionKeys.contains(.date)
+        self.lakeRecording = lakeRecording
     }
 
     public func begin(_ context: ExportContext) throws(RecordingError) {
@@ -158,6 +197,10 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         var taken = Set<String>()
         let reserved = Set(partitionKeys.map(\.rawValue))
         outputOrder = []
+        if let lakeRecording {
+            try beginLake(context, recording: lakeRecording)
+            return
+        }
         for topic in context.topics {
             var stream = Self.streamName(topic.topic, without: partitionKeys.contains(.device) ? topic.device : nil)
             // Topics whose files would share a path (they differ only in characters a
@@ -191,7 +234,13 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     func write(view message: RecordedMessageView) throws(RecordingError) {
         let output = try output(channel: message.channelID, topic: message.topic)
-        guard let file = try openedFile(output, logTime: message.logTime) else { return }
+        let time = lakeRecording == nil ? message.logTime : message.publishTime
+        guard let file = try openedFile(output, logTime: time) else { return }
+        if lakeRecording != nil {
+            contentDigest.add(
+                topic: output.topicHash, logTime: message.logTime, publishTime: message.publishTime,
+                sequence: message.sequence, payload: message.payload)
+        }
         try output.layout.append(message, to: file)
         try rowsAppended(1, to: file)
     }
@@ -202,11 +251,12 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     /// early flushes come out the same.
     func write(run: RecordedMessageRun) throws(RecordingError) {
         let entries = run.entries
+        let lake = lakeRecording != nil
         var index = 0
         while index < entries.count {
             let first = entries[index]
             let output = try output(channel: first.channelID, topic: run.topic(ofChannel: first.channelID))
-            guard let file = try openedFile(output, logTime: first.logTime) else {
+            guard let file = try openedFile(output, logTime: lake ? first.publishTime : first.logTime) else {
                 index += 1
                 continue
             }
@@ -214,12 +264,21 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             let room = min(
                 rowGroupRows - file.bufferedRows, 1024 - file.bufferedRows & 1023, 4096 - messagesSinceBudgetCheck)
             let stop = index + min(entries.count - index, max(1, room))
-            let day = first.logTime / 86_400_000_000_000
+            let day = (lake ? first.publishTime : first.logTime) / 86_400_000_000_000
             var end = index + 1
             while end < stop, entries[end].channelID == first.channelID,
-                !datePartitioned || entries[end].logTime / 86_400_000_000_000 == day
+                !datePartitioned || (lake ? entries[end].publishTime : entries[end].logTime) / 86_400_000_000_000 == day
             {
                 end += 1
+            }
+            if lake {
+                let bytes = run.bytes
+                for entry in entries[index..<end] {
+                    contentDigest.add(
+                        topic: output.topicHash, logTime: entry.logTime, publishTime: entry.publishTime,
+                        sequence: entry.sequence,
+                        payload: UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
+                }
             }
             try output.layout.append(run, index..<end, to: file)
             try rowsAppended(end - index, to: file)
@@ -271,6 +330,16 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     }
 
     public func finish() throws(RecordingError) {
+        if lakeRecording != nil {
+            for (name, file) in lakeFileOrder.sorted(by: { $0.name < $1.name }) {
+                try file.finish()
+                writtenFiles.append(name)
+                fileRows[name] = file.writtenRows
+            }
+            lakeFiles = [:]
+            lakeFileOrder = []
+            for output in outputOrder { output.file = nil }
+        }
         for output in outputs.values.sorted(by: { $0.fileName < $1.fileName }) { try closeFile(output) }
         last = nil
         lastChannel = nil
@@ -280,6 +349,10 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     /// Completes the topic's current file and starts the one for `day`.
     private func openFile(_ output: TopicOutput, day: Int64) throws(RecordingError) {
+        if let lakeRecording {
+            try openLakeFile(output, day: day, recording: lakeRecording)
+            return
+        }
         try closeFile(output)
         var relative = ""
         for key in partitionKeys { relative += "\(key.rawValue)=\(key.value(for: output.topic, day: day))/" }
@@ -321,7 +394,10 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     /// Writes out the largest buffered row groups while all files together hold more than the budget.
     private func enforceBudget() throws(RecordingError) {
-        var open = outputOrder.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
+        var open =
+            lakeRecording == nil
+            ? outputOrder.compactMap { output in output.file.map { ($0, $0.bufferedBytes) } }
+            : lakeFileOrder.map { ($0.file, $0.file.bufferedBytes) }
         var total = open.reduce(0) { $0 + $1.1 }
         peakBufferedBytes = max(peakBufferedBytes, total)
         while total > memoryBudget, let largest = open.indices.max(by: { open[$0].1 < open[$1].1 }) {
@@ -330,6 +406,72 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             total -= open[largest].1
             open.remove(at: largest)
         }
+    }
+
+    // MARK: Lake
+
+    /// A lake's outputs: each topic's table (its schema's name, path-safe),
+    /// every topic of one table of the same schema.
+    private func beginLake(_ context: ExportContext, recording: String) throws(RecordingError) {
+        // Every partition key is reserved, whatever the lake's keys: a table's columns never depend on them.
+        let reserved = Set(ParquetPartitionKey.allCases.map(\.rawValue))
+        for topic in context.topics {
+            let table = LakePathComponent.escaped(topic.schemaName.isEmpty ? "no_schema" : topic.schemaName)
+            let schema = [topic.schemaName, topic.schemaEncoding, String(decoding: topic.schemaData, as: UTF8.self)]
+            let row = ParquetTopicLayout.LakeRow(
+                topic: topic.topic, deviceID: topic.device?.identifier ?? "", deviceFamily: topic.device?.family ?? "",
+                recording: recording)
+            let output = TopicOutput(topic: topic, stream: "", reserved: reserved, style: .lake(row), table: table)
+            let columns = output.layout.columns.map(\.name)
+            if let known = lakeTables[table], known.schema != schema {
+                throw RecordingError(
+                    .invalidConfiguration,
+                    "\(topic.topic) has schema \(topic.schemaName) with another definition than an earlier topic's "
+                        + "(table \(table)): a lake table has one schema")
+            }
+            lakeTables[table] = (schema, columns)
+            outputs[topic.topic] = output
+            outputOrder.append(output)
+        }
+    }
+
+    /// Points the topic at its table's file for `day`'s partition, opening it when it is the first.
+    private func openLakeFile(_ output: TopicOutput, day: Int64, recording: String) throws(RecordingError) {
+        var relative = output.table + "/"
+        for key in partitionKeys {
+            let value: String?
+            switch key {
+            case .device: value = output.topic.device.map { LakePathComponent.escaped($0.identifier) }
+            case .family: value = output.topic.device.map { LakePathComponent.escaped($0.family) }
+            case .date: value = ParquetPartitionKey.isoDate(day: day)
+            }
+            relative += "\(key.rawValue)=\(value ?? ParquetPartitionKey.nullValue)/"
+        }
+        let fileName = relative + recording + ".parquet"
+        output.day = day
+        output.fileName = fileName
+        if let file = lakeFiles[fileName] {
+            output.file = file
+            return
+        }
+        try OutputDirectory.createBelow(directory, relative: relative)
+        let path = directory + "/" + fileName
+        let topic = output.topic
+        let pairs: [(key: String, value: String)] = [
+            ("tlm.recording", recording), ("tlm.table", output.table), ("tlm.schema", topic.schemaName),
+            ("tlm.schema_encoding", topic.schemaEncoding),
+            ("tlm.schema_text", String(decoding: topic.schemaData, as: UTF8.self)),
+        ]
+        let created = self.created
+        let file = ParquetFileWriter(columns: output.layout.makeColumnWriters(), metadata: pairs, flusher: flusher) {
+            () throws(RecordingError) -> any ByteSink in
+            let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)
+            created.names.append(fileName)
+            return sink
+        }
+        lakeFiles[fileName] = file
+        lakeFileOrder.append((fileName, file))
+        output.file = file
     }
 
     private func createDirectory(_ path: String) throws(RecordingError) {

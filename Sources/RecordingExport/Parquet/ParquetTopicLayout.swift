@@ -3,15 +3,21 @@ import Recording
 
 /// The Parquet columns of one exported topic, and how a message fills them.
 ///
-/// Columns: `log_time` (TIMESTAMP(NANOS, UTC)), `publish_time` (UINT_64,
-/// nanoseconds), `sequence` (UINT_32), then the schema's fields in order: a
-/// scalar field is a column of its type, an array (fixed or unbounded, a
-/// `uint8[]` included) a LIST column of its element type. A field that has
-/// the name of one of the first three columns keeps it, and that column is
-/// renamed with a leading underscore (`_sequence`); so is a field named
-/// like a reserved name (a Hive partition key). A topic whose schema is
-/// not a readable `ros2msg` has a `payload` column (BYTE_ARRAY) instead of
-/// fields.
+/// The leading columns depend on the ``Style``. A per-topic file
+/// (``Style/stream``): `log_time` (TIMESTAMP(MICROS, UTC), the receive
+/// time), `log_time_ns` (INT64, its exact nanoseconds), `publish_time`
+/// (UINT_64, nanoseconds), `sequence` (UINT_32); a field that has the name of
+/// one of them keeps it, and that column is renamed with a leading
+/// underscore (`_sequence`). A lake table's rows (``Style/lake(_:)``):
+/// `topic`, `device_id`, `device_family`, `recording` (STRING), `sample_time`
+/// and `receive_time` (TIMESTAMP(MICROS, UTC)), `sample_time_ns` and
+/// `receive_time_ns` (INT64), `sequence` (UINT_32); there a field of one of
+/// those names is renamed instead, so every table has the same leading
+/// columns. Then the schema's fields in order: a scalar field is a column
+/// of its type, an array (fixed or unbounded, a `uint8[]` included) a LIST
+/// column of its element type; a field named like a reserved name (a Hive
+/// partition key) gets leading underscores. A topic whose schema is not a
+/// readable `ros2msg` has a `payload` column (BYTE_ARRAY) instead of fields.
 ///
 /// A message's CDR payload is decoded straight into the columns, with the
 /// same rules as `ROS2MessageDefinition.decode(_:)` (alignment relative to
@@ -28,8 +34,34 @@ struct ParquetTopicLayout: Sendable {
         var isList: Bool
     }
 
+    /// Which leading columns a row has.
+    enum Style: Sendable {
+        /// A per-topic file: `log_time`, `log_time_ns`, `publish_time`, `sequence`.
+        case stream
+        /// A lake table's row: the topic's constants, both times twice, `sequence`.
+        case lake(LakeRow)
+    }
+
+    /// The constant leading values of a lake table's rows of one topic.
+    struct LakeRow: Sendable {
+        var topic: String
+        var deviceID: String
+        var deviceFamily: String
+        var recording: String
+    }
+
+    /// The leading column names of a lake table, in order.
+    static let lakeColumns = [
+        "topic", "device_id", "device_family", "recording", "sample_time", "receive_time", "sample_time_ns",
+        "receive_time_ns", "sequence",
+    ]
+
     /// The columns, in order.
     let columns: [Column]
+    /// The index of the first field's column (the leading columns' count).
+    let fieldBase: Int
+    /// A lake row's constant strings (topic, device, family, recording), as UTF-8; empty for a stream.
+    private let constants: [[UInt8]]
     /// A field as the decoder needs it: its type and array shape (no name, so no reference counting).
     private struct FieldPlan: Sendable {
         var type: ROS2MessageDefinition.Primitive
@@ -58,10 +90,12 @@ struct ParquetTopicLayout: Sendable {
     ///   - topic: The topic.
     ///   - reserved: Names no column may have (partition keys): a field of
     ///     such a name gets leading underscores until its name is free.
-    init(_ topic: ExportTopic, reserved: Set<String> = []) {
+    ///   - style: The leading columns.
+    init(_ topic: ExportTopic, reserved: Set<String> = [], style: Style = .stream) {
         let fields = topic.schemaEncoding == "ros2msg" ? topic.definition?.fields : nil
         var fieldNames: [String] = []
         var used = reserved
+        if case .lake = style { used.formUnion(Self.lakeColumns) }
         for field in fields ?? [] {
             var name = field.name
             while used.contains(name) { name = "_" + name }
@@ -74,11 +108,25 @@ struct ParquetTopicLayout: Sendable {
             while taken.contains(name) { name = "_" + name }
             return name
         }
-        var columns = [
-            Column(name: metadataName("log_time"), type: .timestampNanoseconds, isList: false),
-            Column(name: metadataName("publish_time"), type: .int64(signed: false), isList: false),
-            Column(name: metadataName("sequence"), type: .int32(bitWidth: 32, signed: false), isList: false),
-        ]
+        var columns: [Column]
+        switch style {
+        case .stream:
+            columns = [
+                Column(name: metadataName("log_time"), type: .timestampMicroseconds, isList: false),
+                Column(name: metadataName("log_time_ns"), type: .int64(signed: true), isList: false),
+                Column(name: metadataName("publish_time"), type: .int64(signed: false), isList: false),
+                Column(name: metadataName("sequence"), type: .int32(bitWidth: 32, signed: false), isList: false),
+            ]
+            constants = []
+        case .lake(let row):
+            let types: [ParquetColumnType] = [
+                .string, .string, .string, .string, .timestampMicroseconds, .timestampMicroseconds,
+                .int64(signed: true), .int64(signed: true), .int32(bitWidth: 32, signed: false),
+            ]
+            columns = zip(Self.lakeColumns, types).map { Column(name: $0, type: $1, isList: false) }
+            constants = [row.topic, row.deviceID, row.deviceFamily, row.recording].map { Array($0.utf8) }
+        }
+        fieldBase = columns.count
         if let fields {
             columns += zip(fields, fieldNames).map { field, name in
                 Column(name: name, type: ParquetColumnType(field.type), isList: field.arrayLength != nil)
@@ -138,11 +186,23 @@ struct ParquetTopicLayout: Sendable {
     ///   (the export stops).
     func append(_ message: RecordedMessageView, to file: ParquetFileWriter) throws(RecordingError) {
         let columns = file.unretainedColumns
-        columns[0]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime) }
-        columns[1]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime) }
-        columns[2]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
+        if constants.isEmpty {
+            columns[0]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime / 1000) }
+            columns[1]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime) }
+            columns[2]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime) }
+            columns[3]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
+        } else {
+            for (index, constant) in constants.enumerated() {
+                constant.withUnsafeBytes { bytes in columns[index]._withUnsafeGuaranteedRef { $0.appendBytes(bytes) } }
+            }
+            columns[4]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime / 1000) }
+            columns[5]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime / 1000) }
+            columns[6]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime) }
+            columns[7]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime) }
+            columns[8]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
+        }
         if let fields {
-            let failure = Self.decode(message.payload, plan: plan, into: columns)
+            let failure = Self.decode(message.payload, plan: plan, base: fieldBase, into: columns)
             if let failure {
                 let reason =
                     failure.field.map { "the payload ends before field \(fields[$0].name)" }
@@ -150,7 +210,7 @@ struct ParquetTopicLayout: Sendable {
                 throw RecordingError(.corrupt, "\(message.topic) at \(message.logTime): \(reason)")
             }
         } else {
-            columns[3]._withUnsafeGuaranteedRef { $0.appendBytes(message.payload) }
+            columns[fieldBase]._withUnsafeGuaranteedRef { $0.appendBytes(message.payload) }
         }
         file.endRow()
     }
@@ -175,11 +235,27 @@ struct ParquetTopicLayout: Sendable {
         }
         let columns = file.unretainedColumns
         let count = entries.count
-        columns[0]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime } }
-        columns[1]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].publishTime } }
-        columns[2]._withUnsafeGuaranteedRef { $0.appendInt32s(count: count) { entries[$0].sequence } }
+        if constants.isEmpty {
+            columns[0]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime / 1000 } }
+            columns[1]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime } }
+            columns[2]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].publishTime } }
+            columns[3]._withUnsafeGuaranteedRef { $0.appendInt32s(count: count) { entries[$0].sequence } }
+        } else {
+            for (index, constant) in constants.enumerated() {
+                constant.withUnsafeBytes { bytes in
+                    columns[index]._withUnsafeGuaranteedRef { column in
+                        for _ in 0..<count { column.appendBytes(bytes) }
+                    }
+                }
+            }
+            columns[4]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].publishTime / 1000 } }
+            columns[5]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime / 1000 } }
+            columns[6]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].publishTime } }
+            columns[7]._withUnsafeGuaranteedRef { $0.appendInt64s(count: count) { entries[$0].logTime } }
+            columns[8]._withUnsafeGuaranteedRef { $0.appendInt32s(count: count) { entries[$0].sequence } }
+        }
         for (index, field) in fixed.enumerated() {
-            columns[3 + index]._withUnsafeGuaranteedRef { column in
+            columns[fieldBase + index]._withUnsafeGuaranteedRef { column in
                 Self.appendFixed(field, of: entries, in: base, to: column)
             }
         }
@@ -229,17 +305,17 @@ struct ParquetTopicLayout: Sendable {
         var field: Int?
     }
 
-    /// Decodes a CDR payload into the field columns (from index 3); returns
+    /// Decodes a CDR payload into the field columns (from index `base`); returns
     /// what is wrong with it, or `nil`.
     private static func decode(
-        _ payload: UnsafeRawBufferPointer, plan: [FieldPlan],
+        _ payload: UnsafeRawBufferPointer, plan: [FieldPlan], base: Int,
         into columns: [Unmanaged<ParquetColumnWriter>]
     ) -> Failure? {
         guard payload.count >= 4, payload[0] == 0x00, payload[1] == 0x01 else { return Failure(field: nil) }
         var reader = Cursor(payload: payload)
         for index in plan.indices {
             let field = plan[index]
-            let decoded = columns[3 + index]._withUnsafeGuaranteedRef { column in
+            let decoded = columns[base + index]._withUnsafeGuaranteedRef { column in
                 decode(field, from: &reader, into: column)
             }
             guard decoded else { return Failure(field: index) }

@@ -1,0 +1,247 @@
+import DeviceRecording
+import Devices
+import Foundation
+import Locking
+import TestSupport
+import Testing
+
+@testable import Recording
+@testable import RecordingExport
+
+/// The lake (issue 38): one table per schema, Hive-partitioned; recordings
+/// added once (by identifier and content digest), files moved into place
+/// whole, concurrent adds serialized; names from devices escaped; the
+/// manifest checked against the files.
+@Suite struct ParquetLakeTests {
+    /// Some seconds before a UTC midnight: a recording's rows fall on two dates.
+    static let start: UInt64 = 1_763_855_998_000_000_123
+
+    /// A recording `name` of one DIoT device `identifier`: `count`
+    /// notifications 5 ms apart from `start`, and one loss record.
+    static func makeRecording(
+        _ name: String, identifier: String, seed: UInt64, count: Int = 600, start: UInt64 = start
+    ) throws -> String {
+        let directory = makeTemporaryDirectory("lakerec") + "/" + name
+        let recorder = try Recorder(
+            directory: directory, configuration: RecorderConfiguration(),
+            session: .init(name: name, source: "simulate", seed: seed), startTime: start)
+        let device = try DeviceStreamRecorder(
+            recorder: recorder, decoder: DiotDecoder(), identifier: identifier, name: "DIoT")
+        var diot = DiotSimulator(seed: seed)
+        for index in 0..<count {
+            let notification = diot.next()
+            try device.record(
+                RawNotification(
+                    characteristic: notification.characteristic, bytes: notification.bytes,
+                    receiveTime: start + UInt64(index) * 5_000_000))
+        }
+        try recorder.recordLoss(stream: nil, time: start + 1_000_000, count: 3, reason: "test loss")
+        try recorder.close(at: start + UInt64(count) * 5_000_000 + 1)
+        return directory
+    }
+
+    /// Every message of every stream of a recording, per schema.
+    static func messagesPerSchema(_ directory: String) throws -> [String: Int64] {
+        let info = try RecordingInfo.load(from: directory)
+        var counts: [String: Int64] = [:]
+        for stream in info.streams { counts[stream.schema, default: 0] += Int64(stream.messageCount) }
+        return counts.filter { $0.value > 0 }
+    }
+
+    /// Every path under `root` with its size (the lake's state).
+    static func listing(_ root: String) -> [String: Int] {
+        var paths: [String: Int] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String {
+            let size = (try? FileManager.default.attributesOfItem(atPath: root + "/" + relative)[.size] as? Int) ?? -1
+            paths[relative] = size
+        }
+        return paths
+    }
+
+    @Test func aLakeHasOneTablePerSchemaWithEveryMessageInHivePartitions() throws {
+        let first = try Self.makeRecording("ride-a", identifier: "9F3A0C11", seed: 1)
+        let second = try Self.makeRecording("ride-b", identifier: "../../x=1/\u{1}y", seed: 2)
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        var expected: [String: Int64] = [:]
+        for (directory, identifier) in [(first, "9F3A0C11"), (second, "x.._.._x_1__y")] {
+            let outcome = try lake.add(try RecordingSource(path: directory), partitionKeys: [.date, .device])
+            #expect(outcome.added)
+            let perSchema = try Self.messagesPerSchema(directory)
+            #expect(outcome.messageCount == Int(perSchema.values.reduce(0, +)))
+            for (schema, count) in perSchema { expected[LakePathComponent.escaped(schema), default: 0] += count }
+            // One file per table per partition: the recording crosses midnight, so two dates per table at most.
+            let id = URL(fileURLWithPath: directory).lastPathComponent
+            for file in outcome.files {
+                let parts = file.split(separator: "/").map(String.init)
+                #expect(parts.count == 4, "\(file)")
+                #expect(parts[1] == "date=2025-11-22" || parts[1] == "date=2025-11-23", "\(file)")
+                // The loss records have no device: Hive's null partition.
+                #expect(
+                    parts[2] == "device=\(identifier)" || parts[2] == "device=\(ParquetPartitionKey.nullValue)",
+                    "\(file)")
+                #expect(parts[3] == id + ".parquet")
+            }
+            #expect(outcome.files.count <= 2 * outcome.tables.count)
+            #expect(Set(outcome.files).count == outcome.files.count)
+        }
+        let manifest = try lake.manifest()
+        #expect(manifest.partitionKeys == ["date", "device"])
+        #expect(manifest.recordings.map(\.id) == ["ride-a", "ride-b"])
+        #expect(manifest.rowsPerTable == expected)
+        #expect(expected["tlm_msg_LossRecord"] == 2)  // one loss record in each recording
+        #expect(expected["tlm_msg_DiotSample"] ?? 0 > 500)
+        let table = try #require(manifest.tables.first { $0.name == "tlm_msg_DiotSample" })
+        #expect(Array(table.columns.prefix(9)) == ParquetTopicLayout.lakeColumns)
+        #expect(!table.columns.contains("device") && !table.columns.contains("date"))
+        // Nothing but the tables and _tlm (staging emptied) in the lake.
+        let top = try FileManager.default.contentsOfDirectory(atPath: lake.directory)
+        #expect(Set(top) == Set(manifest.tables.map(\.name)).union(["_tlm"]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: lake.directory + "/_tlm/staging").isEmpty)
+        #expect(try lake.verify().isValid)
+    }
+
+    @Test func reAddingARecordingAddsNothingEvenFromACopy() throws {
+        let original = try Self.makeRecording("ride", identifier: "AA01", seed: 3)
+        let copy = makeTemporaryDirectory("lakecopy") + "/ride"
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        let added = try lake.add(try RecordingSource(path: original), partitionKeys: [.device])
+        #expect(added.added && !added.files.isEmpty)
+        let before = Self.listing(lake.directory)
+        let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: LakeManifest.path(in: lake.directory)))
+        for path in [original, copy] {
+            let again = try lake.add(try RecordingSource(path: path), partitionKeys: [.device])
+            #expect(!again.added && again.files.isEmpty)
+            #expect(again.digest == added.digest && again.recording == "ride")
+        }
+        #expect(Self.listing(lake.directory) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: LakeManifest.path(in: lake.directory))) == manifestBefore)
+    }
+
+    @Test func aRecordingOfTheSameNameWithOtherContentIsRefused() throws {
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        let first = try Self.makeRecording("ride", identifier: "AA01", seed: 4)
+        let other = try Self.makeRecording("ride", identifier: "AA01", seed: 5, count: 400)
+        _ = try lake.add(try RecordingSource(path: first), partitionKeys: [])
+        let before = Self.listing(lake.directory)
+        let error = #expect(throws: RecordingError.self) {
+            _ = try lake.add(try RecordingSource(path: other), partitionKeys: [])
+        }
+        #expect(error?.message.contains("already holds a recording ride with other content") == true, "\(error!)")
+        #expect(Self.listing(lake.directory) == before)
+    }
+
+    @Test func escapedNamesNeverMakePaths() throws {
+        let hostile = [
+            "..", ".", "/", "", "a/b", "../../etc", "k=v", "%2e%2e", "\u{0}", "\u{1}\n\t", "_hidden", ".hidden",
+            "ü", String(repeating: "z", count: 300), "DEVICE=..", "\\..\\",
+        ]
+        var seen: [String: String] = [:]
+        for text in hostile {
+            let safe = LakePathComponent.escaped(text)
+            #expect(!safe.isEmpty && safe != "." && safe != "..", "\(text.debugDescription) -> \(safe)")
+            #expect(!safe.hasPrefix(".") && !safe.hasPrefix("_"), "\(text.debugDescription) -> \(safe)")
+            #expect(safe.utf8.count <= LakePathComponent.maximumLength)
+            #expect(
+                safe.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
+                },
+                "\(text.debugDescription) -> \(safe)")
+            seen[text] = safe
+        }
+        #expect(seen[".."] == "x..")
+        #expect(seen["k=v"] == "k_v")
+        // Long names keep a hash of the whole: two that share their first 100 characters stay apart.
+        let long = String(repeating: "z", count: 300)
+        #expect(LakePathComponent.escaped(long) != LakePathComponent.escaped(long + "1"))
+    }
+
+    @Test func verifyNamesMissingChangedAndUnlistedFiles() throws {
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        let outcome = try lake.add(
+            try RecordingSource(path: try Self.makeRecording("ride", identifier: "AB", seed: 6)),
+            partitionKeys: [.date])
+        let healthy = try lake.verify()
+        #expect(healthy.isValid && healthy.files == outcome.files.count)
+        #expect(healthy.rows == Int64(outcome.messageCount))
+        let files = outcome.files.sorted()
+        try #require(files.count >= 3)
+        // A changed file (same size), a truncated one, a removed one, and a stray one.
+        let changed = lake.directory + "/" + files[0]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: changed))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: changed))
+        let truncated = lake.directory + "/" + files[1]
+        let whole = try Data(contentsOf: URL(fileURLWithPath: truncated))
+        try whole.prefix(whole.count - 10).write(to: URL(fileURLWithPath: truncated))
+        try FileManager.default.removeItem(atPath: lake.directory + "/" + files[2])
+        let stray = (files[0] as NSString).deletingLastPathComponent + "/other.parquet"
+        try whole.write(to: URL(fileURLWithPath: lake.directory + "/" + stray))
+        let problems = try lake.verify().problems
+        #expect(problems.count == 4, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix(files[0]) && $0.contains("other bytes") })
+        #expect(problems.contains { $0.hasPrefix(files[1]) && $0.contains("bytes; the manifest says") })
+        #expect(problems.contains { $0.hasPrefix(files[2]) && $0.contains("is missing") })
+        #expect(problems.contains { $0.hasPrefix(stray) && $0.contains("not in the manifest") })
+    }
+
+    @Test func badLakesAreClearErrors() throws {
+        let base = makeTemporaryDirectory("lakeerr")
+        let recording = try Self.makeRecording("ride", identifier: "AC", seed: 7, count: 50)
+        let source = try RecordingSource(path: recording)
+        _ = FileManager.default.createFile(atPath: base + "/file", contents: Data("x".utf8))
+        try FileManager.default.createDirectory(atPath: base + "/other", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: base + "/other/keep.txt", contents: Data("x".utf8))
+        let partitioned = ParquetLake(directory: base + "/lake")
+        _ = try partitioned.add(source, partitionKeys: [.device])
+        let cases: [(String, [ParquetPartitionKey], String)] = [
+            (base + "/file", [], "is a file"),
+            (base + "/other", [.date], "is not a tlm lake"),
+            (base + "/lake", [.date, .device], "is partitioned by device: give --partition device"),
+        ]
+        for (directory, keys, message) in cases {
+            let error = #expect(throws: RecordingError.self) {
+                _ = try ParquetLake(directory: directory).add(source, partitionKeys: keys)
+            }
+            #expect(error?.message.contains(message) == true, "\(directory): \(error.map { "\($0)" } ?? "none")")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/other") == ["keep.txt"])
+        let notALake = #expect(throws: RecordingError.self) { _ = try ParquetLake(directory: base + "/other").verify() }
+        #expect(notALake?.message.contains("is not a tlm lake") == true)
+    }
+
+    @Test func concurrentAddsIntoOneLakeAllLand() throws {
+        let recordings = try (0..<4).map {
+            try Self.makeRecording("ride-\($0)", identifier: "D\($0)", seed: 10 + UInt64($0))
+        }
+        let directory = makeTemporaryDirectory("lake") + "/fleet"
+        let outcomes = Locked<[LakeAddOutcome]>([])
+        let failures = Locked<[String]>([])
+        // Each recording twice, all at once: every one lands exactly once.
+        DispatchQueue.concurrentPerform(iterations: recordings.count * 2) { index in
+            do {
+                let outcome = try ParquetLake(directory: directory).add(
+                    try RecordingSource(path: recordings[index % recordings.count]), partitionKeys: [.device])
+                outcomes.withLock { $0.append(outcome) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let all = outcomes.withLock { $0 }
+        #expect(all.filter(\.added).count == recordings.count)
+        #expect(Set(all.filter(\.added).map(\.recording)) == Set((0..<4).map { "ride-\($0)" }))
+        let lake = ParquetLake(directory: directory)
+        let manifest = try lake.manifest()
+        #expect(manifest.recordings.count == recordings.count)
+        var expected: [String: Int64] = [:]
+        for recording in recordings {
+            for (schema, count) in try Self.messagesPerSchema(recording) {
+                expected[LakePathComponent.escaped(schema), default: 0] += count
+            }
+        }
+        #expect(manifest.rowsPerTable == expected)
+        #expect(try lake.verify().isValid)
+    }
+}
