@@ -10,7 +10,10 @@ package import Recording
 /// copies one reference, not its arrays.
 package final class JSONLineLayout {
     /// Each key's `"name":` bytes, in key order, and the index of the field it shows.
-    private let keys: [(text: [UInt8], field: Int)]
+    /// Every key's text (`"name":`), one after another, in key order.
+    private let keyText: [UInt8]
+    /// Per key, in key order: where its text lies in ``keyText`` and the index of its field.
+    private let keys: [(start: Int, count: Int, field: Int)]
     /// The field names, in schema order.
     private let names: [String]
     /// The topic.
@@ -24,9 +27,15 @@ package final class JSONLineLayout {
         self.names = names
         var last: [String: Int] = [:]
         for (index, name) in names.enumerated() { last[name] = index }
-        keys = last.sorted(by: { $0.key < $1.key }).map { name, index in
-            (Array((JSONString.quoted(name) + ":").utf8), index)
+        var text: [UInt8] = []
+        var keys: [(start: Int, count: Int, field: Int)] = []
+        for (name, index) in last.sorted(by: { $0.key < $1.key }) {
+            let key = Array((JSONString.quoted(name) + ":").utf8)
+            keys.append((text.count, key.count, index))
+            text += key
         }
+        self.keyText = text
+        self.keys = keys
         ending = Array((",\"topic\":" + JSONString.quoted(topic) + "}\n").utf8)
     }
 
@@ -45,7 +54,7 @@ package final class JSONLineLayout {
     package func append(
         logTime: UInt64, publishTime: UInt64, fields: [(name: String, value: CDRValue)], to buffer: TextBuffer
     ) throws(RecordingError) {
-        guard fields.count == names.count, zip(fields, names).allSatisfy({ $0.0.name == $0.1 }) else {
+        guard fields.count == names.count, names.indices.allSatisfy({ fields[$0].name == names[$0] }) else {
             // Not the schema's fields: the general form.
             buffer.append(
                 try JSONLinesExporter.line(logTime: logTime, publishTime: publishTime, topic: topic, fields: fields))
@@ -53,10 +62,12 @@ package final class JSONLineLayout {
             return
         }
         buffer.append("{\"fields\":{")
-        for (position, key) in keys.enumerated() {
-            if position > 0 { buffer.append(byte: 0x2C) }
-            buffer.append(key.text)
-            buffer.append(tidyJSON: fields[key.field].value)
+        keyText.withUnsafeBytes { text in
+            for (position, key) in keys.enumerated() {
+                if position > 0 { buffer.append(byte: 0x2C) }
+                buffer.append(UnsafeRawBufferPointer(rebasing: text[key.start..<(key.start + key.count)]))
+                buffer.append(tidyJSON: fields[key.field].value)
+            }
         }
         buffer.append("},\"log_time\":")
         buffer.append(decimal: logTime)

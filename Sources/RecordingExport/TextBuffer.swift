@@ -108,16 +108,13 @@ package final class TextBuffer {
     /// Appends bytes.
     package func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
-    }
-
-    /// Appends a few bytes (a number's digits), copied one by one: for
-    /// twenty-odd bytes a loop beats a call to `memmove`.
-    @inline(__always)
-    private func append(short bytes: UnsafeBufferPointer<UInt8>) {
-        let target = reserve(bytes.count)
-        for index in bytes.indices { target[index] = bytes[index] }
+        if bytes.count <= 32 {
+            // A key, a separator, a number: a loop beats a call to `memmove`.
+            let target = reserve(bytes.count)
+            for index in 0..<bytes.count { target[index] = bytes[index] }
+        } else {
+            UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
+        }
         count += bytes.count
     }
 
@@ -213,7 +210,7 @@ package final class TextBuffer {
         mutating func write(_ string: String) { buffer.append(string) }
 
         mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
-            buffer.append(short: bytes)
+            buffer.append(UnsafeRawBufferPointer(bytes))
         }
     }
 }
