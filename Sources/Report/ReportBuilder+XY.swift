@@ -14,12 +14,7 @@ extension ReportBuilder {
         topics: [String], x: String, y: String, from: UInt64? = nil, to: UInt64? = nil, time: MessageTime = .sample
     ) throws(ReportError) -> XYData {
         self.time = time
-        let whole = try timeSpan(time: time).map { ($0.first, $0.last &+ 1) } ?? wholeRange
-        let lower = from ?? whole.0
-        let upper = to ?? whole.1
-        guard upper > lower else { throw ReportError("the range is empty: --to must be after --from") }
-        let chosen = Set(topics)
-        let streams = info.streams.filter { chosen.contains($0.topic) }
+        let (lower, upper, streams) = try selection(topics: topics, from: from, to: to)
         let plotted = try plottedFields(of: streams, fields: [x, y]).filter { $0.value.count == 2 }.keys.sorted()
         guard !plotted.isEmpty else {
             throw ReportError("no selected stream has both numeric fields \(x) and \(y)")

@@ -75,6 +75,21 @@ public final class ReportBuilder {
         do { return try reader.timeSpan(time: time) } catch { throw ReportError(error.message) }
     }
 
+    /// The range `from ..< to` in `time` (the recording's whole span for
+    /// a bound not given) and the streams of `topics`.
+    ///
+    /// - Throws: ``ReportError`` when the range is empty or the recording cannot be read.
+    func selection(
+        topics: [String], from: UInt64?, to: UInt64?
+    ) throws(ReportError) -> (lower: UInt64, upper: UInt64, streams: [RecordingInfo.Stream]) {
+        let whole = try timeSpan(time: time).map { ($0.first, $0.last &+ 1) } ?? wholeRange
+        let lower = from ?? whole.0
+        let upper = to ?? whole.1
+        guard upper > lower else { throw ReportError("the range is empty: --to must be after --from") }
+        let chosen = Set(topics)
+        return (lower, upper, info.streams.filter { chosen.contains($0.topic) })
+    }
+
     /// Reads the report's data for `topics` over `from ..< to`, in `time`:
     /// with sample time (the default) the range, the columns and the event
     /// marks are by sample time, and a stamped numeric stream's columns are
@@ -106,12 +121,7 @@ public final class ReportBuilder {
     ) throws(ReportError) -> ReportData {
         self.time = time
         self.latched = latched
-        let whole = try timeSpan(time: time).map { ($0.first, $0.last &+ 1) } ?? wholeRange
-        let lower = from ?? whole.0
-        let upper = to ?? whole.1
-        guard upper > lower else { throw ReportError("the range is empty: --to must be after --from") }
-        let chosen = Set(topics)
-        let streams = info.streams.filter { chosen.contains($0.topic) }
+        let (lower, upper, streams) = try selection(topics: topics, from: from, to: to)
         var series: [ReportData.Series] = []
         var events: [ReportData.EventSeries] = []
         let plotted = try plottedFields(of: streams, fields: fields)
