@@ -75,11 +75,7 @@ public final class CSVExporter: RecordingExporter, MessageViewExporter {
         buffer.append(decimal: publishTime)
         buffer.append(byte: 0x2C)
         buffer.append(last.field)
-        for index in last.fieldIndexes {
-            buffer.append(byte: 0x2C)
-            if let index, index < fields.count { buffer.append(csv: fields[index].value, text: false) }
-        }
-        buffer.append(byte: 0x0A)
+        buffer.append(csvColumns: fields, at: last.fieldIndexes, text: false)
         try buffer.write(to: sink, atLeast: 1 << 16)
     }
 

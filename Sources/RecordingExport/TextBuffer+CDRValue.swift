@@ -53,6 +53,19 @@ extension TextBuffer {
         }
     }
 
+    /// Appends the rest of a CSV row: for each column a comma, then the
+    /// field its index names (as ``append(csv:text:)`` writes it; nothing
+    /// where the schema has no such field), then the line break.
+    package func append(
+        csvColumns fields: [(name: String, value: CDRValue)], at indexes: [Int?], text: Bool
+    ) {
+        for index in indexes {
+            append(byte: 0x2C)
+            if let index, index < fields.count { append(csv: fields[index].value, text: text) }
+        }
+        append(byte: 0x0A)
+    }
+
     /// Appends a value as a CSV field (as `CSVExporter.field` quotes its
     /// text): `text` true for `CDRValue.text`, false for `CDRValue.tidyText`.
     package func append(csv value: CDRValue, text: Bool) {

@@ -178,11 +178,7 @@ private final class MessageRowWriter {
             buffer.append(timestamp: topicRows.stamped ? publishTime : logTime, with: &timestamps)
             buffer.append(byte: 0x2C)
             buffer.append(topicRows.csvTopic)
-            for index in topicRows.fieldIndexes {
-                buffer.append(byte: 0x2C)
-                if let index, index < fields.count { buffer.append(csv: fields[index].value, text: true) }
-            }
-            buffer.append(byte: 0x0A)
+            buffer.append(csvColumns: fields, at: topicRows.fieldIndexes, text: true)
         case .jsonl:
             guard let json = topicRows.json else { throw TopicRows.noSchema(topicRows.topic) }
             try json.append(logTime: logTime, publishTime: publishTime, fields: fields, to: buffer)

@@ -327,11 +327,11 @@ import Testing
         let stamped = try reader.sampleTimeTopics()
         #expect(!stamped.isEmpty)
         let zone = TimeZone(identifier: "UTC")!
+        let span = try #require(try reader.timeSpan(time: .receive))
+        let from = span.first + (span.last - span.first) / 3
+        let to = span.first + 2 * (span.last - span.first) / 3
         var checked = 0
         for topic in reader.topics {
-            guard let span = try reader.timeSpan(time: .receive), span.last > span.first else { continue }
-            let from = span.first + (span.last - span.first) / 3
-            let to = span.first + 2 * (span.last - span.first) / 3
             for time in [MessageTime.sample, .receive] {
                 let query = RecordingQuery(reader: reader, topics: [topic], from: from, to: to, time: time)
                 var columns: [String] = []
