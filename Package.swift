@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "Session", targets: ["Session"]),
+        .library(name: "Snapshots", targets: ["Snapshots"]),
         .library(name: "Report", targets: ["Report"]),
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "TelemetryTesting", targets: ["TelemetryTesting"]),
@@ -156,10 +157,21 @@ let package = Package(
         // Recording sessions (a pipeline's simulated, live and fed devices, or
         // a replay) as a swift-service-lifecycle Service: above both Capture
         // and Pipeline, since a pipeline's devices may be live.
+        // A flight recorder: a ring of compressed chunks in memory, triggers
+        // (signal, key, D-Bus, pipeline conditions) and snapshots written as
+        // recordings of their own.
+        .target(
+            name: "Snapshots",
+            dependencies: [
+                "Recording", "MCAP",
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Session",
             dependencies: [
-                "DeviceRecording",
+                "DeviceRecording", "Snapshots",
                 "Pipeline", "Capture", "CaptureFiles", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -230,6 +242,11 @@ let package = Package(
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "Streams", "Locking", "TestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "SnapshotsTests",
+            dependencies: ["Snapshots", "Recording", "RecordingRepair", "ROS2", "Devices", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RecordingTests",
             dependencies: [

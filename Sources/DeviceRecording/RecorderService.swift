@@ -264,6 +264,7 @@ public final class RecorderService: Sendable {
                     case .tick(let now):
                         try recorder.closeChunkIfDue(now: now)
                         try recordDrops(at: now)
+                        try setup.onTick?(now)
                     }
                     idle.recorded()
                     if self.inFlight.load(ordering: .relaxed) == 0 {

@@ -20,14 +20,19 @@ public struct RecordingSetup {
     public var devices: [any DeviceRecorder]
     /// Called on the recording task once the input has ended, before the recorder closes.
     public var onInputEnd: (() throws(RecordingError) -> Void)?
+    /// Called on the recording task at each timer tick (host time), after
+    /// quiet chunks are closed: where a flight recorder takes its triggers.
+    public var onTick: ((UInt64) throws(RecordingError) -> Void)?
 
     /// Creates a setup.
     public init(
         recorder: Recorder, devices: [any DeviceRecorder],
-        onInputEnd: (() throws(RecordingError) -> Void)? = nil
+        onInputEnd: (() throws(RecordingError) -> Void)? = nil,
+        onTick: ((UInt64) throws(RecordingError) -> Void)? = nil
     ) {
         self.recorder = recorder
         self.devices = devices
         self.onInputEnd = onInputEnd
+        self.onTick = onTick
     }
 }

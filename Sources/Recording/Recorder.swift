@@ -105,6 +105,7 @@ public final class Recorder {
         set { hot.closed = newValue }
     }
     private var lossStream: StreamHandle?
+    private var markerStream: StreamHandle?
     /// Held from creation to close: `recover` refuses a recording being written.
     private let lock: RecordingLock
     private let chunkAgeNanoseconds: UInt64
@@ -114,6 +115,8 @@ public final class Recorder {
     /// ``Durability/batch``: chunks of the open segment written but not yet
     /// synced, committed to the index once the segment closes synced.
     private var unsyncedChunks: [ClosedChunk] = []
+    /// Ring mode: where closed chunks go instead of segment files and the index.
+    private let ring: SnapshotRing?
 
     /// Creates a recording directory (it must not exist, or be empty) and
     /// starts its session.
@@ -135,9 +138,10 @@ public final class Recorder {
     /// SQLite does its own file I/O and syncing.
     package init(
         directory: String, configuration: RecorderConfiguration = .init(), session: Session,
-        startTime: UInt64 = Recorder.now(), storage: any SegmentStorage
+        startTime: UInt64 = Recorder.now(), storage: any SegmentStorage, ring: SnapshotRing? = nil
     ) throws(RecordingError) {
         try configuration.validate()
+        self.ring = ring
         let files = FileManager.default
         try OutputDirectory.checkNew(directory)
         do {
@@ -176,6 +180,24 @@ public final class Recorder {
         try openSegment()
     }
 
+    /// Creates a recorder in ring mode (a flight recorder): its chunks,
+    /// compressed as ever, go into `ring` and nowhere else — no segment file
+    /// is written and no chunk enters the index. `directory` is its spool:
+    /// it holds only the index of the session's devices and streams, and
+    /// the lock. A ``SnapshotRing`` snapshot turns the ring into recordings.
+    ///
+    /// - Throws: ``RecordingError`` as ``init(directory:configuration:session:startTime:)``.
+    public convenience init(
+        ring: SnapshotRing, directory: String, configuration: RecorderConfiguration = .init(), session: Session,
+        startTime: UInt64 = Recorder.now()
+    ) throws(RecordingError) {
+        var settings = configuration
+        settings.durability = .none
+        try self.init(
+            directory: directory, configuration: settings, session: session, startTime: startTime,
+            storage: RingSegmentStorage(ring: ring), ring: ring)
+    }
+
     deinit {
         // A recorder dropped without `close()` (its owner failed) still
         // finishes the commits it queued, of chunks already written, before
@@ -206,6 +228,7 @@ public final class Recorder {
         facts["identifier"] = identifier
         facts["name"] = name
         devices[handle] = facts
+        ring?.register(device: handle, name: name, metadata: metadata)
         try segment?.writeMetadata(name: handle.metadataName, facts)
         return handle
     }
@@ -274,6 +297,7 @@ public final class Recorder {
         streams.append(StreamRecord(descriptor: descriptor, channel: channel, streamID: streamID))
         hot.sequences.append(0)
         hot.streamIDs.append(streamID)
+        ring?.register(channelID: channelID, descriptor)
         observer?.recorder(didAddStream: descriptor, channelID: channelID)
         return StreamHandle(channelID: channelID, streamID: streamID, topic: descriptor.topic)
     }
@@ -549,6 +573,25 @@ public final class Recorder {
                 duration: nanoseconds))
     }
 
+    /// Writes a marker: a message on `/tlm/marker` (schema `tlm/msg/Marker`)
+    /// at `time`, saying what made it (`source`: `key`, `dbus`, `signal`,
+    /// `pipeline`, …), a `note`, and the value that fired it, if any.
+    public func recordMarker(time: UInt64, source: String, note: String, value: Double? = nil) throws(RecordingError) {
+        try ensureOpen()
+        let markers: StreamHandle
+        if let known = markerStream {
+            markers = known
+        } else if let known = registeredStream(topic: MarkerMessage.topic) {
+            markers = known
+            markerStream = known
+        } else {
+            markers = try addStream(
+                StreamDescriptor(topic: MarkerMessage.topic, kind: .event, schema: MarkerMessage.schema))
+            markerStream = markers
+        }
+        try write(markers, logTime: time, payload: MarkerMessage.encode(source: source, note: note, value: value))
+    }
+
     /// Whole nanoseconds of a non-negative duration (negative ones are 0).
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
@@ -575,6 +618,18 @@ public final class Recorder {
         }
         // Commits made while messages were written (a chunk filled) are
         // queued: this call returns once they are in the index too.
+        try index.waitForQueuedWrites()
+    }
+
+    /// Closes the open chunk whatever its age and returns once it is written
+    /// (in ring mode: in the ring) and in the index.
+    public func flush() throws(RecordingError) {
+        try ensureOpen()
+        hot.chunkFirstTime = nil
+        if let segment {
+            let written = try segment.closeChunk() + (try segment.drain())
+            if !written.isEmpty { try committed(written) }
+        }
         try index.waitForQueuedWrites()
     }
 
@@ -612,6 +667,8 @@ public final class Recorder {
     /// ``Durability/batch`` only once their segment is closed and synced
     /// (`synced`), until then they wait in ``unsyncedChunks``.
     private func commitToIndex(_ written: [ClosedChunk], synced: Bool = false) throws(RecordingError) {
+        // Ring mode: the chunks are in the ring; the index never names them.
+        guard ring == nil else { return }
         var chunks = written
         if configuration.durability == .batch {
             unsyncedChunks += written
@@ -760,7 +817,8 @@ public final class Recorder {
         }
         // That write ran after every queued commit: any of them that failed did so by now.
         try index.throwQueuedFailure()
-        // The ROS 2 bag now holds this segment too.
+        // The ROS 2 bag now holds this segment too (a ring has no bag).
+        guard ring == nil else { return }
         try BagMetadataFile.write(
             directory: directory, index: index, durable: configuration.durability != .none)
     }
