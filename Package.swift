@@ -217,7 +217,7 @@ let package = Package(
             dependencies: [
                 "DeviceRecording", "RecordingQueries", "RecordingRepair",
                 "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
-                "Capture", "CaptureFiles", "Session", "Locking", "Report", "LiveView",
+                "Capture", "CaptureFiles", "Session", "Snapshots", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -4,6 +4,7 @@ import Families
 import Foundation
 import Pipeline
 import Recording
+import Snapshots
 
 /// The devices of a pipeline as a session's source — simulated, live through
 /// BlueZ, capture files played back, and any further ``ExternalDeviceFeed``
@@ -114,7 +115,15 @@ struct PipelineSessionSource: SessionSource {
         let derived = SharedValue(0)
         let observer = options.observer
         try await service.run(setUp: { () throws(RecordingError) in
-            let recorder = try Recorder(directory: directory, configuration: configuration, session: recordingSession)
+            let snapshots = options.snapshots
+            let recorder: Recorder
+            if let snapshots {
+                snapshots.start(session: recordingSession, configuration: configuration)
+                recorder = try Recorder(
+                    ring: snapshots.ring, directory: directory, configuration: configuration, session: recordingSession)
+            } else {
+                recorder = try Recorder(directory: directory, configuration: configuration, session: recordingSession)
+            }
             recorder.observer = observer
             let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
             var recorders: [any DeviceRecorder] = []
@@ -135,6 +144,10 @@ struct PipelineSessionSource: SessionSource {
                 onInputEnd: { () throws(RecordingError) in
                     try engine.finish()
                     derived.withLock { $0 = engine.derivedCount }
+                    try snapshots?.finish(recorder: recorder)
+                },
+                onTick: { (now: UInt64) throws(RecordingError) in
+                    try snapshots?.tick(now: now, recorder: recorder)
                 })
         })
         if let error = feedFailure.withLock({ $0 }) { throw error }

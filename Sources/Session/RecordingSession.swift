@@ -4,6 +4,7 @@ import Locking
 public import Pipeline
 public import Recording
 public import ServiceLifecycle
+public import Snapshots
 
 /// One recording session: a pipeline's devices — simulated, live through
 /// BlueZ, or any ``ExternalDeviceFeed`` — or a recording's raw streams
@@ -59,6 +60,10 @@ public final class RecordingSession: Service, Sendable {
         public var observer: (any RecorderObserver)?
         /// How a capture import fits sample clocks (other sources time online).
         public var sampleTimeFit: SampleTimeFit = .whole
+        /// A flight recorder: record into its ring and write snapshots when
+        /// triggered, instead of a recording (pipeline sessions only; see
+        /// ``RecordingSession/init(pipeline:snapshots:feeds:options:)``).
+        public var snapshots: SnapshotController?
 
         /// Creates options.
         public init(
@@ -114,6 +119,27 @@ public final class RecordingSession: Service, Sendable {
     ) {
         self.init(
             source: PipelineSessionSource(pipeline: pipeline, extraFeeds: feeds), directory: directory,
+            options: options)
+    }
+
+    /// A flight recorder of what `pipeline` declares: every stream goes into
+    /// the controller's ring (memory, compressed chunks) and nothing is
+    /// written until a trigger — `SIGUSR1`, or any the controller is given —
+    /// makes a snapshot in its folder, a recording of its own.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The devices, streams, derived streams and settings.
+    ///   - snapshots: The ring, the triggers' windows and the folder.
+    ///   - feeds: Further devices, as ``init(pipeline:directory:feeds:options:)`` takes.
+    ///   - options: Duration, overrides and settings (its `snapshots` is replaced).
+    public convenience init(
+        pipeline: Pipeline, snapshots: SnapshotController, feeds: [any ExternalDeviceFeed] = [],
+        options: Options = Options()
+    ) {
+        var options = options
+        options.snapshots = snapshots
+        self.init(
+            source: PipelineSessionSource(pipeline: pipeline, extraFeeds: feeds), directory: snapshots.folder.spool,
             options: options)
     }
 
@@ -201,8 +227,18 @@ public final class RecordingSession: Service, Sendable {
         // Before devices are reached or a recording is read: nothing is
         // written into an empty path, the root directory, a file or a
         // directory that holds something.
+        let snapshots = context.options.snapshots
+        if let snapshots {
+            guard source is PipelineSessionSource else {
+                throw RecordingError(
+                    .invalidConfiguration, "a flight recorder records devices, not a replay or an import")
+            }
+            try snapshots.folder.prepare()
+        }
         try OutputDirectory.checkNew(directory)
         try source.validate()
+        let signals = await snapshots?.triggerOnSignals()
+        defer { signals?.cancel() }
         let summary = try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 let result = try await source.record(in: context)
@@ -213,6 +249,7 @@ public final class RecordingSession: Service, Sendable {
         } onGracefulShutdown: {
             self.stop()
         }
+        snapshots?.folder.removeSpool()
         finished.withLock { $0 = summary }
         return summary
     }
@@ -234,6 +271,8 @@ public final class RecordingSession: Service, Sendable {
             messageCount: info.messageCount, streamCount: info.streams.count, segmentCount: info.segments.count,
             byteSize: info.byteSize, lossCount: info.lossCount, lossRecordCount: info.losses.count,
             gapSeconds: info.gapSeconds, stoppedEarly: isStopped, replayedNotifications: result.replayedNotifications,
-            deviceCount: result.deviceCount, derivedCount: result.derivedCount)
+            deviceCount: result.deviceCount, derivedCount: result.derivedCount,
+            snapshots: context.options.snapshots?.written,
+            snapshotFailures: context.options.snapshots?.failureCount ?? 0)
     }
 }

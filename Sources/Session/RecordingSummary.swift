@@ -1,3 +1,5 @@
+public import Snapshots
+
 /// What a finished ``RecordingSession`` recorded, read back from the new
 /// recording's index.
 public struct RecordingSummary: Sendable, Hashable {
@@ -23,4 +25,8 @@ public struct RecordingSummary: Sendable, Hashable {
     public var deviceCount: Int
     /// Values the pipeline's derived streams produced.
     public var derivedCount: Int
+    /// A flight recorder's snapshots, in the order written (`nil` for an ordinary recording).
+    public var snapshots: [SnapshotWriter.Written]?
+    /// A flight recorder's snapshots that failed to write.
+    public var snapshotFailures = 0
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 public import Recording
 import Synchronization
+import UnixSignals
 
 /// A flight recorder's brain: takes triggers and markers from any thread
 /// (a signal, a key, D-Bus, a pipeline condition, a program), and on the
@@ -81,6 +82,17 @@ public final class SnapshotController: Sendable {
     /// Adds a marker to the recording at `time` (default now), from any thread.
     public func mark(source: String, note: String, value: Double? = nil, time: UInt64 = Recorder.now()) {
         inbox.withLock { $0.append(.marker(source: source, note: note, time: time, value: value)) }
+    }
+
+    /// Takes `SIGUSR1` as a trigger (source ``SnapshotTrigger/Source/signal``)
+    /// until the returned task is cancelled; the signal is trapped when this returns.
+    public func triggerOnSignals() async -> Task<Void, Never> {
+        let signals = await UnixSignalsSequence(trapping: .sigusr1)
+        return Task {
+            for await _ in signals {
+                trigger(source: .signal, reason: "SIGUSR1")
+            }
+        }
     }
 
     /// Snapshots written so far.

@@ -61,7 +61,8 @@ public struct SnapshotScheduler: Sendable {
             close()
         }
         if let closedEnd, trigger.time >= closedEnd, trigger.time - closedEnd < cooldown {
-            return .suppressed("within the cooldown after the snapshot that ended \(trigger.time - closedEnd) ns before")
+            return .suppressed(
+                "within the cooldown after the snapshot that ended \(trigger.time - closedEnd) ns before")
         }
         if let closedEnd, trigger.time < closedEnd {
             return .suppressed("before the end of the last snapshot")

@@ -81,7 +81,9 @@ public struct SnapshotWriter: Sendable {
             let lossChannels = Set(contents.streams.filter { $0.value.topic == LossRecordMessage.topic }.keys)
             let markerChannels = Set(contents.streams.filter { $0.value.topic == MarkerMessage.topic }.keys)
 
-            func write(channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: [UInt8])
+            func write(
+                channelID: UInt16, logTime: UInt64, publishTime: UInt64, payload: [UInt8]
+            )
                 throws(RecordingError)
             {
                 if lossChannels.contains(channelID) {

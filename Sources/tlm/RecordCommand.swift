@@ -9,6 +9,7 @@ import Pipeline
 import Quantities
 import Recording
 import Session
+import Snapshots
 
 /// `tlm record`: records a session until its duration ends or SIGINT/SIGTERM.
 struct RecordCommand: AsyncParsableCommand {
@@ -185,6 +186,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: LiveViewRunner.help, transform: LiveViewRunner.parse)
     var serve: LiveViewAddress?
 
+    @OptionGroup(title: "Flight recorder") var flight: SnapshotArguments
+
     @OptionGroup var display: OutputOptions
 
     /// The live status and the banner: not with --quiet or --format json.
@@ -255,7 +258,7 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let output {
+        if let output, !flight.snapshot {
             do { try OutputDirectory.checkNew(output) } catch { throw CLIError(error.message) }
         }
         if let pipeline {
@@ -283,11 +286,11 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError(SessionRunner.message(of: error))
         }
         let chosen = request.families.compactMap(\.self)
-        let directory = output ?? "tlm-" + Self.timestampForName()
+        let directory = output ?? defaultOutput
         display.detail("settings: " + overrides.applied().summary)
         let live = try await startLiveView()
-        let session = RecordingSession(
-            pipeline: selecting(simulated), directory: directory,
+        let (session, snapshots) = try makeSession(
+            selecting(simulated), directory: directory,
             options: .init(
                 configuration: overrides.applied(), duration: duration?.duration,
                 delivery: bleDelivery(scenario: scenario),
@@ -300,9 +303,9 @@ struct RecordCommand: AsyncParsableCommand {
                 ],
                 observer: live))
         banner(
-            "Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) to \(directory)"
-                + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await runServing(session, live), directory: directory)
+            "Recording simulated \(chosen.map(\.rawValue).joined(separator: ", ")) (seed \(seed)) "
+                + target(directory) + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
+        try report(try await runServing(session, live, snapshots), directory: directory)
     }
 
     /// Records live devices: a pipeline of `live:` devices, families from
@@ -325,20 +328,20 @@ struct RecordCommand: AsyncParsableCommand {
     private func runPipeline(_ pipeline: Pipeline) async throws {
         let configuration = overrides.applied(to: pipeline.recorderConfiguration())
         do { try configuration.validate() } catch { throw CLIError(error.message) }
-        let directory = output ?? "tlm-" + Self.timestampForName()
+        let directory = output ?? defaultOutput
         display.detail("settings: " + configuration.summary)
         let live = try await startLiveView()
-        let session = RecordingSession(
-            pipeline: selecting(pipeline), directory: directory,
+        let (session, snapshots) = try makeSession(
+            selecting(pipeline), directory: directory,
             options: .init(
                 configuration: configuration, duration: duration?.duration, seed: seed, scenario: scenario,
                 delivery: devices.isEmpty ? bleDelivery(scenario: scenario ?? .clean) : nil,
                 acquireNotify: acquireNotify, observer: live))
         banner(
             "Recording pipeline \(pipeline.name) (\(pipeline.devices.count) device(s), "
-                + "\(pipeline.derived.count) derived stream(s)) to \(directory)"
+                + "\(pipeline.derived.count) derived stream(s)) " + target(directory)
                 + (duration.map { " for \($0)" } ?? "") + "; Ctrl-C stops.")
-        try report(try await runServing(session, live), directory: directory)
+        try report(try await runServing(session, live, snapshots), directory: directory)
     }
 
     /// The live view of `--serve`, started; `nil` without it.
@@ -347,10 +350,42 @@ struct RecordCommand: AsyncParsableCommand {
         return try await LiveViewRunner.start(serve, quiet: display.quiet)
     }
 
-    /// Runs `session`, then stops its live view (also when it fails).
-    private func runServing(_ session: RecordingSession, _ live: LiveViewServer?) async throws -> RecordingSummary {
+    /// The default output: a new recording, or a folder of snapshots.
+    private var defaultOutput: String {
+        (flight.snapshot ? "tlm-snapshots-" : "tlm-") + Self.timestampForName()
+    }
+
+    /// Where the banner says the session goes.
+    private func target(_ directory: String) -> String {
+        guard flight.snapshot else { return "to \(directory)" }
+        return "into a ring (snapshots into \(directory) on SIGUSR1: kill -USR1 \(getpid()))"
+    }
+
+    /// The session: a recording into `directory`, or with --snapshot a
+    /// flight recorder writing snapshots into it.
+    private func makeSession(
+        _ pipeline: Pipeline, directory: String, options: RecordingSession.Options
+    ) throws -> (RecordingSession, SnapshotController?) {
+        guard flight.snapshot else {
+            return (RecordingSession(pipeline: pipeline, directory: directory, options: options), nil)
+        }
         do {
-            let summary = try await SessionRunner.run(session, showsStatus: chatty)
+            let controller = try SnapshotController(options: flight.options, folder: SnapshotFolder(path: directory))
+            return (RecordingSession(pipeline: pipeline, snapshots: controller, options: options), controller)
+        } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Runs `session`, then stops its live view (also when it fails).
+    private func runServing(
+        _ session: RecordingSession, _ live: LiveViewServer?, _ snapshots: SnapshotController? = nil
+    ) async throws -> RecordingSummary {
+        let events = snapshots.map { SnapshotArguments.report($0, quiet: display.quiet) }
+        defer { events?.cancel() }
+        do {
+            let summary = try await SessionRunner.run(session, showsStatus: chatty && snapshots == nil)
+            await events?.value
             if let live { await LiveViewRunner.stop(live, quiet: display.quiet, reason: "recording ended") }
             return summary
         } catch {
@@ -368,6 +403,17 @@ struct RecordCommand: AsyncParsableCommand {
 
     /// Prints the summary; exit status 3 when loss was recorded.
     private func report(_ summary: RecordingSummary, directory: String) throws {
+        if let snapshots = summary.snapshots, format == .table {
+            print(
+                "Flight recorder: \(snapshots.count) snapshot(s) into \(directory)"
+                    + (summary.stoppedEarly ? " (stopped by signal)" : "") + ".")
+            for snapshot in snapshots { print("  \(snapshot.directory): \(snapshot.messageCount) messages") }
+            if summary.snapshotFailures > 0 {
+                print("\(summary.snapshotFailures) snapshot(s) failed to write; see the lines above.")
+                throw ExitCode(1)
+            }
+            return
+        }
         if format == .json {
             try JSONOutput.print(SummaryReport(summary, directory: directory), command: "record")
             if summary.lossRecordCount > 0 { throw ExitCode(3) }

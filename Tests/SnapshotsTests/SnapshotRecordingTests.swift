@@ -39,9 +39,11 @@ import Testing
         controller.start(session: session, configuration: configuration)
         let device = try recorder.addDevice(family: .diot, identifier: "A1", name: "DIoT-A1")
         let info = try recorder.addStream(
-            StreamDescriptor(topic: "/dev/info", kind: .typed, schema: Self.infoSchema, device: device, isLatched: true))
+            StreamDescriptor(topic: "/dev/info", kind: .typed, schema: Self.infoSchema, device: device, isLatched: true)
+        )
         let value = try recorder.addStream(
-            StreamDescriptor(topic: "/dev/value", kind: .typed, schema: Self.valueSchema, isNumeric: true, device: device))
+            StreamDescriptor(
+                topic: "/dev/value", kind: .typed, schema: Self.valueSchema, isNumeric: true, device: device))
         var cdr = CDRWriter(capacity: 32)
         cdr.write("1.2.3")
         try recorder.write(info, logTime: Self.start, payload: cdr.bytes)

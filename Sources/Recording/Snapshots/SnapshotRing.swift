@@ -202,9 +202,12 @@ public final class SnapshotRing: Sendable {
     /// The Message records of a chunk, in the order they were written.
     package static func messages(in chunk: Chunk) throws(RecordingError) -> [MCAPRecord.Message] {
         let bytes = chunk.bytes
-        let chunkLength = bytes.count > 9 ? Int(clamping: bytes.withUnsafeBytes {
-            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
-        }) : 0
+        let chunkLength =
+            bytes.count > 9
+            ? Int(
+                clamping: bytes.withUnsafeBytes {
+                    UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+                }) : 0
         guard bytes.count > 9, bytes[0] == MCAPOpcode.chunk.rawValue, chunkLength <= bytes.count - 9,
             case .chunk(let record) = try RecordingError.mcap({ () throws(MCAPError) in
                 try MCAPRecord.parse(opcode: bytes[0], body: bytes[9..<(9 + chunkLength)])

@@ -1,0 +1,105 @@
+import Foundation
+import Recording
+import TestSupport
+import Testing
+
+/// `tlm record --snapshot`: the flight recorder from the command line.
+@Suite struct SnapshotCommandTests {
+    /// Starts a flight recorder into `folder` and waits until SIGUSR1 is trapped (its spool's index exists).
+    private func startFlightRecorder(_ folder: String, _ extra: [String] = []) throws -> (Process, URL, URL) {
+        let running = try start(
+            tlmPath,
+            [
+                "record", "--simulate", "--snapshot", "--keep", "5s", "--before", "2s", "--after", "500ms",
+                "--chunk-age", "200ms", "--output", folder,
+            ] + extra)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") {
+            usleep(50_000)
+        }
+        // Let the ring take a few seconds of data.
+        usleep(3_000_000)
+        return running
+    }
+
+    private func snapshots(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix("snapshot-") }.sorted().map { folder + "/" + $0 }
+    }
+
+    @Test func sigusr1WritesASnapshotOfItsWindowThatEveryToolReads() throws {
+        let folder = temporaryPath()
+        let running = try startFlightRecorder(folder)
+        kill(running.0.processIdentifier, SIGUSR1)
+        // The window closes 500 ms after the trigger; the next tick writes it.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, snapshots(in: folder).isEmpty { usleep(100_000) }
+        usleep(1_500_000)
+        kill(running.0.processIdentifier, SIGINT)
+        let result = try finish(running, timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Flight recorder: 1 snapshot(s)"))
+        #expect(result.errors.contains("snapshot: \(folder)/snapshot-0001-"))
+        let directory = try #require(snapshots(in: folder).first)
+        #expect(try tlm("verify", directory).status == 0)
+        let info = try RecordingInfo.load(from: directory)
+        let start = info.session.startedAt
+        let end = try #require(info.session.endedAt)
+        #expect(end - start == 2_500_000_000)
+        // Every message of a stream that is not latched lies in the window; latched ones may precede it.
+        for stream in info.streams where stream.messageCount > 0 && !stream.latched {
+            #expect((stream.firstTime ?? 0) >= start && (stream.lastTime ?? .max) <= end, "\(stream.topic)")
+        }
+        #expect(info.streams.contains { $0.topic == "/tlm/marker" && $0.messageCount == 1 })
+        // The spool is gone; the snapshot reads in Python's mcap.
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.ring"))
+        _ = try readWithPython(info.segments.map { directory + "/" + $0.path })
+    }
+
+    @Test func aRecorderKilledHardIsFollowedByOneThatNumbersOn() throws {
+        let folder = temporaryPath()
+        let first = try startFlightRecorder(folder)
+        kill(first.0.processIdentifier, SIGUSR1)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, snapshots(in: folder).isEmpty { usleep(100_000) }
+        usleep(1_500_000)
+        kill(first.0.processIdentifier, SIGKILL)
+        _ = try? finish(first, timeout: .seconds(20))
+        // The stale spool stays behind; a new recorder takes the folder over.
+        #expect(FileManager.default.fileExists(atPath: folder + "/.ring"))
+        let second = try startFlightRecorder(folder)
+        kill(second.0.processIdentifier, SIGUSR1)
+        usleep(2_000_000)
+        kill(second.0.processIdentifier, SIGINT)
+        let result = try finish(second, timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.errors)")
+        let names = snapshots(in: folder).map { $0.split(separator: "/").last.map(String.init) ?? "" }
+        #expect(names.count == 2)
+        #expect(names.last?.hasPrefix("snapshot-0002-") == true)
+        for directory in snapshots(in: folder) { #expect(try tlm("verify", directory).status == 0) }
+    }
+
+    @Test func aFolderHoldingOtherFilesIsRefused() throws {
+        let folder = temporaryPath()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data("keep".utf8))
+        let result = try tlm("record", "--simulate", "--snapshot", "--duration", "1s", "--output", folder)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("notes.txt, which is not a snapshot"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+    }
+
+    @Test func ringOptionsWithoutSnapshotAreRefused() throws {
+        let result = try tlm("record", "--simulate", "--duration", "1s", "--keep", "5s", "--output", temporaryPath())
+        #expect(result.status != 0)
+        #expect(result.errors.contains("apply to --snapshot"))
+    }
+
+    @Test func anUntriggeredFlightRecorderWritesNothing() throws {
+        let folder = temporaryPath()
+        let result = try tlm("record", "--simulate", "--snapshot", "--duration", "1s", "--output", folder)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Flight recorder: 0 snapshot(s)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}
