@@ -244,7 +244,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "SnapshotsTests",
-            dependencies: ["Snapshots", "Recording", "RecordingRepair", "ROS2", "Devices", "TestSupport"],
+            dependencies: ["Snapshots", "Pipeline", "Recording", "RecordingRepair", "ROS2", "Devices", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

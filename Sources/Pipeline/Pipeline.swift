@@ -32,6 +32,8 @@ public struct Pipeline: Sendable {
     public var exclude: [TopicPattern] = []
     /// The derived streams, in the file's order.
     public var derived: [DerivedStream]
+    /// Conditions that ask a flight recorder for a snapshot (`triggers:`), in the file's order.
+    public var triggers: [PipelineTrigger] = []
     /// Segment, chunk and compression settings.
     public var recording: RecordingSettings
     /// The families its devices were checked against, which also decode,

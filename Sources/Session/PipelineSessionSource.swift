@@ -126,6 +126,20 @@ struct PipelineSessionSource: SessionSource {
             }
             recorder.observer = observer
             let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
+            if let snapshots {
+                // A flight recorder: each trigger asks for a snapshot.
+                engine.onTrigger = { trigger, time, value in
+                    snapshots.trigger(
+                        source: .pipeline, reason: "\(trigger.name) (\(trigger.summary))", value: value, time: time,
+                        before: trigger.before, after: trigger.after)
+                }
+            } else if !pipeline.triggers.isEmpty {
+                // An ordinary recording: each trigger is a marker.
+                engine.onTrigger = { (trigger, time, value) throws(RecordingError) in
+                    try recorder.recordMarker(
+                        time: time, source: "pipeline", note: "\(trigger.name) (\(trigger.summary))", value: value)
+                }
+            }
             var recorders: [any DeviceRecorder] = []
             for device in devices {
                 recorders.append(try pipeline.deviceRecorder(for: device, recorder: recorder, engine: engine))

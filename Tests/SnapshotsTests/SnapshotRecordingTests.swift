@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Pipeline
 import ROS2
 import Recording
 import RecordingRepair
@@ -130,5 +131,66 @@ import Testing
         #expect(values.first?.logTime == Self.start + 2 * Self.second)
         #expect(values.last?.logTime == Self.start + 9 * Self.second / 2)
         #expect(try reader.messages(topics: ["/tlm/marker"]).count == 2)
+    }
+}
+
+/// A pipeline trigger on a derived stream asks the flight recorder for its window.
+@Suite struct SnapshotPipelineTriggerTests {
+    private static let second: UInt64 = 1_000_000_000
+    private static let start: UInt64 = 1_780_000_000 * second
+
+    @Test func aConditionOnADerivedStreamCutsItsWindowExactly() throws {
+        let pipeline = try Pipeline(
+            yaml: """
+                name: t
+                devices:
+                  - family: comodule
+                    source: {simulated: {seed: 1}}
+                derived:
+                  - name: fast
+                    from: /comodule/*/speed
+                triggers:
+                  - name: speeding
+                    when: fast > 20
+                    before: 1s
+                    after: 500ms
+                """, file: "t.yaml")
+        let folder = SnapshotFolder(path: TestScratch.path("snapshot-pipeline"))
+        try folder.prepare()
+        let controller = try SnapshotController(options: SnapshotOptions(keep: .seconds(10)), folder: folder)
+        var configuration = RecorderConfiguration()
+        configuration.chunkAge = .milliseconds(100)
+        let session = Recorder.Session(name: "t", source: "simulate")
+        let recorder = try Recorder(
+            ring: controller.ring, directory: folder.spool, configuration: configuration, session: session,
+            startTime: Self.start)
+        controller.start(session: session, configuration: configuration)
+        let engine = try PipelineEngine(pipeline: pipeline, recorder: recorder)
+        engine.onTrigger = { trigger, time, value in
+            controller.trigger(
+                source: .pipeline, reason: trigger.name, value: value, time: time, before: trigger.before,
+                after: trigger.after)
+        }
+        // 100 Hz of speed for 6 s: 30 km/h from 3 s to 3.5 s, 10 otherwise.
+        for tick in 1...600 {
+            let time = Self.start + UInt64(tick) * 10_000_000
+            try engine.ingest(
+                topic: "/comodule/SCOOT-0001/speed", value: (300...350).contains(tick) ? 30 : 10, at: time)
+            if tick % 10 == 0 { try controller.tick(now: time, recorder: recorder) }
+        }
+        try engine.finish()
+        try controller.finish(now: Self.start + 6 * Self.second, recorder: recorder)
+        try recorder.close(at: Self.start + 6 * Self.second)
+        let directory = try #require(folder.snapshots().first)
+        #expect(folder.snapshots().count == 1)
+        let reader = try RecordingReader(directory: directory)
+        let values = try reader.messages(topics: ["/derived/fast"])
+        // Fired at 3 s: the window is 2 s ... 3.5 s, both ends included.
+        #expect(values.first?.logTime == Self.start + 2 * Self.second)
+        #expect(values.last?.logTime == Self.start + 3_500_000_000)
+        #expect(values.count == 151)
+        let marker = try #require(try reader.messages(topics: ["/tlm/marker"]).first)
+        #expect(marker.logTime == Self.start + 3 * Self.second)
+        #expect(controller.written.count == 1)
     }
 }

@@ -33,6 +33,12 @@ public final class PipelineEngine {
     public var onDerivedValue: ((DerivedValue) -> Void)?
     /// Derived values produced so far.
     public private(set) var derivedCount = 0
+    /// Called on the recording task with each pipeline trigger that fires:
+    /// the trigger, the log time of the value that fired it, and that value.
+    public var onTrigger: ((PipelineTrigger, UInt64, Double?) throws(RecordingError) -> Void)? {
+        get { triggers.fire }
+        set { triggers.fire = newValue }
+    }
 
     private let recorder: Recorder?
     private var nodes: [EngineNode] = []
@@ -40,6 +46,7 @@ public final class PipelineEngine {
     private var recordDecisions: [String: Bool] = [:]
     private var now: UInt64?
     private var finished = false
+    private var triggers: TriggerWatch
 
     /// Prepares the derived streams and registers the recorded ones with `recorder`.
     ///
@@ -50,6 +57,7 @@ public final class PipelineEngine {
     public init(pipeline: Pipeline, recorder: Recorder?) throws(RecordingError) {
         self.pipeline = pipeline
         self.recorder = recorder
+        self.triggers = TriggerWatch(triggers: pipeline.triggers)
         let order = Self.topologicalOrder(pipeline.derived)
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1.name, $0) })
         nodes = order.map { EngineNode(stream: $0) }
@@ -89,6 +97,11 @@ public final class PipelineEngine {
     /// - Throws: `RecordingError` when a derived value cannot be written, or
     ///   when an input's `field` is not a numeric field of the stream's schema.
     public func observe(_ value: ObservedValue) throws(RecordingError) {
+        if triggers.isWatching {
+            try triggers.observe(
+                topic: value.topic, schema: value.schema, numericValue: value.numericValue, payload: value.payload,
+                at: value.logTime)
+        }
         let routes = try self.routes(for: value.topic, schema: value.schema)
         guard !routes.isEmpty else {
             // Log time moves on with every value, so due timers fire promptly.
@@ -125,6 +138,9 @@ public final class PipelineEngine {
     ///   - time: Its log time, nanoseconds since the Unix epoch.
     /// - Throws: `RecordingError` when a derived value cannot be written.
     public func ingest(topic: String, value: Double, at time: UInt64) throws(RecordingError) {
+        if triggers.isWatching {
+            try triggers.observe(topic: topic, schema: nil, numericValue: value, payload: [], at: time)
+        }
         let routes = try self.routes(for: topic, schema: nil)
         let time = try advanceAndFire(to: time)
         for route in routes where route.extractor == .numeric {
@@ -230,6 +246,7 @@ public final class PipelineEngine {
                 }
                 onDerivedValue?(
                     DerivedValue(name: node.stream.name, topic: node.stream.topic, value: value, logTime: time))
+                if triggers.isWatching { try triggers.observeDerived(topic: node.stream.topic, value: value, at: time) }
                 for (dependent, input) in node.dependents.reversed() {
                     pending.append(.deliver(value, node: dependent, input: input, time: time))
                 }
@@ -254,34 +271,43 @@ public final class PipelineEngine {
                     found.append(Route(node: nodeIndex, input: inputIndex, extractor: .field(-1), definition: nil))
                     continue
                 }
-                let definition: ROS2MessageDefinition
-                do {
-                    definition = try ROS2MessageDefinition(parsing: schema.text)
-                } catch {
-                    throw RecordingError(
-                        .invalidConfiguration,
-                        PipelineError(
-                            .runtime, at: input.location,
-                            "cannot read schema \(schema.name) of \(topic): \(error.message)"
-                        ).description)
-                }
-                let numeric = definition.fields.filter { $0.arrayLength == nil && $0.type.isNumeric }.map(\.name)
-                guard let index = definition.fields.firstIndex(where: { $0.name == field }), numeric.contains(field)
-                else {
-                    throw RecordingError(
-                        .invalidConfiguration,
-                        PipelineError(
-                            .runtime, at: input.location,
-                            "field '\(field)' is not a numeric field of \(topic) (\(schema.name); numeric fields: "
-                                + (numeric.isEmpty ? "none" : numeric.joined(separator: ", ")) + ")"
-                        ).description)
-                }
+                let (index, definition) = try Self.numericField(field, of: topic, schema: schema, at: input.location)
                 found.append(
                     Route(node: nodeIndex, input: inputIndex, extractor: .field(index), definition: definition))
             }
         }
         routes[topic] = found
         return found
+    }
+
+    /// Where `field` is in the messages of `topic`, and their definition.
+    ///
+    /// - Throws: `RecordingError` naming `location` when the schema cannot
+    ///   be read or the field is not one of its numeric fields.
+    static func numericField(
+        _ field: String, of topic: String, schema: MessageSchema, at location: SourceLocation
+    ) throws(RecordingError) -> (index: Int, definition: ROS2MessageDefinition) {
+        let definition: ROS2MessageDefinition
+        do {
+            definition = try ROS2MessageDefinition(parsing: schema.text)
+        } catch {
+            throw RecordingError(
+                .invalidConfiguration,
+                PipelineError(
+                    .runtime, at: location, "cannot read schema \(schema.name) of \(topic): \(error.message)"
+                ).description)
+        }
+        let numeric = definition.fields.filter { $0.arrayLength == nil && $0.type.isNumeric }.map(\.name)
+        guard let index = definition.fields.firstIndex(where: { $0.name == field }), numeric.contains(field) else {
+            throw RecordingError(
+                .invalidConfiguration,
+                PipelineError(
+                    .runtime, at: location,
+                    "field '\(field)' is not a numeric field of \(topic) (\(schema.name); numeric fields: "
+                        + (numeric.isEmpty ? "none" : numeric.joined(separator: ", ")) + ")"
+                ).description)
+        }
+        return (index, definition)
     }
 
     /// The derived streams ordered so each comes after the streams it reads

@@ -13,8 +13,13 @@ extension PipelineLoader {
     )
         throws(PipelineError) -> TopicPattern
     {
-        let text = try text(node, what)
-        let at = location(node)
+        try pattern(text: try text(node, what), at: location(node), devices: devices, derivedNames: derivedNames)
+    }
+
+    /// A topic pattern written at `at`, checked as ``pattern(_:_:devices:derivedNames:)`` checks one.
+    func pattern(
+        text: String, at: SourceLocation, devices: [PipelineDevice], derivedNames: [String]
+    ) throws(PipelineError) -> TopicPattern {
         let pattern = TopicPattern(text)
         guard text.hasPrefix("/") else {
             throw PipelineError(

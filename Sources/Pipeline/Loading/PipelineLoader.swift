@@ -13,7 +13,8 @@ struct PipelineLoader {
     /// The families a device may be of.
     let families: FamilyRegistry
 
-    static let topKeys = ["name", "devices", "record", "derived", "recording"]
+    static let topKeys = ["name", "devices", "record", "derived", "triggers", "recording"]
+    static let triggerKeys = ["name", "on", "when", "before", "after"]
     static let deviceKeys = ["name", "family", "source"]
     static let sourceKeys = ["simulated", "live", "capture"]
     static let derivedKeys = ["name", "unit", "record", "from", "merge", "combineLatest", "value", "operators"]
@@ -62,9 +63,73 @@ struct PipelineLoader {
         let recording =
             try top["recording"].map { entry throws(PipelineError) in try loadRecording(entry.value) }
             ?? RecordingSettings()
-        return Pipeline(
+        var pipeline = Pipeline(
             name: name, file: file, text: text, devices: devices, record: record, derived: derived,
             recording: recording, families: families)
+        if let entry = top["triggers"] {
+            var names: Set<String> = []
+            for node in try sequence(entry.value, "triggers") {
+                let trigger = try loadTrigger(node, devices: devices, derivedNames: derivedNames)
+                guard names.insert(trigger.name).inserted else {
+                    throw PipelineError(.duplicate, at: trigger.location, "duplicate trigger name '\(trigger.name)'")
+                }
+                pipeline.triggers.append(trigger)
+            }
+        }
+        return pipeline
+    }
+
+    /// One trigger: a name, `on:` patterns or a `when:` condition, and its window.
+    func loadTrigger(
+        _ node: Node, devices: [PipelineDevice], derivedNames: [String]
+    ) throws(PipelineError) -> PipelineTrigger {
+        let entries = try mapping(node, "a trigger", allowed: Self.triggerKeys)
+        let name = try text(try required(entries, "name", in: "a trigger", at: node, expected: "its name"), "name")
+        let what = "trigger '\(name)'"
+        let before = try entries["before"].map { entry throws(PipelineError) in try duration(entry.value, "before") }
+        let after = try entries["after"].map { entry throws(PipelineError) in try duration(entry.value, "after") }
+        let conditions = ["on", "when"].filter { entries[$0] != nil }
+        guard conditions.count == 1 else {
+            throw PipelineError(
+                conditions.isEmpty ? .missingKey : .invalidValue, at: location(node),
+                "\(what) needs exactly one of: on (topic patterns), when (a condition such as 'acc_magnitude > 3.0')")
+        }
+        let condition: PipelineTrigger.Condition
+        if let on = entries["on"] {
+            let items = if case .sequence(let list) = on.value { Array(list) } else { [on.value] }
+            condition = .on(
+                try items.map { item throws(PipelineError) in
+                    try pattern(item, "'on' of \(what)", devices: devices, derivedNames: derivedNames)
+                })
+        } else {
+            let node = entries["when"]!.value
+            let written = try text(node, "when")
+            let parts = written.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard parts.count == 3, let comparison = PipelineTrigger.Comparison(rawValue: parts[1]),
+                let threshold = Double(parts[2]), threshold.isFinite
+            else {
+                throw PipelineError(
+                    .invalidValue, at: location(node),
+                    "\(what): 'when' must read INPUT OP NUMBER, e.g. 'acc_magnitude > 3.0' or "
+                        + "'/jacquard/*/imu.accel_x >= 2000' (OP: >, >=, <, <=), not '\(written)'")
+            }
+            // A bare name is a derived stream; PATTERN.FIELD reads a field (topics have no dots).
+            var subject = parts[0]
+            var field: String?
+            if !subject.hasPrefix("/") { subject = DerivedStream.topicPrefix + subject }
+            if let dot = subject.lastIndex(of: ".") {
+                field = String(subject[subject.index(after: dot)...])
+                subject = String(subject[..<dot])
+            }
+            if field != nil, subject.hasPrefix(DerivedStream.topicPrefix) {
+                throw PipelineError(
+                    .invalidValue, at: location(node), "\(what): a derived stream has a single value; no field")
+            }
+            let topic = try pattern(text: subject, at: location(node), devices: devices, derivedNames: derivedNames)
+            condition = .when(
+                DerivedStream.Input(pattern: topic, field: field, location: location(node)), comparison, threshold)
+        }
+        return PipelineTrigger(name: name, condition: condition, before: before, after: after, location: location(node))
     }
 
     func syntaxError(_ error: YamlError) -> PipelineError {
