@@ -100,7 +100,7 @@ import Testing
     @Test func unknownTopLevelKey() {
         expect(
             Self.head + "recordings: {}\n", .unknownKey,
-            "p.yaml:7:1: unknown key 'recordings' in the pipeline (expected one of: name, devices, record, derived, recording)"
+            "p.yaml:7:1: unknown key 'recordings' in the pipeline (expected one of: name, devices, record, derived, triggers, recording)"
         )
     }
 
