@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "Families", package: "TelemetryRecorder"),
                 .product(name: "DeviceRecording", package: "TelemetryRecorder"),
                 .product(name: "ROS2", package: "TelemetryRecorder"),
+                .product(name: "Snapshots", package: "TelemetryRecorder"),
             ],
             path: "Benchmarks/RecordingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -86,7 +86,11 @@ public final class SnapshotController: Sendable {
 
     /// Takes `SIGUSR1` as a trigger (source ``SnapshotTrigger/Source/signal``)
     /// until the returned task is cancelled; the signal is trapped when this returns.
+    /// `SIGXFSZ` is ignored from then on: a file size limit fails a
+    /// snapshot's write (`EFBIG`, as a full disk does) instead of killing the
+    /// recorder and its ring.
     public func triggerOnSignals() async -> Task<Void, Never> {
+        signal(SIGXFSZ, SIG_IGN)
         let signals = await UnixSignalsSequence(trapping: .sigusr1)
         return Task {
             for await _ in signals {
@@ -105,9 +109,17 @@ public final class SnapshotController: Sendable {
     /// Starts: snapshots are written as `session`'s, with `configuration`.
     /// Call it on the recording task before the first tick.
     public func start(session: Recorder.Session, configuration: RecorderConfiguration) {
+        start(session: session, configuration: configuration, storage: nil)
+    }
+
+    /// Starts, with snapshots' segment bytes going through `storage` (tests).
+    package func start(
+        session: Recorder.Session, configuration: RecorderConfiguration, storage: (any SegmentStorage)?
+    ) {
         var settings = configuration
         settings.durability = .chunk
-        let writer = SnapshotWriter(session: session, configuration: settings)
+        var writer = SnapshotWriter(session: session, configuration: settings)
+        writer.storage = storage
         state.withLock { $0.writer = writer }
     }
 

@@ -6,7 +6,8 @@ public import Recording
 /// there, named by the first trigger's UTC time) and, while it runs, the
 /// ring recorder's spool `.ring` (the session's devices and streams, and the
 /// lock). A folder left by a recorder that was killed is taken over: its
-/// snapshots stay, its spool (which held no data) is replaced.
+/// snapshots stay (a partial one for `tlm recover`), its spool (which held no
+/// data) is replaced and a snapshot directory it left empty is removed.
 public struct SnapshotFolder: Sendable {
     /// The folder's path.
     public let path: String
@@ -41,6 +42,13 @@ public struct SnapshotFolder: Sendable {
                     .invalidConfiguration,
                     "\(path) holds \(other), which is not a snapshot: a snapshot folder holds only snapshots; "
                         + "choose a new or empty directory")
+            }
+            // A snapshot directory left empty by a killed recorder holds nothing: it goes.
+            for entry in entries where entry.hasPrefix(Self.prefix) {
+                let path = path + "/" + entry
+                if (try? files.contentsOfDirectory(atPath: path))?.isEmpty == true {
+                    try? files.removeItem(atPath: path)
+                }
             }
             if entries.contains(".ring") {
                 if let pid = RecordingLock.holder(of: spool) {

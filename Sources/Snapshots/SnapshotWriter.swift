@@ -17,6 +17,9 @@ public struct SnapshotWriter: Sendable {
     /// Chunk, compression and durability settings of the snapshot.
     public var configuration: RecorderConfiguration
 
+    /// Where segment bytes go; `nil` for files (tests put a failing disk here).
+    package var storage: (any SegmentStorage)?
+
     /// Creates a writer.
     public init(session: Recorder.Session, configuration: RecorderConfiguration) {
         self.session = session
@@ -58,7 +61,7 @@ public struct SnapshotWriter: Sendable {
                 name: String(directory.split(separator: "/").last ?? "snapshot"), source: session.source,
                 host: session.host, seed: session.seed, metadata: facts),
             // The session spans the window (the latched state before it is state, not session).
-            startTime: window.start)
+            startTime: window.start, storage: storage ?? POSIXSegmentStorage())
         var count = 0
         var first: UInt64?
         var last: UInt64?

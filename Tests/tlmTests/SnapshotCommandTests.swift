@@ -6,13 +6,11 @@ import Testing
 /// `tlm record --snapshot`: the flight recorder from the command line.
 @Suite struct SnapshotCommandTests {
     /// Starts a flight recorder into `folder` and waits until SIGUSR1 is trapped (its spool's index exists).
-    private func startFlightRecorder(_ folder: String, _ extra: [String] = []) throws -> (Process, URL, URL) {
+    private func startFlightRecorder(
+        _ folder: String, window: [String] = ["--keep", "5s", "--before", "2s", "--after", "500ms"]
+    ) throws -> (Process, URL, URL) {
         let running = try start(
-            tlmPath,
-            [
-                "record", "--simulate", "--snapshot", "--keep", "5s", "--before", "2s", "--after", "500ms",
-                "--chunk-age", "200ms", "--output", folder,
-            ] + extra)
+            tlmPath, ["record", "--simulate", "--snapshot", "--chunk-age", "200ms", "--output", folder] + window)
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") {
             usleep(50_000)
@@ -77,6 +75,29 @@ import Testing
         #expect(names.count == 2)
         #expect(names.last?.hasPrefix("snapshot-0002-") == true)
         for directory in snapshots(in: folder) { #expect(try tlm("verify", directory).status == 0) }
+    }
+
+    @Test func aSnapshotCutShortByKill9RecoversAndVerifies() throws {
+        let folder = temporaryPath()
+        let running = try startFlightRecorder(folder, window: ["--keep", "1m"])
+        kill(running.0.processIdentifier, SIGUSR1)
+        // Kill as soon as the snapshot's first segment exists: most often while it is being written.
+        let deadline = ContinuousClock.now + .seconds(20)
+        var segment: String?
+        while ContinuousClock.now < deadline, segment == nil {
+            segment = snapshots(in: folder).first.map { $0 + "/000001.mcap" }.flatMap {
+                FileManager.default.fileExists(atPath: $0) ? $0 : nil
+            }
+            if segment == nil { usleep(1_000) }
+        }
+        kill(running.0.processIdentifier, SIGKILL)
+        _ = try? finish(running, timeout: .seconds(20))
+        let directory = try #require(snapshots(in: folder).first)
+        let recovered = try tlm("recover", directory)
+        #expect(recovered.status == 0, "\(recovered.output)\(recovered.errors)")
+        #expect(try tlm("verify", directory).status == 0)
+        // Killed inside the first chunk, the snapshot holds what reached disk: maybe nothing yet, never damage.
+        #expect(recovered.output.contains("000001.mcap") || recovered.output.contains("Nothing to recover"))
     }
 
     @Test func aFolderHoldingOtherFilesIsRefused() throws {

@@ -46,6 +46,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     sampleTimeCostBenchmarks()
+    snapshotBenchmarks(payload: bytes)
 
     // Reading: a 10M-message recording (and a 1M one, to show `info` does not grow with size).
     let large = makeRecording(messages: 10_000_000, bytes: bytes)
