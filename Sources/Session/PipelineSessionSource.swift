@@ -114,6 +114,7 @@ struct PipelineSessionSource: SessionSource {
             metadata: options.metadata)
         let derived = SharedValue(0)
         let observer = options.observer
+        let markers = options.markers
         try await service.run(setUp: { () throws(RecordingError) in
             let snapshots = options.snapshots
             let recorder: Recorder
@@ -156,11 +157,13 @@ struct PipelineSessionSource: SessionSource {
             return RecordingSetup(
                 recorder: recorder, devices: recorders,
                 onInputEnd: { () throws(RecordingError) in
+                    try markers?.write(into: recorder)
                     try engine.finish()
                     derived.withLock { $0 = engine.derivedCount }
                     try snapshots?.finish(recorder: recorder)
                 },
                 onTick: { (now: UInt64) throws(RecordingError) in
+                    try markers?.write(into: recorder)
                     try snapshots?.tick(now: now, recorder: recorder)
                 })
         })

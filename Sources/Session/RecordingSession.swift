@@ -64,6 +64,8 @@ public final class RecordingSession: Service, Sendable {
         /// triggered, instead of a recording (pipeline sessions only; see
         /// ``RecordingSession/init(pipeline:snapshots:feeds:options:)``).
         public var snapshots: SnapshotController?
+        /// Markers asked for while recording (a key in the live status), written on `/tlm/marker`.
+        public var markers: MarkerInbox?
 
         /// Creates options.
         public init(

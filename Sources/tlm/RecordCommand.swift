@@ -190,6 +190,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var display: OutputOptions
 
+    /// Markers the `m` key asks for.
+    private static let markers = MarkerInbox()
+    private var markers: MarkerInbox { Self.markers }
+
     /// The live status and the banner: not with --quiet or --format json.
     private var chatty: Bool { !display.quiet && format == .table }
 
@@ -366,6 +370,8 @@ struct RecordCommand: AsyncParsableCommand {
     private func makeSession(
         _ pipeline: Pipeline, directory: String, options: RecordingSession.Options
     ) throws -> (RecordingSession, SnapshotController?) {
+        var options = options
+        options.markers = markers
         guard flight.snapshot else {
             return (RecordingSession(pipeline: pipeline, directory: directory, options: options), nil)
         }
@@ -377,12 +383,38 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
+    /// The keys of the live status, on a terminal: `m` a marker, `s` a snapshot (with --snapshot).
+    private func startKeys(_ markers: MarkerInbox, _ snapshots: SnapshotController?) -> StatusKeys? {
+        guard chatty else { return nil }
+        let quiet = display.quiet
+        return StatusKeys.start { key in
+            switch key {
+            case UInt8(ascii: "m"):
+                if let snapshots {
+                    snapshots.mark(source: "key", note: "key m")
+                } else {
+                    markers.mark(source: "key", note: "key m")
+                }
+            case UInt8(ascii: "s"):
+                if let snapshots {
+                    snapshots.trigger(source: .key, reason: "key s")
+                } else if !quiet {
+                    FileHandle.standardError.write(Data("s: snapshots need --snapshot\n".utf8))
+                }
+            default:
+                break
+            }
+        }
+    }
+
     /// Runs `session`, then stops its live view (also when it fails).
     private func runServing(
         _ session: RecordingSession, _ live: LiveViewServer?, _ snapshots: SnapshotController? = nil
     ) async throws -> RecordingSummary {
         let events = snapshots.map { SnapshotArguments.report($0, quiet: display.quiet) }
         defer { events?.cancel() }
+        let keys = startKeys(markers, snapshots)
+        defer { keys?.stop() }
         do {
             let summary = try await SessionRunner.run(session, showsStatus: chatty && snapshots == nil)
             await events?.value

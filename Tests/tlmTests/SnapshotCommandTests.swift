@@ -124,3 +124,70 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }
+
+/// The live status's keys, typed into a terminal (`script` gives `tlm` a pseudo-terminal).
+@Suite struct StatusKeyTests {
+    /// Runs `tlm arguments` on a terminal, typing `keys` (each after its delay from when `ready` holds).
+    private func runOnTerminal(
+        _ arguments: [String], ready: @escaping () -> Bool, keys: [(Duration, String)]
+    ) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([tlmPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-qfec", command, "/dev/null"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !ready() { usleep(50_000) }
+        let start = ContinuousClock.now
+        for (delay, key) in keys {
+            let wait = start + delay - ContinuousClock.now
+            if wait > .zero { usleep(UInt32(wait / .microseconds(1))) }
+            input.fileHandleForWriting.write(Data(key.utf8))
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func mAddsAMarkerToAnOrdinaryRecording() throws {
+        let output = temporaryPath()
+        let status = try runOnTerminal(
+            ["record", "--simulate", "--duration", "5s", "--output", output],
+            ready: { FileManager.default.fileExists(atPath: output + "/index.sqlite") },
+            keys: [(.seconds(2), "m")])
+        #expect(status == 0)
+        let info = try RecordingInfo.load(from: output)
+        #expect(info.streams.first { $0.topic == "/tlm/marker" }?.messageCount == 1)
+    }
+
+    @Test func sTakesASnapshotHoldingItsWindowAndTheMarkerBeforeIt() throws {
+        let folder = temporaryPath()
+        let status = try runOnTerminal(
+            [
+                "record", "--simulate", "--snapshot", "--keep", "10s", "--before", "2s", "--after", "500ms",
+                "--duration", "7s", "--output", folder,
+            ],
+            ready: { FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") },
+            keys: [(.seconds(3), "m"), (.milliseconds(3_500), "s")])
+        #expect(status == 0)
+        let snapshots = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasPrefix("snapshot-")
+        }
+        #expect(snapshots.count == 1)
+        let directory = folder + "/" + (snapshots.first ?? "")
+        #expect(try tlm("verify", directory).status == 0)
+        let info = try RecordingInfo.load(from: directory)
+        let start = info.session.startedAt
+        let end = try #require(info.session.endedAt)
+        #expect(end - start == 2_500_000_000)
+        for stream in info.streams where stream.messageCount > 0 && !stream.latched {
+            #expect((stream.firstTime ?? 0) >= start && (stream.lastTime ?? .max) <= end, "\(stream.topic)")
+        }
+        // The `m` marker half a second before the trigger, and the trigger's own.
+        let markers = try RecordingReader(directory: directory).messages(topics: ["/tlm/marker"])
+        #expect(markers.count == 2)
+    }
+}
