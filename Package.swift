@@ -129,7 +129,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // One descriptor per device family and the list of all families.
         .target(
-            name: "Families", dependencies: ["DeviceClocks", "DeviceRecording", "Devices", "Recording", "ROS2"],
+            name: "Families",
+            dependencies: ["DeviceClocks", "DeviceRecording", "Devices", "Recording", "ROS2", "Quantities"],
             swiftSettings: strictSettings),
         // Declarative pipeline files (YAML): devices, recorded and derived streams, settings.
         .target(

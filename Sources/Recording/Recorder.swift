@@ -2,6 +2,7 @@ public import Devices
 import Foundation
 import GRDB
 import MCAP
+import Quantities
 package import ROS2
 
 /// Records streams into a recording directory: MCAP segments
@@ -272,6 +273,8 @@ public final class Recorder {
             schemaID = UInt16(schemaIDs.count + 1)
             schemaIDs[descriptor.schema] = schemaID
         }
+        // One unit vocabulary (UCUM codes): a former spelling is written as its code.
+        let unit = UnitCode.canonical(descriptor.unit)
         let streamID = try index.write { db in
             try db.execute(
                 sql: """
@@ -282,12 +285,12 @@ public final class Recorder {
                 arguments: [
                     sessionID, descriptor.device?.id, Int(channelID), descriptor.topic,
                     descriptor.kind.rawValue, descriptor.schema.name, descriptor.schema.encoding,
-                    descriptor.schema.messageEncoding, descriptor.unit, descriptor.isNumeric, descriptor.isLatched,
+                    descriptor.schema.messageEncoding, unit, descriptor.isNumeric, descriptor.isLatched,
                 ])
             return db.lastInsertedRowID
         }
         var metadata: [String: String] = ["kind": descriptor.kind.rawValue]
-        if let unit = descriptor.unit { metadata["unit"] = unit }
+        if let unit { metadata["unit"] = unit }
         metadata["numeric"] = descriptor.isNumeric ? "true" : "false"
         metadata[ROS2BagMetadata.qosKey] = ROS2BagMetadata.offeredQoSProfiles(latched: descriptor.isLatched)
         let channel = SegmentChannel(

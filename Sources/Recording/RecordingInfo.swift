@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Quantities
 
 /// A summary of a recording read from its index alone, without touching
 /// segment data: what `tlm info` prints.
@@ -34,6 +35,7 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
         public var topic: String
         public var kind: String
         public var schema: String
+        /// A UCUM code (``Quantities/UnitCode``; a former spelling is read as its code).
         public var unit: String?
         public var messageCount: Int
         /// First and last log time, nanoseconds since the Unix epoch; `nil` when empty.
@@ -144,7 +146,8 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
                 }
                 return Stream(
                     topic: try stream.string("topic"), kind: try stream.string("kind"),
-                    schema: try stream.string("schema_name"), unit: try stream.optionalString("unit"),
+                    schema: try stream.string("schema_name"),
+                    unit: UnitCode.canonical(try stream.optionalString("unit")),
                     messageCount: try stream.count("message_count"), firstTime: first, lastTime: last,
                     latched: try stream.int64("latched") != 0)
             }

@@ -36,11 +36,11 @@ extension HTMLReport {
         code { font: 12px ui-monospace, "DejaVu Sans Mono", monospace; }
         .note, .hint, footer { color: var(--muted); font-size: 12px; }
         #console-errors { display: none; margin: 0; padding: 8px 24px; background: #fee2e2; color: #991b1b; }
-        #toolbar { position: sticky; top: 0; z-index: 5; display: flex; gap: 8px; align-items: center;
+        #toolbar { position: sticky; top: 0; z-index: 5; display: flex; flex-wrap: wrap; gap: 8px; align-items: center;
                    background: var(--bg); padding: 6px 0; }
         #toolbar button { white-space: nowrap; font: inherit; padding: 2px 10px; border: 1px solid #c7cfdb; background: #fff; border-radius: 4px;
                           cursor: pointer; }
-        #view-range { font-variant-numeric: tabular-nums; margin-left: 8px; }
+        #view-range { font-variant-numeric: tabular-nums; margin-left: 8px; white-space: nowrap; }
         #lanes { background: #fff; border: 1px solid var(--line); padding: 4px 8px 8px; }
         .group { margin-bottom: 6px; }
         .lane { display: flex; align-items: stretch; border-top: 1px solid #f0f2f6; }
@@ -61,7 +61,7 @@ extension HTMLReport {
         .lane .cursor-value { position: absolute; top: 1px; display: none; pointer-events: none; font-size: 11px;
                               background: rgba(17,24,39,.85); color: #fff; padding: 0 5px; border-radius: 3px;
                               white-space: nowrap; font-variant-numeric: tabular-nums; }
-        #readout { font-variant-numeric: tabular-nums; font-weight: 600; margin-left: 8px; }
+        #readout { font-variant-numeric: tabular-nums; font-weight: 600; margin-left: 8px; white-space: nowrap; }
         .axis .label { color: var(--muted); font-size: 11px; }
         #loss-strip .plot { height: 16px; }
         .loss-mark { position: absolute; top: 3px; height: 10px; min-width: 2px; background: #dc2626; opacity: .75; }

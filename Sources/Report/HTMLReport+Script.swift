@@ -381,6 +381,9 @@ extension HTMLReport {
               var next = placed[i + 1];
               if (next && end + 4 > next.x - 4) text = p.text;  // no room for the count
               if (!text.length) return;
+              ctx.fillStyle = "#fffe";  // a backing: the marks under a label do not cut its letters
+              ctx.fillRect(p.x - 2, lane.height / 2 - 7, ctx.measureText(text).width + 4, 14);
+              ctx.fillStyle = lane.color;
               ctx.fillText(text, p.x, lane.height / 2);
               texts.push(p.x.toFixed(1) + ":" + (p.x + ctx.measureText(text).width).toFixed(1));
             });

@@ -41,8 +41,10 @@ public struct PNGPlot: Sendable {
         raster.text(
             "\(data.info.session.name) from \(ReportText.instant(data.from)) · time axis \(layout.zoneName)", x: 8,
             y: 4, color: Self.ink, scale: 1)
-        for (time, label) in layout.tickLabels() {
-            raster.text(label, x: Int(layout.x(time)) + 3, y: SVGPlot.axisHeight - 16, color: Self.muted, scale: 1)
+        // A label that would run past the right edge is left out (its grid line stays).
+        for (time, label) in layout.tickLabels()
+        where Int(layout.x(time)) + 3 + label.count * PixelFont.advance(scale: 1) <= layout.width {
+            raster.text(label, x: Int(layout.x(time)) + 3, y: SVGPlot.axisHeight - 13, color: Self.muted, scale: 1)
         }
         var y = SVGPlot.axisHeight
         var laneIndex = 0
@@ -105,9 +107,8 @@ public struct PNGPlot: Sendable {
             maximumWidth: width)
         let count = overlay ? members.map(\.count).reduce(0, +) : members.map(\.count).max() ?? 0
         raster.text(
-            "\(unit.map { $0 + " · " } ?? "")\(count) \(several && !overlay ? "messages" : "values")", x: 8,
-            y: top + 20,
-            color: Self.muted, maximumWidth: width)
+            "\(unit.map { $0 + " · " } ?? "")\(SVGPlot.counted(count, several && !overlay ? "message" : "value"))",
+            x: 8, y: top + 20, color: Self.muted, maximumWidth: width)
         let palette = SVGPlot.colors(of: members, laneColor: color).map(Raster.Color.init(hex:))
         if several {
             for (index, series) in members.enumerated() {
@@ -145,9 +146,13 @@ public struct PNGPlot: Sendable {
                 }
             }
         }
+        // Each y label on a light backing, readable over the series it is drawn on.
         for tick in ticks {
-            raster.text(
-                tick.label, x: SVGPlot.labelWidth + 4, y: Int(y(tick.value).rounded()) - 4, color: Self.muted)
+            let top = Int(y(tick.value).rounded()) - 4
+            raster.fill(
+                x: SVGPlot.labelWidth + 2, y: top - 1, width: tick.label.count * PixelFont.advance(scale: 1) + 3,
+                height: 9, color: Raster.Color(hex: "#ffffff"), alpha: 0.8)
+            raster.text(tick.label, x: SVGPlot.labelWidth + 4, y: top, color: Self.muted)
         }
     }
 

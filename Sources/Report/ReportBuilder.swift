@@ -274,12 +274,14 @@ public final class ReportBuilder {
         return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 
-    /// A message's first non-empty string field, else its first field, as text.
+    /// A message's first non-empty string field, else its first field, as text; the sample time
+    /// `stamp` is never the title (it would label every mark with nanoseconds since the epoch).
     static func title(_ message: TypedMessage) -> String {
-        for field in message.fields {
+        let fields = message.fields.filter { $0.name != "stamp" }
+        for field in fields {
             if case .string(let text) = field.value, !text.isEmpty { return String(text.prefix(40)) }
         }
-        return String((message.fields.first?.value.text ?? "").prefix(40))
+        return String((fields.first?.value.text ?? "").prefix(40))
     }
 
     /// At most `limit` elements, evenly spread.

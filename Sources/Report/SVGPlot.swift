@@ -25,7 +25,8 @@ public struct SVGPlot: Sendable {
     static let numericHeight = 90
     static let eventHeight = 24
     static let labelWidth = 230
-    static let axisHeight = 28
+    /// The title's row and the time axis's labels under it (each on its own row: they never touch).
+    static let axisHeight = 38
     static let groupHeading = 24
     static let colors = ["#2563eb", "#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2"]
 
@@ -113,7 +114,8 @@ public struct SVGPlot: Sendable {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
             viewBox="0 0 \(width) \(height)" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">
             <style>.group{font-size:12px;font-weight:bold;fill:#5b6675}.name{font-size:11.5px;font-weight:bold;\
-            fill:#1d2430}.meta{fill:#5b6675}.tick{fill:#5b6675}</style>
+            fill:#1d2430}.meta{fill:#5b6675}.tick{fill:#5b6675}\
+            .ytick{paint-order:stroke;stroke:#fff;stroke-opacity:.8;stroke-width:3px;stroke-linejoin:round}</style>
             <rect width="100%" height="100%" fill="#ffffff"/>
             <text x="8" y="16" font-size="13" font-weight="bold">\(ReportText.escaped(data.info.session.name)) \
             from \(ReportText.instant(data.from)) · time axis \(zoneName)</text>
@@ -214,8 +216,15 @@ public struct SVGPlot: Sendable {
         return result
     }
 
+    /// `"1 value"`, `"36 values"`.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     private func axis(height: Int) -> String {
-        tickLabels().map { time, label in
+        // A label that would run past the right edge (about 7 px a character) is left out.
+        let fitting = tickLabels().filter { time, label in x(time) + 3 + Double(label.count * 7) <= Double(width) }
+        return fitting.map { time, label in
             "<text x=\"\(format(x(time) + 3))\" y=\"\(Self.axisHeight - 4)\" class=\"tick\">\(label)</text>"
         }.joined() + "\n"
     }
@@ -319,7 +328,7 @@ public struct SVGPlot: Sendable {
         let count = overlay ? members.map(\.count).reduce(0, +) : members.map(\.count).max() ?? 0
         text += label(
             topic, group: group,
-            meta: "\(unit.map { $0 + " · " } ?? "")\(count) \(several && !overlay ? "messages" : "values")",
+            meta: "\(unit.map { $0 + " · " } ?? "")\(Self.counted(count, several && !overlay ? "message" : "value"))",
             top: top)
         let palette = Self.colors(of: members, laneColor: color)
         if several {

@@ -78,11 +78,11 @@ import Testing
     }
 
     @Test func unitsAreConventionalMetadata() {
-        #expect(DiotFeature.accX.unit == "g")
+        #expect(DiotFeature.accX.unit == "[g]")
         #expect(DiotFeature.gyroY.unit == "deg/s")
-        #expect(DiotFeature.temperature.unit == "degC")
-        #expect(DiotFeature.humidity.unit == "%RH")
-        #expect(DiotFeature.heartRate.unit == "bpm")
+        #expect(DiotFeature.temperature.unit == "Cel")
+        #expect(DiotFeature.humidity.unit == "%")
+        #expect(DiotFeature.heartRate.unit == "/min")
         #expect(DiotFeature.latitude.unit == "deg")
         #expect(DiotFeature.altitude.unit == "m")
         #expect(DiotFeature.signalRedLed.unit == nil)

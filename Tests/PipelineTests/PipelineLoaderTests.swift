@@ -58,7 +58,7 @@ import Testing
                 """, file: "p.yaml")
         #expect(pipeline.name == "test")
         #expect(pipeline.devices.map(\.family) == [.diot, .comodule])
-        #expect(pipeline.derived.first?.unit == "meter_per_second")
+        #expect(pipeline.derived.first?.unit == "m/s")  // the former name, read as its UCUM code
         #expect(pipeline.derived.first?.operators.count == 8)
         #expect(pipeline.derived.first?.operators[2] == .debounce(.milliseconds(250)))
         #expect(pipeline.derived.first?.operators[3] == .throttle(.seconds(1), latest: false))

@@ -2,6 +2,7 @@ import DeviceRecording
 import Devices
 import Families
 import Foundation
+import Quantities
 import ROS2
 import TestSupport
 import Testing
@@ -62,7 +63,8 @@ import Testing
             case (.value, .range(let number)?):
                 [
                     "value": number, "index": Int(frame.index), "identifier": frame.identifier,
-                    "unit": frame.unit,
+                    // The SDK's identifier is recorded as its UCUM code.
+                    "unit": UnitCode.canonical(frame.unit),
                 ]
             case (.value, .state(let index, let state)?):
                 [

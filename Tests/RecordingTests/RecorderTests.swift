@@ -112,7 +112,7 @@ import Testing
         let a = try recorder.addStream(
             StreamDescriptor(
                 topic: "/diot/ABCD/acc_x", kind: .typed, schema: Self.schema,
-                unit: "g", isNumeric: true, device: device))
+                unit: "[g]", isNumeric: true, device: device))
         let b = try recorder.addStream(
             StreamDescriptor(topic: "/diot/ABCD/raw/x", kind: .raw, schema: Self.schema, device: device))
         for index in 0..<10 { try recorder.write(a, logTime: 2_000 + UInt64(index) * 100, payload: Self.cdr(1)) }
@@ -126,7 +126,7 @@ import Testing
         #expect(info.devices == [.init(family: "diot", identifier: "ABCD", name: "DIoT-ABCD")])
         // The loss record is also a message on /tlm/loss, in the segment.
         #expect(info.streams.map(\.topic) == ["/diot/ABCD/acc_x", "/diot/ABCD/raw/x", "/tlm/loss"])
-        #expect(info.streams[0].messageCount == 10 && info.streams[0].unit == "g")
+        #expect(info.streams[0].messageCount == 10 && info.streams[0].unit == "[g]")
         #expect(info.streams[0].firstTime == 2_000 && info.streams[0].lastTime == 2_900)
         #expect(info.streams[1].messageCount == 1)
         #expect(info.segments.count == 1 && info.segments[0].state == "closed" && info.segments[0].messageCount == 12)

@@ -50,7 +50,7 @@ import Testing
         let a = try recorder.addStream(
             StreamDescriptor(
                 topic: "/diot/d_9F3A0C11/a", kind: .typed, schema: value,
-                unit: "g", isNumeric: true, device: device))
+                unit: "[g]", isNumeric: true, device: device))
         let b = try recorder.addStream(StreamDescriptor(topic: "/diot/d_9F3A0C11/b", kind: .typed, schema: value))
         let c = try recorder.addStream(StreamDescriptor(topic: "/other/x/c", kind: .event, schema: label))
         for index in 0..<3_000 {
@@ -162,7 +162,8 @@ import Testing
         #expect(context.topics.map(\.topic) == ["/diot/d_9F3A0C11/a", "/other/x/c"])
         let a = context.topics[0]
         let c = context.topics[1]
-        #expect(a.kind == .typed && a.unit == "g" && a.isNumeric && a.messageCount == 1_000 && a.firstTime == 1_000_000)
+        #expect(
+            a.kind == .typed && a.unit == "[g]" && a.isNumeric && a.messageCount == 1_000 && a.firstTime == 1_000_000)
         #expect(a.schemaName == "test/msg/Value" && a.schemaEncoding == "ros2msg" && a.messageEncoding == "cdr")
         #expect(String(decoding: a.schemaData, as: UTF8.self) == "float64 value")
         #expect(c.kind == .event && c.definition?.fields.map(\.name) == ["count", "label", "value"])

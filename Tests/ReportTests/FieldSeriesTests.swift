@@ -63,7 +63,7 @@ import Testing
         // Y ticks with the unit, and the loss shaded on its own stream's lane only.
         let value = try #require(svg.range(of: "data-topic=\"/sim/D1/value\"")).upperBound
         let valueLane = svg[value...].prefix { $0 != "\n" }
-        #expect(valueLane.contains(" g</text>") && valueLane.contains("class=\"loss\""))
+        #expect(valueLane.contains(" [g]</text>") && valueLane.contains("class=\"loss\""))
         #expect(!lane.contains("class=\"loss\""))
         // The single value of /sim/D2/level: a dot.
         let level = try #require(svg.range(of: "data-topic=\"/sim/D2/level\"")).upperBound
@@ -123,7 +123,7 @@ import Testing
         // Without overlay: a lane per stream, the value's ticks in g.
         let lanes = SVGPlot(data, width: 1000).text
         #expect(lanes.components(separatedBy: "<g class=\"numeric\"").count == 4)
-        #expect(lanes.contains(" g</text>") && lanes.contains(" Cel</text>"))
+        #expect(lanes.contains(" [g]</text>") && lanes.contains(" Cel</text>"))
         // The PNG of the overlay: one lane below the heading, so one lane's height.
         let image = try PNGPlotTests.decode(try PNGPlot(data, width: 1000, overlay: true).png())
         #expect(image.height == SVGPlot.axisHeight + 8 + SVGPlot.groupHeading + SVGPlot.numericHeight)

@@ -38,7 +38,8 @@ struct FieldsTestRecording {
             directory: directory, configuration: configuration,
             session: .init(name: "fields", source: "simulate"), startTime: Self.start)
         let value = try recorder.addStream(
-            StreamDescriptor(topic: "/sim/D1/value", kind: .typed, schema: Self.valueSchema, unit: "g", isNumeric: true)
+            StreamDescriptor(
+                topic: "/sim/D1/value", kind: .typed, schema: Self.valueSchema, unit: "[g]", isNumeric: true)
         )
         let imu = try recorder.addStream(StreamDescriptor(topic: "/sim/D1/imu", kind: .typed, schema: Self.imuSchema))
         let temp = try recorder.addStream(

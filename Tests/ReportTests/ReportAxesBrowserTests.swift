@@ -73,8 +73,8 @@ import Testing
         let zoomedTicks = try #require(Browser.attribute("data-y-ticks", of: marker, in: zoomed))
         #expect(wholeTicks != zoomedTicks)
         // Every tick carries the unit.
-        #expect(wholeTicks.split(separator: "|").allSatisfy { $0.hasSuffix(" g") }, "\(wholeTicks)")
-        #expect(zoomedTicks.split(separator: "|").allSatisfy { $0.hasSuffix(" g") }, "\(zoomedTicks)")
+        #expect(wholeTicks.split(separator: "|").allSatisfy { $0.hasSuffix(" [g]") }, "\(wholeTicks)")
+        #expect(zoomedTicks.split(separator: "|").allSatisfy { $0.hasSuffix(" [g]") }, "\(zoomedTicks)")
         // The axis is the range of the values in view (to the quantization's step), not the recording's.
         let inView = (4000..<4100).map { sin(Double($0) / 40) * 100 + Double($0 % 7) }
         let step = ((data.series.first { $0.topic == "/sim/D1/value" }?.maximum ?? 0) + 107) / 65534
@@ -82,7 +82,7 @@ import Testing
         let high = try #require(Double(Browser.attribute("data-axis-max", of: marker, in: zoomed) ?? ""))
         #expect(abs(low - inView.min()!) <= 2 * step && abs(high - inView.max()!) <= 2 * step, "\(low) \(high)")
         // Ticks at readable steps inside that range.
-        let values = zoomedTicks.split(separator: "|").compactMap { Double($0.dropLast(2)) }
+        let values = zoomedTicks.split(separator: "|").compactMap { Double($0.dropLast(4)) }
         #expect(values.count >= 2 && values.allSatisfy { $0 >= low - 1e-9 && $0 <= high + 1e-9 })
         // The time axis in clock times (UTC): 2027-01-15 08:00:00 is the start.
         let clock = try #require(Browser.attribute("data-ticks", of: "id=\"time-axis\"", in: whole))
@@ -125,8 +125,8 @@ import Testing
         // The value there with its unit, on the lane under the pointer and on the other device's lane alike.
         let value = try #require(Browser.attribute("data-cursor-text", of: "data-topic=\"/sim/D1/value\"", in: dom))
         let index = Int(at / 500_000)
-        let number = try #require(Double(value.dropLast(2)), "\(value)")
-        #expect(value.hasSuffix(" g") && abs(number - (sin(Double(index) / 40) * 100 + Double(index % 7))) < 12)
+        let number = try #require(Double(value.dropLast(4)), "\(value)")
+        #expect(value.hasSuffix(" [g]") && abs(number - (sin(Double(index) / 40) * 100 + Double(index % 7))) < 12)
         let temp = try #require(Browser.attribute("data-cursor-text", of: "data-topic=\"/sim/D2/temp\"", in: dom))
         #expect(temp.hasSuffix(" Cel") && temp.hasPrefix("21."), "\(temp)")
         let imu = try #require(Browser.attribute("data-cursor-text", of: "data-topic=\"/sim/D1/imu\"", in: dom))

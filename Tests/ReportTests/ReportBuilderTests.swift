@@ -12,7 +12,7 @@ import Testing
         let data = try builder.build(topics: builder.topics)
         let series = try #require(data.series.first)
         #expect(data.series.map(\.topic) == ["/sim/D1/value"])
-        #expect(series.unit == "g")
+        #expect(series.unit == "[g]")
         #expect(series.count == recording.values.count)
         #expect(series.minimum == recording.values.map(\.value).min())
         #expect(series.maximum == recording.values.map(\.value).max())

@@ -27,7 +27,8 @@ struct ReportTestRecording {
             directory: directory, configuration: configuration,
             session: .init(name: "synthetic", source: "simulate"), startTime: Self.start)
         let value = try recorder.addStream(
-            StreamDescriptor(topic: "/sim/D1/value", kind: .typed, schema: Self.valueSchema, unit: "g", isNumeric: true)
+            StreamDescriptor(
+                topic: "/sim/D1/value", kind: .typed, schema: Self.valueSchema, unit: "[g]", isNumeric: true)
         )
         let gesture = try recorder.addStream(
             StreamDescriptor(topic: "/sim/D1/gesture", kind: .event, schema: Self.eventSchema))

@@ -78,6 +78,31 @@ struct EmbeddedData: Decodable {
         tags(html).filter { $0.attributes["class"] == className }.map(\.attributes)
     }
 
+    @Test func noEventMarkIsTitledWithItsSampleTime() throws {
+        let output = temporaryPath() + ".html"
+        let result = try tlm("report", Self.recording, "--output", output)
+        #expect(result.status == 0, "\(result.errors)")
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        let json = try #require(
+            html.components(separatedBy: "<script type=\"application/json\" id=\"report-data\">").last?
+                .components(separatedBy: "</script>").first)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let lanes = (parsed["groups"] as? [[String: Any]] ?? []).flatMap { $0["lanes"] as? [[String: Any]] ?? [] }
+        // A mark is [time, title, label]; a stamped message's label begins with its stamp in nanoseconds.
+        var stamped = 0
+        for lane in lanes {
+            for mark in lane["marks"] as? [[Any]] ?? [] {
+                guard mark.count >= 3, let title = mark[1] as? String, let label = mark[2] as? String,
+                    label.hasPrefix("stamp=")
+                else { continue }
+                stamped += 1
+                let stamp = String(label.dropFirst(6).prefix { $0.isNumber })
+                #expect(!stamp.isEmpty && title != String(stamp.prefix(40)), "\(lane["topic"] ?? ""): \(label)")
+            }
+        }
+        #expect(stamped > 0)
+    }
+
     @Test func theReportCarriesTheReadersMinimumAndMaximumOfEveryNumericStream() throws {
         let output = temporaryPath() + ".html"
         let result = try tlm("report", Self.recording, "--output", output)

@@ -13,7 +13,7 @@
 /// let feature = DiotFeature(rawValue: 7)
 /// print(feature == .temperature) // true
 /// print(feature.topicName)       // temperature
-/// print(feature.unit ?? "-")     // degC
+/// print(feature.unit ?? "-")     // Cel
 /// print(DiotFeature(rawValue: 44).topicName) // unknown_44
 /// ```
 public struct DiotFeature: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -265,19 +265,20 @@ public struct DiotFeature: RawRepresentable, Sendable, Hashable, Comparable, Cus
     /// A conventional unit, as metadata only; the SDK documents none and values
     /// are never rescaled. `nil` when there is no obvious unit.
     ///
-    /// Units: acceleration `g`, angular rate `deg/s`, temperature `degC`,
-    /// humidity `%RH`, heart rate `bpm`, oxygen `%`, steps `steps`, dates `s`
-    /// (Unix seconds), latitude/longitude `deg`, altitude `m`.
+    /// Units are UCUM codes (the recording's one vocabulary, docs/recording.md):
+    /// acceleration `[g]` (standard gravity), angular rate `deg/s`, temperature
+    /// `Cel`, humidity `%` (relative), heart rate `/min`, oxygen `%`, steps
+    /// `{steps}`, dates `s` (Unix seconds), latitude/longitude `deg`, altitude `m`.
     public var unit: String? {
         switch rawValue {
-        case 4, 28, 29: "bpm"
+        case 4, 28, 29: "/min"
         case 5: "%"
-        case 7, 33, 34: "degC"
-        case 8, 36, 37: "%RH"
-        case 9, 10, 11: "g"
+        case 7, 33, 34: "Cel"
+        case 8, 36, 37: "%"
+        case 9, 10, 11: "[g]"
         case 12, 13, 14: "deg/s"
         case 16, 17, 21, 43: "s"
-        case 18: "steps"
+        case 18: "{steps}"
         case 24, 25: "deg"
         case 26: "m"
         default: nil

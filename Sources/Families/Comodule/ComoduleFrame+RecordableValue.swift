@@ -1,5 +1,6 @@
 public import DeviceRecording
 public import Devices
+import Quantities
 public import ROS2
 public import Recording
 
@@ -8,13 +9,15 @@ public import Recording
 /// `tlm/msg/RangeValue` (numeric: the index keeps value statistics),
 /// `tlm/msg/StateValue` or `tlm/msg/RawValue` by the property's type; write
 /// acknowledgements go to `<identifier>/write_ack` and error frames to
-/// `<identifier>/error`.
+/// `<identifier>/error`. The SDK's unit identifiers (`kilometer_per_hour`)
+/// are recorded as UCUM codes (`km/h`, ``Quantities/UnitCode``), in the
+/// stream's metadata and in each RangeValue's `unit`.
 extension ComoduleFrame: RecordableValue {
     /// `tlm/msg/RangeValue`: the value first, so it sits at a fixed payload offset.
     public static let rangeSchema = MessageSchema(
         name: "tlm/msg/RangeValue",
         text: """
-            # A range property's value: raw integer × step + lower bound, in unit.
+            # A range property's value: raw integer × step + lower bound, in unit (a UCUM code).
             float64 value
             uint16 index
             string identifier
@@ -75,7 +78,8 @@ extension ComoduleFrame: RecordableValue {
             switch value {
             case .range?:
                 RecordedStream(
-                    name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : unit, isNumeric: true,
+                    name: identifier, schema: Self.rangeSchema, unit: unit.isEmpty ? nil : UnitCode.canonical(unit),
+                    isNumeric: true,
                     isLatched: true)
             case .state?:
                 RecordedStream(name: identifier, schema: Self.stateSchema, isLatched: true)
@@ -97,7 +101,7 @@ extension ComoduleFrame: RecordableValue {
                 cdr.write(number)
                 cdr.write(index)
                 cdr.write(identifier)
-                cdr.write(unit)
+                cdr.write(UnitCode.canonical(unit))
                 return number
             case .state(let stateIndex, let state)?:
                 cdr.write(UInt32(clamping: stateIndex))

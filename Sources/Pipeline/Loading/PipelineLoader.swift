@@ -1,5 +1,6 @@
 import Devices
 import Families
+import Quantities
 import ROS2
 import Recording
 import Yams
@@ -406,7 +407,7 @@ struct PipelineLoader {
             }
         }
         return DerivedStream(
-            name: name, unit: unit ?? convertedUnit, isRecorded: isRecorded, source: source,
+            name: name, unit: UnitCode.canonical(unit) ?? convertedUnit, isRecorded: isRecorded, source: source,
             operators: operators, location: location(node))
     }
 
@@ -493,7 +494,7 @@ struct PipelineLoader {
                 let to = try text(toNode, "unit")
                 do {
                     let (scale, offset) = try UnitConversion.scaleAndOffset(from: from, to: to)
-                    unit = to
+                    unit = UnitCode.canonical(to)
                     return .map(scale: scale, offset: offset)
                 } catch {
                     throw PipelineError(

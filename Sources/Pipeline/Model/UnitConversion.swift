@@ -1,8 +1,12 @@
+import Quantities
+
 /// The units `map: {from: …, to: …}` converts between: each unit is a scale
-/// (and, for temperatures, an offset) to its dimension's base unit.
+/// (and, for temperatures, an offset) to its dimension's base unit. Units are
+/// UCUM codes (`km/h`, `m/s`, `Cel`, `[g]`); a former name (`kilometer_per_hour`)
+/// is read as its code (``Quantities/UnitCode``).
 ///
 /// ```swift
-/// let (scale, offset) = try UnitConversion.scaleAndOffset(from: "kilometer_per_hour", to: "meter_per_second")
+/// let (scale, offset) = try UnitConversion.scaleAndOffset(from: "km/h", to: "m/s")
 /// // scale 0.2777…, offset 0
 /// ```
 public enum UnitConversion {
@@ -14,42 +18,46 @@ public enum UnitConversion {
     }
 
     static let units: [String: Unit] = [
-        "meter_per_second": Unit(dimension: "speed", scale: 1, offset: 0),
-        "kilometer_per_hour": Unit(dimension: "speed", scale: 1 / 3.6, offset: 0),
-        "mile_per_hour": Unit(dimension: "speed", scale: 0.44704, offset: 0),
-        "meter_per_second_squared": Unit(dimension: "acceleration", scale: 1, offset: 0),
-        "g": Unit(dimension: "acceleration", scale: 9.80665, offset: 0),
-        "meter": Unit(dimension: "length", scale: 1, offset: 0),
-        "kilometer": Unit(dimension: "length", scale: 1000, offset: 0),
-        "mile": Unit(dimension: "length", scale: 1609.344, offset: 0),
-        "celsius": Unit(dimension: "temperature", scale: 1, offset: 0),
-        "kelvin": Unit(dimension: "temperature", scale: 1, offset: -273.15),
-        "fahrenheit": Unit(dimension: "temperature", scale: 5.0 / 9.0, offset: -32 * 5.0 / 9.0),
-        "radian": Unit(dimension: "angle", scale: 1, offset: 0),
-        "degree": Unit(dimension: "angle", scale: Double.pi / 180, offset: 0),
-        "radian_per_second": Unit(dimension: "angular speed", scale: 1, offset: 0),
-        "degree_per_second": Unit(dimension: "angular speed", scale: Double.pi / 180, offset: 0),
-        "fraction": Unit(dimension: "ratio", scale: 1, offset: 0),
-        "percent": Unit(dimension: "ratio", scale: 0.01, offset: 0),
-        "second": Unit(dimension: "time", scale: 1, offset: 0),
-        "millisecond": Unit(dimension: "time", scale: 0.001, offset: 0),
+        "m/s": Unit(dimension: "speed", scale: 1, offset: 0),
+        "km/h": Unit(dimension: "speed", scale: 1 / 3.6, offset: 0),
+        "[mi_i]/h": Unit(dimension: "speed", scale: 0.44704, offset: 0),
+        "m/s2": Unit(dimension: "acceleration", scale: 1, offset: 0),
+        "[g]": Unit(dimension: "acceleration", scale: 9.80665, offset: 0),
+        "m": Unit(dimension: "length", scale: 1, offset: 0),
+        "km": Unit(dimension: "length", scale: 1000, offset: 0),
+        "[mi_i]": Unit(dimension: "length", scale: 1609.344, offset: 0),
+        "Cel": Unit(dimension: "temperature", scale: 1, offset: 0),
+        "K": Unit(dimension: "temperature", scale: 1, offset: -273.15),
+        "[degF]": Unit(dimension: "temperature", scale: 5.0 / 9.0, offset: -32 * 5.0 / 9.0),
+        "rad": Unit(dimension: "angle", scale: 1, offset: 0),
+        "deg": Unit(dimension: "angle", scale: Double.pi / 180, offset: 0),
+        "rad/s": Unit(dimension: "angular speed", scale: 1, offset: 0),
+        "deg/s": Unit(dimension: "angular speed", scale: Double.pi / 180, offset: 0),
+        "1": Unit(dimension: "ratio", scale: 1, offset: 0),
+        "%": Unit(dimension: "ratio", scale: 0.01, offset: 0),
+        "s": Unit(dimension: "time", scale: 1, offset: 0),
+        "ms": Unit(dimension: "time", scale: 0.001, offset: 0),
     ]
 
-    /// The unit names, sorted.
+    /// The unit codes, sorted.
     public static var unitNames: [String] { units.keys.sorted() }
 
     /// The scale and offset that convert a value in `from` to `to`: `to = from * scale + offset`.
     ///
     /// - Parameters:
-    ///   - from: The source unit, for example `kilometer_per_hour`.
-    ///   - to: The target unit of the same dimension, for example `meter_per_second`.
+    ///   - from: The source unit, for example `km/h` (or its former name `kilometer_per_hour`).
+    ///   - to: The target unit of the same dimension, for example `m/s`.
     /// - Returns: The scale and offset.
     /// - Throws: A message naming the unknown unit or the mismatched dimensions.
     public static func scaleAndOffset(
         from: String, to: String
     ) throws(UnitConversionError) -> (scale: Double, offset: Double) {
-        guard let source = units[from] else { throw UnitConversionError(unit: from, message: unknown(from)) }
-        guard let target = units[to] else { throw UnitConversionError(unit: to, message: unknown(to)) }
+        guard let source = units[UnitCode.canonical(from)] else {
+            throw UnitConversionError(unit: from, message: unknown(from))
+        }
+        guard let target = units[UnitCode.canonical(to)] else {
+            throw UnitConversionError(unit: to, message: unknown(to))
+        }
         guard source.dimension == target.dimension else {
             throw UnitConversionError(
                 unit: to, message: "cannot convert \(from) (\(source.dimension)) to \(to) (\(target.dimension))")

@@ -1,3 +1,4 @@
+import Quantities
 public import ROS2
 
 /// One exported topic: its stream, schema and channel, as the recording holds them.
@@ -6,7 +7,8 @@ public struct ExportTopic: Sendable, Hashable {
     public var topic: String
     /// What the stream carries.
     public var kind: StreamDescriptor.Kind
-    /// A unit for display, if the stream has one.
+    /// A unit for display, if the stream has one: a UCUM code
+    /// (``Quantities/UnitCode``; a former spelling is read as its code).
     public var unit: String?
     /// Whether its messages carry a numeric value.
     public var isNumeric: Bool
@@ -39,7 +41,8 @@ public struct ExportTopic: Sendable, Hashable {
 
     /// Creates a topic description (the reader makes them; this is for tests
     /// and custom drivers). Without `isLatched`, the topic is latched when
-    /// its channel metadata offers durability `transient_local`.
+    /// its channel metadata offers durability `transient_local`. A unit in
+    /// a former spelling (`unit` and the metadata's `unit`) becomes its code.
     public init(
         topic: String, kind: StreamDescriptor.Kind, unit: String? = nil, isNumeric: Bool = false,
         schemaName: String, schemaEncoding: String, schemaData: [UInt8], messageEncoding: String,
@@ -49,12 +52,14 @@ public struct ExportTopic: Sendable, Hashable {
     ) {
         self.topic = topic
         self.kind = kind
-        self.unit = unit
+        self.unit = UnitCode.canonical(unit)
         self.isNumeric = isNumeric
         self.schemaName = schemaName
         self.schemaEncoding = schemaEncoding
         self.schemaData = schemaData
         self.messageEncoding = messageEncoding
+        var channelMetadata = channelMetadata
+        if let spelled = channelMetadata["unit"] { channelMetadata["unit"] = UnitCode.canonical(spelled) }
         self.channelMetadata = channelMetadata
         self.definition = definition
         self.messageCount = messageCount
