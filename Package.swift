@@ -172,7 +172,7 @@ let package = Package(
         .target(
             name: "Session",
             dependencies: [
-                "DeviceRecording", "Snapshots",
+                "DeviceRecording", "Snapshots", "DBus",
                 "Pipeline", "Capture", "CaptureFiles", "Families", "Recording", "Devices", "Streams", "Locking",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -218,7 +218,7 @@ let package = Package(
             dependencies: [
                 "DeviceRecording", "RecordingQueries", "RecordingRepair",
                 "Devices", "Recording", "RecordingExport", "ROS2", "Quantities", "Families", "Streams", "Pipeline",
-                "Capture", "CaptureFiles", "Session", "Snapshots", "Locking", "Report", "LiveView",
+                "Capture", "CaptureFiles", "Session", "Snapshots", "DBus", "Locking", "Report", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -61,6 +61,39 @@ public final class DBusConnection: Sendable {
         return try DBusConnection(address: address.flatMap { $0.isEmpty ? nil : $0 } ?? defaultSystemBusAddress)
     }
 
+    /// Connects to the session bus at `DBUS_SESSION_BUS_ADDRESS`.
+    ///
+    /// - Throws: ``DBusError/Code/connectionFailed`` when the variable is not
+    ///   set (no session bus) or the bus cannot be reached.
+    public static func session() throws(DBusError) -> DBusConnection {
+        guard let address = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            throw DBusError(
+                code: .connectionFailed, name: "org.freedesktop.DBus.Error.NoServer",
+                message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+        }
+        return try DBusConnection(address: address)
+    }
+
+    /// Serves a method: calls of `member` of `interface` at `path` get the
+    /// reply `handler` returns, or an error reply with the error it throws
+    /// (`InvalidArgs` for ``DBusError/Code/invalidArgument``). The handler
+    /// runs on the connection's event-loop thread: it must return promptly.
+    ///
+    /// ```swift
+    /// try bus.export(path: "/org/example/Sensor", interface: "org.example.Sensor", member: "Reset") { _ in [] }
+    /// ```
+    ///
+    /// - Throws: ``DBusError/Code/invalidArgument`` for a bad path, interface or member name.
+    public func export(
+        path: String, interface: String, member: String,
+        _ handler: @escaping @Sendable ([DBusValue]) throws(DBusError) -> [DBusValue]
+    ) throws(DBusError) {
+        try Validation.objectPath(path)
+        try Validation.interface(interface)
+        try Validation.member(member)
+        core.serve(ConnectionCore.MethodKey(path: path, interface: interface, member: member), handler)
+    }
+
     deinit {
         core.close()
     }

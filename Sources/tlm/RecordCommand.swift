@@ -1,5 +1,6 @@
 import ArgumentParser
 import Capture
+import DBus
 import DeviceRecording
 import Devices
 import Families
@@ -187,6 +188,13 @@ struct RecordCommand: AsyncParsableCommand {
     var serve: LiveViewAddress?
 
     @OptionGroup(title: "Flight recorder") var flight: SnapshotArguments
+
+    @Flag(
+        help: """
+            Serve org.tlm.Recorder1 on the session bus (object /org/tlm/Recorder1, name org.tlm.Recorder): \
+            Snapshot(reason) asks a --snapshot recorder for a snapshot, Mark(note) adds a marker.
+            """)
+    var dbus = false
 
     @OptionGroup var display: OutputOptions
 
@@ -383,6 +391,22 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
+    /// The D-Bus object of --dbus, served; `nil` without it.
+    private func startBus(_ snapshots: SnapshotController?) async throws -> RecorderBusService? {
+        guard dbus else { return nil }
+        do {
+            let bus = try await RecorderBusService.start(markers: markers, snapshots: snapshots)
+            let name =
+                bus.ownsName
+                ? RecorderBusService.busName : bus.uniqueName + " (\(RecorderBusService.busName) is taken)"
+            banner(
+                "D-Bus: \(RecorderBusService.interface) at \(RecorderBusService.path) on the session bus, name \(name)")
+            return bus
+        } catch {
+            throw CLIError("cannot serve on the session bus: \(error.message)")
+        }
+    }
+
     /// The keys of the live status, on a terminal: `m` a marker, `s` a snapshot (with --snapshot).
     private func startKeys(_ markers: MarkerInbox, _ snapshots: SnapshotController?) -> StatusKeys? {
         guard chatty else { return nil }
@@ -415,6 +439,8 @@ struct RecordCommand: AsyncParsableCommand {
         defer { events?.cancel() }
         let keys = startKeys(markers, snapshots)
         defer { keys?.stop() }
+        let bus = try await startBus(snapshots)
+        defer { bus?.close() }
         do {
             let summary = try await SessionRunner.run(session, showsStatus: chatty && snapshots == nil)
             await events?.value

@@ -191,3 +191,102 @@ import Testing
         #expect(markers.count == 2)
     }
 }
+
+/// `tlm record --dbus`: org.tlm.Recorder1 on a private session bus, called with `dbus-send`.
+@Suite struct RecorderBusCommandTests {
+    private func send(_ bus: PrivateBus, _ member: String, _ text: String) throws -> CommandResult {
+        try finish(
+            try start(
+                "/usr/bin/dbus-send",
+                [
+                    "--bus=" + bus.address, "--print-reply", "--dest=org.tlm.Recorder", "/org/tlm/Recorder1",
+                    "org.tlm.Recorder1." + member, "string:" + text,
+                ]),
+            timeout: .seconds(10))
+    }
+
+    @Test func snapshotOverDBusHoldsItsWindowAndTheMarkBeforeIt() throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let folder = temporaryPath()
+        let running = try start(
+            tlmPath,
+            [
+                "record", "--simulate", "--snapshot", "--dbus", "--keep", "10s", "--before", "2s", "--after", "500ms",
+                "--chunk-age", "200ms", "--output", folder,
+            ],
+            environment: environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") {
+            usleep(50_000)
+        }
+        usleep(3_000_000)
+        #expect(try send(bus, "Mark", "before the fall").status == 0)
+        usleep(500_000)
+        #expect(try send(bus, "Snapshot", "operator saw a fall").status == 0)
+        // Wrong arguments get an error reply, and the recorder goes on.
+        let wrong = try finish(
+            try start(
+                "/usr/bin/dbus-send",
+                [
+                    "--bus=" + bus.address, "--print-reply", "--dest=org.tlm.Recorder", "/org/tlm/Recorder1",
+                    "org.tlm.Recorder1.Snapshot", "int32:3",
+                ]),
+            timeout: .seconds(10))
+        #expect(wrong.status != 0)
+        #expect(wrong.errors.contains("InvalidArgs"))
+        usleep(2_000_000)
+        kill(running.0.processIdentifier, SIGINT)
+        let result = try finish(running, timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("dbus: operator saw a fall"))
+        let snapshots = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasPrefix("snapshot-")
+        }
+        #expect(snapshots.count == 1)
+        let directory = folder + "/" + (snapshots.first ?? "")
+        let info = try RecordingInfo.load(from: directory)
+        let start = info.session.startedAt
+        let end = try #require(info.session.endedAt)
+        #expect(end - start == 2_500_000_000)
+        for stream in info.streams where stream.messageCount > 0 && !stream.latched {
+            #expect((stream.firstTime ?? 0) >= start && (stream.lastTime ?? .max) <= end, "\(stream.topic)")
+        }
+        #expect(try RecordingReader(directory: directory).messages(topics: ["/tlm/marker"]).count == 2)
+    }
+
+    @Test func anOrdinaryRecordingTakesMarksAndRefusesSnapshots() throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let output = temporaryPath()
+        let running = try start(
+            tlmPath, ["record", "--simulate", "--dbus", "--duration", "4s", "--output", output],
+            environment: environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: output + "/index.sqlite") {
+            usleep(50_000)
+        }
+        usleep(1_000_000)
+        #expect(try send(bus, "Mark", "lap").status == 0)
+        let refused = try send(bus, "Snapshot", "now")
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("NotAFlightRecorder"))
+        let result = try finish(running, timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try RecordingInfo.load(from: output).streams.first { $0.topic == "/tlm/marker" }?.messageCount == 1)
+    }
+
+    @Test func withoutASessionBusDBusIsAClearError() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let result = try tlm(
+            ["record", "--simulate", "--dbus", "--duration", "1s", "--output", temporaryPath()],
+            environment: environment)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("cannot serve on the session bus: no session bus"))
+    }
+}

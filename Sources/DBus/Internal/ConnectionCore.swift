@@ -30,8 +30,21 @@ final class ConnectionCore: @unchecked Sendable {
         case unsubscribe(id: UInt64)
     }
 
+    /// A method this connection serves: it gets the call's arguments and
+    /// returns the reply's (or throws, for an error reply). It runs on the
+    /// event-loop thread, so it must return promptly.
+    typealias MethodHandler = @Sendable ([DBusValue]) throws(DBusError) -> [DBusValue]
+
+    /// A served method's address.
+    struct MethodKey: Hashable {
+        var path: String
+        var interface: String
+        var member: String
+    }
+
     private struct Shared {
         var commands: [Command] = []
+        var methods: [MethodKey: MethodHandler] = [:]
         var isOpen = true
         var closeRequested = false
         var nextID: UInt64 = 0
@@ -446,9 +459,40 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
+    /// Serves `handler` for calls of `member` of `interface` at `path`.
+    func serve(_ key: MethodKey, _ handler: @escaping MethodHandler) {
+        shared.withLock { $0.methods[key] = handler }
+    }
+
+    /// A method call to a served method: its handler's reply (or error
+    /// reply) is sent; a call to anything else is left to libdbus, which
+    /// answers `UnknownMethod`.
+    private func loopServe(_ call: OpaquePointer) -> DBusHandlerResult {
+        let key = MethodKey(
+            path: dbus_message_get_path(call).map { String(cString: $0) } ?? "",
+            interface: dbus_message_get_interface(call).map { String(cString: $0) } ?? "",
+            member: dbus_message_get_member(call).map { String(cString: $0) } ?? "")
+        guard let handler = shared.withLock({ $0.methods[key] }) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        var reply: Message?
+        do throws(DBusError) {
+            let values = try handler(try Message.arguments(of: call))
+            if let made = dbus_message_new_method_return(call) {
+                reply = Message(taking: made)
+                try reply?.append(values)
+            }
+        } catch {
+            let name = error.code == .invalidArgument ? "org.freedesktop.DBus.Error.InvalidArgs" : error.name
+            reply = dbus_message_new_error(call, name, error.message).map { Message(taking: $0) }
+        }
+        if let reply, dbus_message_get_no_reply(call) == 0 { _ = dbus_connection_send(raw, reply.raw, nil) }
+        return DBUS_HANDLER_RESULT_HANDLED
+    }
+
     /// Every incoming message passes here, during dispatch.
     private func loopFilter(_ raw: OpaquePointer) -> DBusHandlerResult {
-        guard dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_SIGNAL else {
+        let type = dbus_message_get_type(raw)
+        if type == DBUS_MESSAGE_TYPE_METHOD_CALL { return loopServe(raw) }
+        guard type == DBUS_MESSAGE_TYPE_SIGNAL else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         // Read in place: libdbus holds the message for the whole dispatch.
