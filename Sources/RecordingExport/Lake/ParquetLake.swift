@@ -170,6 +170,8 @@ public struct ParquetLake: Sendable {
         var listed = Set<String>()
         var ids = Set<String>()
         var rows: Int64 = 0
+        // A compacted file is listed by every recording with rows in it: read once.
+        var checked: [String: (bytes: Int64, digest: String)?] = [:]
         let tables = Set(manifest.tables.map(\.name))
         for recording in manifest.recordings {
             if !ids.insert(recording.id).inserted { problems.append("recording \(recording.id) is listed twice") }
@@ -180,11 +182,15 @@ public struct ParquetLake: Sendable {
                     problems.append("\(file.path): its table \(file.table) is not in the manifest")
                 }
                 let path = directory + "/" + file.path
-                guard FileManager.default.fileExists(atPath: path) else {
+                if checked[file.path] == nil {
+                    var found: (bytes: Int64, digest: String)?
+                    if FileManager.default.fileExists(atPath: path) { found = try LakeFiles.sizeAndDigest(path) }
+                    checked[file.path] = .some(found)
+                }
+                guard let (bytes, digest) = checked[file.path] ?? nil else {
                     problems.append("\(file.path) (recording \(recording.id)) is missing")
                     continue
                 }
-                let (bytes, digest) = try LakeFiles.sizeAndDigest(path)
                 if bytes != file.bytes {
                     problems.append("\(file.path) has \(bytes) bytes; the manifest says \(file.bytes)")
                 } else if digest != file.digest {
