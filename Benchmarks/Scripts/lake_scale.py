@@ -119,7 +119,7 @@ def main():
             link_copy(arguments.recording, path)
         copies.append(path)
     _, info = run([tlm, "info", copies[0], "--format", "json"])
-    messages = json.loads(info).get("message_count") or json.loads(info).get("messages")
+    messages = sum(stream.get("message_count", 0) for stream in json.loads(info)["streams"])
 
     # 2. Per-topic export against adding to an empty lake, alternating.
     exports, adds = [], []
@@ -152,8 +152,7 @@ def main():
     _, verify = run([tlm, "lake", "verify", lake])
 
     rows = []
-    rows.append(("recordings added", "%d × %s messages = %s" % (len(copies), messages,
-                                                                 (messages or 0) * len(copies))))
+    rows.append(("recordings added", "%d × %d messages = %d" % (len(copies), messages, messages * len(copies))))
     rows.append(("per-topic export of one recording (median of %d)" % len(exports),
                  "%.3f s, %d files" % (statistics.median(exports), export_files)))
     rows.append(("adding it to an empty lake (median of %d, alternating)" % len(adds),

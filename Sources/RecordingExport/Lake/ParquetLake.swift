@@ -78,10 +78,11 @@ public struct ParquetLake: Sendable {
             return LakeAddOutcome(
                 recording: id, digest: digest, added: false, messageCount: count, files: [], tables: [])
         }
-        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + $0 })
+        let staged = exporter.stagedNames
+        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + (staged[$0] ?? $0) })
         var files: [LakeManifest.File] = []
         for name in exporter.writtenFiles {
-            let path = staging + "/" + name
+            let path = staging + "/" + (staged[name] ?? name)
             let (bytes, fileDigest) = try LakeFiles.sizeAndDigest(path)
             let table = String(name.prefix { $0 != "/" })
             files.append(
@@ -129,7 +130,7 @@ public struct ParquetLake: Sendable {
             for file in files {
                 let parent = (file.path as NSString).deletingLastPathComponent
                 try OutputDirectory.createBelow(directory, relative: parent)
-                try LakeFiles.rename(staging + "/" + file.path, to: directory + "/" + file.path)
+                try LakeFiles.rename(staging + "/" + (staged[file.path] ?? file.path), to: directory + "/" + file.path)
                 moved.append(directory + "/" + file.path)
                 directories.insert(directory + "/" + parent)
             }

@@ -50,6 +50,9 @@ final class ParquetColumnWriter {
     private var dictionaryBytes = 0
     private var runValues: [UInt32] = []
     private var runLengths: [Int] = []
+    /// ``appendConstant(_:count:)``'s values by their storage's address, and their dictionary indices.
+    private var constantAddresses: [UnsafeRawPointer] = []
+    private var constantIndices: [UInt32] = []
 
     /// Creates an empty column.
     ///
@@ -305,6 +308,34 @@ final class ParquetColumnWriter {
         }
     }
 
+    /// Appends `count` rows of a constant: what ``appendRepeated(_:count:)``
+    /// does, found by the address of its bytes instead of their hash when it
+    /// came before. `bytes` must stay where they are, unchanged, while the
+    /// column lives (a ``ParquetTopicLayout``'s constants do).
+    @inline(__always)
+    func appendConstant(_ bytes: UnsafeRawBufferPointer, count: Int) {
+        guard isDictionary, count > 0, let address = bytes.baseAddress else {
+            appendRepeated(bytes, count: count)
+            return
+        }
+        if let known = constantAddresses.firstIndex(of: address) {
+            let index = constantIndices[known]
+            valueCount += count
+            if runValues.last == index {
+                runLengths[runLengths.count - 1] += count
+            } else {
+                runValues.append(index)
+                runLengths.append(count)
+            }
+            return
+        }
+        appendRepeated(bytes, count: count)
+        if constantAddresses.count < 64, let index = runValues.last {
+            constantAddresses.append(address)
+            constantIndices.append(index)
+        }
+    }
+
     /// Appends a BYTE_ARRAY value (a string's UTF-8 bytes).
     func appendBytes(_ bytes: UnsafeRawBufferPointer) {
         if isDictionary {
@@ -543,5 +574,7 @@ final class ParquetColumnWriter {
         dictionaryBytes = 0
         runValues = []
         runLengths = []
+        constantAddresses = []
+        constantIndices = []
     }
 }

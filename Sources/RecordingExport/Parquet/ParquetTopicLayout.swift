@@ -197,7 +197,9 @@ struct ParquetTopicLayout: Sendable {
             columns[3]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
         } else {
             for (index, constant) in constants.enumerated() {
-                constant.withUnsafeBytes { bytes in columns[index]._withUnsafeGuaranteedRef { $0.appendBytes(bytes) } }
+                constant.withUnsafeBytes { bytes in
+                    columns[index]._withUnsafeGuaranteedRef { $0.appendConstant(bytes, count: 1) }
+                }
             }
             columns[4]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime / 1000) }
             columns[5]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime / 1000) }
@@ -248,7 +250,7 @@ struct ParquetTopicLayout: Sendable {
             for (index, constant) in constants.enumerated() {
                 constant.withUnsafeBytes { bytes in
                     columns[index]._withUnsafeGuaranteedRef { column in
-                        column.appendRepeated(bytes, count: count)
+                        column.appendConstant(bytes, count: count)
                     }
                 }
             }
