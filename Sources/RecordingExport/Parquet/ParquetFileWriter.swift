@@ -16,9 +16,9 @@ import Recording
 /// Values go into the ``columns`` (one row = one value, or one list, per
 /// column, then ``endRow()``); ``flushRowGroup()`` writes the buffered rows
 /// as a row group: per column one data page (v1; values PLAIN,
-/// DELTA_BINARY_PACKED or BYTE_STREAM_SPLIT, see
-/// ``ParquetColumnWriter/pageBody()``; RLE/bit-packed levels for list
-/// columns), zstd-compressed, with min/max/null-count statistics in the
+/// DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT or RLE_DICTIONARY after a
+/// dictionary page, see ``ParquetColumnWriter/pageBody()``; RLE/bit-packed
+/// levels for list columns), zstd-compressed, with min/max/null-count statistics in the
 /// column chunk's metadata. A full row group is encoded, compressed and
 /// written by the exporter's ``ParquetRowGroupFlusher`` in the background
 /// while the next one fills a second set of columns (the two sets take
