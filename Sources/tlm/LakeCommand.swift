@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `tlm lake info|verify LAKE`: a lake's manifest, printed or checked.
+/// `tlm lake info|verify|compact LAKE`: a lake's manifest, printed or checked; its files merged.
 struct LakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lake",
-        abstract: "Show or check a lake of recordings (tlm export --format parquet --partition ...).",
+        abstract: "Show, check or compact a lake of recordings (tlm export --format parquet --partition ...).",
         discussion: """
             A lake is a directory of Parquet tables, one per schema, Hive-partitioned, that many recordings \
             are added to (`tlm export REC --format parquet --partition date,device --output LAKE`); its \
@@ -13,7 +13,8 @@ struct LakeCommand: ParsableCommand {
             Examples:
               tlm lake info fleet
               tlm lake verify fleet
+              tlm lake compact fleet
             """,
-        subcommands: [LakeInfoCommand.self, LakeVerifyCommand.self]
+        subcommands: [LakeInfoCommand.self, LakeVerifyCommand.self, LakeCompactCommand.self]
     )
 }

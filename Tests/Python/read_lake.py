@@ -14,7 +14,8 @@ per-topic export) is read alone and its row count printed. One JSON
 document:
 
   {"tables": {"<table>": {"rows": {"<recording>": N}, "columns": [...],
-                           "sample": [[...], ...]}},
+                           "sample": [[...], ...],
+                           "digest": "<sum of every row's hash>"}},   (duckdb only: the digest)
    "files": {"<file>": N},
    "means": [[recording, topic, epoch second, mean], ...]}   (spark only: the DIoT
                                                              samples' per-second means)
@@ -48,7 +49,10 @@ def with_duckdb(lake, files):
             "SELECT topic, device_id, device_family, recording, epoch_ns(sample_time), epoch_ns(receive_time), "
             "sample_time_ns, receive_time_ns, sequence FROM %s "
             "ORDER BY recording, topic, sample_time_ns, sequence LIMIT %d" % (source, SAMPLE)).fetchall()
-        result["tables"][table] = {"rows": rows, "columns": columns, "sample": [list(row) for row in sample]}
+        # Every row's every value (partition columns included), summed as hashes: equal for equal tables.
+        digest = connection.sql("SELECT sum(hash(t)::HUGEINT)::VARCHAR FROM %s t" % source).fetchone()[0]
+        result["tables"][table] = {"rows": rows, "columns": columns, "sample": [list(row) for row in sample],
+                                   "digest": digest}
     for path in files:
         result["files"][path] = connection.sql("SELECT count(*) FROM read_parquet('%s')" % path).fetchone()[0]
     return result

@@ -245,3 +245,93 @@ import Testing
         #expect(try lake.verify().isValid)
     }
 }
+
+/// `ParquetLake.compact`: each partition's files merged into one, the
+/// manifest keeping every recording, serialized with a concurrent add.
+@Suite struct ParquetLakeCompactionTests {
+    /// Every `.parquet` file under a lake's tables.
+    static func parquetFiles(_ lake: String) -> [String] {
+        ParquetLakeTests.listing(lake).keys.filter { $0.hasSuffix(".parquet") && !$0.hasPrefix("_tlm") }.sorted()
+    }
+
+    @Test func compactionMergesPartitionsKeepsRecordingsAndWaitsForAnAdd() throws {
+        let recordings = try (0..<4).map {
+            try ParquetLakeTests.makeRecording("ride-\($0)", identifier: "D1", seed: 20 + UInt64($0))
+        }
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        var expected: [String: Int64] = [:]
+        for path in recordings {
+            for (schema, count) in try ParquetLakeTests.messagesPerSchema(path) {
+                expected[LakePathComponent.escaped(schema), default: 0] += count
+            }
+        }
+        for path in recordings.prefix(3) {
+            #expect(try lake.add(try RecordingSource(path: path), partitionKeys: [.date, .device]).added)
+        }
+        let before = Self.parquetFiles(lake.directory)
+        // The fourth recording is added while the lake compacts: one waits for the other.
+        let failures = Locked<[String]>([])
+        let compactions = Locked<[LakeCompaction]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                if index == 0 {
+                    let compaction = try ParquetLake(directory: lake.directory).compact()
+                    compactions.withLock { $0.append(compaction) }
+                } else {
+                    _ = try ParquetLake(directory: lake.directory).add(
+                        try RecordingSource(path: recordings[3]), partitionKeys: [.date, .device])
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let compaction = try #require(compactions.withLock { $0.first })
+        #expect(compaction.filesWritten > 0 && compaction.filesMerged >= 2 * compaction.filesWritten)
+        let verification = try lake.verify()
+        #expect(verification.isValid, "\(verification.problems)")
+        let manifest = try lake.manifest()
+        #expect(Set(manifest.recordings.map(\.id)) == Set((0..<4).map { "ride-\($0)" }))
+        #expect(manifest.rowsPerTable == expected)
+        #expect(verification.rows == expected.values.reduce(0, +))
+        // Once more: the fourth recording's files (when they came after) are merged too; then nothing is left.
+        _ = try lake.compact()
+        let after = Self.parquetFiles(lake.directory)
+        #expect(after.count < before.count, "\(before) → \(after)")
+        #expect(after.allSatisfy { ($0 as NSString).lastPathComponent.hasPrefix("compacted@") }, "\(after)")
+        // One file per partition: a table's partitions are its files' directories.
+        let partitions = Set(after.map { ($0 as NSString).deletingLastPathComponent })
+        #expect(partitions.count == after.count)
+        let listing = ParquetLakeTests.listing(lake.directory)
+        let manifestBytes = try Data(contentsOf: URL(fileURLWithPath: LakeManifest.path(in: lake.directory)))
+        let again = try lake.compact()
+        #expect(again.isNoOp && again.filesAfter == after.count)
+        #expect(ParquetLakeTests.listing(lake.directory) == listing)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: LakeManifest.path(in: lake.directory))) == manifestBytes)
+        // Adding a compacted recording again adds nothing.
+        for path in recordings {
+            #expect(!(try lake.add(try RecordingSource(path: path), partitionKeys: [.date, .device]).added))
+        }
+        #expect(ParquetLakeTests.listing(lake.directory) == listing)
+        #expect(try lake.manifest().filesPerTable.values.reduce(0, +) == after.count)
+        #expect(try lake.verify().isValid)
+        // Nothing is left of the rebuilt partitions.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: lake.directory + "/_tlm/compact").isEmpty)
+    }
+
+    @Test func compactionErrorsAreClear() throws {
+        let missing = makeTemporaryDirectory("nolake")
+        #expect(throws: RecordingError.self) { try ParquetLake(directory: missing).compact() }
+        let recording = try ParquetLakeTests.makeRecording("ride", identifier: "D2", seed: 5)
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        _ = try lake.add(try RecordingSource(path: recording), partitionKeys: [.device])
+        do {
+            _ = try lake.compact(table: "no_such_table")
+            Issue.record("an unknown table was compacted")
+        } catch {
+            #expect(error.message.contains("has no table no_such_table"), "\(error.message)")
+        }
+        // One recording: one file per partition, nothing to merge.
+        #expect(try lake.compact().isNoOp)
+    }
+}

@@ -211,4 +211,74 @@ import Testing
             #expect(arrow["row_groups"] as? Int == 4)
         }
     }
+
+    /// A dictionary column of 300 distinct strings (9-bit indices, two bytes
+    /// per RLE run value) in runs and single rows over two row groups, and two
+    /// such files concatenated into one: pyarrow, DuckDB and polars read
+    /// every value back as it was appended, in order.
+    @Test func dictionaryColumnsAndConcatenatedFilesReadBackExactly() throws {
+        let flusher = ParquetRowGroupFlusher(compressors: [try ZstdCompressor(level: 3)])
+        let directory = makeTemporaryDirectory("parquetdictionary")
+        let parts = makeTemporaryDirectory("parquetdictionaryparts")
+        let values = (0..<300).map { Array("value-\($0 * 7919 % 1000)".utf8) }
+        var expected: [[String]] = [[], []]
+        for index in 0..<2 {
+            let writer = ParquetFileWriter(
+                columns: [
+                    ParquetColumnWriter(name: "s", type: .string, dictionary: true),
+                    ParquetColumnWriter(name: "n", type: .int64(signed: true)),
+                ], metadata: [("tlm.recording", "part-\(index)")], flusher: flusher
+            ) { () throws(RecordingError) -> any ByteSink in
+                try FileByteSink(creating: parts + "/part_\(index).parquet")
+            }
+            for group in 0..<2 {
+                var rows = 0
+                for (number, value) in values.enumerated() {
+                    // Runs of 1 to 4 rows, single rows and runs taking turns.
+                    let count = (number + group + index) % 4 + 1
+                    value.withUnsafeBytes { bytes in
+                        if count == 1 {
+                            writer.columns[0].appendBytes(bytes)
+                        } else {
+                            writer.columns[0].appendRepeated(bytes, count: count)
+                        }
+                    }
+                    writer.columns[1].appendInt64s(count: count) { _ in UInt64(number) }
+                    expected[index] += Array(repeating: "s" + String(decoding: value, as: UTF8.self), count: count)
+                    rows += count
+                }
+                writer.endRows(rows)
+                try writer.flushRowGroup()
+            }
+            try writer.finish()
+            try FileManager.default.copyItem(
+                atPath: parts + "/part_\(index).parquet", toPath: directory + "/part_\(index).parquet")
+        }
+        let rows = try ParquetConcatenation.concatenate(
+            [parts + "/part_0.parquet", parts + "/part_1.parquet"], to: directory + "/merged.parquet")
+        #expect(rows == Int64(expected[0].count + expected[1].count))
+        let data = try runPython(script: "read_parquet.py", arguments: [directory])
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let files = try #require(json["files"] as? [String: [String: Any]])
+        let cases = [
+            ("part_0.parquet", expected[0]), ("part_1.parquet", expected[1]),
+            ("merged.parquet", expected[0] + expected[1]),
+        ]
+        for (name, strings) in cases {
+            let file = try #require(files[name], "\(name)")
+            for readerName in ["pyarrow", "duckdb", "polars"] {
+                let result = try #require(file[readerName] as? [String: Any])
+                let columns = try #require(result["columns"] as? [String: [Any]])
+                #expect(columns["s"] as? [String] == strings, "\(readerName) \(name)")
+                #expect(columns["n"]?.count == strings.count, "\(readerName) \(name)")
+            }
+            let arrow = try #require(file["pyarrow"] as? [String: Any])
+            #expect(arrow["row_groups"] as? Int == (name == "merged.parquet" ? 4 : 2), "\(name)")
+            if name == "merged.parquet" {
+                let metadata = try #require(arrow["metadata"] as? [String: String])
+                #expect(metadata["tlm.recordings"] == "part-0,part-1")
+                #expect(metadata["tlm.recording"] == nil)
+            }
+        }
+    }
 }

@@ -165,6 +165,53 @@ import Testing
         #expect(missing.status == 1 && missing.errors.contains("is not a tlm lake"), "\(missing.errors)")
     }
 
+    @Test func compactionKeepsEveryRowAndValueForDuckDBAndRecordingsStayAdded() throws {
+        let fleet = try Self.fleet.get()
+        var compacted = fleet
+        compacted.lake = temporaryPath("lakecompact") + "/fleet"
+        try FileManager.default.createDirectory(
+            atPath: (compacted.lake as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fleet.lake, toPath: compacted.lake)
+        func parquetFiles() -> [String] {
+            let enumerator = FileManager.default.enumerator(atPath: compacted.lake)
+            var files: [String] = []
+            while let path = enumerator?.nextObject() as? String {
+                if path.hasSuffix(".parquet") && !path.hasPrefix("_tlm") { files.append(path) }
+            }
+            return files.sorted()
+        }
+        let before = try Self.read(compacted, engine: "duckdb")
+        let filesBefore = parquetFiles()
+        let result = try tlm("lake", "compact", compacted.lake)
+        #expect(result.status == 0 && result.output.contains("merged"), "\(result.output) \(result.errors)")
+        let filesAfter = parquetFiles()
+        // Three recordings per partition became one file per partition.
+        #expect(filesAfter.count < filesBefore.count, "\(filesBefore.count) → \(filesAfter.count)")
+        #expect(Set(filesAfter.map { ($0 as NSString).deletingLastPathComponent }).count == filesAfter.count)
+        let verify = try tlm("lake", "verify", compacted.lake)
+        #expect(verify.status == 0 && verify.output.contains("matches its manifest"), "\(verify.output)")
+        let after = try Self.read(compacted, engine: "duckdb")
+        _ = try Self.check(after, engine: "duckdb", fleet: compacted)
+        let tablesBefore = try #require(before["tables"] as? [String: [String: Any]])
+        let tablesAfter = try #require(after["tables"] as? [String: [String: Any]])
+        #expect(Set(tablesBefore.keys) == Set(tablesAfter.keys))
+        for (table, read) in tablesBefore {
+            let other = try #require(tablesAfter[table])
+            #expect(read["rows"] as? [String: Int] == other["rows"] as? [String: Int], "\(table)")
+            #expect(read["digest"] as? String == other["digest"] as? String, "\(table)")
+            #expect("\(read["sample"] ?? "")" == "\(other["sample"] ?? "")", "\(table)")
+        }
+        // Again: nothing to merge; adding a compacted recording again adds nothing.
+        let again = try tlm("lake", "compact", compacted.lake)
+        #expect(again.status == 0 && again.output.contains("nothing to merge"), "\(again.output)")
+        #expect(parquetFiles() == filesAfter)
+        let readd = try tlm(
+            "export", fleet.recordings[1], "--format", "parquet", "--partition", "date,device", "--output",
+            compacted.lake)
+        #expect(readd.status == 0 && readd.output.contains("is already in the lake"), "\(readd.output)")
+        #expect(parquetFiles() == filesAfter)
+    }
+
     @Test func duckDBReadsEveryTableWithTheRecordingsRows() throws {
         let fleet = try Self.fleet.get()
         _ = try Self.check(try Self.read(fleet, engine: "duckdb"), engine: "duckdb", fleet: fleet)

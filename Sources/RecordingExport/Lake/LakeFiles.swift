@@ -62,6 +62,30 @@ enum LakeFiles {
         guard renamed == 0 else { throw RecordingError.errno("cannot rename \(from) to \(to)") }
     }
 
+    /// Exchanges two paths (directories) in one atomic step: Linux's
+    /// `renameat2(..., RENAME_EXCHANGE)`, so a reader sees one or the other
+    /// at each path, never neither.
+    ///
+    /// - Throws: `RecordingError` (`.io`) when the system has no `renameat2`
+    ///   (not Linux, glibc before 2.28) or the exchange fails (a file system without it).
+    static func exchange(_ first: String, _ second: String) throws(RecordingError) {
+        #if canImport(Glibc)
+        typealias Renameat2 =
+            @convention(c) (
+                Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32
+            ) -> Int32
+        // The Glibc module does not declare renameat2 (it is a GNU extension): look it up.
+        guard let symbol = dlsym(nil, "renameat2") else {
+            throw RecordingError(.io, "cannot exchange \(first) and \(second): this system has no renameat2")
+        }
+        let renameat2 = unsafeBitCast(symbol, to: Renameat2.self)
+        let exchanged = renameat2(AT_FDCWD, first, AT_FDCWD, second, 2)  // RENAME_EXCHANGE
+        guard exchanged == 0 else { throw RecordingError.errno("cannot exchange \(first) and \(second)") }
+        #else
+        throw RecordingError(.io, "cannot exchange \(first) and \(second): only Linux has renameat2")
+        #endif
+    }
+
     /// The size and ``LakeDigest`` hash of a file's bytes.
     static func sizeAndDigest(_ path: String) throws(RecordingError) -> (bytes: Int64, digest: String) {
         let data: Data

@@ -33,7 +33,7 @@ public struct LakeManifest: Codable, Sendable, Hashable {
         public var path: String
         /// Its table.
         public var table: String
-        /// Its rows.
+        /// Its rows: the recording's rows in it (a compacted file holds several recordings' rows).
         public var rows: Int64
         /// Its size in bytes.
         public var bytes: Int64
@@ -74,12 +74,13 @@ public struct LakeManifest: Codable, Sendable, Hashable {
         return rows
     }
 
-    /// Files per table, over every recording.
+    /// Files per table, over every recording (a compacted file, which several recordings share, once).
     public var filesPerTable: [String: Int] {
         var files: [String: Int] = [:]
         for table in tables { files[table.name] = 0 }
+        var seen = Set<String>()
         for recording in recordings {
-            for file in recording.files { files[file.table, default: 0] += 1 }
+            for file in recording.files where seen.insert(file.path).inserted { files[file.table, default: 0] += 1 }
         }
         return files
     }

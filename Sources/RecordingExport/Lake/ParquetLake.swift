@@ -78,10 +78,11 @@ public struct ParquetLake: Sendable {
             return LakeAddOutcome(
                 recording: id, digest: digest, added: false, messageCount: count, files: [], tables: [])
         }
-        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + $0 })
+        let staged = exporter.stagedNames
+        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + (staged[$0] ?? $0) })
         var files: [LakeManifest.File] = []
         for name in exporter.writtenFiles {
-            let path = staging + "/" + name
+            let path = staging + "/" + (staged[name] ?? name)
             let (bytes, fileDigest) = try LakeFiles.sizeAndDigest(path)
             let table = String(name.prefix { $0 != "/" })
             files.append(
@@ -129,7 +130,7 @@ public struct ParquetLake: Sendable {
             for file in files {
                 let parent = (file.path as NSString).deletingLastPathComponent
                 try OutputDirectory.createBelow(directory, relative: parent)
-                try LakeFiles.rename(staging + "/" + file.path, to: directory + "/" + file.path)
+                try LakeFiles.rename(staging + "/" + (staged[file.path] ?? file.path), to: directory + "/" + file.path)
                 moved.append(directory + "/" + file.path)
                 directories.insert(directory + "/" + parent)
             }
@@ -170,6 +171,8 @@ public struct ParquetLake: Sendable {
         var listed = Set<String>()
         var ids = Set<String>()
         var rows: Int64 = 0
+        // A compacted file is listed by every recording with rows in it: read once.
+        var checked: [String: (bytes: Int64, digest: String)?] = [:]
         let tables = Set(manifest.tables.map(\.name))
         for recording in manifest.recordings {
             if !ids.insert(recording.id).inserted { problems.append("recording \(recording.id) is listed twice") }
@@ -180,11 +183,15 @@ public struct ParquetLake: Sendable {
                     problems.append("\(file.path): its table \(file.table) is not in the manifest")
                 }
                 let path = directory + "/" + file.path
-                guard FileManager.default.fileExists(atPath: path) else {
+                if checked[file.path] == nil {
+                    var found: (bytes: Int64, digest: String)?
+                    if FileManager.default.fileExists(atPath: path) { found = try LakeFiles.sizeAndDigest(path) }
+                    checked[file.path] = .some(found)
+                }
+                guard let (bytes, digest) = checked[file.path] ?? nil else {
                     problems.append("\(file.path) (recording \(recording.id)) is missing")
                     continue
                 }
-                let (bytes, digest) = try LakeFiles.sizeAndDigest(path)
                 if bytes != file.bytes {
                     problems.append("\(file.path) has \(bytes) bytes; the manifest says \(file.bytes)")
                 } else if digest != file.digest {

@@ -8,6 +8,12 @@
 /// list { required <type> element; } }`: maximum repetition and definition
 /// level 1; an empty list is one entry with both levels 0 and no value.
 ///
+/// A dictionary column (``isDictionary``, a flat string column of few
+/// distinct values: a lake's topic, device and recording) keeps each
+/// distinct value once and the rows as runs of value indices: its chunk is
+/// a dictionary page (the distinct values, PLAIN) and a data page of the
+/// indices, RLE_DICTIONARY (a bit width byte, then RLE runs).
+///
 /// Not `Sendable`: it belongs to its file writer.
 final class ParquetColumnWriter {
     /// The column's (top-level) name.
@@ -16,6 +22,8 @@ final class ParquetColumnWriter {
     let type: ParquetColumnType
     /// Whether it is a list column.
     let isList: Bool
+    /// Whether its values are dictionary-encoded (a flat string or binary column).
+    let isDictionary: Bool
 
     /// PLAIN-encoded values (booleans one byte each, bit-packed when the page is made).
     let values = ParquetValueBuffer()
@@ -36,12 +44,30 @@ final class ParquetColumnWriter {
     /// Longest byte-array value kept as a min/max statistic.
     static let maximumStatisticsLength = 256
 
+    // A dictionary column's distinct values (in order of appearance) and its rows as runs of their indices.
+    private var dictionary: [[UInt8]] = []
+    private var dictionaryIndex: [[UInt8]: UInt32] = [:]
+    private var dictionaryBytes = 0
+    private var runValues: [UInt32] = []
+    private var runLengths: [Int] = []
+    /// ``appendConstant(_:count:)``'s values by their storage's address, and their dictionary indices.
+    private var constantAddresses: [UnsafeRawPointer] = []
+    private var constantIndices: [UInt32] = []
+
     /// Creates an empty column.
-    init(name: String, type: ParquetColumnType, isList: Bool = false) {
+    ///
+    /// - Parameter dictionary: Dictionary-encode the values (only a flat string or binary column).
+    init(name: String, type: ParquetColumnType, isList: Bool = false, dictionary: Bool = false) {
         self.name = name
         self.type = type
         self.isList = isList
+        self.isDictionary = dictionary && !isList && (type == .string || type == .binary)
         self.unsigned = type.isUnsigned
+    }
+
+    /// An empty column like this one.
+    func emptyCopy() -> ParquetColumnWriter {
+        ParquetColumnWriter(name: name, type: type, isList: isList, dictionary: isDictionary)
     }
 
     /// The column's path in the schema (its leaf).
@@ -51,7 +77,9 @@ final class ParquetColumnWriter {
     var entryCount: Int { isList ? repetitionLevels.count : valueCount }
 
     /// Bytes buffered for the row group.
-    var bufferedBytes: Int { values.count + repetitionLevels.count + definitionLevels.count }
+    var bufferedBytes: Int {
+        values.count + repetitionLevels.count + definitionLevels.count + dictionaryBytes + runLengths.count * 12
+    }
 
     // MARK: Values
 
@@ -248,11 +276,80 @@ final class ParquetColumnWriter {
         if number > maximumUnsigned { maximumUnsigned = number }
     }
 
+    /// Appends `count` equal BYTE_ARRAY values (what as many ``appendBytes(_:)`` calls do).
+    func appendRepeated(_ bytes: UnsafeRawBufferPointer, count: Int) {
+        guard count > 0 else { return }
+        guard isDictionary else {
+            for _ in 0..<count { appendBytes(bytes) }
+            return
+        }
+        valueCount += count
+        // Runs of one value are the common case: compare with the last run's value first.
+        if let last = runValues.last, dictionary[Int(last)].withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+            runLengths[runLengths.count - 1] += count
+            return
+        }
+        let key = Array(bytes)
+        let index: UInt32
+        if let known = dictionaryIndex[key] {
+            index = known
+        } else {
+            index = UInt32(dictionary.count)
+            dictionary.append(key)
+            dictionaryIndex[key] = index
+            dictionaryBytes += 4 + key.count
+            noteBytes(bytes)
+        }
+        if runValues.last == index {
+            runLengths[runLengths.count - 1] += count
+        } else {
+            runValues.append(index)
+            runLengths.append(count)
+        }
+    }
+
+    /// Appends `count` rows of a constant: what ``appendRepeated(_:count:)``
+    /// does, found by the address of its bytes instead of their hash when it
+    /// came before. `bytes` must stay where they are, unchanged, while the
+    /// column lives (a ``ParquetTopicLayout``'s constants do).
+    @inline(__always)
+    func appendConstant(_ bytes: UnsafeRawBufferPointer, count: Int) {
+        guard isDictionary, count > 0, let address = bytes.baseAddress else {
+            appendRepeated(bytes, count: count)
+            return
+        }
+        if let known = constantAddresses.firstIndex(of: address) {
+            let index = constantIndices[known]
+            valueCount += count
+            if runValues.last == index {
+                runLengths[runLengths.count - 1] += count
+            } else {
+                runValues.append(index)
+                runLengths.append(count)
+            }
+            return
+        }
+        appendRepeated(bytes, count: count)
+        if constantAddresses.count < 64, let index = runValues.last {
+            constantAddresses.append(address)
+            constantIndices.append(index)
+        }
+    }
+
     /// Appends a BYTE_ARRAY value (a string's UTF-8 bytes).
     func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        if isDictionary {
+            appendRepeated(bytes, count: 1)
+            return
+        }
         values.append(UInt32(bytes.count))
         values.append(bytes)
         valueCount += 1
+        noteBytes(bytes)
+    }
+
+    /// Takes a BYTE_ARRAY value into the min/max statistics.
+    private func noteBytes(_ bytes: UnsafeRawBufferPointer) {
         guard !bytesStatisticsDropped else { return }
         guard bytes.count <= Self.maximumStatisticsLength else {
             bytesStatisticsDropped = true
@@ -303,6 +400,7 @@ final class ParquetColumnWriter {
     /// compresses that several times faster, and smaller, than PLAIN):
     /// `encoding` says which (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT).
     func pageBody() -> (bytes: [UInt8]?, encoding: Int32) {
+        if isDictionary { return (dictionaryIndexPage(), 8) }
         if !isList, type == .float || type == .double {
             return (values.withBytes { Self.byteStreamSplit($0, width: type == .double ? 8 : 4) }, 9)
         }
@@ -319,6 +417,46 @@ final class ParquetColumnWriter {
             if let delta, delta.count <= limit { return (delta, 5) }
         }
         return (plainPageBody(), 0)
+    }
+
+    /// A dictionary column's dictionary page body: its distinct values, PLAIN (`nil`: not a dictionary column).
+    func dictionaryPage() -> (bytes: [UInt8], count: Int)? {
+        guard isDictionary else { return nil }
+        var page: [UInt8] = []
+        page.reserveCapacity(dictionaryBytes)
+        for value in dictionary {
+            withUnsafeBytes(of: UInt32(value.count).littleEndian) { page.append(contentsOf: $0) }
+            page.append(contentsOf: value)
+        }
+        return (page, dictionary.count)
+    }
+
+    /// A dictionary column's data page body (RLE_DICTIONARY): the indices'
+    /// bit width (one byte), then each run of equal indices as one RLE run
+    /// of the hybrid encoding (header `length << 1`, the index in
+    /// `ceil(width / 8)` bytes).
+    private func dictionaryIndexPage() -> [UInt8] {
+        var width = 1
+        while (1 << width) < dictionary.count { width += 1 }
+        let valueBytes = (width + 7) / 8
+        var page: [UInt8] = [UInt8(width)]
+        page.reserveCapacity(1 + runLengths.count * (5 + valueBytes))
+        for (value, length) in zip(runValues, runLengths) {
+            var remaining = length
+            while remaining > 0 {
+                // A run's length is a 32-bit varint header (length << 1): split longer ones.
+                let part = min(remaining, Int(Int32.max >> 1))
+                var header = UInt32(part) << 1
+                while header >= 0x80 {
+                    page.append(UInt8(header & 0x7F) | 0x80)
+                    header >>= 7
+                }
+                page.append(UInt8(header))
+                for byte in 0..<valueBytes { page.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
+                remaining -= part
+            }
+        }
+        return page
     }
 
     /// BYTE_STREAM_SPLIT of PLAIN values of `width` bytes: byte `k` of value
@@ -431,5 +569,12 @@ final class ParquetColumnWriter {
         minimumBytes = nil
         maximumBytes = nil
         bytesStatisticsDropped = false
+        dictionary = []
+        dictionaryIndex = [:]
+        dictionaryBytes = 0
+        runValues = []
+        runLengths = []
+        constantAddresses = []
+        constantIndices = []
     }
 }

@@ -60,7 +60,9 @@ public import Recording
 /// A lake (``ParquetLake``) writes with the exporter's lake mode instead:
 /// one table per schema, `<table>/<key>=<value>/…/<recording>.parquet`,
 /// one file per table per partition, rows as `ParquetTopicLayout`'s
-/// lake style, the date partition by sample time.
+/// lake style, the date partition by sample time; each file is written
+/// directly in the directory (`<n>.parquet`, ``stagedNames``) and named
+/// by its path in the lake.
 ///
 /// Not `Sendable`: one exporter belongs to one task.
 public final class ParquetExporter: RecordingExporter, MessageViewExporter {
@@ -140,6 +142,10 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     private var lakeFileOrder: [(name: String, file: ParquetFileWriter)] = []
     /// A lake's tables: each table's schema (name, encoding, text) and its columns.
     package private(set) var lakeTables: [String: (schema: [String], columns: [String])] = [:]
+    /// Where each file (lake mode, by its path in the lake) is written: a
+    /// name directly in ``directory`` (no partition directories to create
+    /// for files that are moved into the lake anyway).
+    package private(set) var stagedNames: [String: String] = [:]
     /// Rows written per file (lake mode), by name relative to ``directory``.
     package private(set) var fileRows: [String: Int64] = [:]
     /// The content digest of the messages written (lake mode): see ``LakeDigest``.
@@ -454,8 +460,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             output.file = file
             return
         }
-        try OutputDirectory.createBelow(directory, relative: relative)
-        let path = directory + "/" + fileName
+        let staged = "\(lakeFileOrder.count).parquet"
+        stagedNames[fileName] = staged
+        let path = directory + "/" + staged
         let topic = output.topic
         let pairs: [(key: String, value: String)] = [
             ("tlm.recording", recording), ("tlm.table", output.table), ("tlm.schema", topic.schemaName),
@@ -466,7 +473,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         let file = ParquetFileWriter(columns: output.layout.makeColumnWriters(), metadata: pairs, flusher: flusher) {
             () throws(RecordingError) -> any ByteSink in
             let sink = try FileByteSink(creating: path, bufferSize: 64 << 10)
-            created.names.append(fileName)
+            created.names.append(staged)
             return sink
         }
         lakeFiles[fileName] = file

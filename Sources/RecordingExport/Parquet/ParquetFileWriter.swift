@@ -16,9 +16,9 @@ import Recording
 /// Values go into the ``columns`` (one row = one value, or one list, per
 /// column, then ``endRow()``); ``flushRowGroup()`` writes the buffered rows
 /// as a row group: per column one data page (v1; values PLAIN,
-/// DELTA_BINARY_PACKED or BYTE_STREAM_SPLIT, see
-/// ``ParquetColumnWriter/pageBody()``; RLE/bit-packed levels for list
-/// columns), zstd-compressed, with min/max/null-count statistics in the
+/// DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT or RLE_DICTIONARY after a
+/// dictionary page, see ``ParquetColumnWriter/pageBody()``; RLE/bit-packed
+/// levels for list columns), zstd-compressed, with min/max/null-count statistics in the
 /// column chunk's metadata. A full row group is encoded, compressed and
 /// written by the exporter's ``ParquetRowGroupFlusher`` in the background
 /// while the next one fills a second set of columns (the two sets take
@@ -35,7 +35,9 @@ final class ParquetFileWriter {
         var uncompressedSize: Int64
         var compressedSize: Int64
         var dataPageOffset: Int64
-        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT).
+        /// The dictionary page's offset (a dictionary column's chunk starts with it).
+        var dictionaryPageOffset: Int64?
+        /// The values' encoding (0 PLAIN, 5 DELTA_BINARY_PACKED, 8 RLE_DICTIONARY, 9 BYTE_STREAM_SPLIT).
         var encoding: Int32
         var statistics: (minimum: [UInt8]?, maximum: [UInt8]?, nullCount: Int64?)
     }
@@ -110,7 +112,7 @@ final class ParquetFileWriter {
         try flusher.waitUntilIdle()
         let sink = try openedSink()
         let full = columns
-        let next = otherColumns ?? full.map { ParquetColumnWriter(name: $0.name, type: $0.type, isList: $0.isList) }
+        let next = otherColumns ?? full.map { $0.emptyCopy() }
         columns = next
         unretainedColumns = next.map { Unmanaged.passUnretained($0) }
         otherColumns = full
@@ -182,8 +184,10 @@ final class ParquetFileWriter {
     private struct CompressedPage {
         var uncompressedSize = 0
         var bytes: [UInt8] = []
-        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT.
+        /// The values' encoding: 0 PLAIN, 5 DELTA_BINARY_PACKED, 8 RLE_DICTIONARY, 9 BYTE_STREAM_SPLIT.
         var encoding: Int32 = 0
+        /// A dictionary column's dictionary page: its values, uncompressed size and zstd frame.
+        var dictionary: (count: Int, uncompressedSize: Int, bytes: [UInt8])?
         var failure: RecordingError?
     }
 
@@ -236,6 +240,16 @@ final class ParquetFileWriter {
                     })
                 }
                 do throws(RecordingError) {
+                    if let (page, count) = column.dictionaryPage() {
+                        var bytes: [UInt8] = []
+                        func compressDictionary(_ raw: UnsafeRawBufferPointer) throws(RecordingError) {
+                            bytes = try RecordingError.mcap({ () throws(MCAPError) in
+                                try compressor.compress(raw) { Array($0) }
+                            })
+                        }
+                        try page.withBytes(compressDictionary)
+                        slots[index].dictionary = (count, page.count, bytes)
+                    }
                     let (body, encoding) = column.pageBody()
                     slots[index].encoding = encoding
                     if let body {
@@ -270,6 +284,18 @@ final class ParquetFileWriter {
     private func writeChunk(
         _ column: ParquetColumnWriter, page: CompressedPage, to sink: any ByteSink
     ) throws(RecordingError) -> ColumnChunk {
+        var dictionaryOffset: Int64?
+        var dictionarySizes = (uncompressed: 0, compressed: 0)
+        if let dictionary = page.dictionary {
+            dictionaryOffset = offset
+            let header = Self.dictionaryPageHeader(
+                uncompressedSize: dictionary.uncompressedSize, compressedSize: dictionary.bytes.count,
+                valueCount: dictionary.count)
+            try sink.write(header)
+            try sink.write(dictionary.bytes)
+            offset += Int64(header.count + dictionary.bytes.count)
+            dictionarySizes = (header.count + dictionary.uncompressedSize, header.count + dictionary.bytes.count)
+        }
         let pageOffset = offset
         let header = Self.pageHeader(
             uncompressedSize: page.uncompressedSize, compressedSize: page.bytes.count, valueCount: column.entryCount,
@@ -279,9 +305,25 @@ final class ParquetFileWriter {
         offset += Int64(header.count + page.bytes.count)
         // Both sizes count the page header, as the format defines them.
         return ColumnChunk(
-            numValues: Int64(column.entryCount), uncompressedSize: Int64(header.count + page.uncompressedSize),
-            compressedSize: Int64(header.count + page.bytes.count), dataPageOffset: pageOffset,
-            encoding: page.encoding, statistics: column.statistics())
+            numValues: Int64(column.entryCount),
+            uncompressedSize: Int64(dictionarySizes.uncompressed + header.count + page.uncompressedSize),
+            compressedSize: Int64(dictionarySizes.compressed + header.count + page.bytes.count),
+            dataPageOffset: pageOffset, dictionaryPageOffset: dictionaryOffset, encoding: page.encoding,
+            statistics: column.statistics())
+    }
+
+    /// A dictionary page header: `valueCount` distinct values, PLAIN.
+    static func dictionaryPageHeader(uncompressedSize: Int, compressedSize: Int, valueCount: Int) -> [UInt8] {
+        var thrift = ThriftCompactWriter()
+        thrift.i32(1, 2)  // type: DICTIONARY_PAGE
+        thrift.i32(2, Int32(clamping: uncompressedSize))
+        thrift.i32(3, Int32(clamping: compressedSize))
+        thrift.beginStruct(7)  // dictionary_page_header
+        thrift.i32(1, Int32(clamping: valueCount))
+        thrift.i32(2, 0)  // encoding: PLAIN
+        thrift.endStruct()
+        thrift.stop()
+        return thrift.bytes
     }
 
     /// A data page (v1) header: values in `encoding` (0 PLAIN, 5 DELTA_BINARY_PACKED, 9 BYTE_STREAM_SPLIT), RLE levels.
@@ -369,10 +411,12 @@ final class ParquetFileWriter {
         thrift.beginList(1, of: .struct, count: group.columns.count)
         for (column, chunk) in zip(columns, group.columns) {
             thrift.beginListStruct()
-            thrift.i64(2, chunk.dataPageOffset)  // file_offset
+            thrift.i64(2, chunk.dictionaryPageOffset ?? chunk.dataPageOffset)  // file_offset: where the chunk starts
             thrift.beginStruct(3)  // meta_data
             thrift.i32(1, column.type.physicalType)
-            let encodings: [Int32] = column.isList ? [0, 3] : [chunk.encoding]  // the values', RLE (levels)
+            // The values' encodings (a dictionary's PLAIN first), RLE (levels).
+            let encodings: [Int32] =
+                column.isList ? [0, 3] : chunk.dictionaryPageOffset != nil ? [0, chunk.encoding] : [chunk.encoding]
             thrift.beginList(2, of: .i32, count: encodings.count)
             for encoding in encodings { thrift.listI32(encoding) }
             thrift.beginList(3, of: .binary, count: column.path.count)
@@ -382,6 +426,7 @@ final class ParquetFileWriter {
             thrift.i64(6, chunk.uncompressedSize)
             thrift.i64(7, chunk.compressedSize)
             thrift.i64(9, chunk.dataPageOffset)
+            if let dictionaryOffset = chunk.dictionaryPageOffset { thrift.i64(11, dictionaryOffset) }
             let statistics = chunk.statistics
             if statistics.nullCount != nil || statistics.minimum != nil {
                 thrift.beginStruct(12)

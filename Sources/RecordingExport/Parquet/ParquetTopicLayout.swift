@@ -32,6 +32,8 @@ struct ParquetTopicLayout: Sendable {
         var name: String
         var type: ParquetColumnType
         var isList: Bool
+        /// Whether its values are dictionary-encoded (a lake's constant strings).
+        var dictionary = false
     }
 
     /// Which leading columns a row has.
@@ -123,7 +125,9 @@ struct ParquetTopicLayout: Sendable {
                 .string, .string, .string, .string, .timestampMicroseconds, .timestampMicroseconds,
                 .int64(signed: true), .int64(signed: true), .int32(bitWidth: 32, signed: false),
             ]
-            columns = zip(Self.lakeColumns, types).map { Column(name: $0, type: $1, isList: false) }
+            columns = zip(Self.lakeColumns, types).map { name, type in
+                Column(name: name, type: type, isList: false, dictionary: type == .string)
+            }
             constants = [row.topic, row.deviceID, row.deviceFamily, row.recording].map { Array($0.utf8) }
         }
         fieldBase = columns.count
@@ -176,7 +180,7 @@ struct ParquetTopicLayout: Sendable {
 
     /// Empty column writers for a new file.
     func makeColumnWriters() -> [ParquetColumnWriter] {
-        columns.map { ParquetColumnWriter(name: $0.name, type: $0.type, isList: $0.isList) }
+        columns.map { ParquetColumnWriter(name: $0.name, type: $0.type, isList: $0.isList, dictionary: $0.dictionary) }
     }
 
     /// Appends one message as a row.
@@ -193,7 +197,9 @@ struct ParquetTopicLayout: Sendable {
             columns[3]._withUnsafeGuaranteedRef { $0.appendInt32(message.sequence) }
         } else {
             for (index, constant) in constants.enumerated() {
-                constant.withUnsafeBytes { bytes in columns[index]._withUnsafeGuaranteedRef { $0.appendBytes(bytes) } }
+                constant.withUnsafeBytes { bytes in
+                    columns[index]._withUnsafeGuaranteedRef { $0.appendConstant(bytes, count: 1) }
+                }
             }
             columns[4]._withUnsafeGuaranteedRef { $0.appendInt64(message.publishTime / 1000) }
             columns[5]._withUnsafeGuaranteedRef { $0.appendInt64(message.logTime / 1000) }
@@ -244,7 +250,7 @@ struct ParquetTopicLayout: Sendable {
             for (index, constant) in constants.enumerated() {
                 constant.withUnsafeBytes { bytes in
                     columns[index]._withUnsafeGuaranteedRef { column in
-                        for _ in 0..<count { column.appendBytes(bytes) }
+                        column.appendConstant(bytes, count: count)
                     }
                 }
             }
