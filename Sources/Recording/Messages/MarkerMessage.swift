@@ -12,24 +12,25 @@ package enum MarkerMessage {
         name: "tlm/msg/Marker",
         text: """
             # Something worth finding later, at the message's log time.
-            # source: what made it (key, dbus, signal, pipeline, api); note: free text.
-            string source
+            # note: free text (first: tools label the mark with it); source: what made it
+            # (key, dbus, signal, pipeline, api).
             string note
+            string source
             # The value that fired a pipeline trigger; NaN for none.
             float64 value
             """)
 
     package static func encode(source: String, note: String, value: Double?) -> [UInt8] {
         var cdr = CDRWriter(capacity: 32 + source.utf8.count + note.utf8.count)
-        cdr.write(source)
         cdr.write(note)
+        cdr.write(source)
         cdr.write(value ?? .nan)
         return cdr.bytes
     }
 
     /// Decodes a marker; `value` is `nil` for NaN.
     package static func decode(_ payload: [UInt8]) -> (source: String, note: String, value: Double?)? {
-        guard var reader = CDRReader(payload), let source = reader.string(), let note = reader.string(),
+        guard var reader = CDRReader(payload), let note = reader.string(), let source = reader.string(),
             let value = reader.float64()
         else { return nil }
         return (source, note, value.isNaN ? nil : value)
