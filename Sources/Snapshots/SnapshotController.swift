@@ -53,12 +53,12 @@ public final class SnapshotController: Sendable {
         self.options = options
         self.folder = folder
         self.ring = try SnapshotRing(keep: options.keep, keepBytes: options.keepBytes)
-        let before = options.before.map(SnapshotOptions.nanoseconds) ?? UInt64.max
+        let before = options.before.map(\.nanosecondsClamped) ?? UInt64.max
         self.state = Mutex(
             State(
                 scheduler: SnapshotScheduler(
-                    before: before, after: SnapshotOptions.nanoseconds(options.after),
-                    cooldown: SnapshotOptions.nanoseconds(options.cooldown), maximumPerHour: options.maximumPerHour)))
+                    before: before, after: options.after.nanosecondsClamped,
+                    cooldown: options.cooldown.nanosecondsClamped, maximumPerHour: options.maximumPerHour)))
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
 
@@ -71,7 +71,7 @@ public final class SnapshotController: Sendable {
         trigger(
             SnapshotTrigger(
                 time: time, source: source, reason: reason, value: value,
-                before: before.map(SnapshotOptions.nanoseconds), after: after.map(SnapshotOptions.nanoseconds)))
+                before: before.map(\.nanosecondsClamped), after: after.map(\.nanosecondsClamped)))
     }
 
     /// Asks for a snapshot, from any thread.

@@ -27,12 +27,4 @@ public struct SnapshotOptions: Sendable, Hashable {
         self.cooldown = cooldown
         self.maximumPerHour = maximumPerHour
     }
-
-    /// Whole nanoseconds of a duration (negative: 0).
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
-    }
 }

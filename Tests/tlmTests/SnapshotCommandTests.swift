@@ -3,6 +3,12 @@ import Recording
 import TestSupport
 import Testing
 
+/// Polls `condition` until it holds or `timeout` has passed.
+private func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline, !condition() { usleep(10_000) }
+}
+
 /// `tlm record --snapshot`: the flight recorder from the command line.
 @Suite struct SnapshotCommandTests {
     /// Starts a flight recorder into `folder` and waits until SIGUSR1 is trapped (its spool's index exists).
@@ -11,10 +17,7 @@ import Testing
     ) throws -> (Process, URL, URL) {
         let running = try start(
             tlmPath, ["record", "--simulate", "--snapshot", "--chunk-age", "200ms", "--output", folder] + window)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") {
-            usleep(50_000)
-        }
+        waitUntil(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") }
         // Let the ring take a few seconds of data.
         usleep(3_000_000)
         return running
@@ -30,8 +33,7 @@ import Testing
         let running = try startFlightRecorder(folder)
         kill(running.0.processIdentifier, SIGUSR1)
         // The window closes 500 ms after the trigger; the next tick writes it.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, snapshots(in: folder).isEmpty { usleep(100_000) }
+        waitUntil(timeout: .seconds(20)) { !snapshots(in: folder).isEmpty }
         usleep(1_500_000)
         kill(running.0.processIdentifier, SIGINT)
         let result = try finish(running, timeout: .seconds(20))
@@ -58,8 +60,7 @@ import Testing
         let folder = temporaryPath()
         let first = try startFlightRecorder(folder)
         kill(first.0.processIdentifier, SIGUSR1)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, snapshots(in: folder).isEmpty { usleep(100_000) }
+        waitUntil(timeout: .seconds(20)) { !snapshots(in: folder).isEmpty }
         usleep(1_500_000)
         kill(first.0.processIdentifier, SIGKILL)
         _ = try? finish(first, timeout: .seconds(20))
@@ -140,8 +141,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, !ready() { usleep(50_000) }
+        waitUntil(timeout: .seconds(30), ready)
         let start = ContinuousClock.now
         for (delay, key) in keys {
             let wait = start + delay - ContinuousClock.now
@@ -218,10 +218,7 @@ import Testing
                 "--chunk-age", "200ms", "--output", folder,
             ],
             environment: environment)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") {
-            usleep(50_000)
-        }
+        waitUntil(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: folder + "/.ring/index.sqlite") }
         usleep(3_000_000)
         #expect(try send(bus, "Mark", "before the fall").status == 0)
         usleep(500_000)
@@ -266,10 +263,7 @@ import Testing
         let running = try start(
             tlmPath, ["record", "--simulate", "--dbus", "--duration", "4s", "--output", output],
             environment: environment)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, !FileManager.default.fileExists(atPath: output + "/index.sqlite") {
-            usleep(50_000)
-        }
+        waitUntil(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: output + "/index.sqlite") }
         usleep(1_000_000)
         #expect(try send(bus, "Mark", "lap").status == 0)
         let refused = try send(bus, "Snapshot", "now")

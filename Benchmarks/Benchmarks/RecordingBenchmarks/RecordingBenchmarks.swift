@@ -170,6 +170,13 @@ func recordMessages(_ messages: Int, payload: [UInt8], durability: Durability) -
     let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-bench-\(UUID().uuidString)"
     let recorder = try! Recorder(
         directory: directory, configuration: configuration, session: .init(name: "bench", source: "benchmark"))
+    writeMessages(messages, spacing: 1_000, payload: payload, into: recorder)
+    try! recorder.close()
+    return directory
+}
+
+/// Writes `messages` copies of `payload` on 6 streams, `spacing` ns apart, from 1 s after the epoch.
+func writeMessages(_ messages: Int, spacing: UInt64, payload: [UInt8], into recorder: Recorder) {
     let streams = (0..<6).map { index in
         try! recorder.addStream(
             StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed, schema: diotSampleSchema, isNumeric: true))
@@ -177,12 +184,10 @@ func recordMessages(_ messages: Int, payload: [UInt8], durability: Durability) -
     payload.withUnsafeBytes { raw in
         for index in 0..<messages {
             try! recorder.write(
-                streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * 1_000, payload: raw,
+                streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * spacing, payload: raw,
                 numericValue: Double(index & 1023))
         }
     }
-    try! recorder.close()
-    return directory
 }
 
 /// zstd level 3 on one thread with the parameters the recorder uses at level

@@ -93,17 +93,7 @@ func recordIntoRing(
     let ring = try! SnapshotRing(keep: keep, keepBytes: keepBytes)
     let directory = FileManager.default.currentDirectoryPath + "/.build/tlm-ring-\(UUID().uuidString)"
     let recorder = try! Recorder(ring: ring, directory: directory, session: .init(name: "bench", source: "benchmark"))
-    let streams = (0..<6).map { index in
-        try! recorder.addStream(
-            StreamDescriptor(topic: "/diot/BENCH/s\(index)", kind: .typed, schema: diotSampleSchema, isNumeric: true))
-    }
-    payload.withUnsafeBytes { raw in
-        for index in 0..<messages {
-            try! recorder.write(
-                streams[index % 6], logTime: 1_000_000_000 + UInt64(index) * spacing, payload: raw,
-                numericValue: Double(index & 1023))
-        }
-    }
+    writeMessages(messages, spacing: spacing, payload: payload, into: recorder)
     try! recorder.close()
     try? FileManager.default.removeItem(atPath: directory)
     return (ring, messages)

@@ -101,10 +101,7 @@ public final class SnapshotRing: Sendable {
         if let keepBytes, keepBytes <= 0 {
             throw RecordingError(.invalidConfiguration, "the bytes a snapshot ring keeps must be positive")
         }
-        self.keepNanoseconds = keep.map {
-            let (seconds, attoseconds) = $0.components
-            return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-        }
+        self.keepNanoseconds = keep?.nanosecondsClamped
         self.keepBytes = keepBytes
     }
 

@@ -197,14 +197,7 @@ enum ParquetDeltaEncoder {
         }
     }
 
-    private static func appendULEB128(_ value: UInt64, to out: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
-    }
+    private static func appendULEB128(_ value: UInt64, to out: inout [UInt8]) { ULEB128.append(value, to: &out) }
 
     private static func appendZigZag(_ value: Int64, to out: inout [UInt8]) {
         appendULEB128(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &out)

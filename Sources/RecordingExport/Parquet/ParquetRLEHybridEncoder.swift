@@ -84,12 +84,5 @@ enum ParquetRLEHybridEncoder {
         literals.removeAll(keepingCapacity: true)
     }
 
-    private static func varint(_ value: UInt64, into out: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        out.append(UInt8(rest))
-    }
+    private static func varint(_ value: UInt64, into out: inout [UInt8]) { ULEB128.append(value, to: &out) }
 }

@@ -227,14 +227,7 @@ indirect enum ThriftCompactValue: Hashable {
         }
     }
 
-    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    private static func zigzag(_ value: Int64) -> UInt64 { ULEB128.zigzag(value) }
 
-    private static func varint(_ value: UInt64, into out: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        out.append(UInt8(rest))
-    }
+    private static func varint(_ value: UInt64, into out: inout [UInt8]) { ULEB128.append(value, to: &out) }
 }

@@ -140,14 +140,7 @@ struct ThriftCompactWriter {
         bytes.append(contentsOf: value)
     }
 
-    private func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    private func zigzag(_ value: Int64) -> UInt64 { ULEB128.zigzag(value) }
 
-    private mutating func varint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
-    }
+    private mutating func varint(_ value: UInt64) { ULEB128.append(value, to: &bytes) }
 }
