@@ -32,8 +32,9 @@ public struct SnapshotWriter: Sendable {
         public var directory: String
         /// Messages written (latched state, window, markers and loss records).
         public var messageCount: Int
-        /// Log time of the first and last message of the window itself (`nil`: none).
+        /// Log time of the window's first message (`nil`: none).
         public var firstTime: UInt64?
+        /// Log time of the window's last message (`nil`: none).
         public var lastTime: UInt64?
     }
 

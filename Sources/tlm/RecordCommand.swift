@@ -218,6 +218,10 @@ struct RecordCommand: AsyncParsableCommand {
                 "--family applies to --simulate and --device; a pipeline file declares its own devices")
         }
         if acquireNotify, devices.isEmpty { throw ValidationError("--acquire-notify applies to --device") }
+        if flight.snapshot, format == .json {
+            throw ValidationError(
+                "--format json does not apply to --snapshot: the snapshots are listed as they are written")
+        }
         guard sources == 1 else {
             throw ValidationError("nothing to record: pass --simulate, --pipeline FILE or --device ADDRESS|NAME")
         }

@@ -115,6 +115,9 @@ private func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool
         let result = try tlm("record", "--simulate", "--duration", "1s", "--keep", "5s", "--output", temporaryPath())
         #expect(result.status != 0)
         #expect(result.errors.contains("apply to --snapshot"))
+        let json = try tlm("record", "--simulate", "--snapshot", "--format", "json", "--output", temporaryPath())
+        #expect(json.status != 0)
+        #expect(json.errors.contains("--format json does not apply to --snapshot"))
     }
 
     @Test func anUntriggeredFlightRecorderWritesNothing() throws {

@@ -22,8 +22,9 @@ public final class SnapshotRing: Sendable {
     public struct Chunk: Sendable {
         /// The Chunk and Message Index records, as a segment file holds them.
         public var bytes: [UInt8]
-        /// Log time of the chunk's first and last message.
+        /// Log time of the chunk's first message.
         public var startTime: UInt64
+        /// Log time of the chunk's last message.
         public var endTime: UInt64
         /// The channels with messages in the chunk (from its Message Index records).
         public var channelIDs: [UInt16]
@@ -31,9 +32,13 @@ public final class SnapshotRing: Sendable {
 
     /// A latched stream's last message evicted with its chunk.
     public struct LatchedMessage: Sendable {
+        /// The stream's MCAP channel id.
         public var channelID: UInt16
+        /// Its log time.
         public var logTime: UInt64
+        /// Its publish (sample) time.
         public var publishTime: UInt64
+        /// Its encoded message.
         public var payload: [UInt8]
 
         /// Creates a latched message.
@@ -47,8 +52,11 @@ public final class SnapshotRing: Sendable {
 
     /// A device as the recorder registered it.
     public struct Device: Sendable {
+        /// The recorder's handle (family, identifier, row id).
         public var handle: DeviceHandle
+        /// Its name.
         public var name: String
+        /// Further facts.
         public var metadata: [String: String]
     }
 
