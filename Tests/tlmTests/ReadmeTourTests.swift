@@ -24,6 +24,9 @@ import Testing
         case noBus
         /// Follows a recording that this command writes meanwhile.
         case whileRecording(writer: String)
+        /// A flight recorder: SIGUSR1 once its ring runs, SIGINT a moment
+        /// later; one snapshot must be written.
+        case snapshotOnSignal
         /// Serves on port 8765: a Foxglove client reads from it, then SIGINT
         /// stops it (`interrupt`) or it ends by itself.
         case withClient(interrupt: Bool)
@@ -39,6 +42,7 @@ import Testing
         "tlm record --simulate --duration 10m --serve 8765": [.withClient(interrupt: true)],
         "tlm serve ride --listen 0.0.0.0:8765 --wait-for-client --from +2s --to +6s": [.withClient(interrupt: false)],
         "tlm scan": [.fakeBlueZ, .noBus],
+        "tlm record --simulate --snapshot --keep 2m --after 10s --output falls": [.snapshotOnSignal],
         "tlm record --device DIoT-1 --duration 3s --output walk": [.fakeBlueZ],
     ]
 
@@ -169,6 +173,12 @@ import Testing
             case .fakeBlueZInterrupted(let seconds)?:
                 usleep(UInt32(seconds * 1e6))
                 running.process.interrupt()
+            case .snapshotOnSignal?:
+                try shell.wait(for: "falls/.ring/index.sqlite")
+                usleep(2_000_000)
+                kill(running.process.processIdentifier, SIGUSR1)
+                usleep(1_500_000)
+                running.process.interrupt()
             case .withClient(let interrupt)?:
                 try shell.waitForOutput(running, containing: "serving ws://")
                 let read = try runPython(
@@ -190,6 +200,8 @@ import Testing
                 #expect(status == 0 && printed.contains("gesture"), "'\(command)' exited \(status):\n\(printed)")
                 let (writerStatus, writerOutput) = try writer!.finish()
                 #expect(writerStatus == 0, "\(writerOutput)")
+            case .snapshotOnSignal?:
+                #expect(status == 0 && printed.contains("Flight recorder: 1 snapshot(s)"), "'\(command)': \(printed)")
             case .fakeBlueZ?, .fakeBlueZInterrupted?:
                 #expect([0, 3].contains(status), "'\(command)' exited \(status):\n\(printed)")
                 // What the tour shows: the scan lists DIoT-1, the recordings hold the devices' streams.
