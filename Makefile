@@ -180,7 +180,7 @@ bench: build setup-test
 # symbol-graph build); any DocC warning (a broken ``link``, an undocumented
 # parameter) fails it.
 DOC_TARGETS  := Streams DBus Devices DeviceClocks MCAP ROS2 Quantities Recording DeviceRecording RecordingExport RecordingQueries \
-                RecordingRepair Families Pipeline Capture CaptureFiles Session Report LiveView TelemetryTesting TelemetryTestingRecordings
+                RecordingRepair Families Pipeline Capture CaptureFiles Session Snapshots Report LiveView TelemetryTesting TelemetryTestingRecordings
 docs: setup-build
 	$(SWIFT) package --disable-sandbox generate-documentation --warnings-as-errors \
 	  $(foreach t,$(DOC_TARGETS),--target $(t))

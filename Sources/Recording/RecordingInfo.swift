@@ -35,7 +35,7 @@ public struct RecordingInfo: Sendable, Hashable, Codable {
         public var topic: String
         public var kind: String
         public var schema: String
-        /// A UCUM code (``Quantities/UnitCode``; a former spelling is read as its code).
+        /// A UCUM code (`Quantities.UnitCode`; a former spelling is read as its code).
         public var unit: String?
         public var messageCount: Int
         /// First and last log time, nanoseconds since the Unix epoch; `nil` when empty.

@@ -25,7 +25,7 @@ public final class SnapshotController: Sendable {
     public let folder: SnapshotFolder
     /// The ring the recorder writes into.
     public let ring: SnapshotRing
-    /// What the controller did, in order; ends after ``finish(recorder:)``.
+    /// What the controller did, in order; ends after ``finish(now:recorder:)``.
     public let events: AsyncStream<SnapshotEvent>
 
     private enum Request {
@@ -48,7 +48,7 @@ public final class SnapshotController: Sendable {
 
     /// Creates a controller and its ring.
     ///
-    /// - Throws: ``RecordingError`` if the options bound nothing.
+    /// - Throws: `RecordingError` if the options bound nothing.
     public init(options: SnapshotOptions, folder: SnapshotFolder) throws(RecordingError) {
         self.options = options
         self.folder = folder

@@ -24,7 +24,7 @@ public struct SnapshotFolder: Sendable {
     /// Creates the folder, or checks that an existing one holds only
     /// snapshots, and clears a stale spool.
     ///
-    /// - Throws: ``RecordingError`` if the path is empty, a file, holds
+    /// - Throws: `RecordingError` if the path is empty, a file, holds
     ///   anything but snapshots, or another flight recorder is running into it.
     public func prepare() throws(RecordingError) {
         guard !path.isEmpty else {

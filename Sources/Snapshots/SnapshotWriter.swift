@@ -1,10 +1,10 @@
 import MCAP
 public import Recording
 
-/// Writes one snapshot: the messages of a ``SnapshotRing``'s contents that
+/// Writes one snapshot: the messages of a `SnapshotRing`'s contents that
 /// fall in a window, as a complete recording of its own (segments, index,
 /// `metadata.yaml`: a ROS 2 bag that verifies), through an ordinary
-/// ``Recorder``. It holds, in this order: the last message before the window
+/// `Recorder`. It holds, in this order: the last message before the window
 /// of every latched stream (the device's state, at its own log time), a loss
 /// record when the window reaches back past what the ring still held, every
 /// message with `window.start <= log time <= window.end` in the order it was
@@ -40,7 +40,7 @@ public struct SnapshotWriter: Sendable {
 
     /// Writes the snapshot of `window` from `contents` into the new `directory`.
     ///
-    /// - Throws: ``RecordingError`` if the directory exists with content, a
+    /// - Throws: `RecordingError` if the directory exists with content, a
     ///   ring chunk is damaged, or a write fails (disk full: the partial
     ///   snapshot is left to `tlm recover`).
     public func write(

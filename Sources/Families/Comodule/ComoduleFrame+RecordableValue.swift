@@ -10,7 +10,7 @@ public import Recording
 /// `tlm/msg/StateValue` or `tlm/msg/RawValue` by the property's type; write
 /// acknowledgements go to `<identifier>/write_ack` and error frames to
 /// `<identifier>/error`. The SDK's unit identifiers (`kilometer_per_hour`)
-/// are recorded as UCUM codes (`km/h`, ``Quantities/UnitCode``), in the
+/// are recorded as UCUM codes (`km/h`, `Quantities.UnitCode`), in the
 /// stream's metadata and in each RangeValue's `unit`.
 extension ComoduleFrame: RecordableValue {
     /// `tlm/msg/RangeValue`: the value first, so it sits at a fixed payload offset.

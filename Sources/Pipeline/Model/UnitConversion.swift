@@ -3,7 +3,7 @@ import Quantities
 /// The units `map: {from: …, to: …}` converts between: each unit is a scale
 /// (and, for temperatures, an offset) to its dimension's base unit. Units are
 /// UCUM codes (`km/h`, `m/s`, `Cel`, `[g]`); a former name (`kilometer_per_hour`)
-/// is read as its code (``Quantities/UnitCode``).
+/// is read as its code (`Quantities.UnitCode`).
 ///
 /// ```swift
 /// let (scale, offset) = try UnitConversion.scaleAndOffset(from: "km/h", to: "m/s")

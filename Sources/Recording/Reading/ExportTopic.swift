@@ -8,7 +8,7 @@ public struct ExportTopic: Sendable, Hashable {
     /// What the stream carries.
     public var kind: StreamDescriptor.Kind
     /// A unit for display, if the stream has one: a UCUM code
-    /// (``Quantities/UnitCode``; a former spelling is read as its code).
+    /// (`Quantities.UnitCode`; a former spelling is read as its code).
     public var unit: String?
     /// Whether its messages carry a numeric value.
     public var isNumeric: Bool

@@ -17,7 +17,7 @@ extension ParquetLake {
     /// In each table's leaf partition directories, the files (in name order)
     /// are grouped into runs of at most `targetBytes`; each run of two or
     /// more files becomes one file, its inputs' row groups concatenated
-    /// (``ParquetConcatenation``: pages copied, not decoded; rows and values
+    /// (`ParquetConcatenation`: pages copied, not decoded; rows and values
     /// unchanged). The partition is rebuilt in a hidden sibling directory
     /// `_tlm/compact/<uuid>` (outside the tables, where no engine looks): the
     /// merged files, synced, and hard links to the files it keeps; then that

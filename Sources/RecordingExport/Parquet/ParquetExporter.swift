@@ -61,7 +61,7 @@ public import Recording
 /// one table per schema, `<table>/<key>=<value>/…/<recording>.parquet`,
 /// one file per table per partition, rows as `ParquetTopicLayout`'s
 /// lake style, the date partition by sample time; each file is written
-/// directly in the directory (`<n>.parquet`, ``stagedNames``) and named
+/// directly in the directory (`<n>.parquet`, `stagedNames`) and named
 /// by its path in the lake.
 ///
 /// Not `Sendable`: one exporter belongs to one task.

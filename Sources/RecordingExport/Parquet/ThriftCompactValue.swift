@@ -1,7 +1,7 @@
 import Recording
 
 /// A Thrift structure decoded from the compact protocol without its IDL:
-/// what ``ParquetConcatenation`` needs to read a Parquet footer written by
+/// what `ParquetConcatenation` needs to read a Parquet footer written by
 /// tlm, change a few offsets in it and encode it again, every other field
 /// kept as it was.
 ///
