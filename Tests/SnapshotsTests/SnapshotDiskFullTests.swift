@@ -51,7 +51,12 @@ final class FillableDisk: SegmentStorage {
             if millisecond == 3_000 || millisecond == 8_000 {
                 controller.trigger(source: .api, reason: "at \(millisecond) ms", time: time)
             }
-            if millisecond == 5_000 { disk.full.store(false, ordering: .relaxed) }
+            if millisecond == 5_000 {
+                // The disk frees once the first snapshot has failed on it (it is written on its own thread).
+                let deadline = ContinuousClock.now + .seconds(30)
+                while controller.failureCount == 0, ContinuousClock.now < deadline { usleep(1_000) }
+                disk.full.store(false, ordering: .relaxed)
+            }
             if millisecond % 100 == 0 { try controller.tick(now: time, recorder: recorder) }
         }
         try controller.finish(now: Self.start + 10 * Self.second, recorder: recorder)
