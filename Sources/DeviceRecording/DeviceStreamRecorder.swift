@@ -190,14 +190,15 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             let timed = clocks.times(
                 ticks: scratch.ticks, count: count, clock: key, receivedAt: time, into: &scratch.times,
                 describe: Decoder.Value.sampleClock)
-            for member in scratch.members {
+            // By index, not by iterating the arrays: each access reads through the pointer, retaining nothing.
+            var timesRecorded = false
+            var position = 0
+            while position < scratch.members.count {
+                let member = scratch.members[position]
                 let stamp = timed ? scratch.times[min(member.sample, scratch.times.count - 1)] : time
-                try writePending(member.index, at: time, stamp: stamp)
-            }
-            // A clock's model is written while a stream it times is.
-            let timesRecorded = scratch.members.contains { member in
-                let stream = pending.messages[member.index].streamKey
-                return stream >= 0 && stream < hot.typedSlots.count && hot.typedSlots[stream].isRecorded
+                // A clock's model is written while a stream it times is.
+                timesRecorded = try writePending(member.index, at: time, stamp: stamp) || timesRecorded
+                position += 1
             }
             if timesRecorded, let due = clocks.modelDue(clock: key, at: time) {
                 try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
@@ -205,23 +206,36 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         }
     }
 
-    /// Writes a queued message with its sample time, as `write(_:at:stamp:)` does a value.
-    private func writePending(_ index: Int, at time: UInt64, stamp: UInt64) throws(RecordingError) {
+    /// Writes a queued message with its sample time, as `write(_:at:stamp:)`
+    /// does a value; returns whether its stream is recorded.
+    private func writePending(_ index: Int, at time: UInt64, stamp: UInt64) throws(RecordingError) -> Bool {
         let message = pending.messages[index]
         let slot = hot.typedSlots[message.streamKey]
         if observer == nil {
             if slot.isRecorded {
-                try recorder.write(
-                    channelID: slot.channelID, streamID: slot.streamID,
-                    topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp
-                ) { cdr in
-                    cdr.writeTime(nanoseconds: stamp)
-                    cdr.storage.append(contentsOf: pending.bytes[message.start..<message.end])
-                    return message.numeric
+                // Laid out whole on the stack, the message is copied into the chunk a word at a time.
+                var staged: PendingMessageBytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                let count = pending.layOut(message, stamp: stamp, into: &staged)
+                if count > 0 {
+                    try withUnsafeBytes(of: &staged) { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
+                        try recorder.write(
+                            channelID: slot.channelID, streamID: slot.streamID,
+                            topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp,
+                            payload: UnsafeRawBufferPointer(rebasing: raw[0..<count]), numericValue: message.numeric)
+                    }
+                } else {
+                    try recorder.write(
+                        channelID: slot.channelID, streamID: slot.streamID,
+                        topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp
+                    ) { cdr in
+                        cdr.writeTime(nanoseconds: stamp)
+                        cdr.storage.append(contentsOf: pending.bytes[message.start..<message.end])
+                        return message.numeric
+                    }
                 }
             }
             hot.decodedCount += 1
-            return
+            return slot.isRecorded
         }
         hot.cdr.reset()
         hot.cdr.writeTime(nanoseconds: stamp)
@@ -241,6 +255,7 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
                     topic: stream.topic, logTime: time, sampleTime: stamp, numericValue: message.numeric,
                     schema: stream.schema, payload: hot.cdr.bytes, isRecorded: stream.handle != nil))
         }
+        return slot.isRecorded
     }
 
     /// Records a clock's model on its stream, registered on first use.

@@ -33,6 +33,40 @@ struct PendingMessages {
         messages.append(Message(streamKey: streamKey, timing: timing, numeric: nil, start: 0, end: 0))
     }
 
+    /// Lays `message` out whole in `staged` — the CDR encapsulation header,
+    /// `stamp` as a `builtin_interfaces/Time`, the body — and returns its
+    /// length; 0 when it does not fit (128 bytes).
+    func layOut(_ message: Message, stamp: UInt64, into staged: inout PendingMessageBytes) -> Int {
+        let count = 12 &+ (message.end &- message.start)
+        guard count <= MemoryLayout<PendingMessageBytes>.size else { return 0 }
+        withUnsafeMutableBytes(of: &staged) { raw in
+            // Little-endian CDR, no options; then the stamp's seconds and nanoseconds, each aligned to 4.
+            raw.storeBytes(of: UInt32(0x0000_0100).littleEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(
+                of: UInt32(truncatingIfNeeded: stamp / 1_000_000_000).littleEndian, toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(
+                of: UInt32(truncatingIfNeeded: stamp % 1_000_000_000).littleEndian, toByteOffset: 8, as: UInt32.self)
+            bytes.withUnsafeBytes { source in
+                // Short bodies: a word at a time, not a call to `memmove`.
+                var offset = message.start
+                var target = 12
+                while offset &+ 8 <= message.end {
+                    raw.storeBytes(
+                        of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: target,
+                        as: UInt64.self)
+                    offset &+= 8
+                    target &+= 8
+                }
+                while offset < message.end {
+                    raw[target] = source[offset]
+                    offset &+= 1
+                    target &+= 1
+                }
+            }
+        }
+        return count
+    }
+
     mutating func removeAll() {
         messages.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
@@ -75,3 +109,9 @@ struct PendingMessages {
         }
     }
 }
+
+/// 128 bytes on the stack: a queued message laid out whole (``PendingMessages/layOut(_:stamp:into:)``).
+typealias PendingMessageBytes = (
+    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+    UInt64, UInt64
+)

@@ -4,7 +4,8 @@ import DeviceClocks
 /// per clock key its estimator (ticks) or dejitterer (nominal rate), its
 /// rate, and when its model was last recorded. A pure state machine over
 /// receive times: the same deliveries give the same times. Each clock is
-/// updated in place (its estimator's window is never copied).
+/// updated in place (its estimator's window is never copied); copies of a
+/// `SampleClocks` share their clocks, so it has one owner.
 ///
 /// Besides timing online, it can survey (``init(surveyingUpTo:)``): time
 /// online as ever and also fit each clock's run over all its deliveries at
@@ -20,10 +21,13 @@ struct SampleClocks {
     /// The largest clock key kept; a larger one keeps receive time.
     static let maximumKey = 4095
 
-    private struct State {
+    /// A clock's state, a class so that timing a delivery updates it where
+    /// it lies: a struct here was copied whole (with its estimator, some
+    /// 400 bytes, and their retains) several times per delivery.
+    private final class State {
         var clock: SampleClock
-        var estimator: DeviceClockEstimator?
-        var dejitterer: RateDejitterer?
+        var estimator: Timer<DeviceClockEstimator>?
+        var dejitterer: Timer<RateDejitterer>?
         /// Ticks or samples per second; 0 while a nominal rate is unknown.
         var rate: Double
         var lastRecorded: UInt64?
@@ -43,6 +47,11 @@ struct SampleClocks {
         var fittedModels: [[ClockModel]]?
         /// The estimators or dejitterers this clock had (a run each).
         var runCount = 0
+
+        init(clock: SampleClock, rate: Double) {
+            self.clock = clock
+            self.rate = rate
+        }
     }
 
     /// Surveying: the most samples this device's fits keep, over all its
@@ -95,11 +104,11 @@ struct SampleClocks {
         guard key >= 0, key <= Self.maximumKey else { return false }
         if key < states.count, states[key] != nil { return true }
         guard let clock = describe(key) else { return false }
-        var state = State(clock: clock, rate: 0)
+        let state = State(clock: clock, rate: 0)
         if case .ticks(let configuration) = clock.kind {
-            state.estimator = try? DeviceClockEstimator(configuration: configuration)
+            state.estimator = Timer(try? DeviceClockEstimator(configuration: configuration))
             state.rate = configuration.tickRate
-            Self.startRun(of: &state, surveying: surveyLimit != nil)
+            Self.startRun(of: state, surveying: surveyLimit != nil)
         }
         state.fitted = fitted?.byClock[key]
         state.fittedModels = fitted?.models[key]
@@ -112,10 +121,10 @@ struct SampleClocks {
     /// less, or not finite: unknown). A new rate starts a new run.
     mutating func setRate(_ hertz: Double, clock key: Int, describe: (Int) -> SampleClock?) {
         guard prepare(key, describe: describe) else { return }
-        Self.setRate(hertz, of: &states[key]!, surveying: surveyLimit != nil)
+        Self.setRate(hertz, of: states[key]!, surveying: surveyLimit != nil)
     }
 
-    private static func setRate(_ hertz: Double, of state: inout State, surveying: Bool) {
+    private static func setRate(_ hertz: Double, of state: State, surveying: Bool) {
         guard case .nominalRate = state.clock.kind else { return }
         let known = hertz > 0 && hertz.isFinite && hertz <= 1e9
         guard !known || hertz != state.rate || state.dejitterer == nil else { return }
@@ -123,19 +132,20 @@ struct SampleClocks {
         if !known {
             state.dejitterer = nil
         } else if state.dejitterer != nil {
-            try? state.dejitterer!.restart(nominalRate: hertz)
+            try? state.dejitterer!.clock.restart(nominalRate: hertz)
             if surveying, !state.abandoned, !state.fits.isEmpty {
-                if (try? state.fits[state.fits.count - 1].restart(nominalRate: hertz)) == nil { abandon(&state) }
+                if (try? state.fits[state.fits.count - 1].restart(nominalRate: hertz)) == nil { abandon(state) }
             }
         } else {
-            state.dejitterer = try? RateDejitterer(configuration: RateDejitterer.Configuration(nominalRate: hertz))
-            startRun(of: &state, surveying: surveying)
+            state.dejitterer = Timer(
+                try? RateDejitterer(configuration: RateDejitterer.Configuration(nominalRate: hertz)))
+            startRun(of: state, surveying: surveying)
         }
     }
 
     /// Counts the estimator or dejitterer just made; surveying, starts a
     /// whole-run fit beside it.
-    private static func startRun(of state: inout State, surveying: Bool) {
+    private static func startRun(of state: State, surveying: Bool) {
         state.runCount += 1
         guard surveying, !state.abandoned else { return }
         let fit: OfflineClockFit?
@@ -144,11 +154,11 @@ struct SampleClocks {
         } else {
             fit = try? OfflineClockFit(configuration: RateDejitterer.Configuration(nominalRate: state.rate))
         }
-        guard let fit else { return abandon(&state) }
+        guard let fit else { return abandon(state) }
         state.fits.append(fit)
     }
 
-    private static func abandon(_ state: inout State) {
+    private static func abandon(_ state: State) {
         state.abandoned = true
         state.fits = []
     }
@@ -163,14 +173,14 @@ struct SampleClocks {
     ) -> Bool {
         guard prepare(key, describe: describe) else { return false }
         let outcome = Self.times(
-            ticks: ticks, count: count, state: &states[key]!, receivedAt: receivedAt, estimated: &estimated,
+            ticks: ticks, count: count, state: states[key]!, receivedAt: receivedAt, estimated: &estimated,
             into: &result, surveying: surveyLimit != nil)
         switch outcome {
         case .timed:
             if let surveyLimit {
                 surveyedSamples += result.count
                 if surveyedSamples > surveyLimit {
-                    for index in states.indices where states[index] != nil { Self.abandon(&states[index]!) }
+                    for state in states { if let state { Self.abandon(state) } }
                 }
             }
             return true
@@ -189,7 +199,7 @@ struct SampleClocks {
 
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
-        ticks: [UInt64], count: Int, state: inout State, receivedAt: UInt64, estimated: inout [Int64],
+        ticks: [UInt64], count: Int, state: State, receivedAt: UInt64, estimated: inout [Int64],
         into result: inout [UInt64], surveying: Bool
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
@@ -197,32 +207,36 @@ struct SampleClocks {
         var timed: Bool
         if state.estimator != nil {
             timed =
-                (try? state.estimator!.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated)) != nil
+                (try? state.estimator!.clock.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
+                != nil
             if !timed, case .ticks(let configuration) = state.clock.kind {
                 // The host clock stepped back, or a tick does not fit: start afresh.
-                state.estimator = try? DeviceClockEstimator(configuration: configuration)
+                state.estimator = Timer(try? DeviceClockEstimator(configuration: configuration))
                 state.lastTime = 0
-                startRun(of: &state, surveying: surveying)
+                startRun(of: state, surveying: surveying)
                 timed =
-                    (try? state.estimator?.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
+                    (try? state.estimator?.clock.sampleTimes(
+                        ticks: ticks, receivedAt: received, appendingTo: &estimated))
                     != nil
             }
         } else if state.dejitterer != nil {
             timed =
-                (try? state.dejitterer!.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated)) != nil
+                (try? state.dejitterer!.clock.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
+                != nil
             if !timed, state.rate > 0 {
-                state.dejitterer = try? RateDejitterer(configuration: .init(nominalRate: state.rate))
+                state.dejitterer = Timer(try? RateDejitterer(configuration: .init(nominalRate: state.rate)))
                 state.lastTime = 0
-                startRun(of: &state, surveying: surveying)
+                startRun(of: state, surveying: surveying)
                 timed =
-                    (try? state.dejitterer?.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
+                    (try? state.dejitterer?.clock.sampleTimes(
+                        count: count, receivedAt: received, appendingTo: &estimated))
                     != nil
             }
         } else {
             return .untimed
         }
         guard timed else { return .refused }
-        if surveying, !state.abandoned { survey(ticks: ticks, count: count, at: received, of: &state) }
+        if surveying, !state.abandoned { survey(ticks: ticks, count: count, at: received, of: state) }
         if let fitted = state.fitted {
             // The survey timed the same deliveries in the same order.
             if state.cursor + estimated.count <= fitted.count {
@@ -245,8 +259,8 @@ struct SampleClocks {
     }
 
     /// Surveying: adds a delivery the online estimator timed to the clock's current fit.
-    private static func survey(ticks: [UInt64], count: Int, at received: Int64, of state: inout State) {
-        guard !state.fits.isEmpty else { return abandon(&state) }
+    private static func survey(ticks: [UInt64], count: Int, at received: Int64, of state: State) {
+        guard !state.fits.isEmpty else { return abandon(state) }
         let last = state.fits.count - 1
         let added: Void?
         if state.estimator != nil {
@@ -254,22 +268,22 @@ struct SampleClocks {
         } else {
             added = try? state.fits[last].add(count: count, receivedAt: received)
         }
-        if added == nil { abandon(&state) }
+        if added == nil { abandon(state) }
     }
 
     /// The model of clock `key` when it is due to be recorded at `time`: its
     /// first, after a new epoch, or `modelInterval` after the last.
     mutating func modelDue(clock key: Int, at time: UInt64) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
         guard key >= 0, key < states.count, states[key] != nil else { return nil }
-        return Self.modelDue(of: &states[key]!, at: time)
+        return Self.modelDue(of: states[key]!, at: time)
     }
 
     /// ``modelDue(clock:at:)`` on a clock's state, in place (a copy of the
     /// state would retain its estimator's buffers).
     private static func modelDue(
-        of state: inout State, at time: UInt64
+        of state: State, at time: UInt64
     ) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
-        guard let epoch = state.estimator?.model.epoch ?? state.dejitterer?.model.epoch else { return nil }
+        guard let epoch = state.estimator?.epoch ?? state.dejitterer?.epoch else { return nil }
         if epoch == state.lastEpoch, let last = state.lastRecorded, time < last &+ Self.modelInterval {
             return nil
         }
@@ -284,3 +298,30 @@ struct SampleClocks {
         return (model, state.clock, state.rate)
     }
 }
+
+/// An estimator or dejitterer kept by reference: asking whether a clock has
+/// one, or for its model, copies a reference, never the estimator (a few
+/// hundred bytes and their retains, once per delivery).
+private final class Timer<Clock: ClockModelled> {
+    var clock: Clock
+
+    /// `nil` for no clock.
+    init?(_ clock: Clock?) {
+        guard let clock else { return nil }
+        self.clock = clock
+    }
+
+    /// The clock's model, read in place.
+    var model: ClockModel { withUnsafeMutablePointer(to: &clock) { $0.pointee.model } }
+
+    /// The model's epoch, read in place.
+    var epoch: Int { withUnsafeMutablePointer(to: &clock) { $0.pointee.model.epoch } }
+}
+
+/// A clock that keeps a model: the tick estimator and the rate dejitterer.
+private protocol ClockModelled {
+    var model: ClockModel { get }
+}
+
+extension DeviceClockEstimator: ClockModelled {}
+extension RateDejitterer: ClockModelled {}

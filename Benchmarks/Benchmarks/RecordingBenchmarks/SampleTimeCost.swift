@@ -43,12 +43,15 @@ func sampleTimeCostBenchmarks() {
         "sample times ÷ receive time, throughput (%)", polarity: .prefersLarger, useScalingFactor: false)
     let cpuRatio = BenchmarkMetric.custom(
         "sample times ÷ receive time, CPU (%)", polarity: .prefersLarger, useScalingFactor: false)
+    // The thread that records (and estimates): the others compress and index.
+    let threadRatio = BenchmarkMetric.custom(
+        "sample times ÷ receive time, recording thread CPU (%)", polarity: .prefersLarger, useScalingFactor: false)
     func pair<D: PacketDecoder>(_ name: String, _ notifications: [RawNotification], decoder: D)
     where D.Value: RecordableValue {
         let alternation = Alternation()
         Benchmark(
             "Record \(notifications.count / 1000)k \(name) notifications, sample times ÷ receive time, paired",
-            configuration: .init(metrics: [ratio, cpuRatio], maxDuration: .seconds(60), maxIterations: 15)
+            configuration: .init(metrics: [ratio, cpuRatio, threadRatio], maxDuration: .seconds(60), maxIterations: 15)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
                 var timed = Cost.zero
@@ -62,13 +65,15 @@ func sampleTimeCostBenchmarks() {
                 }
                 let percent = Int((100 * (untimed.wall / timed.wall)).rounded())
                 let cpuPercent = Int((100 * (untimed.cpu / timed.cpu)).rounded())
+                let threadPercent = Int((100 * (untimed.threadCPU / timed.threadCPU)).rounded())
                 benchmark.measurement(ratio, percent)
                 benchmark.measurement(cpuRatio, cpuPercent)
+                benchmark.measurement(threadRatio, threadPercent)
                 print(
                     "\(name): sample times \(Int(timed.wall / .milliseconds(1))) ms "
                         + "(CPU \(Int(timed.cpu / .milliseconds(1))) ms), receive time "
                         + "\(Int(untimed.wall / .milliseconds(1))) ms (CPU \(Int(untimed.cpu / .milliseconds(1))) ms): "
-                        + "\(percent) % wall, \(cpuPercent) % CPU")
+                        + "\(percent) % wall, \(cpuPercent) % CPU, \(threadPercent) % recording thread CPU")
             }
         }
     }
@@ -76,18 +81,27 @@ func sampleTimeCostBenchmarks() {
     pair("Jacquard", jacquard, decoder: JacquardDecoder())
 }
 
-/// The wall time and the process's CPU time (every thread: a loaded
-/// machine stretches the first, hardly the second) of one recording.
+/// The wall time, the process's CPU time (every thread: a loaded machine
+/// stretches the first, hardly the second) and the recording thread's CPU
+/// time of one recording.
 private struct Cost {
-    static let zero = Cost(wall: .zero, cpu: .zero)
+    static let zero = Cost(wall: .zero, cpu: .zero, threadCPU: .zero)
     var wall: Duration
     var cpu: Duration
+    var threadCPU: Duration
 }
 
 /// The CPU time used by this process's threads so far.
 private func processCPUTime() -> Duration {
     var now = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}
+
+/// The CPU time used by the calling thread so far.
+private func threadCPUTime() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
     return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
 }
 
@@ -98,6 +112,7 @@ where D.Value: RecordableValue {
     let directory = NSTemporaryDirectory() + "tlm-bench-stamp-\(UUID().uuidString.prefix(8))"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let cpuBefore = processCPUTime()
+    let threadBefore = threadCPUTime()
     let wall = ContinuousClock().measure {
         var configuration = RecorderConfiguration()
         configuration.durability = .none
@@ -107,7 +122,7 @@ where D.Value: RecordableValue {
         for notification in notifications { try! device.record(notification) }
         try! recorder.close()
     }
-    return Cost(wall: wall, cpu: processCPUTime() - cpuBefore)
+    return Cost(wall: wall, cpu: processCPUTime() - cpuBefore, threadCPU: threadCPUTime() - threadBefore)
 }
 
 /// A decoder whose values are those of `base` with their timing hidden:
