@@ -120,6 +120,10 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     /// The fit as it stands after the last notification.
     public var model: ClockModel { fit.model }
 
+    /// The model's epoch (``ClockModel/epoch``), without computing the model:
+    /// a new value says the fit started afresh.
+    public var epoch: Int { max(fit.epoch, 0) }
+
     /// What the estimator did so far, when ``startTracing()`` was called first.
     var trace: ClockTrace? { fit.trace }
 

@@ -314,13 +314,14 @@ private final class Timer<Clock: ClockModelled> {
     /// The clock's model, read in place.
     var model: ClockModel { withUnsafeMutablePointer(to: &clock) { $0.pointee.model } }
 
-    /// The model's epoch, read in place.
-    var epoch: Int { withUnsafeMutablePointer(to: &clock) { $0.pointee.model.epoch } }
+    /// The model's epoch, read in place without computing the model.
+    var epoch: Int { withUnsafeMutablePointer(to: &clock) { $0.pointee.epoch } }
 }
 
 /// A clock that keeps a model: the tick estimator and the rate dejitterer.
 private protocol ClockModelled {
     var model: ClockModel { get }
+    var epoch: Int { get }
 }
 
 extension DeviceClockEstimator: ClockModelled {}

@@ -27,6 +27,9 @@ struct LowerEnvelope: Sendable, Hashable {
     /// leaves only the hull up to its next vertex is built again. A refit
     /// is then a walk along the hull, not over the window.
     private var settled: [Int] = []
+    /// The stretch of hull `removeOldest` builds again, its capacity reused
+    /// so that dropping a point allocates nothing.
+    private var rebuilt: [Int] = []
     /// The sum of the points' device times less the oldest's.
     private var sumX = 0.0
     private(set) var intercept: Double = 0
@@ -92,9 +95,10 @@ struct LowerEnvelope: Sendable, Hashable {
             return
         }
         let next = settled[1]
-        var left: [Int] = []
-        for index in head...next { Self.push(index, onto: &left, of: points) }
-        settled.replaceSubrange(0...1, with: left)
+        for index in head...next { Self.push(index, onto: &rebuilt, of: points) }
+        settled.replaceSubrange(0...1, with: rebuilt)
+        // Empty between calls, so it never tells two envelopes apart.
+        rebuilt.removeAll(keepingCapacity: true)
     }
 
     /// Appends point `index` to a lower hull, dropping the vertices it makes
