@@ -763,7 +763,8 @@ public final class Recorder {
                 Int64(clamping: statistics.lastTime), statistics.numericCount,
                 numeric ? statistics.minimum : nil, numeric ? statistics.maximum : nil,
                 numeric ? statistics.sum : nil, numeric ? statistics.firstValue : nil,
-                numeric ? statistics.lastValue : nil,
+                numeric ? statistics.lastValue : nil, statistics.firstSampleTime.map { Int64(clamping: $0) },
+                statistics.lastSampleTime.map { Int64(clamping: $0) },
             ])
             try RecordingIndex.insert(statistics.cells, chunkID: chunkID, streamID: streamID, into: db)
         }

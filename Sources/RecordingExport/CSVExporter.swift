@@ -90,7 +90,8 @@ public final class CSVExporter: RecordingExporter, MessageViewExporter {
     /// - Parameter value: The value's text.
     /// - Returns: The field.
     public static func field(_ value: String) -> String {
-        value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        // Bytes, not Characters: a "\r\n" Character holds the byte \r, and no other Character holds these bytes.
+        value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 })
             ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 }

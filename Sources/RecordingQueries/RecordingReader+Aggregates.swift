@@ -109,7 +109,7 @@ extension RecordingReader {
             try body(accumulator.bucket(start: grid.start(index), end: grid.end(index)))
         }
         var cost = AggregateCost()
-        let rows = try chunkStatistics(streamID: stream.id, from: from, to: to)
+        let rows = try chunkStatisticsByPosition(streamID: stream.id, from: from, to: to)
         for position in chunkOrder(rows, from: from) {
             let row = rows[position]
             try window.handOut(before: grid.bucket(max(from, row.firstTime)) ?? grid.count, emit)
@@ -221,7 +221,7 @@ extension RecordingReader {
             try body(tally.bucket(start: grid.start(index), end: grid.end(index)))
         }
         var cost = AggregateCost()
-        let rows = try chunkStatistics(streamID: stream.id, from: from, to: to)
+        let rows = try chunkStatisticsByPosition(streamID: stream.id, from: from, to: to)
         let order = chunkOrder(rows, from: from)
         func lowerBucket(_ position: Int) -> Int { grid.bucket(max(from, rows[position].firstTime)) ?? grid.count }
         func isWhole(_ row: ChunkStatisticsRow) -> Bool {

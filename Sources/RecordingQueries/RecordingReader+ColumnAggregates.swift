@@ -144,6 +144,30 @@ extension RecordingReader {
         return (from / unit * unit, width)
     }
 
+    /// `chunkStatistics(streamID:from:to:)`, its rows read by position
+    /// (`statisticsRow(_:sizes:)`): checked by name, a lookup per value,
+    /// cost more than the rest of a long aggregate.
+    func chunkStatisticsByPosition(
+        streamID: Int64, from: UInt64, to: UInt64
+    ) throws(RecordingError) -> [ChunkStatisticsRow] {
+        try index.read { db in
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
+                           c.length, cs.first_time, cs.last_time, cs.message_count, cs.value_count, cs.value_min,
+                           cs.value_max, cs.value_sum, cs.value_first, cs.value_last
+                    FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
+                    ORDER BY s.sequence, c.ordinal
+                    """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)])
+            var sizes: [String: UInt64] = [:]
+            var result: [ChunkStatisticsRow] = []
+            while let row = try cursor.next() { result.append(try statisticsRow(row, sizes: &sizes)) }
+            return result
+        }
+    }
+
     /// The chunks' statistics for a stream over a range, each with its cells
     /// when the index has them (schema v6 and a chunk with two or more values).
     func chunkStatisticsAndCells(
@@ -170,19 +194,7 @@ extension RecordingReader {
             var sizes: [String: UInt64] = [:]
             var result: [(ChunkStatisticsRow, ValueCells?)] = []
             while let row = try cursor.next() {
-                let statistics: ChunkStatisticsRow
-                if let path = row[4] as String?, let size = sizes[path], let fast = Self.statistics(row, path: path),
-                    fast.offset + UInt64(fast.length) <= size
-                {
-                    statistics = fast
-                } else {
-                    statistics = try ChunkStatisticsRow(
-                        IndexRow(row.copy(), table: "chunk_streams"), directory: directory)
-                    var status = stat()
-                    if stat(directory + "/" + statistics.path, &status) == 0 {
-                        sizes[statistics.path] = UInt64(clamping: status.st_size)
-                    }
-                }
+                let statistics = try statisticsRow(row, sizes: &sizes)
                 guard let shift = row[16] as Int?, let first = row[17] as Int64?, let packed = row[18] as Data?
                 else {
                     result.append((statistics, nil))
@@ -198,26 +210,54 @@ extension RecordingReader {
         }
     }
 
+    /// A `chunk_streams` row joined with its chunk and segment, its first 16
+    /// columns those of `chunkStatisticsAndCells(streamID:from:to:)`: read by
+    /// position when its values are in range and its segment's size is known
+    /// (`sizes`, by path), otherwise checked by name (which throws what is
+    /// wrong), its segment's size then noted.
+    func statisticsRow(_ row: Row, sizes: inout [String: UInt64]) throws -> ChunkStatisticsRow {
+        if case .string(let path) = (row[4] as DatabaseValue).storage, let size = sizes[path],
+            let fast = Self.statistics(row, path: path), fast.offset + UInt64(fast.length) <= size
+        {
+            return fast
+        }
+        let statistics = try ChunkStatisticsRow(IndexRow(row.copy(), table: "chunk_streams"), directory: directory)
+        var status = stat()
+        if stat(directory + "/" + statistics.path, &status) == 0 {
+            sizes[statistics.path] = UInt64(clamping: status.st_size)
+        }
+        return statistics
+    }
+
     /// A row of `chunkStatisticsAndCells(streamID:from:to:)` read by
-    /// position, or `nil` when a value is missing or out of range.
+    /// position, or `nil` when a value is missing, of another type or out of range.
     private static func statistics(_ row: Row, path: String) -> ChunkStatisticsRow? {
-        guard let offset = row[5] as Int64?, offset >= 8, let length = row[6] as Int64?, length > 9,
-            let firstTime = row[7] as Int64?, firstTime >= 0, let lastTime = row[8] as Int64?, lastTime >= firstTime,
-            let messageCount = row[9] as Int64?, messageCount >= 0, let valueCount = row[10] as Int64?,
-            valueCount >= 0
+        func integer(_ index: Int) -> Int64? {
+            if case .int64(let value) = (row[index] as DatabaseValue).storage { return value }
+            return nil
+        }
+        guard let offset = integer(5), offset >= 8, let length = integer(6), length > 9,
+            let firstTime = integer(7), firstTime >= 0, let lastTime = integer(8), lastTime >= firstTime,
+            let messageCount = integer(9), messageCount >= 0, let valueCount = integer(10), valueCount >= 0
         else { return nil }
-        // Values must be numbers (infinities are) and in order: anything else is read again by name,
-        // which reports it.
-        let values = (11...15).map { row[$0] as Double? }
-        guard values.allSatisfy({ !($0?.isNaN ?? false) }) else { return nil }
+        // Values must be numbers (infinities are) or NULL, and in order: anything else is read again by
+        // name, which reports it.
+        var values: [Double?] = []
+        for index in 11...15 {
+            switch (row[index] as DatabaseValue).storage {
+            case .null: values.append(nil)
+            case .double(let value) where !value.isNaN: values.append(value)
+            default: return nil
+            }
+        }
         if let minimum = values[0], let maximum = values[1], minimum > maximum { return nil }
         return ChunkStatisticsRow(
             path: path, offset: UInt64(offset), length: Int(length), firstTime: UInt64(firstTime),
             lastTime: UInt64(lastTime), messageCount: Int(messageCount), valueCount: Int(valueCount),
-            minimum: row[11] as Double?, maximum: row[12] as Double?,
+            minimum: values[0], maximum: values[1],
             // A NULL sum of values is a NaN one (+∞ + −∞; SQLite stores NaN as NULL), never 0.
-            sum: row[13] as Double? ?? (valueCount > 0 ? .nan : nil),
-            firstValue: row[14] as Double?, lastValue: row[15] as Double?)
+            sum: values[2] ?? (valueCount > 0 ? .nan : nil),
+            firstValue: values[3], lastValue: values[4])
     }
 }
 

@@ -1,13 +1,16 @@
+import MCAP
 public import Recording
 
 extension RecordingReader {
     /// `aggregate(topic:from:to:every:origin:)` in `time`: for
     /// `MessageTime.sample` and a stream with a sample time, the buckets,
-    /// range and first/last are by sample time. The index's per-chunk
-    /// statistics are per receive time, so such a stream's messages in the
-    /// range are read and decoded (its chunks from the range's start until a
-    /// sample time reaches its end); any other stream, or
-    /// `MessageTime.receive`, is answered as the receive-time aggregate is.
+    /// range and first/last are by sample time: a chunk whose sample times
+    /// (index schema v8) lie in one bucket is summarized from its statistics,
+    /// the others are read and decoded (its chunks from the range's start
+    /// until a sample time reaches its end). An index without sample times,
+    /// or chunks not in sample order, decode every message of the range. Any
+    /// other stream, or `MessageTime.receive`, is answered as the
+    /// receive-time aggregate is.
     ///
     /// - Throws: `RecordingError` as `aggregate(topic:from:to:every:origin:)` does, or from reading.
     public func aggregate(
@@ -48,6 +51,24 @@ extension RecordingReader {
         func emit(_ index: Int, _ accumulator: BucketAccumulator) throws(RecordingError) {
             try body(accumulator.bucket(start: grid.start(index), end: grid.end(index)))
         }
+        if let cost = try forEachSampledChunk(
+            topic: topic, grid: grid,
+            reach: { bucket throws(RecordingError) in try window.handOut(before: bucket, emit) },
+            whole: { row, bucket, rank in _ = window.update(bucket) { $0.mergeSampled(row, rank: rank) } },
+            message: { message, index, rank throws(RecordingError) in
+                let placed = window.update(index) { accumulator in
+                    accumulator.messageCount += 1
+                    guard let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
+                    else { return }
+                    accumulator.add(time: message.publishTime, value: value, rank: rank)
+                }
+                guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: message.publishTime) }
+            })
+        {
+            try window.handOut(before: grid.count, emit)
+            return cost
+        }
+        // An index without sample times for these chunks: every message is decoded.
         var rank: UInt64 = 0
         let cost = try forEachSampled(topic, from: from, to: to) { message throws(RecordingError) in
             guard let index = grid.bucket(message.publishTime) else { return }
@@ -75,6 +96,21 @@ extension RecordingReader {
         var window = BucketWindow(grid: grid, empty: MessageTally())
         func emit(_ index: Int, _ tally: MessageTally) throws(RecordingError) {
             try body(tally.bucket(start: grid.start(index), end: grid.end(index)))
+        }
+        // Counts alone come from the chunks' statistics where they can; a bucket's first and last message are read.
+        if !keepingFirstAndLast,
+            let cost = try forEachSampledChunk(
+                topic: topic, grid: grid,
+                reach: { bucket throws(RecordingError) in try window.handOut(before: bucket, emit) },
+                whole: { row, bucket, _ in _ = window.update(bucket) { $0.count += row.messageCount } },
+                message: { message, index, _ throws(RecordingError) in
+                    guard window.update(index, { $0.count += 1 }) else {
+                        throw BucketWindow<MessageTally>.misplaced(topic, time: message.publishTime)
+                    }
+                })
+        {
+            try window.handOut(before: grid.count, emit)
+            return cost
         }
         var rank: UInt64 = 0
         let cost = try forEachSampled(topic, from: from, to: to) { message throws(RecordingError) in
@@ -115,6 +151,27 @@ extension RecordingReader {
             minimums: [Double](repeating: .infinity, count: grid.count),
             maximums: [Double](repeating: -.infinity, count: grid.count),
             sums: [Double](repeating: 0, count: grid.count))
+        if let cost = try forEachSampledChunk(
+            topic: topic, grid: grid, reach: { _ in },
+            whole: { row, column, _ in
+                columns.counts[column] += row.valueCount
+                if let value = row.minimum { columns.minimums[column] = min(columns.minimums[column], value) }
+                if let value = row.maximum { columns.maximums[column] = max(columns.maximums[column], value) }
+                columns.sums[column] += row.valueCount > 0 ? row.sum ?? 0 : 0
+            },
+            message: { message, column, _ in
+                guard let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
+                else { return }
+                columns.add(value, at: column)
+            })
+        {
+            for index in columns.counts.indices where columns.counts[index] == 0 {
+                columns.minimums[index] = .nan
+                columns.maximums[index] = .nan
+            }
+            return (columns, cost)
+        }
+        // An index without sample times for these chunks: every message is decoded.
         let cost = try forEachSampled(topic, from: from, to: to) { message in
             guard let index = grid.bucket(message.publishTime),
                 let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN

@@ -93,7 +93,8 @@ public final class ReportBuilder {
     /// Reads the report's data for `topics` over `from ..< to`, in `time`:
     /// with sample time (the default) the range, the columns and the event
     /// marks are by sample time, and a stamped numeric stream's columns are
-    /// read from its messages (the index's statistics are per receive time);
+    /// read from its messages, but for chunks whose sample times lie in one
+    /// column (the index's per-cell statistics are per receive time);
     /// streams without a sample time, and loss records, keep their receive time.
     ///
     /// - Parameters:

@@ -28,10 +28,10 @@ struct QueryCommand: ParsableCommand {
             width since 1970-01-01T00:00:00Z; the first holds only messages from --from on. --no-align \
             starts the first bucket at --from (the first message without it). Numbers come from the index's \
             per-chunk statistics, decoding only chunks that straddle a bucket edge (with first/last, also \
-            the chunks holding a bucket's first or last message); they equal a decode of every message. The \
-            index's statistics are per receive time: with --time sample, a stream that has sample times is \
-            decoded (its chunks from --from until a sample time reaches --to); --time receive answers from \
-            the index.
+            the chunks holding a bucket's first or last message); they equal a decode of every message. With \
+            --time sample, a numeric stream that has sample times is answered from each chunk's first and last \
+            sample time (index schema v8) the same way; a recording indexed before v8, or chunks not in \
+            sample order, are decoded (its chunks from --from until a sample time reaches --to).
 
             Times (--from/--to): +10s (from the first message), ISO 8601 with a zone (2026-11-22T10:15:03Z, \
             ...+05:30) or without one (read in the display zone), HH:MM:SS of the recording's first day, \

@@ -19,8 +19,9 @@ struct ReportCommand: ParsableCommand {
             index's time grid so long recordings are not decoded), so zooming reads nothing again and the \
             file's size is bounded by the columns (at most about 340 KiB per numeric stream), not the samples. \
             The time axis, the range and the event marks are in sample time by default (--time receive: \
-            log_time); the index's statistics are per receive time, so with sample time a stream that has \
-            sample times is decoded, and --time receive is the fast path for long recordings.
+            log_time); the index's per-cell statistics are per receive time, so with sample time a stream \
+            that has sample times takes only whole chunks from the index (their first and last sample time) \
+            and decodes the others: --time receive is the fast path for long recordings.
 
             Examples:
               tlm report ride --output ride.html

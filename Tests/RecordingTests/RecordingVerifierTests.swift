@@ -136,6 +136,7 @@ import Testing
         ("UPDATE chunk_streams SET value_max = 1e300 WHERE value_count > 0", "statistics of"),
         ("UPDATE chunk_streams SET value_min = -1e300 WHERE value_count > 0", "statistics of"),
         ("UPDATE chunk_streams SET value_sum = value_sum + 1 WHERE value_count > 0", "statistics of"),
+        ("UPDATE chunk_streams SET first_sample_time = first_sample_time - 1", "sample times"),
         (
             "UPDATE chunk_streams SET message_count = 999999999 WHERE chunk_id = (SELECT MIN(id) FROM chunks)",
             "statistics of"

@@ -12,6 +12,10 @@ package struct ChunkStatisticsRow {
     package var sum: Double?
     package var firstValue: Double?
     package var lastValue: Double?
+    /// The first and last sample time, when the index has them (schema v8)
+    /// and the chunk's messages of the stream are in sample order.
+    package var firstSampleTime: UInt64? = nil
+    package var lastSampleTime: UInt64? = nil
 
     package init(
         path: String, offset: UInt64, length: Int, firstTime: UInt64, lastTime: UInt64, messageCount: Int,

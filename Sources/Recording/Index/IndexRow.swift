@@ -60,6 +60,9 @@ package struct IndexRow {
                 + "\(problem) (`tlm verify --repair` rebuilds the index from the segments)")
     }
 
+    /// Whether the row has `column` (an index of an older schema lacks the newer columns).
+    package func hasColumn(_ column: String) -> Bool { row.hasColumn(column) }
+
     private func value(_ column: String, table: String?) throws(RecordingError) -> DatabaseValue {
         guard row.hasColumn(column) else { throw invalid(column, table: table, "is missing") }
         return (row[column] as DatabaseValue?) ?? .null

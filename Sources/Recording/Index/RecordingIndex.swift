@@ -304,6 +304,18 @@ package final class RecordingIndex: Sendable {
             // message before the start. Older recordings' streams are not.
             try db.execute(sql: "ALTER TABLE streams ADD COLUMN latched INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v8") { db in
+            // A chunk's first and last sample time (publish_time) per stream,
+            // when its messages of the stream are in sample order (NULL
+            // otherwise): sample-time aggregates take a chunk wholly inside
+            // one bucket from its row, as receive-time ones do. Older rows
+            // have NULL here; readers decode those chunks.
+            try db.execute(
+                sql: """
+                    ALTER TABLE chunk_streams ADD COLUMN first_sample_time INTEGER;
+                    ALTER TABLE chunk_streams ADD COLUMN last_sample_time INTEGER;
+                    """)
+        }
         return migrator
     }()
 
@@ -344,12 +356,13 @@ extension RecordingIndex {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// The statement that adds one stream's row of a chunk (11 arguments, in
+    /// The statement that adds one stream's row of a chunk (13 arguments, in
     /// column order), shared by the recorder and the index rebuild.
     package static let insertChunkStream = """
         INSERT INTO chunk_streams (chunk_id, stream_id, message_count, first_time, last_time,
-                                   value_count, value_min, value_max, value_sum, value_first, value_last)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   value_count, value_min, value_max, value_sum, value_first, value_last,
+                                   first_sample_time, last_sample_time)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The statement that adds one stream's cells of a chunk (chunk id,

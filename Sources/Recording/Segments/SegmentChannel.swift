@@ -35,6 +35,13 @@ package struct ChunkChannelStatistics: Sendable, Hashable {
     package var lastValue: Double?
     /// The numeric values per cell of the global time grid, when there are at least two.
     package var cells: ValueCells? = nil
+    /// The first and the last message's sample time (`publishTime`), when the
+    /// chunk's messages of the channel, in the order written, are in sample
+    /// order: receive times that never go back, sample times that never go
+    /// back and are never after their receive time (what `SampleOrderedCursor`
+    /// checks); `nil` otherwise, and readers then decode the chunk.
+    package var firstSampleTime: UInt64? = nil
+    package var lastSampleTime: UInt64? = nil
 }
 
 /// A chunk that the writer has closed and written, as the index records it.

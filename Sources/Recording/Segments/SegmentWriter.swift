@@ -466,7 +466,7 @@ private struct OpenChunk {
     ) -> Outcome {
         guard let index = usedLane(of: channelID) else { return .undefinedChannel }
         let offset = withLane(index) { UInt64($0.records.count) }
-        channels[Int(channelID)].add(time: logTime, offset: offset, value: numericValue)
+        channels[Int(channelID)].add(time: logTime, sampleTime: publishTime, offset: offset, value: numericValue)
         return withLane(index) { lane in
             lane.append(
                 channelID: channelID, sequence: sequence, logTime: logTime, publishTime: publishTime,
@@ -492,7 +492,7 @@ extension OpenChunk {
                     encoding: encode)
             )
         }
-        channels[Int(channelID)].add(time: logTime, offset: offset, value: value)
+        channels[Int(channelID)].add(time: logTime, sampleTime: publishTime, offset: offset, value: value)
         return withLane(index) { $0.noteAppended(logTime: logTime, chunkSize: chunkSize) }
     }
 }
@@ -545,9 +545,23 @@ private struct ChannelAccumulator {
     var lastValue: Double?
     /// The values per cell of the global time grid (``ValueCells``).
     var cells = ValueCellAccumulator()
+    /// The first and the latest message's sample time, and whether the
+    /// messages so far are in sample order (``ChunkChannelStatistics/firstSampleTime``).
+    var firstSampleTime: UInt64 = 0
+    var lastSampleTime: UInt64 = 0
+    var latestTime: UInt64 = 0
+    var sampleOrdered = true
 
-    @inline(__always) mutating func add(time: UInt64, offset: UInt64, value: Double?) {
+    @inline(__always) mutating func add(time: UInt64, sampleTime: UInt64, offset: UInt64, value: Double?) {
         entries.append(MCAPRecord.TimeOffset(time: time, offset: offset))
+        if messageCount == 0 {
+            firstSampleTime = sampleTime
+        } else if sampleTime < lastSampleTime || time < latestTime {
+            sampleOrdered = false
+        }
+        if sampleTime > time { sampleOrdered = false }
+        lastSampleTime = sampleTime
+        latestTime = time
         messageCount += 1
         if time < firstTime {
             firstTime = time
@@ -570,7 +584,9 @@ private struct ChannelAccumulator {
         ChunkChannelStatistics(
             channelID: channelID, messageCount: messageCount, firstTime: firstTime, lastTime: lastTime,
             numericCount: numericCount, minimum: minimum, maximum: maximum, sum: sum,
-            firstValue: firstValue, lastValue: lastValue, cells: numericCount > 0 ? cells.cells() : nil)
+            firstValue: firstValue, lastValue: lastValue, cells: numericCount > 0 ? cells.cells() : nil,
+            firstSampleTime: sampleOrdered ? firstSampleTime : nil, lastSampleTime: sampleOrdered ? lastSampleTime : nil
+        )
     }
 
     mutating func reset() {

@@ -181,7 +181,8 @@ enum IndexRebuild {
                 arguments: [
                     chunkID, streamID, facts.messageCount, Int64(clamping: facts.firstTime),
                     Int64(clamping: facts.lastTime), facts.valueCount, facts.minimum, facts.maximum, facts.sum,
-                    facts.firstValue, facts.lastValue,
+                    facts.firstValue, facts.lastValue, facts.firstSampleTime.map { Int64(clamping: $0) },
+                    facts.lastSampleTime.map { Int64(clamping: $0) },
                 ])
             if let offset = valueOffsets[channelID] {
                 let cells = ValueCells.of(

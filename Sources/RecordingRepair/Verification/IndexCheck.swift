@@ -310,6 +310,11 @@ struct IndexCheck {
             facts.sum = try row.optionalValue("value_sum")
             facts.firstValue = try row.optionalValue("value_first")
             facts.lastValue = try row.optionalValue("value_last")
+            // Schema v8: sample times (NULL when the writer did not find the chunk in sample order).
+            if row.hasColumn("first_sample_time") {
+                facts.firstSampleTime = try row.optionalTime("first_sample_time")
+                facts.lastSampleTime = try row.optionalTime("last_sample_time")
+            }
             return (
                 chunkID: try row.int64("chunk_id"),
                 row: ChunkStreamRow(streamID: try row.int64("stream_id"), facts: facts)
@@ -435,6 +440,16 @@ struct IndexCheck {
         if row.firstTime != expected.firstTime || row.lastTime != expected.lastTime {
             return
                 "time range \(row.firstTime)...\(row.lastTime), the messages span \(expected.firstTime)...\(expected.lastTime)"
+        }
+        // NULL sample times claim nothing (readers decode the chunk); sample times that are there must hold.
+        if row.firstSampleTime != nil || row.lastSampleTime != nil,
+            row.firstSampleTime != expected.firstSampleTime || row.lastSampleTime != expected.lastSampleTime
+        {
+            let claimed = "sample times \(text(row.firstSampleTime))...\(text(row.lastSampleTime))"
+            guard let first = expected.firstSampleTime, let last = expected.lastSampleTime else {
+                return claimed + ", the messages are not in sample order"
+            }
+            return claimed + ", the messages span \(first)...\(last)"
         }
         if numeric {
             // SQLite stores a NaN as NULL: the two are the same value here.
