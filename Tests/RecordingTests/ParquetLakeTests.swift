@@ -244,6 +244,58 @@ import Testing
         #expect(manifest.rowsPerTable == expected)
         #expect(try lake.verify().isValid)
     }
+
+    @Test func aFilesRowsComeInReceiveOrder() throws {
+        // Two stamped topics of one schema (one table) whose sample order differs from their receive order.
+        let recording = try SampleTimeFixture.make()
+        let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+        let outcome = try lake.add(try RecordingSource(path: recording), partitionKeys: [])
+        #expect(outcome.files.sorted() == ["test_msg_Note/rec.parquet", "test_msg_Value/rec.parquet"])
+        let data = try runPython(script: "read_parquet.py", arguments: [lake.directory + "/test_msg_Value"])
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let files = try #require(json["files"] as? [String: [String: Any]])
+        let pyarrow = try #require(files["rec.parquet"]?["pyarrow"] as? [String: Any])
+        let columns = try #require(pyarrow["columns"] as? [String: [Any]])
+        // Receive order b1 a1 b2 a2 b3 a3 (sample order would be a1 b1 a2 b2 a3 b3).
+        #expect(
+            columns["topic"] as? [String] == [
+                "s/dev/b/y", "s/dev/a/x", "s/dev/b/y", "s/dev/a/x", "s/dev/b/y", "s/dev/a/x",
+            ])
+        let received: [String] = ([11, 20, 21, 30, 31, 40] as [UInt64]).map { "i\(SampleTimeFixture.at($0))" }
+        #expect(columns["receive_time_ns"] as? [String] == received)
+        let sampled: [String] = ([10, 2, 20, 12, 30, 22] as [UInt64]).map { "i\(SampleTimeFixture.at($0))" }
+        #expect(columns["sample_time_ns"] as? [String] == sampled)
+    }
+
+    @Test func sampleTimesGoingBackOrAfterTheirReceiptAreRefused() throws {
+        // As a sample-time export refuses them (SampleTimeReadTests): the lake reads in receive order and checks.
+        for (publishes, expected) in [
+            ([5, 30], "/dev/a/x message 1: its sample time (publish_time 1030000000) is after its receive time"),
+            ([5, 3], "/dev/a/x message 1: its sample time (publish_time 1003000000) is before the previous"),
+        ] {
+            let directory = makeTemporaryDirectory("lakebad") + "/rec"
+            let recorder = try Recorder(
+                directory: directory, session: .init(name: "bad", source: "simulate", host: "test-host"),
+                startTime: 0)
+            let a = try recorder.addStream(
+                StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: SampleTimeFixture.value.stamped))
+            for (index, publish) in publishes.enumerated() {
+                let log = SampleTimeFixture.at(UInt64(10 * (index + 1)))
+                try recorder.write(
+                    a, logTime: log, publishTime: SampleTimeFixture.at(UInt64(publish)),
+                    payload: SampleTimeFixture.stamped(SampleTimeFixture.at(UInt64(publish)), 1))
+            }
+            try recorder.close(at: SampleTimeFixture.at(50))
+            let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
+            let error = #expect(throws: RecordingError.self) {
+                _ = try lake.add(try RecordingSource(path: directory), partitionKeys: [.date])
+            }
+            #expect(error?.code == .corrupt)
+            #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
+            // Nothing added: no manifest, no table, staging empty.
+            #expect(Set(Self.listing(lake.directory).keys) == ["_tlm", "_tlm/staging"])
+        }
+    }
 }
 
 /// `ParquetLake.compact`: each partition's files merged into one, the

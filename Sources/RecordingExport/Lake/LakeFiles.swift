@@ -11,8 +11,8 @@ import Darwin
 /// The file operations a lake's atomic updates are made of: write and sync,
 /// sync a file or a directory, rename, hash a file.
 enum LakeFiles {
-    /// Creates (or truncates) `path` with `bytes` and syncs it to the disk.
-    static func writeSynced(_ bytes: [UInt8], to path: String) throws(RecordingError) {
+    /// Creates (or truncates) `path` with `bytes` and syncs it to the disk (unless not `synced`).
+    static func writeFile(_ bytes: [UInt8], to path: String, synced: Bool = true) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecordingError.errno("cannot create \(path)") }
         defer { _ = close(fd) }
@@ -22,7 +22,7 @@ enum LakeFiles {
             guard count > 0 else { throw RecordingError.errno("cannot write \(path)") }
             written += count
         }
-        guard fsync(fd) == 0 else { throw RecordingError.errno("cannot sync \(path)") }
+        guard !synced || fsync(fd) == 0 else { throw RecordingError.errno("cannot sync \(path)") }
     }
 
     /// Syncs a file (or, opened read-only, a directory) to the disk.

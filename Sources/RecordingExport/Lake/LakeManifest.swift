@@ -115,16 +115,25 @@ public struct LakeManifest: Codable, Sendable, Hashable {
     ///
     /// - Throws: `RecordingError` (`.io`).
     func write(lake: String) throws(RecordingError) {
+        let temporary = try writeTemporary(lake: lake)
+        try LakeFiles.sync(temporary)
+        try LakeFiles.rename(temporary, to: Self.path(in: lake))
+        try LakeFiles.syncDirectory(lake + "/_tlm")
+    }
+
+    /// Writes the manifest to a temporary file in `_tlm`, not synced yet, and returns its path:
+    /// sync it, then rename it over the lake's.
+    ///
+    /// - Throws: `RecordingError` (`.io`).
+    func writeTemporary(lake: String) throws(RecordingError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
         do { data = try encoder.encode(self) } catch {
             throw RecordingError(.io, "cannot encode the lake manifest: \(error)")
         }
-        let path = Self.path(in: lake)
-        let temporary = path + ".tmp-\(getpid())"
-        try LakeFiles.writeSynced(Array(data), to: temporary)
-        try LakeFiles.rename(temporary, to: path)
-        try LakeFiles.syncDirectory(lake + "/_tlm")
+        let temporary = Self.path(in: lake) + ".tmp-\(getpid())"
+        try LakeFiles.writeFile(Array(data), to: temporary, synced: false)
+        return temporary
     }
 }

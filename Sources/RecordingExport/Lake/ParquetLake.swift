@@ -18,8 +18,9 @@ public import Recording
 /// `sample_time_ns` and `receive_time_ns` (INT64, exact), `sequence`, then
 /// the schema's fields. A recording adds one file per table per partition.
 ///
-/// ``add(_:partitionKeys:progress:)`` writes the recording's files under
-/// `_tlm/staging/`, syncs them, then, holding the lake's lock, moves them
+/// ``add(_:partitionKeys:progress:)`` reads the recording in receive-time
+/// order and writes its files under `_tlm/staging/`, each synced in the
+/// background once complete, then, holding the lake's lock, moves them
 /// into place (a rename each: a file appears whole or not at all) and
 /// rewrites the manifest. A recording whose identifier and content digest
 /// the manifest holds already adds nothing; one whose identifier it holds
@@ -50,7 +51,8 @@ public struct ParquetLake: Sendable {
         return LakePathComponent.escaped(name)
     }
 
-    /// Adds every message of every stream of a recording (loss records included).
+    /// Adds every message of every stream of a recording (loss records included),
+    /// each file's rows in receive-time order.
     ///
     /// - Parameters:
     ///   - source: The recording (or MCAP file).
@@ -59,17 +61,26 @@ public struct ParquetLake: Sendable {
     /// - Returns: What was added (nothing when the lake holds the recording already).
     /// - Throws: `RecordingError`: `.invalidConfiguration` for a directory that is not a lake, other
     ///   partition keys than the lake's, a recording the lake holds with other content, or a schema
-    ///   whose table holds another definition; `.io` and the reader's errors. Nothing is added then.
+    ///   whose table holds another definition; `.corrupt` for a stamped topic whose sample times go back
+    ///   or follow their receive times; `.io` and the reader's errors. Nothing is added then.
     public func add(
         _ source: RecordingSource, partitionKeys: [ParquetPartitionKey], progress: ((Int) -> Void)? = nil
     ) throws(RecordingError) -> LakeAddOutcome {
         try prepare(partitionKeys: partitionKeys)
         let id = Self.recordingID(of: source)
         let staging = directory + "/_tlm/staging/" + UUID().uuidString
-        defer { LakeFiles.removeTree(staging) }
+        // Each file is synced (and hashed) in the background once written, while the next ones are.
+        let syncs = LakeSyncQueue()
+        defer {
+            _ = try? syncs.wait()
+            LakeFiles.removeTree(staging)
+        }
         let exporter = try ParquetExporter(
             directory: staging, partitionKeys: partitionKeys, rowGroupRows: rowGroupRows, lakeRecording: id)
-        let count = try source.export(topics: source.topics, time: .sample, into: exporter, progress: progress)
+        exporter.fileFinished = { syncs.add($0) }
+        // In receive-time order: the fast read (chunks read ahead, payloads lent, in runs), no merge by
+        // sample time across topics; the exporter checks each stamped topic's sample times as that merge would.
+        let count = try source.export(topics: source.topics, time: .receive, into: exporter, progress: progress)
         let digest = exporter.contentDigest.text
         // Manifest entries are never removed: a recording listed already needs no lock and no sync.
         if let known = try LakeManifest.read(lake: directory)?.recordings.first(where: { $0.id == id }),
@@ -79,11 +90,13 @@ public struct ParquetLake: Sendable {
                 recording: id, digest: digest, added: false, messageCount: count, files: [], tables: [])
         }
         let staged = exporter.stagedNames
-        try LakeFiles.sync(exporter.writtenFiles.map { staging + "/" + (staged[$0] ?? $0) })
+        let synced = try syncs.wait()
         var files: [LakeManifest.File] = []
         for name in exporter.writtenFiles {
             let path = staging + "/" + (staged[name] ?? name)
-            let (bytes, fileDigest) = try LakeFiles.sizeAndDigest(path)
+            guard let (bytes, fileDigest) = synced[path] else {
+                throw RecordingError(.io, "\(path) was written but not synced")
+            }
             let table = String(name.prefix { $0 != "/" })
             files.append(
                 LakeManifest.File(
@@ -134,17 +147,22 @@ public struct ParquetLake: Sendable {
                 moved.append(directory + "/" + file.path)
                 directories.insert(directory + "/" + parent)
             }
-            try LakeFiles.sync(directories.sorted())
             manifest.tables.sort { $0.name < $1.name }
             manifest.recordings.append(
                 LakeManifest.Recording(
                     id: id, digest: digest, messages: Int64(count), added: ISO8601DateFormatter().string(from: Date()),
                     files: files))
-            try manifest.write(lake: directory)
+            // The directories and the new manifest synced at once; then the manifest renamed into place.
+            let temporary = try manifest.writeTemporary(lake: directory)
+            moved.append(temporary)
+            try LakeFiles.sync(directories.sorted() + [temporary])
+            try LakeFiles.rename(temporary, to: LakeManifest.path(in: directory))
         } catch {
             for path in moved { try? FileManager.default.removeItem(atPath: path) }
             throw error
         }
+        // Committed: the files stay whatever happens now.
+        try LakeFiles.syncDirectory(directory + "/_tlm")
         return LakeAddOutcome(
             recording: id, digest: digest, added: true, messageCount: count, files: files.map(\.path),
             tables: used.sorted())

@@ -74,7 +74,7 @@ enum ParquetConcatenation {
         bytes.append(contentsOf: encoded)
         withUnsafeBytes(of: UInt32(encoded.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: ParquetFileWriter.magic)
-        try LakeFiles.writeSynced(bytes, to: output)
+        try LakeFiles.writeFile(bytes, to: output)
         return rows
     }
 

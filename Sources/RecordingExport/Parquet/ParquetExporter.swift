@@ -60,7 +60,9 @@ public import Recording
 /// A lake (``ParquetLake``) writes with the exporter's lake mode instead:
 /// one table per schema, `<table>/<key>=<value>/…/<recording>.parquet`,
 /// one file per table per partition, rows as `ParquetTopicLayout`'s
-/// lake style, the date partition by sample time; each file is written
+/// lake style, the date partition by sample time, each stamped topic's
+/// sample times checked as `SampleOrderedCursor` checks them (a lake
+/// reads in receive-time order); each file is written
 /// directly in the directory (`<n>.parquet`, `stagedNames`) and named
 /// by its path in the lake.
 ///
@@ -104,6 +106,10 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
         let table: String
         /// The digest of the topic's name (a lake's content digest).
         let topicHash: UInt64
+        /// Whether the topic's messages carry a sample time (`ExportTopic.hasSampleTime`).
+        let stamped: Bool
+        /// The sample time of the topic's previous message (a lake checks they never decrease).
+        var previousSample: UInt64 = 0
 
         init(
             topic: ExportTopic, stream: String, reserved: Set<String>, style: ParquetTopicLayout.Style = .stream,
@@ -114,6 +120,19 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             self.stream = stream
             self.table = table
             self.topicHash = LakeDigest.hash(Array(topic.topic.utf8))
+            self.stamped = topic.hasSampleTime
+        }
+
+        /// Checks a stamped topic's next message as `SampleOrderedCursor`
+        /// does: its sample time not after its receive time, nor before the
+        /// previous message's. A lake reads in receive-time order, not
+        /// through that cursor.
+        @inline(__always)
+        func checkSampleTime(_ sampleTime: UInt64, logTime: UInt64, sequence: UInt32) throws(RecordingError) {
+            guard stamped else { return }
+            try SampleOrderedCursor.check(
+                sampleTime: sampleTime, logTime: logTime, after: previousSample, topic: topic.topic, sequence: sequence)
+            previousSample = sampleTime
         }
     }
 
@@ -150,6 +169,8 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
     package private(set) var fileRows: [String: Int64] = [:]
     /// The content digest of the messages written (lake mode): see ``LakeDigest``.
     package private(set) var contentDigest = LakeDigest()
+    /// Called (lake mode) with each file's path under ``directory`` once it is complete and closed.
+    package var fileFinished: ((String) -> Void)?
 
     /// Creates an exporter.
     ///
@@ -240,6 +261,9 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
 
     func write(view message: RecordedMessageView) throws(RecordingError) {
         let output = try output(channel: message.channelID, topic: message.topic)
+        if lakeRecording != nil {
+            try output.checkSampleTime(message.publishTime, logTime: message.logTime, sequence: message.sequence)
+        }
         let time = lakeRecording == nil ? message.logTime : message.publishTime
         guard let file = try openedFile(output, logTime: time) else { return }
         if lakeRecording != nil {
@@ -280,6 +304,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
             if lake {
                 let bytes = run.bytes
                 for entry in entries[index..<end] {
+                    try output.checkSampleTime(entry.publishTime, logTime: entry.logTime, sequence: entry.sequence)
                     contentDigest.add(
                         topic: output.topicHash, logTime: entry.logTime, publishTime: entry.publishTime,
                         sequence: entry.sequence,
@@ -341,6 +366,7 @@ public final class ParquetExporter: RecordingExporter, MessageViewExporter {
                 try file.finish()
                 writtenFiles.append(name)
                 fileRows[name] = file.writtenRows
+                fileFinished?(directory + "/" + (stagedNames[name] ?? name))
             }
             lakeFiles = [:]
             lakeFileOrder = []
