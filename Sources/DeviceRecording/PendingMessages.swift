@@ -80,7 +80,9 @@ struct PendingMessages {
     /// its stream came before it.
     func delivery(startingAt index: Int, into scratch: inout TimingScratch) -> (key: Int, count: Int)? {
         let key = Self.clockKey(messages[index].timing)
-        // Each clock once, at its first value (a notification rarely holds two clocks).
+        // Each clock once, at its first value (a notification rarely holds
+        // two clocks: the first value's is checked before the rest).
+        if index > 0, Self.clockKey(messages[0].timing) == key { return nil }
         guard !messages[..<index].contains(where: { Self.clockKey($0.timing) == key }) else { return nil }
         scratch.ticks.removeAll(keepingCapacity: true)
         scratch.members.removeAll(keepingCapacity: true)

@@ -274,8 +274,8 @@ struct SampleClocks {
     /// The model of clock `key` when it is due to be recorded at `time`: its
     /// first, after a new epoch, or `modelInterval` after the last.
     mutating func modelDue(clock key: Int, at time: UInt64) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
-        guard key >= 0, key < states.count, states[key] != nil else { return nil }
-        return Self.modelDue(of: states[key]!, at: time)
+        guard key >= 0, key < states.count, let state = states[key] else { return nil }
+        return Self.modelDue(of: state, at: time)
     }
 
     /// ``modelDue(clock:at:)`` on a clock's state, in place (a copy of the
