@@ -89,14 +89,35 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
         try decode(bytes: payload)
     }
 
+    /// Decodes a CDR payload borrowed from elsewhere into `values`, one per
+    /// field in schema order (emptied first, its capacity kept): what
+    /// ``decode(_:)`` returns without the names, and without an array per
+    /// message for a caller that decodes many.
+    ///
+    /// - Throws: ``CDRError`` (`.corrupt`) when the payload is shorter
+    ///   than the definition says; `values` then holds the fields before.
+    package func decode(_ payload: UnsafeRawBufferPointer, into values: inout [CDRValue]) throws(CDRError) {
+        values.removeAll(keepingCapacity: true)
+        try decode(bytes: payload) { values.append($0) }
+    }
+
     private func decode<Bytes: ByteStorage>(
         bytes payload: Bytes
     ) throws(CDRError) -> [(name: String, value: CDRValue)] {
+        var out: [(name: String, value: CDRValue)] = []
+        out.reserveCapacity(fields.count)
+        try decode(bytes: payload) { out.append((fields[out.count].name, $0)) }
+        return out
+    }
+
+    /// Decodes the fields in schema order, handing each value to `emit`.
+    @inline(__always)
+    private func decode<Bytes: ByteStorage>(
+        bytes payload: Bytes, _ emit: (CDRValue) -> Void
+    ) throws(CDRError) {
         guard var reader = CDRReader(payload) else {
             throw CDRError(.corrupt, "the payload has no little-endian CDR header")
         }
-        var out: [(name: String, value: CDRValue)] = []
-        out.reserveCapacity(fields.count)
         for field in fields {
             let value: CDRValue?
             switch field.arrayLength {
@@ -122,9 +143,8 @@ public struct ROS2MessageDefinition: Sendable, Hashable {
             guard let value else {
                 throw CDRError(.corrupt, "the payload ends before field \(field.name)", cause: reader.failure)
             }
-            out.append((field.name, value))
+            emit(value)
         }
-        return out
     }
 }
 

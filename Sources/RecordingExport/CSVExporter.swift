@@ -30,8 +30,10 @@ public final class CSVExporter: RecordingExporter, MessageViewExporter {
     private var decoder = ExportRowDecoder()
     /// Where a row is made before it is written.
     private let buffer = TextBuffer()
-    /// The last topic written, as a CSV field, and each column's field index in its schema.
-    private var last: (topic: String, field: [UInt8], fieldIndexes: [Int?])?
+    /// The last topic written, as a CSV field, its schema, and each column's field index in it.
+    private var last: (topic: String, field: [UInt8], definition: ROS2MessageDefinition?, fieldIndexes: [Int?])?
+    /// The values of the message at hand, reused from one message to the next.
+    private var values: [CDRValue] = []
 
     /// Creates an exporter.
     ///
@@ -53,29 +55,53 @@ public final class CSVExporter: RecordingExporter, MessageViewExporter {
             fields: try decoder.fields(of: message))
     }
 
-    /// Writes a message lent by its chunk, as ``write(_:)`` writes it.
+    /// Writes a message lent by its chunk, as ``write(_:)`` writes it: its
+    /// values decoded into one reused array, without a name or an array per message.
     func write(view: RecordedMessageView) throws(RecordingError) {
-        try write(
-            topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
-            fields: try decoder.fields(topic: view.topic, payload: view.payload))
+        lookUp(view.topic)
+        guard let definition = last?.definition else {
+            try write(
+                topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
+                fields: try decoder.fields(topic: view.topic, payload: view.payload))
+            return
+        }
+        try RecordingError.cdr({ () throws(CDRError) in try definition.decode(view.payload, into: &values) })
+        try writeRow(logTime: view.logTime, publishTime: view.publishTime) { index in
+            buffer.append(csvColumns: values, at: index, text: false)
+        }
     }
 
     /// Writes one row; the buffer goes to the sink in large pieces.
     private func write(
         topic: String, logTime: UInt64, publishTime: UInt64, fields: [(name: String, value: CDRValue)]
     ) throws(RecordingError) {
-        if last?.topic != topic {
-            let field = TextBuffer(capacity: 64)
-            field.append(csvField: topic)
-            last = (topic, Array(field.bytes), decoder.layout(of: topic)?.fieldIndexes ?? [])
+        lookUp(topic)
+        try writeRow(logTime: logTime, publishTime: publishTime) { index in
+            buffer.append(csvColumns: fields, at: index, text: false)
         }
+    }
+
+    /// Makes `topic`'s field, schema and columns the ones at hand.
+    private func lookUp(_ topic: String) {
+        guard last?.topic != topic else { return }
+        let field = TextBuffer(capacity: 64)
+        field.append(csvField: topic)
+        let layout = decoder.layout(of: topic)
+        last = (topic, Array(field.bytes), layout?.definition, layout?.fieldIndexes ?? [])
+    }
+
+    /// A row: the times, the topic, then the columns `columns` appends at the fields' indexes.
+    @inline(__always)
+    private func writeRow(
+        logTime: UInt64, publishTime: UInt64, columns: ([Int?]) -> Void
+    ) throws(RecordingError) {
         guard let last else { return }
         buffer.append(decimal: logTime)
         buffer.append(byte: 0x2C)
         buffer.append(decimal: publishTime)
         buffer.append(byte: 0x2C)
         buffer.append(last.field)
-        buffer.append(csvColumns: fields, at: last.fieldIndexes, text: false)
+        columns(last.fieldIndexes)
         try buffer.write(to: sink, atLeast: 1 << 16)
     }
 

@@ -61,12 +61,27 @@ package final class JSONLineLayout {
             buffer.append(byte: 0x0A)
             return
         }
+        appendLine(logTime: logTime, publishTime: publishTime, to: buffer) { fields[$0].value }
+    }
+
+    /// Appends the JSON line of a message whose field values, in schema
+    /// order, `definition` (the topic's) decoded: as
+    /// ``append(logTime:publishTime:fields:to:)``, without the names.
+    package func append(logTime: UInt64, publishTime: UInt64, values: [CDRValue], to buffer: TextBuffer) {
+        appendLine(logTime: logTime, publishTime: publishTime, to: buffer) { values[$0] }
+    }
+
+    /// The line, the value of the field with an index from `value`.
+    @inline(__always)
+    private func appendLine(
+        logTime: UInt64, publishTime: UInt64, to buffer: TextBuffer, value: (Int) -> CDRValue
+    ) {
         buffer.append("{\"fields\":{")
         keyText.withUnsafeBytes { text in
             for (position, key) in keys.enumerated() {
                 if position > 0 { buffer.append(byte: 0x2C) }
                 buffer.append(UnsafeRawBufferPointer(rebasing: text[key.start..<(key.start + key.count)]))
-                buffer.append(tidyJSON: fields[key.field].value)
+                buffer.append(tidyJSON: value(key.field))
             }
         }
         buffer.append("},\"log_time\":")

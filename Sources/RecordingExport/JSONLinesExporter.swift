@@ -25,8 +25,10 @@ public final class JSONLinesExporter: RecordingExporter, MessageViewExporter {
     private var layouts: [String: JSONLineLayout] = [:]
     /// Where a line is made before it is written.
     private let buffer = TextBuffer()
-    /// The previous message's topic and its layout (a run of one topic looks it up once).
-    private var last: (topic: String, layout: JSONLineLayout?)?
+    /// The previous message's topic, its layout and its schema (a run of one topic looks them up once).
+    private var last: (topic: String, layout: JSONLineLayout?, definition: ROS2MessageDefinition?)?
+    /// The values of the message at hand, reused from one message to the next.
+    private var values: [CDRValue] = []
 
     /// Creates an exporter.
     ///
@@ -52,18 +54,26 @@ public final class JSONLinesExporter: RecordingExporter, MessageViewExporter {
             fields: try decoder.fields(of: message))
     }
 
-    /// Writes a message lent by its chunk, as ``write(_:)`` writes it.
+    /// Writes a message lent by its chunk, as ``write(_:)`` writes it: its
+    /// values decoded into one reused array, without a name or an array per message.
     func write(view: RecordedMessageView) throws(RecordingError) {
-        try write(
-            topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
-            fields: try decoder.fields(topic: view.topic, payload: view.payload))
+        lookUp(view.topic)
+        guard let layout = last?.layout, let definition = last?.definition else {
+            try write(
+                topic: view.topic, logTime: view.logTime, publishTime: view.publishTime,
+                fields: try decoder.fields(topic: view.topic, payload: view.payload))
+            return
+        }
+        try RecordingError.cdr({ () throws(CDRError) in try definition.decode(view.payload, into: &values) })
+        layout.append(logTime: view.logTime, publishTime: view.publishTime, values: values, to: buffer)
+        try buffer.write(to: sink, atLeast: 1 << 16)
     }
 
     /// Writes one line; the buffer goes to the sink in large pieces.
     private func write(
         topic: String, logTime: UInt64, publishTime: UInt64, fields: [(name: String, value: CDRValue)]
     ) throws(RecordingError) {
-        if last?.topic != topic { last = (topic, layouts[topic]) }
+        lookUp(topic)
         if let layout = last?.layout {
             try layout.append(logTime: logTime, publishTime: publishTime, fields: fields, to: buffer)
         } else {
@@ -71,6 +81,11 @@ public final class JSONLinesExporter: RecordingExporter, MessageViewExporter {
             buffer.append(byte: 0x0A)
         }
         try buffer.write(to: sink, atLeast: 1 << 16)
+    }
+
+    /// Makes `topic`'s layout and schema the ones at hand.
+    private func lookUp(_ topic: String) {
+        if last?.topic != topic { last = (topic, layouts[topic], decoder.layout(of: topic)?.definition) }
     }
 
     public func finish() throws(RecordingError) {

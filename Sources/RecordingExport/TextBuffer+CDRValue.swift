@@ -59,9 +59,20 @@ extension TextBuffer {
     package func append(
         csvColumns fields: [(name: String, value: CDRValue)], at indexes: [Int?], text: Bool
     ) {
+        append(csvColumns: indexes, count: fields.count, text: text) { fields[$0].value }
+    }
+
+    /// Appends the rest of a CSV row, as for named fields, from the field
+    /// values alone (in schema order).
+    package func append(csvColumns values: [CDRValue], at indexes: [Int?], text: Bool) {
+        append(csvColumns: indexes, count: values.count, text: text) { values[$0] }
+    }
+
+    @inline(__always)
+    private func append(csvColumns indexes: [Int?], count: Int, text: Bool, value: (Int) -> CDRValue) {
         for index in indexes {
             append(byte: 0x2C)
-            if let index, index < fields.count { append(csv: fields[index].value, text: text) }
+            if let index, index < count { append(csv: value(index), text: text) }
         }
         append(byte: 0x0A)
     }
