@@ -136,33 +136,48 @@ package final class TextBuffer {
 
     /// Appends an unsigned integer's decimal digits, as `String(number)` writes them.
     package func append(decimal number: UInt64) {
-        var length = 1
-        var power: UInt64 = 10
-        while number >= power {
-            length += 1
-            if length == 20 { break }  // 10^20 does not fit; UInt64.max has 20 digits
-            power &*= 10
-        }
+        let length = Self.digitCount(number)
         let start = reserve(length)
         var value = number
-        var position = length
-        Self.digitPairs.withUTF8Buffer { pairs in
-            while value >= 100 {
+        var end = length
+        // Eight digits at a time in 32-bit arithmetic: one 64-bit division per eight digits, not per two.
+        while value >= 100_000_000 {
+            Self.write(UInt32(truncatingIfNeeded: value % 100_000_000), digits: 8, endingAt: start + end)
+            value /= 100_000_000
+            end -= 8
+        }
+        Self.write(UInt32(truncatingIfNeeded: value), digits: end, endingAt: start + end)
+        count += length
+    }
+
+    /// The decimal digits of `number` (1 for 0): from its bit length, then one comparison.
+    @inline(__always)
+    private static func digitCount(_ number: UInt64) -> Int {
+        let bits = 64 &- (number | 1).leadingZeroBitCount
+        let guess = (bits &* 1233) >> 12  // ⌊bits · log10 2⌋, for 1...64 bits
+        return max(1, guess &+ (number >= powersOfTen[guess] ? 1 : 0))
+    }
+
+    /// 10⁰ to 10¹⁹.
+    private static let powersOfTen: [UInt64] = (0..<20).reduce(into: []) { powers, index in
+        powers.append(index == 0 ? 1 : powers[index - 1] &* 10)
+    }
+
+    /// Writes `value`'s last `digits` decimal digits (`value` has no more), the last just before `end`.
+    @inline(__always)
+    private static func write(_ value: UInt32, digits: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        var position = 0
+        digitPairs.withUTF8Buffer { pairs in
+            while position &+ 2 <= digits {
                 let pair = Int(truncatingIfNeeded: value % 100) &* 2
                 value /= 100
-                position -= 2
-                start[position] = pairs[pair]
-                start[position + 1] = pairs[pair + 1]
+                position &+= 2
+                end[-position] = pairs[pair]
+                end[-position &+ 1] = pairs[pair &+ 1]
             }
-            if value >= 10 {
-                let pair = Int(truncatingIfNeeded: value) &* 2
-                start[position - 2] = pairs[pair]
-                start[position - 1] = pairs[pair + 1]
-            } else {
-                start[position - 1] = UInt8(truncatingIfNeeded: value) &+ 0x30
-            }
+            if position < digits { end[-position &- 1] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30 }
         }
-        count += length
     }
 
     /// `00` to `99`: two digits at a time.

@@ -140,7 +140,12 @@ import Testing
             #expect(Self.bytes { $0.append(tidyText: cdr) } == Self.tidyText(cdr))
         }
         var random = SplitMix64(seed: 38)
-        for number in [Int64.min, .max, 0, -1] + (0..<2_000).map({ _ in Int64(bitPattern: random.next()) >> 7 }) {
+        // Every length: each power of ten and its neighbours, and random numbers.
+        let powers = (0..<19).map { exponent in (0..<exponent).reduce(Int64(1)) { power, _ in power * 10 } }
+        let edges = powers.flatMap { [$0 - 1, $0, $0 + 1, -$0] }
+        for number in [Int64.min, .max, 0, -1] + edges
+            + (0..<2_000).map({ _ in Int64(bitPattern: random.next()) >> (random.next() % 64) })
+        {
             #expect(Self.bytes { $0.append(decimal: number) } == String(number))
             #expect(Self.bytes { $0.append(decimal: UInt64(bitPattern: number)) } == String(UInt64(bitPattern: number)))
         }
