@@ -156,18 +156,19 @@ tsan: setup
 consumer-check:
 	SWIFT=$(SWIFT) Tests/Consumer/check.sh
 
-# The query benchmark runs the release tlm (whole processes) against DuckDB;
+# The query benchmark runs the release tlm (whole processes) against DuckDB,
+# reading each process's peak memory from Debian's `time` (/usr/bin/time);
 # the import benchmark against Debian's tshark, installed here only (not for
 # `make test`), answering its setuid question first so apt does not ask; the
 # report benchmark against pandas + matplotlib (Benchmarks/Scripts/plot_matplotlib.py),
 # installed into the venv here only, not by `make setup`. setup-test brings
 # the other peers: the venv's DuckDB (query, export) and Python `mcap` writer
 # (recording), and the fake BlueZ and dbus-python (capture).
-BENCH_DEBS   := tshark
+BENCH_DEBS   := tshark time
 BENCH_PY_PACKAGES := matplotlib==3.11.2 pandas==3.1.1
 bench: build setup-test
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(BENCH_PY_PACKAGES)
-	@if ! dpkg-query -W -f='$${Status}' $(BENCH_DEBS) 2>/dev/null | grep -q "install ok installed"; then \
+	@if [ "$$(dpkg-query -W -f='$${Status}\n' $(BENCH_DEBS) 2>/dev/null | grep -c 'install ok installed')" -ne $(words $(BENCH_DEBS)) ]; then \
 	  echo "Installing Debian packages: $(BENCH_DEBS)"; \
 	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $(SUDO) debconf-set-selections; \
 	  $(SUDO) apt-get update -qq; \
