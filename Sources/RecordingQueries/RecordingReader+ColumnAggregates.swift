@@ -154,10 +154,8 @@ extension RecordingReader {
             let cursor = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
-                           c.length, cs.first_time, cs.last_time, cs.message_count, cs.value_count, cs.value_min,
-                           cs.value_max, cs.value_sum, cs.value_first, cs.value_last
-                    FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    SELECT \(ChunkStatisticsRow.selection)
+                    FROM \(ChunkStatisticsRow.joins)
                     WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                     ORDER BY s.sequence, c.ordinal
                     """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)])
@@ -182,11 +180,9 @@ extension RecordingReader {
             let cursor = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
-                           c.length, cs.first_time, cs.last_time, cs.message_count, cs.value_count, cs.value_min,
-                           cs.value_max, cs.value_sum, cs.value_first, cs.value_last,
+                    SELECT \(ChunkStatisticsRow.selection),
                            cc.cell_shift, cc.first_cell, cc.cells
-                    FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    FROM \(ChunkStatisticsRow.joins)
                     LEFT JOIN chunk_stream_cells cc ON cc.chunk_id = cs.chunk_id AND cc.stream_id = cs.stream_id
                     WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                     ORDER BY s.sequence, c.ordinal

@@ -51,18 +51,23 @@ extension RecordingReader {
         func emit(_ index: Int, _ accumulator: BucketAccumulator) throws(RecordingError) {
             try body(accumulator.bucket(start: grid.start(index), end: grid.end(index)))
         }
+        // A decoded message's value (`nil` for none) into bucket `index`, the `rank`-th of the stream in sample order.
+        func place(_ value: Double?, at time: UInt64, in index: Int, rank: UInt64) throws(RecordingError) {
+            let placed = window.update(index) { accumulator in
+                accumulator.messageCount += 1
+                guard let value, !value.isNaN else { return }
+                accumulator.add(time: time, value: value, rank: rank)
+            }
+            guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: time) }
+        }
         if let cost = try forEachSampledChunk(
             topic: topic, grid: grid,
             reach: { bucket throws(RecordingError) in try window.handOut(before: bucket, emit) },
             whole: { row, bucket, rank in _ = window.update(bucket) { $0.mergeSampled(row, rank: rank) } },
             message: { message, index, rank throws(RecordingError) in
-                let placed = window.update(index) { accumulator in
-                    accumulator.messageCount += 1
-                    guard let value = NumericSchemas.value(at: valueOffset, payload: message.data), !value.isNaN
-                    else { return }
-                    accumulator.add(time: message.publishTime, value: value, rank: rank)
-                }
-                guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: message.publishTime) }
+                try place(
+                    NumericSchemas.value(at: valueOffset, payload: message.data), at: message.publishTime, in: index,
+                    rank: rank)
             })
         {
             try window.handOut(before: grid.count, emit)
@@ -74,13 +79,9 @@ extension RecordingReader {
             guard let index = grid.bucket(message.publishTime) else { return }
             try window.handOut(before: index, emit)
             rank += 1
-            let placed = window.update(index) { accumulator in
-                accumulator.messageCount += 1
-                guard let value = NumericSchemas.value(at: valueOffset, payload: message.payload), !value.isNaN
-                else { return }
-                accumulator.add(time: message.publishTime, value: value, rank: rank)
-            }
-            guard placed else { throw BucketWindow<BucketAccumulator>.misplaced(topic, time: message.publishTime) }
+            try place(
+                NumericSchemas.value(at: valueOffset, payload: message.payload), at: message.publishTime, in: index,
+                rank: rank)
         }
         try window.handOut(before: grid.count, emit)
         return cost

@@ -35,3 +35,16 @@ package struct ChunkStatisticsRow {
         self.lastValue = lastValue
     }
 }
+
+extension ChunkStatisticsRow {
+    /// What every read of chunk statistics selects, in this order (readers
+    /// that take columns by position count on it); more columns may follow.
+    package static let selection = """
+        cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset, \
+        c.length, cs.first_time, cs.last_time, cs.message_count, cs.value_count, cs.value_min, \
+        cs.value_max, cs.value_sum, cs.value_first, cs.value_last
+        """
+    /// The tables it reads: each `chunk_streams` row (`cs`) with its chunk (`c`) and segment (`s`).
+    package static let joins =
+        "chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id"
+}

@@ -427,10 +427,8 @@ public final class RecordingReader {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT cs.chunk_id, cs.stream_id, c.id AS "chunks.id", s.id AS "segments.id", s.path, c.offset,
-                           c.length, cs.first_time, cs.last_time, cs.message_count, cs.value_count, cs.value_min,
-                           cs.value_max, cs.value_sum, cs.value_first, cs.value_last
-                    FROM chunk_streams cs JOIN chunks c ON c.id = cs.chunk_id JOIN segments s ON s.id = c.segment_id
+                    SELECT \(ChunkStatisticsRow.selection)
+                    FROM \(ChunkStatisticsRow.joins)
                     WHERE cs.stream_id = ? AND cs.last_time >= ? AND cs.first_time < ?
                     ORDER BY s.sequence, c.ordinal
                     """, arguments: [streamID, Int64(clamping: from), Int64(clamping: to)]
