@@ -59,7 +59,7 @@ import Testing
         let version = try tlm("--version")
         #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
         let verb = try tlm("version")
-        #expect(verb.output.hasPrefix("tlm 0.1.0\n") && verb.output.contains("index.sqlite schema: v7"))
+        #expect(verb.output.hasPrefix("tlm 0.1.0\n") && verb.output.contains("index.sqlite schema: v8"))
         let completion = try tlm("--generate-completion-script", "bash")
         #expect(completion.status == 0 && completion.output.contains("record") && completion.output.contains("query"))
     }
