@@ -95,6 +95,14 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     /// The configuration it was created with.
     public let configuration: Configuration
     private let tickPeriod: Double
+    /// The counter's mask, its wrap (0 for 63 bits or more: never unwrapped
+    /// by elapsed time), the host time under which no wrap can have passed,
+    /// the fastest rate believed and the longest delay: ``advance(to:elapsed:)``'s constants.
+    private let tickMask: UInt64
+    private let wrapRange: Double
+    private let wrapFreeElapsed: Double
+    private let maximumRate: Double
+    private let delayLimit: Double
     private var fit: EpochFit
     private var stamper: SampleStamper
     /// The previous sample's raw ticks and its unwrapped ticks since the epoch's origin.
@@ -109,6 +117,14 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     public init(configuration: Configuration) throws(DeviceClockError) {
         self.configuration = try configuration.validated()
         tickPeriod = 1e9 / configuration.tickRate
+        let bits = configuration.tickBits
+        tickMask = bits == 64 ? .max : (UInt64(1) << UInt64(bits)) - 1
+        wrapRange = bits < 63 ? Double(UInt64(1) << UInt64(bits)) : 0
+        // Under it the expected ticks stay below a quarter of a wrap, which rounds to no wrap.
+        let slowest = 1 - configuration.maximumDriftPPM / 1_000_000
+        wrapFreeElapsed = max(0, wrapRange * 0.25 * slowest * tickPeriod)
+        maximumRate = 1 + configuration.maximumDriftPPM / 1_000_000
+        delayLimit = Double(configuration.maximumDelayNanoseconds)
         fit = FitSettings.fit(
             maximumDriftPPM: configuration.maximumDriftPPM, window: configuration.windowNanoseconds,
             bucket: configuration.bucketNanoseconds, maximumDelay: configuration.maximumDelayNanoseconds,
@@ -213,19 +229,13 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     /// elapsed time; `nil` when the ticks jumped (or it is the first sample).
     private func advance(to raw: UInt64, elapsed: Double) -> Int64? {
         guard let lastRaw else { return nil }
-        let bits = configuration.tickBits
-        let forward = bits == 64 ? raw &- lastRaw : (raw &- lastRaw) & ((UInt64(1) << UInt64(bits)) - 1)
-        let slope = fit.envelope.slope
-        let limit = Double(configuration.maximumDelayNanoseconds)
-        let expected = elapsed / (slope * tickPeriod)
-        var ticks = Double(forward)
-        if bits < 63 {
-            let range = Double(UInt64(1) << UInt64(bits))
-            ticks += max(0, ((expected - ticks) / range).rounded()) * range
+        var ticks = Double((raw &- lastRaw) & tickMask)
+        if wrapRange > 0, elapsed >= wrapFreeElapsed {
+            let expected = elapsed / (fit.envelope.slope * tickPeriod)
+            ticks += max(0, ((expected - ticks) / wrapRange).rounded()) * wrapRange
         }
         let deviceTime = ticks * tickPeriod
-        let maximumRate = 1 + configuration.maximumDriftPPM / 1_000_000
-        guard deviceTime <= elapsed * maximumRate + limit, ticks < 0x1p62 else { return nil }
+        guard deviceTime <= elapsed * maximumRate + delayLimit, ticks < 0x1p62 else { return nil }
         return Int64(ticks)
     }
 

@@ -52,7 +52,7 @@ public final class DeviceClockSurvey<Decoder: PacketDecoder>: ClockSurvey where 
                 }
             }
             // A notification that fails to decode times nothing, as in the recorder.
-            for index in pending.messages.indices {
+            for index in 0..<pending.deliveryStarts {
                 guard let (key, count) = pending.delivery(startingAt: index, into: &scratch) else { continue }
                 _ = clocks.times(
                     ticks: scratch.ticks, count: count, clock: key, receivedAt: time, into: &scratch.times,

@@ -14,7 +14,7 @@ public import Recording
 /// by a clock (``SampleTiming``) are collected over their notification and
 /// timed together, and each clock's model is recorded on
 /// `/<family>/<device>/clock/<name>` (``ClockModelMessage``) when it starts,
-/// at a new epoch and at most once a second, while a stream it times is
+/// at a new epoch and at most every 5 s, while a stream it times is
 /// written; raw notifications keep the receive time.
 ///
 /// Two optional hooks serve pipelines: `recordsTypedStream` decides, once
@@ -185,7 +185,30 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
     /// for their clock, clock by clock, writes them, and records each
     /// clock's model when it is due.
     private func writePending(at time: UInt64) throws(RecordingError) {
-        for index in pending.messages.indices {
+        guard !pending.hasSeveralClocks else { return try writeDeliveries(at: time) }
+        // One clock, the usual notification: its delivery was found as the values were queued.
+        let key = PendingMessages.clockKey(pending.messages[0].timing)
+        let timed = clocks.times(
+            ticks: pending.ticks, count: pending.sampleCount, clock: key, receivedAt: time, into: &scratch.times,
+            describe: Decoder.Value.sampleClock)
+        var timesRecorded = false
+        var index = 0
+        while index < pending.messages.count {
+            let sample = pending.messages[index].sample
+            let stamp = timed ? UInt64(bitPattern: scratch.times[min(sample, scratch.times.count - 1)]) : time
+            // A clock's model is written while a stream it times is.
+            timesRecorded = try writePending(index, at: time, stamp: stamp) || timesRecorded
+            index += 1
+        }
+        if timesRecorded, clocks.modelMayBeDue, let due = clocks.modelDue(clock: key, at: time) {
+            try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
+        }
+    }
+
+    /// ``writePending(at:)`` for a notification whose values have several
+    /// clocks: each clock's delivery in turn.
+    private func writeDeliveries(at time: UInt64) throws(RecordingError) {
+        for index in 0..<pending.deliveryStarts {
             guard let (key, count) = pending.delivery(startingAt: index, into: &scratch) else { continue }
             let timed = clocks.times(
                 ticks: scratch.ticks, count: count, clock: key, receivedAt: time, into: &scratch.times,
@@ -195,12 +218,13 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             var position = 0
             while position < scratch.members.count {
                 let member = scratch.members[position]
-                let stamp = timed ? scratch.times[min(member.sample, scratch.times.count - 1)] : time
+                let stamp =
+                    timed ? UInt64(bitPattern: scratch.times[min(member.sample, scratch.times.count - 1)]) : time
                 // A clock's model is written while a stream it times is.
                 timesRecorded = try writePending(member.index, at: time, stamp: stamp) || timesRecorded
                 position += 1
             }
-            if timesRecorded, let due = clocks.modelDue(clock: key, at: time) {
+            if timesRecorded, clocks.modelMayBeDue, let due = clocks.modelDue(clock: key, at: time) {
                 try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
             }
         }
@@ -213,17 +237,19 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         let slot = hot.typedSlots[message.streamKey]
         if observer == nil {
             if slot.isRecorded {
-                // Laid out whole on the stack, the message is copied into the chunk a word at a time.
-                var staged: PendingMessageBytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                let count = pending.layOut(message, stamp: stamp, into: &staged)
-                if count > 0 {
-                    try withUnsafeBytes(of: &staged) { (raw: UnsafeRawBufferPointer) throws(RecordingError) in
-                        try recorder.write(
-                            channelID: slot.channelID, streamID: slot.streamID,
-                            topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp,
-                            payload: UnsafeRawBufferPointer(rebasing: raw[0..<count]), numericValue: message.numeric)
-                    }
-                } else {
+                // Laid out whole on the stack (not zeroed first), the message is copied into the chunk a word at a time.
+                let laidOut = try withUnsafeTemporaryAllocation(
+                    byteCount: PendingMessages.layOutCapacity, alignment: 8
+                ) { (staged: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Bool in
+                    let count = pending.layOut(message, stamp: stamp, into: staged)
+                    guard count > 0 else { return false }
+                    try recorder.write(
+                        channelID: slot.channelID, streamID: slot.streamID,
+                        topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp,
+                        payload: UnsafeRawBufferPointer(rebasing: staged[0..<count]), numericValue: message.numeric)
+                    return true
+                }
+                if !laidOut {
                     try recorder.write(
                         channelID: slot.channelID, streamID: slot.streamID,
                         topic: typedStreams[message.streamKey]?.topic ?? "", logTime: time, publishTime: stamp

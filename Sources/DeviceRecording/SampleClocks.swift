@@ -16,32 +16,35 @@ import DeviceClocks
 /// the two passes stay in step.
 struct SampleClocks {
     /// How often, at most, a clock's model is recorded while its epoch
-    /// stays the same (a new epoch is recorded at once).
-    static let modelInterval: UInt64 = 1_000_000_000
+    /// stays the same (a new epoch is recorded at once): every 5 s, as
+    /// LSL's LabRecorder measures clock offsets.
+    static let modelInterval: UInt64 = 5_000_000_000
     /// The largest clock key kept; a larger one keeps receive time.
     static let maximumKey = 4095
 
     /// A clock's state, a class so that timing a delivery updates it where
     /// it lies: a struct here was copied whole (with its estimator, some
-    /// 400 bytes, and their retains) several times per delivery.
+    /// 400 bytes, and their retains) several times per delivery. The fields
+    /// read per delivery skip the runtime's exclusivity check (a class's
+    /// stored properties each cost one per access): one owner times.
     private final class State {
-        var clock: SampleClock
-        var estimator: Timer<DeviceClockEstimator>?
-        var dejitterer: Timer<RateDejitterer>?
+        let clock: SampleClock
+        @exclusivity(unchecked) var estimator: Timer<DeviceClockEstimator>?
+        @exclusivity(unchecked) var dejitterer: Timer<RateDejitterer>?
         /// Ticks or samples per second; 0 while a nominal rate is unknown.
         var rate: Double
-        var lastRecorded: UInt64?
-        var lastEpoch = -1
+        @exclusivity(unchecked) var lastRecorded: UInt64?
+        @exclusivity(unchecked) var lastEpoch = -1
         /// The last sample time given, so a new estimator never goes back.
-        var lastTime: UInt64 = 0
+        @exclusivity(unchecked) var lastTime: UInt64 = 0
         /// Surveying: a whole-run fit per estimator this clock had, in
         /// order (an estimator started afresh starts a new fit).
         var fits: [OfflineClockFit] = []
         /// Surveying: the fits were given up (too many samples, or a fit
         /// that did not follow its estimator): the clock stays online.
-        var abandoned = false
+        @exclusivity(unchecked) var abandoned = false
         /// Fitted: the survey's times of this clock, given in order from `cursor`.
-        var fitted: [Int64]?
+        @exclusivity(unchecked) var fitted: [Int64]?
         var cursor = 0
         /// Fitted: the survey's models of this clock, per run and epoch.
         var fittedModels: [[ClockModel]]?
@@ -95,8 +98,10 @@ struct SampleClocks {
     private var states: [State?] = []
     /// Deliveries an estimator refused twice (they kept their receive time).
     private(set) var refusedCount = 0
-    /// The estimators' times of the delivery at hand (reused, so timing allocates nothing).
-    private var estimated: [Int64] = []
+    /// Whether the last clock ``times(ticks:count:clock:receivedAt:into:describe:)``
+    /// timed may have a model due; when false, ``modelDue(clock:at:)`` at
+    /// that receive time gives nothing.
+    private(set) var modelMayBeDue = false
 
     /// Makes sure clock `key` has a state, created from `describe` on first
     /// use; false when `describe` does not know the key or it is out of range.
@@ -165,16 +170,23 @@ struct SampleClocks {
 
     /// The sample times of the samples of clock `key` in one notification,
     /// into `result`: `ticks` for a tick clock, or `count` samples of a
-    /// nominal-rate clock. False when the clock cannot time them (unknown
-    /// key or rate, a refused delivery): they keep their receive time.
+    /// nominal-rate clock, each time's bits as an `Int64` (a `UInt64` of
+    /// nanoseconds since the Unix epoch). False when the clock cannot time
+    /// them (unknown key or rate, a refused delivery): they keep their receive time.
     mutating func times(
-        ticks: [UInt64], count: Int, clock key: Int, receivedAt: UInt64, into result: inout [UInt64],
+        ticks: [UInt64], count: Int, clock key: Int, receivedAt: UInt64, into result: inout [Int64],
         describe: (Int) -> SampleClock?
     ) -> Bool {
+        modelMayBeDue = true
         guard prepare(key, describe: describe) else { return false }
-        let outcome = Self.times(
-            ticks: ticks, count: count, state: states[key]!, receivedAt: receivedAt, estimated: &estimated,
-            into: &result, surveying: surveyLimit != nil)
+        let surveying = surveyLimit != nil
+        // Lent, not retained: nothing here can drop the state.
+        let outcome = Unmanaged.passUnretained(states[key].unsafelyUnwrapped)._withUnsafeGuaranteedRef { state in
+            Self.times(
+                ticks: ticks, count: count, state: state, receivedAt: receivedAt, into: &result,
+                surveying: surveying)
+        }
+        modelMayBeDue = outcome != .timed(modelMayBeDue: false)
         switch outcome {
         case .timed:
             if let surveyLimit {
@@ -195,12 +207,16 @@ struct SampleClocks {
         }
     }
 
-    private enum Outcome { case timed, untimed, refused }
+    private enum Outcome: Equatable {
+        /// Timed; whether the clock's model may be due (``modelDue(clock:at:)`` says).
+        case timed(modelMayBeDue: Bool)
+        case untimed, refused
+    }
 
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
-        ticks: [UInt64], count: Int, state: State, receivedAt: UInt64, estimated: inout [Int64],
-        into result: inout [UInt64], surveying: Bool
+        ticks: [UInt64], count: Int, state: State, receivedAt: UInt64, into estimated: inout [Int64],
+        surveying: Bool
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
         estimated.removeAll(keepingCapacity: true)
@@ -247,15 +263,21 @@ struct SampleClocks {
                 state.fittedModels = nil
             }
         }
-        result.removeAll(keepingCapacity: true)
         var lastTime = state.lastTime
-        for time in estimated {
+        for index in estimated.indices {
             // Never before the previous sample (a restarted fit may start lower), never after receipt.
-            lastTime = min(max(UInt64(clamping: time), lastTime &+ 1), receivedAt)
-            result.append(lastTime)
+            lastTime = min(max(UInt64(clamping: estimated[index]), lastTime &+ 1), receivedAt)
+            estimated[index] = Int64(bitPattern: lastTime)
         }
         state.lastTime = lastTime
-        return .timed
+        return .timed(modelMayBeDue: mayBeDue(state, at: receivedAt))
+    }
+
+    /// Whether ``modelDue(of:at:)`` may give a model: false rules it out.
+    @inline(__always)
+    private static func mayBeDue(_ state: State, at time: UInt64) -> Bool {
+        guard let last = state.lastRecorded, time < last &+ modelInterval else { return true }
+        return (state.estimator?.epoch ?? state.dejitterer?.epoch) != state.lastEpoch
     }
 
     /// Surveying: adds a delivery the online estimator timed to the clock's current fit.
@@ -303,7 +325,8 @@ struct SampleClocks {
 /// one, or for its model, copies a reference, never the estimator (a few
 /// hundred bytes and their retains, once per delivery).
 private final class Timer<Clock: ClockModelled> {
-    var clock: Clock
+    /// Unchecked, as ``SampleClocks``' states: one owner times.
+    @exclusivity(unchecked) var clock: Clock
 
     /// `nil` for no clock.
     init?(_ clock: Clock?) {

@@ -3,5 +3,6 @@
 struct TimingScratch {
     var ticks: [UInt64] = []
     var members: [(index: Int, sample: Int)] = []
-    var times: [UInt64] = []
+    /// Sample times, each a `UInt64` of nanoseconds kept as its bits.
+    var times: [Int64] = []
 }

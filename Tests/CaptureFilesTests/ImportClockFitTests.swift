@@ -82,7 +82,7 @@ import Testing
         let clockTopic = "/diot/\(scenario.devices[0].identifier)/clock/channel_1"
         let written = try RecordingReader(directory: whole.directory).messages(topics: [clockTopic])
             .map { $0.payload.dropFirst(12) }
-        #expect(written.count > 100)
+        #expect(written.count > 30)  // about 3 minutes, a model every 5 s
         #expect(Set(written).count == 1)
         // Sample k of the 50 Hz channel lies on that line (device time k / 50 s), but where a
         // delivery was moved earlier to stay before its receipt.

@@ -66,9 +66,12 @@ import Testing
         }
         // The receive times tie (three samples a notification); the sample times do not.
         #expect(sharedLogTimes > imu.count / 2)
-        // The clock's model is recorded, at most once a second plus new epochs.
+        // The clock's model is recorded at its first fit, then at most every 5 s (plus new epochs).
         let models = try reader.typedMessages(topics: ["/jacquard/J/clock/imu"])
-        #expect(models.count >= 15 && models.count <= 25, "\(models.count)")
+        #expect(models.count >= 4 && models.count <= 6, "\(models.count)")
+        for (earlier, later) in zip(models, models.dropFirst()) {
+            #expect(later.message.logTime - earlier.message.logTime >= 5_000_000_000)
+        }
         let last = try #require(models.last)
         let fields = Dictionary(uniqueKeysWithValues: last.fields.map { ($0.name, $0.value) })
         #expect(fields["clock"] == .string("imu") && fields["kind"] == .string("ticks"))

@@ -60,7 +60,7 @@ struct LowerEnvelope: Sendable, Hashable {
     /// Adds a point (device times never decrease within an epoch) and refits
     /// when the window changed.
     mutating func add(_ point: Point) {
-        let index = Int64((point.x / bucket).rounded(.down))
+        let index = Int64(flooring: point.x / bucket)
         if index == lastBucket, let last = points.last {
             guard point.y - point.x < last.y - last.x else { return }
             points[points.count - 1] = point

@@ -43,7 +43,7 @@ struct SampleStamper: Sendable, Hashable {
         let shift = max(0, lastFitted - cap)
         for index in range {
             let x = placement.x(times[index])
-            var time = origin + Int64((placement.fitted(x) - shift).rounded(.down))
+            var time = origin + Int64(flooring: placement.fitted(x) - shift)
             if let last {
                 if last.epoch == placement.epoch, last.x == x {
                     time = last.time
