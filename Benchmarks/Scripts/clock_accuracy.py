@@ -3,8 +3,9 @@ offline fit of the whole session and pyxdf's dejittering of the same receive
 times, each against the truth.
 
 Reads the scenario files `ClockAccuracy` wrote (one CSV per stream:
-truth_ns, receive_ns, estimate_ns, offline_ns relative to the session's start, and a
-JSON index naming each stream's nominal rate and scenario), writes the
+truth_ns, receive_ns, estimate_ns, offline_ns, causal_ns relative to the
+session's start, causal_ns empty after the first five minutes; and a JSON index
+naming each stream's nominal rate and scenario), writes the
 receive times of each scenario into an XDF file (the writer below follows
 the XDF 1.0 specification), loads it with pyxdf (dejitter_timestamps=True)
 and prints a Markdown table.
@@ -105,7 +106,8 @@ def main():
         streams = []
         data = {}
         for stream in scenario["streams"]:
-            table = np.loadtxt(directory / stream["file"], delimiter=",", dtype=np.int64, skiprows=1, ndmin=2)
+            # Float64 holds these nanoseconds (at most about 1.2e12) exactly; an empty cell is NaN.
+            table = np.genfromtxt(directory / stream["file"], delimiter=",", skip_header=1, ndmin=2)
             data[stream["name"]] = table
             streams.append((stream["name"], stream["rate"], table[:, 1] / 1e9))
         xdf = directory / (scenario["name"] + ".xdf")
@@ -113,7 +115,7 @@ def main():
         dejittered = pyxdf_times(xdf, [s["name"] for s in scenario["streams"]])
         for stream in scenario["streams"]:
             table = data[stream["name"]]
-            truth, receive, ours, offline = table[:, 0], table[:, 1], table[:, 2], table[:, 3]
+            truth, receive, ours, offline = (table[:, column].astype(np.int64) for column in range(4))
             theirs = dejittered[stream["name"]]
             e = {"receive": receive - truth, "tlm": ours - truth, "offline": offline - truth, "pyxdf": theirs - truth}
             errors[stream["name"]] = (truth, e)
@@ -125,6 +127,13 @@ def main():
                 later = err[settled] - np.median(err[settled])
                 row[method] = {"raw": stats(err), "median": median, "centred": stats(err - median),
                                "settled": stats(later)}
+            # The first minutes: online against the causal fit, each around its median over them.
+            row["early"] = []
+            for seconds in (60, 120, 300):
+                inside = (receive < seconds * 10**9) & ~np.isnan(table[:, 4])
+                online = ours[inside] - truth[inside]
+                causal = table[inside, 4].astype(np.int64) - truth[inside]
+                row["early"].append((stats(online - np.median(online))[1], stats(causal - np.median(causal))[1]))
             rows.append(row)
 
     print("Error against the truth, ms: p50 / p99 / max of |error| after removing the method's median error")
@@ -143,6 +152,15 @@ def main():
         print(f"| {r['kind']} | {r['interval']} | {r['drift']:+g} | {r['samples']} | {ms(r['receive']['median'])} | "
               + " | ".join(cells) + f" | {ms(r['tlm']['raw'][1])} | "
               f"{ms(r['tlm']['settled'][1])} / {ms(r['offline']['settled'][1])} / {ms(r['pyxdf']['settled'][1])} |")
+
+    print("\nThe first minutes: p99 of |error| around its median over the samples received in the first 60,")
+    print("120 and 300 s: tlm online against the causal bound, `OfflineClockFit` over every delivery received")
+    print("up to the end of each sample's second (the whole past and up to a second of future), ms.\n")
+    print("| stream | interval ms | drift ppm | first 60 s: online / bound | first 120 s | first 300 s |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        cells = [f"{ms(online)} / {ms(bound)}" for online, bound in r["early"]]
+        print(f"| {r['kind']} | {r['interval']} | {r['drift']:+g} | " + " | ".join(cells) + " |")
 
     pairs = index.get("pairs", [])
     if pairs:

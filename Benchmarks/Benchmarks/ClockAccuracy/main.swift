@@ -4,10 +4,13 @@
 // and 100 ms, drift 0 and ±200 ppm, 1 % retransmissions, delivered by
 // `ConnectionEventDelivery` and stamped by `DeviceClockEstimator` /
 // `RateDejitterer` (online) and by `OfflineClockFit` (the whole session at
-// once); and two devices in one session. Writes one CSV per stream (truth,
-// receive, online and offline estimate, nanoseconds from the start) and index.json
-// into the directory given (default .build/clock-accuracy), for
-// Scripts/clock_accuracy.py.
+// once); and two devices in one session. Over the first five minutes each
+// delivery is also timed by `OfflineClockFit` over every delivery received up
+// to the end of its second (the bound on what an online estimate could know
+// then: the whole past, a second of future). Writes one CSV per stream
+// (truth, receive, online, offline and that causal estimate, empty after five
+// minutes, nanoseconds from the start) and index.json into the directory
+// given (default .build/clock-accuracy), for Scripts/clock_accuracy.py.
 //
 //     swift run -c release ClockAccuracy DIR [SECONDS]
 import DeviceClocks
@@ -45,7 +48,14 @@ func run(name: String, ticked: Bool, interval: Double, drift: Double, seed: UInt
         ? try OfflineClockFit(configuration: .jacquardIMU)
         : try OfflineClockFit(configuration: .init(nominalRate: rate))
     var rows: [(truth: Int64, receive: Int64, online: Int64)] = []
+    // The first five minutes' deliveries (ticks, or a count and no ticks), for the causal fits.
+    let causalSpan: Int64 = 300_000_000_000
+    var early: [(ticks: [UInt64], count: Int, receivedAt: Int64)] = []
     for notification in link.notifications(forSeconds: seconds) {
+        if notification.receivedAt - start < causalSpan {
+            early.append(
+                (ticked ? notification.samples.map(\.ticks) : [], notification.samples.count, notification.receivedAt))
+        }
         let times: [Int64]
         if ticked {
             let ticks = notification.samples.map(\.ticks)
@@ -60,9 +70,31 @@ func run(name: String, ticked: Bool, interval: Double, drift: Double, seed: UInt
         }
     }
     let offlineTimes = offline.sampleTimes()
-    var csv = "truth_ns,receive_ns,estimate_ns,offline_ns\n"
-    for (row, time) in zip(rows, offlineTimes) {
-        csv += "\(row.truth),\(row.receive),\(row.online),\(time - start)\n"
+    // Each second's deliveries timed by a fit of all deliveries up to that second's end.
+    var causal: [Int64] = []
+    var fitted = 0
+    var delivered = 0
+    for end in stride(from: Int64(1_000_000_000), through: causalSpan, by: 1_000_000_000) {
+        while fitted < early.count, early[fitted].receivedAt - start < end { fitted += 1 }
+        guard fitted > delivered else { continue }
+        var fit =
+            ticked
+            ? try OfflineClockFit(configuration: .jacquardIMU)
+            : try OfflineClockFit(configuration: .init(nominalRate: rate))
+        for delivery in early[..<fitted] {
+            if ticked {
+                try fit.add(ticks: delivery.ticks, receivedAt: delivery.receivedAt)
+            } else {
+                try fit.add(count: delivery.count, receivedAt: delivery.receivedAt)
+            }
+        }
+        causal.append(contentsOf: fit.sampleTimes().dropFirst(causal.count))
+        delivered = fitted
+    }
+    var csv = "truth_ns,receive_ns,estimate_ns,offline_ns,causal_ns\n"
+    for (position, (row, time)) in zip(rows, offlineTimes).enumerated() {
+        let bound = position < causal.count ? "\(causal[position] - start)" : ""
+        csv += "\(row.truth),\(row.receive),\(row.online),\(time - start),\(bound)\n"
     }
     let file = name + ".csv"
     try csv.write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
