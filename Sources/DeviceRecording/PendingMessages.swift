@@ -29,7 +29,7 @@ struct PendingMessages {
     var isEmpty: Bool { messages.isEmpty }
 
     /// How many messages may start a delivery (``delivery(startingAt:into:)``):
-    /// only the first when every message has its clock.
+    /// only the first while every message has one clock.
     var deliveryStarts: Int { hasSeveralClocks ? messages.count : min(messages.count, 1) }
 
     /// Queues a message whose body `encode` writes straight into `bytes`

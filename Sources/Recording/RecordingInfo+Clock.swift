@@ -37,6 +37,22 @@ extension RecordingInfo {
 
         /// The schema name of clock streams.
         public static let schemaName = "tlm/msg/ClockModel"
+
+        /// The largest drift `tlm`'s recorder fits, in ppm either way (the
+        /// default bound of `DeviceClockEstimator` and `RateDejitterer`).
+        public static let driftBoundPPM = 1000.0
+
+        /// The device time a fit spans before ``isAtDriftBound`` trusts its
+        /// drift (the estimators' settled span): a line through a few close
+        /// points can reach the bound by their jitter alone.
+        public static let settledSpanNanoseconds: Int64 = 10_000_000_000
+
+        /// Whether a settled fit's drift sits at ``driftBoundPPM``: the line
+        /// was held there, so the clock's nominal rate (a tick rate `tlm`
+        /// takes from the family, or a rate the device reported) is likely wrong.
+        public var isAtDriftBound: Bool {
+            abs(driftPPM) >= Self.driftBoundPPM - 0.5 && spanNanoseconds >= Self.settledSpanNanoseconds
+        }
     }
 
     /// This summary with ``clocks`` read: each clock stream's last model

@@ -1,3 +1,4 @@
+import DeviceClocks
 import DeviceRecording
 import Devices
 import Families
@@ -88,6 +89,18 @@ import Testing
             #expect(Self.stamp(message) == message.message.logTime)
             #expect(message.message.publishTime == message.message.logTime)
         }
+    }
+
+    /// `tlm info`'s drift bound (where it says a clock's nominal rate is likely wrong) is the estimators' default.
+    @Test func infosDriftBoundIsTheEstimatorsDefault() throws {
+        #expect(DeviceClockEstimator.Configuration.jacquardIMU.maximumDriftPPM == RecordingInfo.Clock.driftBoundPPM)
+        #expect(RateDejitterer.Configuration(nominalRate: 50).maximumDriftPPM == RecordingInfo.Clock.driftBoundPPM)
+        #expect(
+            DeviceClockEstimator.Configuration.jacquardIMU.settledSpanNanoseconds
+                == RecordingInfo.Clock.settledSpanNanoseconds)
+        #expect(
+            RateDejitterer.Configuration(nominalRate: 50).settledSpanNanoseconds
+                == RecordingInfo.Clock.settledSpanNanoseconds)
     }
 
     @Test func theSameDeliveriesGiveTheSameTimes() throws {

@@ -15,7 +15,7 @@ import Testing
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
             lines.first == "Imported 1200 values of 6 device(s) from 1 file(s) (1830 packets) into \(output): "
-                + "2913 messages on 56 streams.")  // 55 streams and one clock stream (the IMU's)
+                + "2909 messages on 56 streams.")  // 55 streams and one clock stream (the IMU's, a model every 5 s)
         #expect(
             lines.contains(
                 "  comodule C11122334451  C1:11:22:33:44:51 (random)  family by advertisement, 1 connection(s)"))

@@ -30,7 +30,7 @@ import Testing
     static func at(_ milliseconds: UInt64) -> UInt64 { 1_000_000_000 + milliseconds * 1_000_000 }
 
     /// The recording; `stamped: false` writes it the old way (no stamp, publish_time = log_time, no clock).
-    static func make(stamped: Bool) throws -> String {
+    static func make(stamped: Bool, lastDrift: Double = -12.25, lastSpan: Int64 = 20_000_000) throws -> String {
         let directory = temporaryPath("sampletime")
         let recorder = try Recorder(
             directory: directory, session: .init(name: "sample", source: "simulate", host: "test-host"), startTime: 0)
@@ -53,7 +53,7 @@ import Testing
         if stamped {
             let models = try recorder.addStream(
                 StreamDescriptor(topic: "/dev/a/clock/x", kind: .typed, schema: clock.stamped))
-            for (log, drift, jitter, fit) in [(15, 3.5, 2_000_000.0, 4), (35, -12.25, 1_500_000.0, 9)]
+            for (log, drift, jitter, fit) in [(15, 3.5, 2_000_000.0, 4), (35, lastDrift, 1_500_000.0, 9)]
                 as [(UInt64, Double, Double, UInt32)]
             {
                 var cdr = CDRWriter()
@@ -66,7 +66,7 @@ import Testing
                 cdr.write(drift)
                 cdr.write(jitter)
                 cdr.write(fit)
-                cdr.write(Int64(20_000_000))
+                cdr.write(log == 35 ? lastSpan : 20_000_000)
                 try recorder.write(models, logTime: at(log), publishTime: at(log), payload: cdr.bytes)
             }
         }
@@ -189,6 +189,24 @@ import Testing
         #expect(clocks.first?["jitter_nanoseconds"] as? Double == 1_500_000)
         #expect(clocks.first?["fit_size"] as? Int == 9 && clocks.first?["epoch"] as? Int == 2)
         #expect(clocks.first?["topic"] as? String == "/dev/a/clock/x")
+        #expect(!table.output.contains("bound"))
+    }
+
+    /// A settled fit held at the drift bound says the nominal rate is wrong (a Jacquard tag whose ticks
+    /// are not milliseconds, say): `info` says so under the table. A fit of a few close points (less
+    /// than 10 s) can reach the bound by jitter alone: nothing is said.
+    @Test(arguments: [1000.000_000_000_000_9, -1000.0, 999.6])
+    func infoSaysWhenADriftSitsAtItsBound(drift: Double) throws {
+        let table = try tlm("info", try Self.make(stamped: true, lastDrift: drift, lastSpan: 60_000_000_000))
+        #expect(table.status == 0, "\(table.errors)")
+        #expect(
+            table.output.contains(
+                "  /dev/a/clock/x: the drift sits at its bound (±1000 ppm): its nominal rate (1000 per second) "
+                    + "is likely wrong (docs/time.md)\n"), "\(table.output)")
+        let below = try tlm("info", try Self.make(stamped: true, lastDrift: 999.4, lastSpan: 60_000_000_000))
+        #expect(below.status == 0 && !below.output.contains("bound"), "\(below.output)")
+        let unsettled = try tlm("info", try Self.make(stamped: true, lastDrift: drift, lastSpan: 9_999_999_999))
+        #expect(unsettled.status == 0 && !unsettled.output.contains("bound"), "\(unsettled.output)")
     }
 
     @Test(arguments: [
