@@ -195,14 +195,10 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         var index = 0
         while index < pending.messages.count {
             let sample = pending.messages[index].sample
-            let stamp = timed ? UInt64(bitPattern: scratch.times[min(sample, scratch.times.count - 1)]) : time
-            // A clock's model is written while a stream it times is.
-            timesRecorded = try writePending(index, at: time, stamp: stamp) || timesRecorded
+            timesRecorded = try writePending(index, sample: sample, timed: timed, at: time) || timesRecorded
             index += 1
         }
-        if timesRecorded, clocks.modelMayBeDue, let due = clocks.modelDue(clock: key, at: time) {
-            try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
-        }
+        try writeModelIfDue(clock: key, timesRecorded: timesRecorded, at: time)
     }
 
     /// ``writePending(at:)`` for a notification whose values have several
@@ -218,16 +214,29 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
             var position = 0
             while position < scratch.members.count {
                 let member = scratch.members[position]
-                let stamp =
-                    timed ? UInt64(bitPattern: scratch.times[min(member.sample, scratch.times.count - 1)]) : time
-                // A clock's model is written while a stream it times is.
-                timesRecorded = try writePending(member.index, at: time, stamp: stamp) || timesRecorded
+                timesRecorded =
+                    try writePending(member.index, sample: member.sample, timed: timed, at: time) || timesRecorded
                 position += 1
             }
-            if timesRecorded, clocks.modelMayBeDue, let due = clocks.modelDue(clock: key, at: time) {
-                try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
-            }
+            try writeModelIfDue(clock: key, timesRecorded: timesRecorded, at: time)
         }
+    }
+
+    /// Writes queued message `index` at its sample's time in `scratch.times`
+    /// (at its receive time when its clock did not time it); returns
+    /// whether its stream is recorded.
+    @inline(__always)
+    private func writePending(_ index: Int, sample: Int, timed: Bool, at time: UInt64) throws(RecordingError) -> Bool {
+        let stamp = timed ? UInt64(bitPattern: scratch.times[min(sample, scratch.times.count - 1)]) : time
+        return try writePending(index, at: time, stamp: stamp)
+    }
+
+    /// Records clock `key`'s model when one is due: a clock's model is
+    /// written while a stream it times is.
+    @inline(__always)
+    private func writeModelIfDue(clock key: Int, timesRecorded: Bool, at time: UInt64) throws(RecordingError) {
+        guard timesRecorded, clocks.modelMayBeDue, let due = clocks.modelDue(clock: key, at: time) else { return }
+        try writeModel(due.model, clock: due.clock, rate: due.rate, key: key, at: time)
     }
 
     /// Writes a queued message with its sample time, as `write(_:at:stamp:)`

@@ -135,11 +135,8 @@ struct PendingMessages {
                 scratch.ticks.append(value)
                 scratch.members.append((other, scratch.ticks.count - 1))
             } else {
-                let stream = messages[other].streamKey
-                var sample = 0
-                for member in scratch.members where messages[member.index].streamKey == stream {
-                    sample += 1
-                }
+                // A stream has one clock, so its values' samples (``place(streamKey:timing:)``) hold here too.
+                let sample = messages[other].sample
                 scratch.members.append((other, sample))
                 count = max(count, sample + 1)
             }

@@ -273,7 +273,8 @@ struct SampleClocks {
         return .timed(modelMayBeDue: mayBeDue(state, at: receivedAt))
     }
 
-    /// Whether ``modelDue(of:at:)`` may give a model: false rules it out.
+    /// Whether the clock's model is due at `time`: it has none recorded, a
+    /// new epoch, or its last is `modelInterval` old.
     @inline(__always)
     private static func mayBeDue(_ state: State, at time: UInt64) -> Bool {
         guard let last = state.lastRecorded, time < last &+ modelInterval else { return true }
@@ -305,11 +306,9 @@ struct SampleClocks {
     private static func modelDue(
         of state: State, at time: UInt64
     ) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
-        guard let epoch = state.estimator?.epoch ?? state.dejitterer?.epoch else { return nil }
-        if epoch == state.lastEpoch, let last = state.lastRecorded, time < last &+ Self.modelInterval {
+        guard mayBeDue(state, at: time), var model = state.estimator?.model ?? state.dejitterer?.model else {
             return nil
         }
-        guard var model = state.estimator?.model ?? state.dejitterer?.model else { return nil }
         // Fitted: the line the times were placed on, fitted over the whole epoch.
         let run = state.runCount - 1
         if let runs = state.fittedModels, runs.indices.contains(run), runs[run].indices.contains(model.epoch) {

@@ -130,7 +130,7 @@ struct InfoReport {
         for clock in clocks where clock.isAtDriftBound {
             out +=
                 "  \(clock.topic): the drift sits at its bound (±\(Int(RecordingInfo.Clock.driftBoundPPM)) ppm): "
-                + "its nominal rate (\(Self.rate(clock.nominalRate)) per second) is likely wrong (docs/time.md)\n"
+                + "its nominal rate (\(String(format: "%.10g", clock.nominalRate)) per second) is likely wrong (docs/time.md)\n"
         }
         return out
     }
@@ -142,11 +142,6 @@ struct InfoReport {
     /// An instant in ISO 8601 UTC (``TimeDisplay/utc``); verbs that print
     /// times use their ``OutputOptions/times`` instead.
     static func timestamp(_ nanoseconds: UInt64) -> String { TimeDisplay.utc.timestamp(nanoseconds) }
-
-    /// A rate without trailing zeros: `1000`, `62.5`.
-    static func rate(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
 
     static func seconds(_ nanoseconds: UInt64) -> String {
         String(format: "%.3f s", Double(nanoseconds) / 1e9)

@@ -272,20 +272,8 @@ import Testing
         for (publishes, expected) in [
             ([5, 30], "/dev/a/x message 1: its sample time (publish_time 1030000000) is after its receive time"),
             ([5, 3], "/dev/a/x message 1: its sample time (publish_time 1003000000) is before the previous"),
-        ] {
-            let directory = makeTemporaryDirectory("lakebad") + "/rec"
-            let recorder = try Recorder(
-                directory: directory, session: .init(name: "bad", source: "simulate", host: "test-host"),
-                startTime: 0)
-            let a = try recorder.addStream(
-                StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: SampleTimeFixture.value.stamped))
-            for (index, publish) in publishes.enumerated() {
-                let log = SampleTimeFixture.at(UInt64(10 * (index + 1)))
-                try recorder.write(
-                    a, logTime: log, publishTime: SampleTimeFixture.at(UInt64(publish)),
-                    payload: SampleTimeFixture.stamped(SampleTimeFixture.at(UInt64(publish)), 1))
-            }
-            try recorder.close(at: SampleTimeFixture.at(50))
+        ] as [([UInt64], String)] {
+            let directory = try SampleTimeFixture.make(publishedAt: publishes)
             let lake = ParquetLake(directory: makeTemporaryDirectory("lake") + "/fleet")
             let error = #expect(throws: RecordingError.self) {
                 _ = try lake.add(try RecordingSource(path: directory), partitionKeys: [.date])

@@ -75,6 +75,21 @@ enum SampleTimeFixture {
     }
 
     /// Each message as `topic@milliseconds` of its time in `time`.
+    /// A recording of `/dev/a/x` alone whose messages are received at 10, 20, … ms and published at
+    /// `publishes` ms (after 1 s): sample times that a test wants wrong (after receipt, or going back).
+    static func make(publishedAt publishes: [UInt64], _ label: String = #function) throws -> String {
+        let directory = makeTemporaryDirectory(label) + "/rec"
+        let recorder = try Recorder(
+            directory: directory, session: .init(name: "bad", source: "simulate", host: "test-host"), startTime: 0)
+        let a = try recorder.addStream(StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: value.stamped))
+        for (index, publish) in publishes.enumerated() {
+            try recorder.write(
+                a, logTime: at(UInt64(10 * (index + 1))), publishTime: at(publish), payload: stamped(at(publish), 1))
+        }
+        try recorder.close(at: at(50))
+        return directory
+    }
+
     static func marks(_ messages: [RecordedMessage], _ time: MessageTime, stamped: Bool = true) -> [String] {
         messages.map { message in
             let instant = time.of(message, stamped: stamped && message.topic != "/dev/b/note")
@@ -268,20 +283,8 @@ enum SampleTimeFixture {
         for (publishes, expected) in [
             ([5, 30], "/dev/a/x message 1: its sample time (publish_time 1030000000) is after its receive time"),
             ([5, 3], "/dev/a/x message 1: its sample time (publish_time 1003000000) is before the previous"),
-        ] {
-            let directory = makeTemporaryDirectory() + "/rec"
-            let recorder = try Recorder(
-                directory: directory, session: .init(name: "bad", source: "simulate", host: "test-host"),
-                startTime: 0)
-            let a = try recorder.addStream(
-                StreamDescriptor(topic: "/dev/a/x", kind: .typed, schema: SampleTimeFixture.value.stamped))
-            for (index, publish) in publishes.enumerated() {
-                let log = SampleTimeFixture.at(UInt64(10 * (index + 1)))
-                try recorder.write(
-                    a, logTime: log, publishTime: SampleTimeFixture.at(UInt64(publish)),
-                    payload: SampleTimeFixture.stamped(SampleTimeFixture.at(UInt64(publish)), 1))
-            }
-            try recorder.close(at: SampleTimeFixture.at(50))
+        ] as [([UInt64], String)] {
+            let directory = try SampleTimeFixture.make(publishedAt: publishes)
             let error = #expect(throws: RecordingError.self) { try SampleTimeFixture.read(directory, .sample) }
             #expect(error?.code == .corrupt)
             #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
