@@ -177,20 +177,18 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         ticks: [UInt64], receivedAt: Int64, appendingTo times: inout [Int64]
     ) throws(DeviceClockError) {
         guard !ticks.isEmpty else { throw .noSamples }
-        if configuration.tickBits < 64 {
-            let limit = UInt64(1) << UInt64(configuration.tickBits)
-            for raw in ticks where raw >= limit {
-                throw .tickOutOfRange(ticks: raw, bits: configuration.tickBits)
-            }
+        // A tick wider than the counter is above its mask (never, for 64 bits).
+        for raw in ticks where raw > tickMask {
+            throw .tickOutOfRange(ticks: raw, bits: configuration.tickBits)
         }
         if let lastReceive, receivedAt < lastReceive {
             throw .receiveTimeDecreased(previous: lastReceive, received: receivedAt)
         }
         // `times` holds each sample's unwrapped ticks until it is stamped.
         var start = times.count
-        for index in ticks.indices {
-            let raw = ticks[index]
-            if let advance = advance(to: raw, elapsed: index == 0 ? elapsedSinceLast(receivedAt) : 0) {
+        var elapsed = elapsedSinceLast(receivedAt)
+        for raw in ticks {
+            if let advance = advance(to: raw, elapsed: elapsed) {
                 lastUnwrapped += advance
             } else {
                 // The ticks jumped: the samples before this one belong to the old epoch.
@@ -199,6 +197,8 @@ public struct DeviceClockEstimator: Sendable, Hashable {
                 lastUnwrapped = 0
                 start = times.count
             }
+            // The host's elapsed time counts once, before the first sample.
+            elapsed = 0
             lastRaw = raw
             times.append(lastUnwrapped)
         }

@@ -113,6 +113,20 @@ public final class DeviceStreamRecorder<Decoder: PacketDecoder>: DeviceRecorder 
         scratchStorage.initialize(to: TimingScratch())
     }
 
+    /// A recorder that gives each clock's values the preset `times` in
+    /// order (as ``FittedSampleTimes`` keeps them: by clock key, in the
+    /// order the samples are timed) and runs no estimator: the record path
+    /// without its estimators, which benchmarks measure the estimators
+    /// against. It records no clock models.
+    @_spi(Benchmarks)
+    public convenience init(
+        recorder: Recorder, decoder: Decoder, identifier: String, name: String,
+        presetSampleTimes times: FittedSampleTimes
+    ) throws(RecordingError) {
+        try self.init(recorder: recorder, decoder: decoder, identifier: identifier, name: name)
+        clocks = SampleClocks(preset: times)
+    }
+
     deinit {
         hotStorage.deinitialize(count: 1)
         hotStorage.deallocate()

@@ -64,23 +64,48 @@ struct SampleClocks {
     private var surveyedSamples = 0
     /// Fitted: the times a survey gave, by clock key.
     private let fitted: FittedSampleTimes?
+    /// Preset: every clock's times, one after another, handed out with no
+    /// estimator run; clock `key`'s are `presetTimes[presetCursors[key]..<presetEnds[key]]`.
+    private let isPreset: Bool
+    private var presetTimes: [Int64] = []
+    private var presetCursors: [Int] = []
+    private var presetEnds: [Int] = []
 
     /// Times online, as a live recording does.
     init() {
         surveyLimit = nil
         fitted = nil
+        isPreset = false
     }
 
     /// Times online and fits every clock over its whole run, up to `limit` samples in all.
     init(surveyingUpTo limit: Int) {
         surveyLimit = max(0, limit)
         fitted = nil
+        isPreset = false
     }
 
     /// Gives the survey's `times` in place of the online ones.
     init(fitted times: FittedSampleTimes) {
         surveyLimit = nil
         fitted = times
+        isPreset = false
+    }
+
+    /// Gives each clock's `times` in order, estimating nothing and
+    /// recording no model: what the record path costs without its
+    /// estimators (a benchmark's baseline). A clock's deliveries past its
+    /// times keep their receive time.
+    init(preset times: FittedSampleTimes) {
+        surveyLimit = nil
+        fitted = nil
+        isPreset = true
+        for (key, times) in times.byClock.sorted(by: { $0.key < $1.key }) where (0...Self.maximumKey).contains(key) {
+            presetCursors.append(contentsOf: repeatElement(presetTimes.count, count: key + 1 - presetCursors.count))
+            presetEnds.append(contentsOf: repeatElement(presetTimes.count, count: key + 1 - presetEnds.count))
+            presetTimes.append(contentsOf: times)
+            presetEnds[key] = presetTimes.count
+        }
     }
 
     /// Surveying: each clock's fitted times, in the order its samples were timed.
@@ -177,6 +202,7 @@ struct SampleClocks {
         ticks: [UInt64], count: Int, clock key: Int, receivedAt: UInt64, into result: inout [Int64],
         describe: (Int) -> SampleClock?
     ) -> Bool {
+        if isPreset { return preset(ticks.isEmpty ? count : ticks.count, clock: key, into: &result) }
         modelMayBeDue = true
         guard prepare(key, describe: describe) else { return false }
         let surveying = surveyLimit != nil
@@ -205,6 +231,19 @@ struct SampleClocks {
             states[key]!.lastTime = max(states[key]!.lastTime, receivedAt)
             return false
         }
+    }
+
+    /// Preset: the next `count` times of clock `key` into `result`; false
+    /// (receive time) when it has none left.
+    private mutating func preset(_ count: Int, clock key: Int, into result: inout [Int64]) -> Bool {
+        modelMayBeDue = false
+        result.removeAll(keepingCapacity: true)
+        guard key >= 0, key < presetCursors.count else { return false }
+        let cursor = presetCursors[key]
+        guard count <= presetEnds[key] - cursor else { return false }
+        for index in cursor..<(cursor + count) { result.append(presetTimes[index]) }
+        presetCursors[key] = cursor + count
+        return true
     }
 
     private enum Outcome: Equatable {
@@ -264,10 +303,12 @@ struct SampleClocks {
             }
         }
         var lastTime = state.lastTime
-        for index in estimated.indices {
-            // Never before the previous sample (a restarted fit may start lower), never after receipt.
-            lastTime = min(max(UInt64(clamping: estimated[index]), lastTime &+ 1), receivedAt)
-            estimated[index] = Int64(bitPattern: lastTime)
+        estimated.withUnsafeMutableBufferPointer { estimated in
+            for index in estimated.indices {
+                // Never before the previous sample (a restarted fit may start lower), never after receipt.
+                lastTime = min(max(UInt64(clamping: estimated[index]), lastTime &+ 1), receivedAt)
+                estimated[index] = Int64(bitPattern: lastTime)
+            }
         }
         state.lastTime = lastTime
         return .timed(modelMayBeDue: mayBeDue(state, at: receivedAt))

@@ -1,19 +1,23 @@
 import Benchmark
 import BenchmarkSupport
-import DeviceRecording
+@_spi(Benchmarks) import DeviceRecording
 import Devices
 import Families
 import Foundation
 import ROS2
 import Recording
 
-/// What sample times cost the record path (issue 34: at most 5 %): the same
-/// notifications recorded through `DeviceStreamRecorder` with the family's
-/// timing (Jacquard IMU ticks through `DeviceClockEstimator`, DIoT channel
-/// records through `RateDejitterer` after a C003 rates reply) and with every
-/// value on receive time (the same decoder and values, their timing
-/// hidden), back to back in alternating order; each iteration reports
-/// timed ÷ untimed throughput.
+/// What sample times cost the record path (issue 34: the estimator at most
+/// 5 %): the same notifications recorded through `DeviceStreamRecorder`
+/// three ways, back to back in rotating order — with the family's timing
+/// (Jacquard IMU ticks through `DeviceClockEstimator`, DIoT channel records
+/// through `RateDejitterer` after a C003 rates reply), with every value on
+/// receive time (the same decoder and values, their timing hidden), and
+/// with preset sample times (a `DeviceClockSurvey`'s times of the same
+/// notifications handed out in order: the same path and as many distinct
+/// stamps, no estimator run). Each iteration reports estimated ÷ receive
+/// time (what sample times cost in all) and estimated ÷ preset (what the
+/// estimators cost).
 func sampleTimeCostBenchmarks() {
     let start: UInt64 = 1_700_000_000_000_000_000
     let channel = DiotChannel(1)!
@@ -46,35 +50,60 @@ func sampleTimeCostBenchmarks() {
     // The thread that records (and estimates): the others compress and index.
     let threadRatio = BenchmarkMetric.custom(
         "sample times ÷ receive time, recording thread CPU (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let estimatorRatio = BenchmarkMetric.custom(
+        "estimated ÷ preset sample times, throughput (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let estimatorCPURatio = BenchmarkMetric.custom(
+        "estimated ÷ preset sample times, CPU (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let estimatorThreadRatio = BenchmarkMetric.custom(
+        "estimated ÷ preset sample times, recording thread CPU (%)", polarity: .prefersLarger,
+        useScalingFactor: false)
     func pair<D: PacketDecoder, R: PacketDecoder>(
         _ name: String, _ notifications: [RawNotification], decoder: D, receiveTimed: R
     ) where D.Value: RecordableValue, R.Value: RecordableValue {
         let alternation = Alternation()
+        let survey = DeviceClockSurvey(decoder: decoder)
+        for notification in notifications { survey.add(notification) }
+        let preset = survey.fittedTimes()
         Benchmark(
             "Record \(notifications.count / 1000)k \(name) notifications, sample times ÷ receive time, paired",
-            configuration: .init(metrics: [ratio, cpuRatio, threadRatio], maxDuration: .seconds(60), maxIterations: 15)
+            configuration: .init(
+                metrics: [ratio, cpuRatio, threadRatio, estimatorRatio, estimatorCPURatio, estimatorThreadRatio],
+                maxDuration: .seconds(90), maxIterations: 15)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
                 var timed = Cost.zero
                 var untimed = Cost.zero
-                for runsTimed in alternation.order() {
-                    if runsTimed {
-                        timed = record(notifications, decoder: decoder)
-                    } else {
-                        untimed = record(notifications, decoder: receiveTimed)
+                var presetTimed = Cost.zero
+                for side in alternation.rotation(of: 3) {
+                    switch side {
+                    case 0:
+                        timed = record(notifications) {
+                            try DeviceStreamRecorder(recorder: $0, decoder: decoder, identifier: "B", name: "B")
+                        }
+                    case 1:
+                        untimed = record(notifications) {
+                            try DeviceStreamRecorder(recorder: $0, decoder: receiveTimed, identifier: "B", name: "B")
+                        }
+                    default:
+                        presetTimed = record(notifications) {
+                            try DeviceStreamRecorder(
+                                recorder: $0, decoder: decoder, identifier: "B", name: "B", presetSampleTimes: preset)
+                        }
                     }
                 }
-                let percent = Int((100 * (untimed.wall / timed.wall)).rounded())
-                let cpuPercent = Int((100 * (untimed.cpu / timed.cpu)).rounded())
-                let threadPercent = Int((100 * (untimed.threadCPU / timed.threadCPU)).rounded())
-                benchmark.measurement(ratio, percent)
-                benchmark.measurement(cpuRatio, cpuPercent)
-                benchmark.measurement(threadRatio, threadPercent)
+                let all = timed.percent(of: untimed)
+                let estimator = timed.percent(of: presetTimed)
+                benchmark.measurement(ratio, all.wall)
+                benchmark.measurement(cpuRatio, all.cpu)
+                benchmark.measurement(threadRatio, all.thread)
+                benchmark.measurement(estimatorRatio, estimator.wall)
+                benchmark.measurement(estimatorCPURatio, estimator.cpu)
+                benchmark.measurement(estimatorThreadRatio, estimator.thread)
                 print(
-                    "\(name): sample times \(Int(timed.wall / .milliseconds(1))) ms "
-                        + "(CPU \(Int(timed.cpu / .milliseconds(1))) ms), receive time "
-                        + "\(Int(untimed.wall / .milliseconds(1))) ms (CPU \(Int(untimed.cpu / .milliseconds(1))) ms): "
-                        + "\(percent) % wall, \(cpuPercent) % CPU, \(threadPercent) % recording thread CPU")
+                    "\(name): estimated \(timed), receive time \(untimed), preset \(presetTimed): "
+                        + "÷ receive time \(all.wall) % wall, \(all.cpu) % CPU, \(all.thread) % recording thread CPU; "
+                        + "÷ preset \(estimator.wall) % wall, \(estimator.cpu) % CPU, "
+                        + "\(estimator.thread) % recording thread CPU")
             }
         }
     }
@@ -85,11 +114,23 @@ func sampleTimeCostBenchmarks() {
 /// The wall time, the process's CPU time (every thread: a loaded machine
 /// stretches the first, hardly the second) and the recording thread's CPU
 /// time of one recording.
-private struct Cost {
+private struct Cost: CustomStringConvertible {
     static let zero = Cost(wall: .zero, cpu: .zero, threadCPU: .zero)
     var wall: Duration
     var cpu: Duration
     var threadCPU: Duration
+
+    var description: String {
+        "\(Int(wall / .milliseconds(1))) ms (CPU \(Int(cpu / .milliseconds(1))) ms)"
+    }
+
+    /// The throughput of this recording as a percentage of `baseline`'s (its time ÷ this one's).
+    func percent(of baseline: Cost) -> (wall: Int, cpu: Int, thread: Int) {
+        (
+            Int((100 * (baseline.wall / wall)).rounded()), Int((100 * (baseline.cpu / cpu)).rounded()),
+            Int((100 * (baseline.threadCPU / threadCPU)).rounded())
+        )
+    }
 }
 
 /// The CPU time used by this process's threads so far.
@@ -106,10 +147,12 @@ private func threadCPUTime() -> Duration {
     return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
 }
 
-/// Records `notifications` into a new recording (durability `none`) and
-/// returns the time taken; the recording is removed.
-private func record<D: PacketDecoder>(_ notifications: [RawNotification], decoder: D) -> Cost
-where D.Value: RecordableValue {
+/// Records `notifications` into a new recording (durability `none`)
+/// through the device recorder `device` makes, and returns the time taken;
+/// the recording is removed.
+private func record<D: PacketDecoder>(
+    _ notifications: [RawNotification], device makeDevice: (Recorder) throws -> DeviceStreamRecorder<D>
+) -> Cost {
     let directory = NSTemporaryDirectory() + "tlm-bench-stamp-\(UUID().uuidString.prefix(8))"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let cpuBefore = processCPUTime()
@@ -119,7 +162,7 @@ where D.Value: RecordableValue {
         configuration.durability = .none
         let recorder = try! Recorder(
             directory: directory, configuration: configuration, session: .init(name: "stamp", source: "bench"))
-        let device = try! DeviceStreamRecorder(recorder: recorder, decoder: decoder, identifier: "B", name: "B")
+        let device = try! makeDevice(recorder)
         for notification in notifications { try! device.record(notification) }
         try! recorder.close()
     }

@@ -25,4 +25,14 @@ public final class Alternation: Sendable {
             return count.isMultiple(of: 2) ? [true, false] : [false, true]
         }
     }
+
+    /// `sides` sides (0, 1, …) in this iteration's order, each iteration
+    /// starting one further: `[0, 1, 2]`, then `[1, 2, 0]`, `[2, 0, 1]`,
+    /// and so on, so each side goes first, in the middle and last alike.
+    public func rotation(of sides: Int) -> [Int] {
+        count.withLock { count in
+            defer { count += 1 }
+            return (0..<sides).map { (count + $0) % sides }
+        }
+    }
 }

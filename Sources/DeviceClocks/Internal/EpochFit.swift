@@ -88,7 +88,7 @@ struct EpochFit: Sendable, Hashable {
             let firstInstant = held.lastIndex { $0.point.y == held[0].point.y } ?? 0
             return .confirmed(fall: held[firstInstant].residual - residual)
         }
-        held.removeAll()
+        if !held.isEmpty { held.removeAll() }
         accept(point)
         return .accepted
     }
@@ -104,7 +104,9 @@ struct EpochFit: Sendable, Hashable {
         envelope.add(point)
         if trace != nil { trace!.add(point) }
         let residual = point.y - envelope.value(at: point.x)
-        jitterSquare += (residual * residual - jitterSquare) / (envelope.count == 1 ? 1 : 64)
+        // A mean over the last 64 or so: × 1/64 is ÷ 64 exactly, without a division.
+        let change = residual * residual - jitterSquare
+        jitterSquare += envelope.count == 1 ? change : change * 0.015625
     }
 
     /// Keeps the samples `counts` of one delivery, stamped on the current

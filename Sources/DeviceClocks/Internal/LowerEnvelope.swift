@@ -30,6 +30,16 @@ struct LowerEnvelope: Sendable, Hashable {
     /// The stretch of hull `removeOldest` builds again, its capacity reused
     /// so that dropping a point allocates nothing.
     private var rebuilt: [Int] = []
+    /// For each point `i` from `chainStart` up to the point `chainTarget`
+    /// (older than the newest), the vertex after it on the lower hull of the
+    /// points from `i` to `chainTarget`: the hull from a new oldest point to
+    /// the next vertex is read off it, instead of built again over every
+    /// point between them (some hundreds) each time the oldest leaves. Built
+    /// once per stretch the oldest point moves along; `chainTarget` -1 when
+    /// there is none.
+    private var chain: [Int] = []
+    private var chainStart = 0
+    private var chainTarget = -1
     /// The sum of the points' device times less the oldest's.
     private var sumX = 0.0
     private(set) var intercept: Double = 0
@@ -50,6 +60,9 @@ struct LowerEnvelope: Sendable, Hashable {
     mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
         settled.removeAll(keepingCapacity: true)
+        chain.removeAll(keepingCapacity: true)
+        chainStart = 0
+        chainTarget = -1
         head = 0
         sumX = 0
         lastBucket = .min
@@ -77,6 +90,12 @@ struct LowerEnvelope: Sendable, Hashable {
         if head > 1024, head * 2 > points.count {
             points.removeFirst(head)
             for position in settled.indices { settled[position] -= head }
+            if chainTarget >= 0 {
+                // Still ahead of the oldest point: every index shifts alike.
+                for position in chain.indices { chain[position] -= head }
+                chainStart -= head
+                chainTarget -= head
+            }
             head = 0
         }
         fit()
@@ -95,10 +114,44 @@ struct LowerEnvelope: Sendable, Hashable {
             return
         }
         let next = settled[1]
-        for index in head...next { Self.push(index, onto: &rebuilt, of: points) }
+        // `next`, a vertex of the whole hull, is one of the hull from any
+        // older point to the chain's target, so the chain leads to it while
+        // it lies within the chain (the points there never change).
+        if head < chainStart || next > chainTarget { buildChain(to: next) }
+        var vertex = head
+        rebuilt.append(vertex)
+        while vertex != next {
+            vertex = chain[vertex - chainStart]
+            rebuilt.append(vertex)
+        }
         settled.replaceSubrange(0...1, with: rebuilt)
         // Empty between calls, so it never tells two envelopes apart.
         rebuilt.removeAll(keepingCapacity: true)
+    }
+
+    /// Fills `chain` for the points from `head` to the hull vertex
+    /// `target`, newest first: a point's next vertex is the first one along
+    /// the hull after it that turns left from it (collinear points left
+    /// out, as ``push(_:onto:of:)`` leaves them).
+    private mutating func buildChain(to target: Int) {
+        chainStart = head
+        chainTarget = target
+        chain.removeAll(keepingCapacity: true)
+        chain.append(contentsOf: repeatElement(target, count: target - head))
+        var index = target - 1
+        while index >= head {
+            let origin = points[index]
+            var next = index + 1
+            while next != target {
+                let after = chain[next - head]
+                let a = points[next]
+                let p = points[after]
+                if (a.x - origin.x) * (p.y - origin.y) - (a.y - origin.y) * (p.x - origin.x) > 0 { break }
+                next = after
+            }
+            chain[index - head] = next
+            index -= 1
+        }
     }
 
     /// Appends point `index` to a lower hull, dropping the vertices it makes

@@ -2,11 +2,6 @@
 /// after the receive time, spaced as fitted, and strictly increasing unless
 /// the device time repeats.
 struct SampleStamper: Sendable, Hashable {
-    private struct Stamp: Sendable, Hashable {
-        var time: Int64
-        var epoch: Int
-        var x: Double
-    }
 
     /// The line a delivery's samples are placed on and how their device
     /// times are found: sample `i` holds a count `u` (unwrapped ticks or a
@@ -27,7 +22,12 @@ struct SampleStamper: Sendable, Hashable {
     /// Nanoseconds kept between the last sample of a delivery and its receive
     /// time, so a later delivery received at the same instant still has room.
     let guardNanoseconds: Int64
-    private var last: Stamp?
+    /// The last sample stamped: its time, epoch and device time; `lastEpoch`
+    /// `Int.min` says there is none (plain values, not an optional
+    /// unwrapped per sample).
+    private var lastTime: Int64 = 0
+    private var lastEpoch = Int.min
+    private var lastX = 0.0
 
     init(guardNanoseconds: Int64) {
         self.guardNanoseconds = guardNanoseconds
@@ -37,23 +37,27 @@ struct SampleStamper: Sendable, Hashable {
     /// their sample times, placed by `placement`, received at `receive`.
     mutating func stamp(_ times: inout [Int64], _ range: Range<Int>, placement: Placement, receive: Int64) {
         guard !range.isEmpty else { return }
-        let lastFitted = placement.fitted(placement.x(times[range.upperBound - 1]))
-        let origin = placement.origin
-        let cap = Double(receive - guardNanoseconds - origin)
-        let shift = max(0, lastFitted - cap)
-        for index in range {
-            let x = placement.x(times[index])
-            var time = origin + Int64(flooring: placement.fitted(x) - shift)
-            if let last {
-                if last.epoch == placement.epoch, last.x == x {
-                    time = last.time
-                } else {
-                    time = max(time, last.time + 1)
+        times.withUnsafeMutableBufferPointer { times in
+            let lastFitted = placement.fitted(placement.x(times[range.upperBound - 1]))
+            let origin = placement.origin
+            let cap = Double(receive - guardNanoseconds - origin)
+            let shift = max(0, lastFitted - cap)
+            for index in range {
+                let x = placement.x(times[index])
+                var time = origin + Int64(flooring: placement.fitted(x) - shift)
+                if lastEpoch != .min {
+                    if lastEpoch == placement.epoch, lastX == x {
+                        time = lastTime
+                    } else {
+                        time = max(time, lastTime + 1)
+                    }
                 }
+                time = min(time, receive)
+                times[index] = time
+                lastTime = time
+                lastEpoch = placement.epoch
+                lastX = x
             }
-            time = min(time, receive)
-            times[index] = time
-            last = Stamp(time: time, epoch: placement.epoch, x: x)
         }
     }
 }
