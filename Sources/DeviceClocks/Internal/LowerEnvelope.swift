@@ -183,21 +183,30 @@ struct LowerEnvelope: Sendable, Hashable {
             if (a.x - o.x) * (newest.y - o.y) - (a.y - o.y) * (newest.x - o.x) > 0 { break }
             kept -= 1
         }
-        func vertex(_ position: Int) -> Point { position < kept ? points[settled[position]] : newest }
         let meanX = first.x + sumX / Double(count)
-        var edgeSlope = 1.0
-        for position in 1..<(kept + 1) where vertex(position).x >= meanX || position == kept {
-            let a = vertex(position - 1)
-            let b = vertex(position)
-            edgeSlope = (b.y - a.y) / (b.x - a.x)
-            break
+        let bound = maximumSlopeDeviation
+        // Through buffers: the walks below run at every refit, some tens of vertices each.
+        (slope, intercept) = points.withUnsafeBufferPointer { points in
+            settled.withUnsafeBufferPointer { settled in
+                func vertex(_ position: Int) -> Point { position < kept ? points[settled[position]] : newest }
+                // The edge that spans the mean: the first vertex at or past it
+                // (device times increase along the hull, the newest's is the largest).
+                var low = 1
+                var high = kept
+                while low < high {
+                    let middle = (low + high) / 2
+                    if vertex(middle).x >= meanX { high = middle } else { low = middle + 1 }
+                }
+                let a = vertex(low - 1)
+                let b = vertex(low)
+                let slope = min(max((b.y - a.y) / (b.x - a.x), 1 - bound), 1 + bound)
+                var lowest = newest.y - slope * newest.x
+                for position in 0..<kept {
+                    let point = points[settled[position]]
+                    lowest = min(lowest, point.y - slope * point.x)
+                }
+                return (slope, lowest)
+            }
         }
-        slope = min(max(edgeSlope, 1 - maximumSlopeDeviation), 1 + maximumSlopeDeviation)
-        var lowest = Double.infinity
-        for position in 0...kept {
-            let point = vertex(position)
-            lowest = min(lowest, point.y - slope * point.x)
-        }
-        intercept = lowest
     }
 }
