@@ -2,7 +2,6 @@
 /// after the receive time, spaced as fitted, and strictly increasing unless
 /// the device time repeats.
 struct SampleStamper: Sendable, Hashable {
-
     /// The line a delivery's samples are placed on and how their device
     /// times are found: sample `i` holds a count `u` (unwrapped ticks or a
     /// sample index) at device time `Double(u) × scale − rebase`, fitted at
