@@ -64,48 +64,38 @@ struct SampleClocks {
     private var surveyedSamples = 0
     /// Fitted: the times a survey gave, by clock key.
     private let fitted: FittedSampleTimes?
-    /// Preset: every clock's times, one after another, handed out with no
-    /// estimator run; clock `key`'s are `presetTimes[presetCursors[key]..<presetEnds[key]]`.
-    private let isPreset: Bool
-    private var presetTimes: [Int64] = []
-    private var presetCursors: [Int] = []
-    private var presetEnds: [Int] = []
+    /// Whether the estimators run; not when the fitted times are preset.
+    private let estimates: Bool
 
     /// Times online, as a live recording does.
     init() {
         surveyLimit = nil
         fitted = nil
-        isPreset = false
+        estimates = true
     }
 
     /// Times online and fits every clock over its whole run, up to `limit` samples in all.
     init(surveyingUpTo limit: Int) {
         surveyLimit = max(0, limit)
         fitted = nil
-        isPreset = false
+        estimates = true
     }
 
     /// Gives the survey's `times` in place of the online ones.
     init(fitted times: FittedSampleTimes) {
         surveyLimit = nil
         fitted = times
-        isPreset = false
+        estimates = true
     }
 
-    /// Gives each clock's `times` in order, estimating nothing and
-    /// recording no model: what the record path costs without its
-    /// estimators (a benchmark's baseline). A clock's deliveries past its
-    /// times keep their receive time.
+    /// Gives the survey's `times` as ``init(fitted:)`` does but runs no
+    /// estimator and records no model: what the record path costs without
+    /// its estimators (a benchmark's baseline). A clock's deliveries past
+    /// its times keep their receive time.
     init(preset times: FittedSampleTimes) {
         surveyLimit = nil
-        fitted = nil
-        isPreset = true
-        for (key, times) in times.byClock.sorted(by: { $0.key < $1.key }) where (0...Self.maximumKey).contains(key) {
-            presetCursors.append(contentsOf: repeatElement(presetTimes.count, count: key + 1 - presetCursors.count))
-            presetEnds.append(contentsOf: repeatElement(presetTimes.count, count: key + 1 - presetEnds.count))
-            presetTimes.append(contentsOf: times)
-            presetEnds[key] = presetTimes.count
-        }
+        fitted = times
+        estimates = false
     }
 
     /// Surveying: each clock's fitted times, in the order its samples were timed.
@@ -202,17 +192,17 @@ struct SampleClocks {
         ticks: [UInt64], count: Int, clock key: Int, receivedAt: UInt64, into result: inout [Int64],
         describe: (Int) -> SampleClock?
     ) -> Bool {
-        if isPreset { return preset(ticks.isEmpty ? count : ticks.count, clock: key, into: &result) }
-        modelMayBeDue = true
+        modelMayBeDue = estimates
         guard prepare(key, describe: describe) else { return false }
         let surveying = surveyLimit != nil
+        let estimates = estimates
         // Lent, not retained: nothing here can drop the state.
         let outcome = Unmanaged.passUnretained(states[key].unsafelyUnwrapped)._withUnsafeGuaranteedRef { state in
             Self.times(
                 ticks: ticks, count: count, state: state, receivedAt: receivedAt, into: &result,
-                surveying: surveying)
+                surveying: surveying, estimating: estimates)
         }
-        modelMayBeDue = outcome != .timed(modelMayBeDue: false)
+        modelMayBeDue = estimates && outcome != .timed(modelMayBeDue: false)
         switch outcome {
         case .timed:
             if let surveyLimit {
@@ -233,19 +223,6 @@ struct SampleClocks {
         }
     }
 
-    /// Preset: the next `count` times of clock `key` into `result`; false
-    /// (receive time) when it has none left.
-    private mutating func preset(_ count: Int, clock key: Int, into result: inout [Int64]) -> Bool {
-        modelMayBeDue = false
-        result.removeAll(keepingCapacity: true)
-        guard key >= 0, key < presetCursors.count else { return false }
-        let cursor = presetCursors[key]
-        guard count <= presetEnds[key] - cursor else { return false }
-        for index in cursor..<(cursor + count) { result.append(presetTimes[index]) }
-        presetCursors[key] = cursor + count
-        return true
-    }
-
     private enum Outcome: Equatable {
         /// Timed; whether the clock's model may be due (``modelDue(clock:at:)`` says).
         case timed(modelMayBeDue: Bool)
@@ -255,12 +232,20 @@ struct SampleClocks {
     /// ``times(ticks:count:clock:receivedAt:into:describe:)`` on a clock's state, in place.
     private static func times(
         ticks: [UInt64], count: Int, state: State, receivedAt: UInt64, into estimated: inout [Int64],
-        surveying: Bool
+        surveying: Bool, estimating: Bool
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
         estimated.removeAll(keepingCapacity: true)
         var timed: Bool
-        if state.estimator != nil {
+        if !estimating {
+            // Preset: the survey's next times, as many as the delivery has samples.
+            let samples: Int
+            if case .ticks = state.clock.kind { samples = ticks.count } else { samples = count }
+            guard let fitted = state.fitted, state.cursor + samples <= fitted.count else { return .untimed }
+            estimated.append(contentsOf: fitted[state.cursor..<(state.cursor + samples)])
+            state.cursor += samples
+            timed = true
+        } else if state.estimator != nil {
             timed =
                 (try? state.estimator!.clock.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
                 != nil
@@ -292,7 +277,7 @@ struct SampleClocks {
         }
         guard timed else { return .refused }
         if surveying, !state.abandoned { survey(ticks: ticks, count: count, at: received, of: state) }
-        if let fitted = state.fitted {
+        if estimating, let fitted = state.fitted {
             // The survey timed the same deliveries in the same order.
             if state.cursor + estimated.count <= fitted.count {
                 for index in estimated.indices { estimated[index] = fitted[state.cursor + index] }
@@ -338,7 +323,7 @@ struct SampleClocks {
     /// The model of clock `key` when it is due to be recorded at `time`: its
     /// first, after a new epoch, or `modelInterval` after the last.
     mutating func modelDue(clock key: Int, at time: UInt64) -> (model: ClockModel, clock: SampleClock, rate: Double)? {
-        guard key >= 0, key < states.count, let state = states[key] else { return nil }
+        guard estimates, key >= 0, key < states.count, let state = states[key] else { return nil }
         return Self.modelDue(of: state, at: time)
     }
 
