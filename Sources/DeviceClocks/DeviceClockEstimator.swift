@@ -97,7 +97,7 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     private let tickPeriod: Double
     /// The counter's mask, its wrap (0 for 63 bits or more: never unwrapped
     /// by elapsed time), the host time under which no wrap can have passed,
-    /// the fastest rate believed and the longest delay: ``advance(to:elapsed:)``'s constants.
+    /// the fastest rate believed and the longest delay: what unwrapping a tick reads.
     private let tickMask: UInt64
     private let wrapRange: Double
     private let wrapFreeElapsed: Double
@@ -137,8 +137,9 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     public var model: ClockModel { fit.model }
 
     /// The model's epoch (``ClockModel/epoch``), without computing the model:
-    /// a new value says the fit started afresh.
-    public var epoch: Int { max(fit.epoch, 0) }
+    /// a new value says the fit started afresh. Stored, so a caller reads it
+    /// in place (a getter's call would copy the estimator).
+    public private(set) var epoch = 0
 
     /// What the estimator did so far, when ``startTracing()`` was called first.
     var trace: ClockTrace? { fit.trace }
@@ -156,25 +157,23 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     ///   receive time before the previous one or no ticks; the estimator is unchanged.
     public mutating func sampleTimes(ticks: [UInt64], receivedAt: Int64) throws(DeviceClockError) -> [Int64] {
         var times: [Int64] = []
-        times.reserveCapacity(ticks.count)
-        try sampleTimes(ticks: ticks, receivedAt: receivedAt, appendingTo: &times)
+        try sampleTimes(ticks: ticks, receivedAt: receivedAt, into: &times)
         return times
     }
 
-    /// Appends the host times at which the samples of one notification were
-    /// measured to `times`: ``sampleTimes(ticks:receivedAt:)`` without
-    /// allocating, for a caller that reuses its buffer.
+    /// ``sampleTimes(ticks:receivedAt:)`` into a caller's buffer, its
+    /// storage reused: no allocation once it has room for a delivery.
     ///
     /// - Parameters:
     ///   - ticks: The samples' tick values, in the order the device sent them.
     ///   - receivedAt: The notification's receive time, nanoseconds since the Unix epoch.
-    ///   - times: Gets one time per sample appended, nanoseconds since the
+    ///   - times: Replaced by one time per sample, nanoseconds since the
     ///     Unix epoch, none after `receivedAt`.
     /// - Throws: `DeviceClockError` for a tick wider than the counter, a
     ///   receive time before the previous one or no ticks; the estimator and
     ///   `times` are unchanged.
     public mutating func sampleTimes(
-        ticks: [UInt64], receivedAt: Int64, appendingTo times: inout [Int64]
+        ticks: [UInt64], receivedAt: Int64, into times: inout [Int64]
     ) throws(DeviceClockError) {
         guard !ticks.isEmpty else { throw .noSamples }
         // A tick wider than the counter is above its mask (never, for 64 bits).
@@ -184,40 +183,94 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         if let lastReceive, receivedAt < lastReceive {
             throw .receiveTimeDecreased(previous: lastReceive, received: receivedAt)
         }
-        // `times` holds each sample's unwrapped ticks until it is stamped.
-        var start = times.count
+        // Written in place (an append per sample cost as much as the fit):
+        // each holds its sample's unwrapped ticks until it is stamped.
+        times.resize(to: ticks.count)
+        ticks.withUnsafeBufferPointer { ticks in
+            times.withUnsafeMutableBufferPointer { times in time(ticks, into: times, receivedAt: receivedAt) }
+        }
+        lastReceive = receivedAt
+        epoch = max(fit.epoch, 0)
+    }
+
+    /// Times the samples `ticks`, checked, into `times` (as many).
+    @inline(__always)
+    private mutating func time(
+        _ ticks: UnsafeBufferPointer<UInt64>, into times: UnsafeMutableBufferPointer<Int64>, receivedAt: Int64
+    ) {
+        // The first sample of the current epoch.
+        var start = 0
         var elapsed = elapsedSinceLast(receivedAt)
-        for raw in ticks {
-            if let advance = advance(to: raw, elapsed: elapsed) {
-                lastUnwrapped += advance
+        // In locals: a store into `times` might alias the estimator's
+        // fields, which would then be read again for every sample.
+        let mask = tickMask
+        let period = tickPeriod
+        let limitRate = maximumRate
+        let delay = delayLimit
+        let wrapFree = wrapRange > 0 ? wrapFreeElapsed : .infinity
+        var previous = lastRaw
+        var unwrapped = lastUnwrapped
+        for index in 0..<ticks.count {
+            let raw = ticks[index]
+            var advance: Int64?
+            if let previous {
+                let delta = (raw &- previous) & mask
+                if elapsed < wrapFree, delta < 1 << 53 {
+                    // No wrap can have passed, and the count is exact as a `Double`.
+                    advance = Double(Int64(delta)) * period <= elapsed * limitRate + delay ? Int64(delta) : nil
+                } else {
+                    advance = unwrap(delta, elapsed: elapsed)
+                }
+            }
+            if let advance {
+                unwrapped += advance
             } else {
-                // The ticks jumped: the samples before this one belong to the old epoch.
-                stamp(&times, start..<times.count, rebase: 0, receive: receivedAt)
-                fit.startEpoch(originReceive: receivedAt)
-                lastUnwrapped = 0
-                start = times.count
+                // The ticks jumped (or it is the first sample).
+                startEpoch(stamping: times, start..<index, receive: receivedAt)
+                unwrapped = 0
+                start = index
             }
             // The host's elapsed time counts once, before the first sample.
             elapsed = 0
-            lastRaw = raw
-            times.append(lastUnwrapped)
+            previous = raw
+            times[index] = unwrapped
         }
+        lastRaw = previous
+        lastUnwrapped = unwrapped
+        let end = ticks.count
         var rebase = 0.0
-        let x = Double(times[times.count - 1]) * tickPeriod
+        let x = Double(times[end - 1]) * period
         switch fit.offer(LowerEnvelope.Point(x: x, y: fit.y(receivedAt))) {
         case .accepted, .held:
             break
         case .confirmed:
             fit.acceptHeld()
         case .tooLate, .tooEarly:
-            // The line no longer holds: a new epoch from this notification's first sample.
-            rebase = Double(times[start]) * tickPeriod
-            fit.startEpoch(originReceive: receivedAt)
-            lastUnwrapped -= Int64((rebase / tickPeriod).rounded())
-            _ = fit.offer(LowerEnvelope.Point(x: x - rebase, y: 0))
+            rebase = restartEpoch(at: Double(times[start]) * period, last: x, receive: receivedAt)
         }
-        stamp(&times, start..<times.count, rebase: rebase, receive: receivedAt)
-        lastReceive = receivedAt
+        stamp(times, start..<end, rebase: rebase, receive: receivedAt)
+    }
+
+    /// The ticks jumped: stamps the samples before the jump, `times[range]`,
+    /// on the old epoch and starts a new one. Out of line, as every rare
+    /// path here: the usual delivery's loop keeps its registers.
+    @inline(never)
+    private mutating func startEpoch(
+        stamping times: UnsafeMutableBufferPointer<Int64>, _ range: Range<Int>, receive: Int64
+    ) {
+        stamp(times, range, rebase: 0, receive: receive)
+        fit.startEpoch(originReceive: receive)
+    }
+
+    /// The line no longer holds: a new epoch from the notification's first
+    /// sample, at device time `first` in the old epoch (its last at `last`);
+    /// returns `first`, the device time the new epoch starts from.
+    @inline(never)
+    private mutating func restartEpoch(at first: Double, last: Double, receive: Int64) -> Double {
+        fit.startEpoch(originReceive: receive)
+        lastUnwrapped -= Int64((first / tickPeriod).rounded())
+        _ = fit.offer(LowerEnvelope.Point(x: last - first, y: 0))
+        return first
     }
 
     private func elapsedSinceLast(_ receive: Int64) -> Double {
@@ -225,11 +278,13 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         return Double(receive - lastReceive)
     }
 
-    /// The ticks from the last sample to `raw`, unwrapped with the host's
-    /// elapsed time; `nil` when the ticks jumped (or it is the first sample).
-    private func advance(to raw: UInt64, elapsed: Double) -> Int64? {
-        guard let lastRaw else { return nil }
-        var ticks = Double((raw &- lastRaw) & tickMask)
+    /// The ticks a notification's counter advanced by `delta` (masked)
+    /// when it may have wrapped (the host's `elapsed` time says how many
+    /// times), or the count is huge; `nil` when the ticks jumped. Out of
+    /// line: rare.
+    @inline(never)
+    private func unwrap(_ delta: UInt64, elapsed: Double) -> Int64? {
+        var ticks = Double(delta)
         if wrapRange > 0, elapsed >= wrapFreeElapsed {
             let expected = elapsed / (fit.envelope.slope * tickPeriod)
             ticks += max(0, ((expected - ticks) / wrapRange).rounded()) * wrapRange
@@ -240,8 +295,11 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     }
 
     /// Stamps the samples in `times[range]` (their unwrapped ticks) on the current fit.
-    private mutating func stamp(_ times: inout [Int64], _ range: Range<Int>, rebase: Double, receive: Int64) {
-        fit.traceRun(times, range, receive: receive, scale: tickPeriod, rebase: rebase)
-        stamper.stamp(&times, range, placement: fit.placement(scale: tickPeriod, rebase: rebase), receive: receive)
+    @inline(__always)
+    private mutating func stamp(
+        _ times: UnsafeMutableBufferPointer<Int64>, _ range: Range<Int>, rebase: Double, receive: Int64
+    ) {
+        fit.traceRun(times[range], receive: receive, scale: tickPeriod, rebase: rebase)
+        stamper.stamp(times, range, placement: fit.placement(scale: tickPeriod, rebase: rebase), receive: receive)
     }
 }

@@ -72,8 +72,7 @@ public struct OfflineClockFit: Sendable {
     ///   (the fit is unchanged), or `.wrongClockKind` for a nominal-rate fit.
     public mutating func add(ticks: [UInt64], receivedAt: Int64) throws(DeviceClockError) {
         guard estimator != nil else { throw .wrongClockKind("ticks added to a nominal-rate fit") }
-        try estimator!.sampleTimes(ticks: ticks, receivedAt: receivedAt, appendingTo: &scratch)
-        scratch.removeAll(keepingCapacity: true)
+        try estimator!.sampleTimes(ticks: ticks, receivedAt: receivedAt, into: &scratch)
     }
 
     /// Adds one delivery of a nominal-rate stream.
@@ -85,8 +84,7 @@ public struct OfflineClockFit: Sendable {
     ///   is unchanged), or `.wrongClockKind` for a tick fit.
     public mutating func add(count: Int, receivedAt: Int64) throws(DeviceClockError) {
         guard dejitterer != nil else { throw .wrongClockKind("a sample count added to a tick fit") }
-        try dejitterer!.sampleTimes(count: count, receivedAt: receivedAt, appendingTo: &scratch)
-        scratch.removeAll(keepingCapacity: true)
+        try dejitterer!.sampleTimes(count: count, receivedAt: receivedAt, into: &scratch)
     }
 
     /// Ends the run of a nominal-rate stream: the next delivery starts a new

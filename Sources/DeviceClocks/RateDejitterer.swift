@@ -127,8 +127,9 @@ public struct RateDejitterer: Sendable, Hashable {
     public var model: ClockModel { fit.model }
 
     /// The model's epoch (``ClockModel/epoch``), without computing the model:
-    /// a new value says the fit started afresh.
-    public var epoch: Int { max(fit.epoch, 0) }
+    /// a new value says the fit started afresh. Stored, so a caller reads it
+    /// in place (a getter's call would copy the dejitterer).
+    public private(set) var epoch = 0
 
     /// What the dejitterer did so far, when ``startTracing()`` was called first.
     var trace: ClockTrace? { fit.trace }
@@ -160,25 +161,23 @@ public struct RateDejitterer: Sendable, Hashable {
     ///   the dejitterer is unchanged.
     public mutating func sampleTimes(count: Int, receivedAt: Int64) throws(DeviceClockError) -> [Int64] {
         var times: [Int64] = []
-        times.reserveCapacity(max(count, 0))
-        try sampleTimes(count: count, receivedAt: receivedAt, appendingTo: &times)
+        try sampleTimes(count: count, receivedAt: receivedAt, into: &times)
         return times
     }
 
-    /// Appends the host times at which the samples of one delivery were
-    /// measured to `times`: ``sampleTimes(count:receivedAt:)`` without
-    /// allocating, for a caller that reuses its buffer.
+    /// ``sampleTimes(count:receivedAt:)`` into a caller's buffer, its
+    /// storage reused: no allocation once it has room for a delivery.
     ///
     /// - Parameters:
     ///   - count: The samples delivered, 1 or more, oldest first.
     ///   - receivedAt: Their receive time, nanoseconds since the Unix epoch.
-    ///   - times: Gets one time per sample appended, nanoseconds since the
+    ///   - times: Replaced by one time per sample, nanoseconds since the
     ///     Unix epoch, none after `receivedAt`.
     /// - Throws: `DeviceClockError.noSamples` for a count below 1,
     ///   `.receiveTimeDecreased` for a receive time before the previous one;
     ///   the dejitterer and `times` are unchanged.
     public mutating func sampleTimes(
-        count: Int, receivedAt: Int64, appendingTo times: inout [Int64]
+        count: Int, receivedAt: Int64, into times: inout [Int64]
     ) throws(DeviceClockError) {
         guard count > 0 else { throw .noSamples }
         if let lastReceive, receivedAt < lastReceive {
@@ -221,15 +220,18 @@ public struct RateDejitterer: Sendable, Hashable {
         }
         nextIndex = first + Int64(count)
         // `times` holds each sample's index in the run until it is stamped.
-        let start = times.count
-        for offset in 0..<Int64(count) { times.append(first + offset) }
-        fit.traceRun(times, start..<times.count, receive: receivedAt, scale: period, rebase: 0)
-        stamper.stamp(
-            &times, start..<times.count, placement: fit.placement(scale: period, rebase: 0), receive: receivedAt)
+        times.resize(to: count)
+        let placement = fit.placement(scale: period, rebase: 0)
+        times.withUnsafeMutableBufferPointer { times in
+            for offset in 0..<count { times[offset] = first + Int64(offset) }
+            fit.traceRun(times, receive: receivedAt, scale: period, rebase: 0)
+            stamper.stamp(times, 0..<count, placement: placement, receive: receivedAt)
+        }
     }
 
     private mutating func startRun(at receive: Int64) {
         fit.startEpoch(originReceive: receive)
+        epoch = fit.epoch
         fallen = 0
         nextIndex = 0
     }

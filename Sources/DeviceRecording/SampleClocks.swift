@@ -235,19 +235,19 @@ struct SampleClocks {
         surveying: Bool, estimating: Bool
     ) -> Outcome {
         let received = Int64(clamping: receivedAt)
-        estimated.removeAll(keepingCapacity: true)
         var timed: Bool
         if !estimating {
             // Preset: the survey's next times, as many as the delivery has samples.
             let samples: Int
             if case .ticks = state.clock.kind { samples = ticks.count } else { samples = count }
             guard let fitted = state.fitted, state.cursor + samples <= fitted.count else { return .untimed }
+            estimated.removeAll(keepingCapacity: true)
             estimated.append(contentsOf: fitted[state.cursor..<(state.cursor + samples)])
             state.cursor += samples
             timed = true
         } else if state.estimator != nil {
             timed =
-                (try? state.estimator!.clock.sampleTimes(ticks: ticks, receivedAt: received, appendingTo: &estimated))
+                (try? state.estimator!.clock.sampleTimes(ticks: ticks, receivedAt: received, into: &estimated))
                 != nil
             if !timed, case .ticks(let configuration) = state.clock.kind {
                 // The host clock stepped back, or a tick does not fit: start afresh.
@@ -256,12 +256,12 @@ struct SampleClocks {
                 startRun(of: state, surveying: surveying)
                 timed =
                     (try? state.estimator?.clock.sampleTimes(
-                        ticks: ticks, receivedAt: received, appendingTo: &estimated))
+                        ticks: ticks, receivedAt: received, into: &estimated))
                     != nil
             }
         } else if state.dejitterer != nil {
             timed =
-                (try? state.dejitterer!.clock.sampleTimes(count: count, receivedAt: received, appendingTo: &estimated))
+                (try? state.dejitterer!.clock.sampleTimes(count: count, receivedAt: received, into: &estimated))
                 != nil
             if !timed, state.rate > 0 {
                 state.dejitterer = Timer(try? RateDejitterer(configuration: .init(nominalRate: state.rate)))
@@ -269,7 +269,7 @@ struct SampleClocks {
                 startRun(of: state, surveying: surveying)
                 timed =
                     (try? state.dejitterer?.clock.sampleTimes(
-                        count: count, receivedAt: received, appendingTo: &estimated))
+                        count: count, receivedAt: received, into: &estimated))
                     != nil
             }
         } else {

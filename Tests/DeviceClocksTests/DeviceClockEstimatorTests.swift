@@ -124,6 +124,32 @@ import Testing
         }
     }
 
+    @Test func theBufferVariantReplacesItsContentsWithTheSameTimes() throws {
+        // Resets and reconnects give epochs and jumps mid-notification; the
+        // buffer starts longer than a delivery and is reused throughout.
+        let notifications = Self.imu(seed: 4, seconds: 120, resets: [30.004, 70], connectedTime: 20...20)
+        var allocating = try DeviceClockEstimator(configuration: .jacquardIMU)
+        var reusing = try DeviceClockEstimator(configuration: .jacquardIMU)
+        var buffer: [Int64] = [7, 7, 7, 7, 7, 7]
+        var epochs: Set<Int> = []
+        for notification in notifications {
+            let ticks = notification.samples.map(\.ticks)
+            let times = try allocating.sampleTimes(ticks: ticks, receivedAt: notification.receivedAt)
+            try reusing.sampleTimes(ticks: ticks, receivedAt: notification.receivedAt, into: &buffer)
+            #expect(buffer == times)
+            #expect(reusing.epoch == reusing.model.epoch)
+            epochs.insert(reusing.epoch)
+        }
+        #expect(epochs.count >= 3)
+        #expect(reusing == allocating)
+        // A refused notification leaves the buffer as it was.
+        let kept = buffer
+        #expect(throws: DeviceClockError.self) {
+            try reusing.sampleTimes(ticks: [1 << 32], receivedAt: notifications.last!.receivedAt, into: &buffer)
+        }
+        #expect(buffer == kept)
+    }
+
     @Test func badInputIsRefusedAndChangesNothing() throws {
         #expect(throws: DeviceClockError.invalidConfiguration("tickBits must be 1…64")) {
             try DeviceClockEstimator(configuration: .init(tickRate: 1000, tickBits: 0))

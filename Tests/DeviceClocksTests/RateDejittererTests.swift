@@ -156,6 +156,30 @@ import Testing
         }
     }
 
+    @Test func theBufferVariantReplacesItsContentsWithTheSameTimes() throws {
+        // Gaps start new runs (new epochs); deliveries carry 1 or more samples.
+        let notifications = Self.channel(seed: 5, seconds: 90, connectedTime: 20...20)
+        var allocating = try RateDejitterer(configuration: .init(nominalRate: 50))
+        var reusing = try RateDejitterer(configuration: .init(nominalRate: 50))
+        var buffer: [Int64] = [7, 7, 7, 7, 7, 7]
+        var epochs: Set<Int> = []
+        for notification in notifications {
+            let count = notification.samples.count
+            let times = try allocating.sampleTimes(count: count, receivedAt: notification.receivedAt)
+            try reusing.sampleTimes(count: count, receivedAt: notification.receivedAt, into: &buffer)
+            #expect(buffer == times)
+            #expect(reusing.epoch == reusing.model.epoch)
+            epochs.insert(reusing.epoch)
+        }
+        #expect(epochs.count >= 2)
+        #expect(reusing == allocating)
+        let kept = buffer
+        #expect(throws: DeviceClockError.noSamples) {
+            try reusing.sampleTimes(count: 0, receivedAt: notifications.last!.receivedAt, into: &buffer)
+        }
+        #expect(buffer == kept)
+    }
+
     @Test func badInputIsRefused() throws {
         #expect(throws: DeviceClockError.invalidConfiguration("nominalRate must be positive and at most 1e9")) {
             try RateDejitterer(configuration: .init(nominalRate: .nan))

@@ -29,12 +29,16 @@ struct ClockTrace: Sendable, Hashable {
         epochs.append(Epoch(origin: origin))
     }
 
+    // Out of line (as `addRun`): online there is no trace, and its code
+    // inlined would crowd the estimators' usual path.
+    @inline(never)
     mutating func add(_ point: LowerEnvelope.Point) {
         epochs[epochs.count - 1].points.append(point)
     }
 
+    @inline(never)
     mutating func addRun(
-        _ runCounts: ArraySlice<Int64>, epoch: Int, receive: Int64, scale: Double, rebase: Double
+        _ runCounts: some Collection<Int64>, epoch: Int, receive: Int64, scale: Double, rebase: Double
     ) {
         guard !runCounts.isEmpty else { return }
         let start = counts.count

@@ -100,6 +100,7 @@ struct EpochFit: Sendable, Hashable {
         for point in points { accept(point) }
     }
 
+    @inline(__always)
     private mutating func accept(_ point: LowerEnvelope.Point) {
         envelope.add(point)
         if trace != nil { trace!.add(point) }
@@ -111,9 +112,9 @@ struct EpochFit: Sendable, Hashable {
 
     /// Keeps the samples `counts` of one delivery, stamped on the current
     /// line, in the trace (when there is one).
-    mutating func traceRun(_ counts: [Int64], _ range: Range<Int>, receive: Int64, scale: Double, rebase: Double) {
+    mutating func traceRun(_ counts: some Collection<Int64>, receive: Int64, scale: Double, rebase: Double) {
         guard trace != nil else { return }
-        trace!.addRun(counts[range], epoch: epoch, receive: receive, scale: scale, rebase: rebase)
+        trace!.addRun(counts, epoch: epoch, receive: receive, scale: scale, rebase: rebase)
     }
 
     /// Where samples land on the current line: counts times `scale` less

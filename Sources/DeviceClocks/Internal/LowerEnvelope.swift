@@ -44,6 +44,9 @@ struct LowerEnvelope: Sendable, Hashable {
     private var sumX = 0.0
     private(set) var intercept: Double = 0
     private(set) var slope: Double = 1
+    /// Where on the hull the last refit found the edge over the mean (the
+    /// position of its end): the next refit starts from it, as the mean moves little.
+    private var meanEdge = 1
 
     init(window: Double, bucket: Double, maximumSlopeDeviation: Double) {
         self.window = window
@@ -68,14 +71,23 @@ struct LowerEnvelope: Sendable, Hashable {
         lastBucket = .min
         intercept = 0
         slope = 1
+        meanEdge = 1
     }
 
     /// Adds a point (device times never decrease within an epoch) and refits
-    /// when the window changed.
+    /// when the window changed. Inlined as far as the usual point, which
+    /// changes nothing: no lower than the one its bucket has.
+    @inline(__always)
     mutating func add(_ point: Point) {
         let index = Int64(flooring: point.x / bucket)
+        if index == lastBucket, let last = points.last, !(point.y - point.x < last.y - last.x) { return }
+        insert(point, bucket: index)
+    }
+
+    /// ``add(_:)`` for a point that changes the window: the lowest of its
+    /// bucket so far, or the first of a new one.
+    private mutating func insert(_ point: Point, bucket index: Int64) {
         if index == lastBucket, let last = points.last {
-            guard point.y - point.x < last.y - last.x else { return }
             points[points.count - 1] = point
             sumX = count == 1 ? 0 : sumX + point.x - last.x
         } else {
@@ -185,27 +197,44 @@ struct LowerEnvelope: Sendable, Hashable {
         }
         let meanX = first.x + sumX / Double(count)
         let bound = maximumSlopeDeviation
-        // Through buffers: the walks below run at every refit, some tens of vertices each.
-        (slope, intercept) = points.withUnsafeBufferPointer { points in
+        // Through buffers: the searches below run at every refit.
+        (slope, intercept, meanEdge) = points.withUnsafeBufferPointer { points in
             settled.withUnsafeBufferPointer { settled in
                 func vertex(_ position: Int) -> Point { position < kept ? points[settled[position]] : newest }
                 // The edge that spans the mean: the first vertex at or past it
-                // (device times increase along the hull, the newest's is the largest).
-                var low = 1
-                var high = kept
-                while low < high {
-                    let middle = (low + high) / 2
-                    if vertex(middle).x >= meanX { high = middle } else { low = middle + 1 }
-                }
+                // (device times increase along the hull, the newest's is the
+                // largest), walked to from where the last refit found it.
+                var low = min(max(meanEdge, 1), kept)
+                while low > 1, vertex(low - 1).x >= meanX { low -= 1 }
+                while low < kept, vertex(low).x < meanX { low += 1 }
                 let a = vertex(low - 1)
                 let b = vertex(low)
                 let slope = min(max((b.y - a.y) / (b.x - a.x), 1 - bound), 1 + bound)
-                var lowest = newest.y - slope * newest.x
-                for position in 0..<kept {
-                    let point = points[settled[position]]
-                    lowest = min(lowest, point.y - slope * point.x)
+                // The line through the hull's lowest vertex against the slope:
+                // along a convex hull `y - slope × x` falls to it and rises
+                // after, so walk down from the edge (its ends, unless the
+                // slope was held to the bound) instead of over every vertex.
+                func height(_ position: Int) -> Double {
+                    let point = vertex(position)
+                    return point.y - slope * point.x
                 }
-                return (slope, lowest)
+                var position = low - 1
+                var lowest = height(position)
+                while position > 0 {
+                    let next = height(position - 1)
+                    guard next < lowest else { break }
+                    lowest = next
+                    position -= 1
+                }
+                if position == low - 1 {
+                    while position < kept {
+                        let next = height(position + 1)
+                        guard next < lowest else { break }
+                        lowest = next
+                        position += 1
+                    }
+                }
+                return (slope, lowest, low)
             }
         }
     }

@@ -35,28 +35,41 @@ struct SampleStamper: Sendable, Hashable {
     /// Replaces the device counts in `times[range]` (in sample order) with
     /// their sample times, placed by `placement`, received at `receive`.
     mutating func stamp(_ times: inout [Int64], _ range: Range<Int>, placement: Placement, receive: Int64) {
+        times.withUnsafeMutableBufferPointer { stamp($0, range, placement: placement, receive: receive) }
+    }
+
+    /// ``stamp(_:_:placement:receive:)`` on a buffer.
+    mutating func stamp(
+        _ times: UnsafeMutableBufferPointer<Int64>, _ range: Range<Int>, placement: Placement, receive: Int64
+    ) {
         guard !range.isEmpty else { return }
-        times.withUnsafeMutableBufferPointer { times in
-            let lastFitted = placement.fitted(placement.x(times[range.upperBound - 1]))
-            let origin = placement.origin
-            let cap = Double(receive - guardNanoseconds - origin)
-            let shift = max(0, lastFitted - cap)
-            for index in range {
-                let x = placement.x(times[index])
-                var time = origin + Int64(flooring: placement.fitted(x) - shift)
-                if lastEpoch != .min {
-                    if lastEpoch == placement.epoch, lastX == x {
-                        time = lastTime
-                    } else {
-                        time = max(time, lastTime + 1)
-                    }
+        let lastFitted = placement.fitted(placement.x(times[range.upperBound - 1]))
+        let origin = placement.origin
+        let cap = Double(receive - guardNanoseconds - origin)
+        let shift = max(0, lastFitted - cap)
+        let epoch = placement.epoch
+        // The last stamp in locals, stored once after the loop.
+        var lastTime = lastTime
+        var lastEpoch = lastEpoch
+        var lastX = lastX
+        for index in range {
+            let x = placement.x(times[index])
+            var time = origin + Int64(flooring: placement.fitted(x) - shift)
+            if lastEpoch != .min {
+                if lastEpoch == epoch, lastX == x {
+                    time = lastTime
+                } else {
+                    time = max(time, lastTime + 1)
                 }
-                time = min(time, receive)
-                times[index] = time
-                lastTime = time
-                lastEpoch = placement.epoch
-                lastX = x
             }
+            time = min(time, receive)
+            times[index] = time
+            lastTime = time
+            lastEpoch = epoch
+            lastX = x
         }
+        self.lastTime = lastTime
+        self.lastEpoch = lastEpoch
+        self.lastX = lastX
     }
 }
