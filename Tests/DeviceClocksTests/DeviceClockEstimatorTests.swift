@@ -129,17 +129,13 @@ import Testing
         // buffer starts longer than a delivery and is reused throughout.
         let notifications = Self.imu(seed: 4, seconds: 120, resets: [30.004, 70], connectedTime: 20...20)
         var allocating = try DeviceClockEstimator(configuration: .jacquardIMU)
-        var reusing = try DeviceClockEstimator(configuration: .jacquardIMU)
-        var buffer: [Int64] = [7, 7, 7, 7, 7, 7]
-        var epochs: Set<Int> = []
-        for notification in notifications {
-            let ticks = notification.samples.map(\.ticks)
-            let times = try allocating.sampleTimes(ticks: ticks, receivedAt: notification.receivedAt)
-            try reusing.sampleTimes(ticks: ticks, receivedAt: notification.receivedAt, into: &buffer)
-            #expect(buffer == times)
-            #expect(reusing.epoch == reusing.model.epoch)
-            epochs.insert(reusing.epoch)
-        }
+        var reusing = allocating
+        var (same, epochs, buffer) = try Fed.comparingBuffers(
+            notifications, allocating: &allocating, reusing: &reusing,
+            times: { try $0.sampleTimes(ticks: $1.samples.map(\.ticks), receivedAt: $1.receivedAt) },
+            into: { try $0.sampleTimes(ticks: $1.samples.map(\.ticks), receivedAt: $1.receivedAt, into: &$2) },
+            epochs: { ($0.epoch, $0.model.epoch) })
+        #expect(same)
         #expect(epochs.count >= 3)
         #expect(reusing == allocating)
         // A refused notification leaves the buffer as it was.

@@ -52,6 +52,30 @@ struct Fed {
         return fed
     }
 
+    /// Feeds every notification to two clocks alike: `allocating` through
+    /// `times` (a new array each), `reusing` through `into` (one buffer,
+    /// longer than a delivery at first, then reused). Whether every
+    /// delivery got the same times and `reusing`'s stored epoch matched its
+    /// model's, the epochs seen, and the buffer as left.
+    static func comparingBuffers<Clock>(
+        _ notifications: [DeliveredNotification], allocating: inout Clock, reusing: inout Clock,
+        times: (inout Clock, DeliveredNotification) throws -> [Int64],
+        into: (inout Clock, DeliveredNotification, inout [Int64]) throws -> Void,
+        epochs epoch: (Clock) -> (stored: Int, model: Int)
+    ) throws -> (same: Bool, epochs: Set<Int>, buffer: [Int64]) {
+        var buffer: [Int64] = [7, 7, 7, 7, 7, 7]
+        var same = true
+        var epochs: Set<Int> = []
+        for notification in notifications {
+            let expected = try times(&allocating, notification)
+            try into(&reusing, notification, &buffer)
+            let (stored, model) = epoch(reusing)
+            same = same && buffer == expected && stored == model
+            epochs.insert(stored)
+        }
+        return (same, epochs, buffer)
+    }
+
     private mutating func append(_ notification: DeliveredNotification, _ times: [Int64]) {
         truth += notification.samples.map(\.measuredAt)
         receive += notification.samples.map(\.receivedAt)

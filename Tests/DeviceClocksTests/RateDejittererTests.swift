@@ -160,17 +160,13 @@ import Testing
         // Gaps start new runs (new epochs); deliveries carry 1 or more samples.
         let notifications = Self.channel(seed: 5, seconds: 90, connectedTime: 20...20)
         var allocating = try RateDejitterer(configuration: .init(nominalRate: 50))
-        var reusing = try RateDejitterer(configuration: .init(nominalRate: 50))
-        var buffer: [Int64] = [7, 7, 7, 7, 7, 7]
-        var epochs: Set<Int> = []
-        for notification in notifications {
-            let count = notification.samples.count
-            let times = try allocating.sampleTimes(count: count, receivedAt: notification.receivedAt)
-            try reusing.sampleTimes(count: count, receivedAt: notification.receivedAt, into: &buffer)
-            #expect(buffer == times)
-            #expect(reusing.epoch == reusing.model.epoch)
-            epochs.insert(reusing.epoch)
-        }
+        var reusing = allocating
+        var (same, epochs, buffer) = try Fed.comparingBuffers(
+            notifications, allocating: &allocating, reusing: &reusing,
+            times: { try $0.sampleTimes(count: $1.samples.count, receivedAt: $1.receivedAt) },
+            into: { try $0.sampleTimes(count: $1.samples.count, receivedAt: $1.receivedAt, into: &$2) },
+            epochs: { ($0.epoch, $0.model.epoch) })
+        #expect(same)
         #expect(epochs.count >= 2)
         #expect(reusing == allocating)
         let kept = buffer
