@@ -246,7 +246,8 @@ public struct DeviceClockEstimator: Sendable, Hashable {
         case .confirmed:
             fit.acceptHeld()
         case .tooLate, .tooEarly:
-            rebase = restartEpoch(at: Double(times[start]) * period, last: x, receive: receivedAt)
+            rebase = Double(times[start]) * period
+            restartEpoch(from: rebase, last: x, receive: receivedAt)
         }
         stamp(times, start..<end, rebase: rebase, receive: receivedAt)
     }
@@ -263,14 +264,12 @@ public struct DeviceClockEstimator: Sendable, Hashable {
     }
 
     /// The line no longer holds: a new epoch from the notification's first
-    /// sample, at device time `first` in the old epoch (its last at `last`);
-    /// returns `first`, the device time the new epoch starts from.
+    /// sample, at device time `first` in the old epoch (its last at `last`).
     @inline(never)
-    private mutating func restartEpoch(at first: Double, last: Double, receive: Int64) -> Double {
+    private mutating func restartEpoch(from first: Double, last: Double, receive: Int64) {
         fit.startEpoch(originReceive: receive)
         lastUnwrapped -= Int64((first / tickPeriod).rounded())
         _ = fit.offer(LowerEnvelope.Point(x: last - first, y: 0))
-        return first
     }
 
     private func elapsedSinceLast(_ receive: Int64) -> Double {
